@@ -1,0 +1,125 @@
+# ppbench: `make` builds, `make test` runs every test that needs no GPU, `make run` installs what is missing,
+# builds and runs ppbench on this machine. See README.md and docs/ARCHITECTURE.md.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build
+NVCC    ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
+VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
+
+CFLAGS        ?= -O2 -g
+KERNEL_CFLAGS ?= -O3 -g
+SANITIZE      ?=
+WARN           = -Wall -Wextra -Werror -Wno-unknown-pragmas
+PKGS           = jansson OpenCL
+CPPFLAGS      += -I. -I$(BUILD)/gen -D_GNU_SOURCE
+BASE_CFLAGS    = -std=c11 $(WARN) -fopenmp $(SANITIZE) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+ALL_CFLAGS     = $(BASE_CFLAGS) $(CFLAGS)
+LDLIBS         = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lOpenCL) -ldl -lm
+LDFLAGS       += -fopenmp $(SANITIZE)
+
+# CUDA: sm_80 and sm_90 machine code plus sm_90 PTX, static runtime, one shared object loaded with dlopen.
+NVCC_FLAGS ?= -O3 -std=c++20 -Xcompiler -fPIC,-Wall \
+              -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+              -gencode arch=compute_90,code=compute_90
+CUDA_SO     = $(BUILD)/lib/ppbench/libppbench-cuda.so
+
+LIB_SRC    = lib/error.c lib/info.c lib/stats.c
+KERNEL_SRC = kernels/registry.c kernels/stream.c kernels/stream_ref.c kernels/cuda_loader.c \
+             kernels/openmp/openmp.c kernels/opencl/opencl.c kernels/opencl/stream.c
+OMP_KERNEL_SRC = kernels/openmp/stream.c
+WORKER_SRC = worker/main.c worker/platform.c worker/nvml.c worker/run.c worker/report.c worker/provenance.c
+CL_SRC     = $(wildcard kernels/opencl/*.cl)
+CUDA_SRC   = $(wildcard kernels/cuda/*.cu)
+TEST_SRC   = $(wildcard tests/unit/test_*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+CORE_OBJ   = $(call obj,$(LIB_SRC) $(KERNEL_SRC) $(OMP_KERNEL_SRC)) \
+             $(patsubst kernels/opencl/%.cl,$(BUILD)/obj/cl/%.o,$(CL_SRC))
+WORKER_OBJ = $(call obj,$(WORKER_SRC))
+TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+WORKER     = $(BUILD)/bin/ppbench-worker
+
+ifneq ($(NVCC),)
+CUDA_TARGET = $(CUDA_SO)
+CPPFLAGS   += -DPP_HAVE_CUDA=1
+endif
+
+.PHONY: all test run install clean deps format bench-gpu FORCE
+all: $(WORKER) $(TESTS) $(CUDA_TARGET)
+ifeq ($(NVCC),)
+	@echo "note: nvcc not found: the cuda backend was not built (install the CUDA toolkit or set NVCC=...)"
+endif
+
+deps:
+	@scripts/deps.sh
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) tests/run.sh
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) scripts/run-local.sh
+
+# Build information baked into the binaries (provenance); rewritten only when it changes.
+$(BUILD)/gen/buildinfo.h: FORCE
+	@mkdir -p $(@D)
+	@{ echo '#define PPBENCH_VERSION "$(VERSION)"'; \
+	   echo '#define PPBENCH_CC "$(shell $(CC) --version | head -n 1)"'; \
+	   echo '#define PPBENCH_CFLAGS "$(strip $(ALL_CFLAGS))"'; \
+	   echo '#define PPBENCH_KERNEL_CFLAGS "$(strip $(BASE_CFLAGS) $(KERNEL_CFLAGS))"'; \
+	   echo '#define PPBENCH_NVCC_FLAGS "$(strip $(NVCC_FLAGS))"'; } >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/obj/%.o: %.c | $(BUILD)/gen/buildinfo.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# The OpenMP kernels get the kernel flags (optimisation level of the measured code).
+$(call obj,$(OMP_KERNEL_SRC)): $(BUILD)/obj/%.o: %.c | $(BUILD)/gen/buildinfo.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+
+# OpenCL sources are embedded as NUL-terminated strings named pp_cl_<file> (kernels/opencl/embedded.h).
+$(BUILD)/obj/cl/%.o: kernels/opencl/%.cl
+	@mkdir -p $(@D)
+	@printf '\t.section .rodata\n\t.global pp_cl_%s\n\t.type pp_cl_%s, @object\npp_cl_%s:\n\t.incbin "%s"\n\t.byte 0\n\t.section .note.GNU-stack,"",@progbits\n' \
+		$* $* $* $< >$(BUILD)/obj/cl/$*.S
+	$(CC) -c $(BUILD)/obj/cl/$*.S -o $@
+
+$(WORKER): $(WORKER_OBJ) $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CORE_OBJ) $(filter-out $(BUILD)/obj/worker/main.o,$(WORKER_OBJ))
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The CUDA backend carries its own position-independent copy of the small shared helpers it uses.
+CUDA_PIC_OBJ = $(BUILD)/obj/pic/lib/error.o $(BUILD)/obj/pic/lib/info.o
+$(BUILD)/obj/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+$(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/cuda/*.h) kernels/backend.h $(CUDA_PIC_OBJ)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCC_FLAGS) -I. -shared -cudart static -o $@ $(CUDA_SRC) $(CUDA_PIC_OBJ)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/ppbench
+	install -m 755 $(WORKER) $(DESTDIR)$(PREFIX)/bin/
+ifneq ($(NVCC),)
+	install -m 755 $(CUDA_SO) $(DESTDIR)$(PREFIX)/lib/ppbench/
+endif
+
+bench-gpu: all
+	bench/gpu/stream.sh
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h' '*.cu')
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

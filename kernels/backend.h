@@ -1,0 +1,101 @@
+/*
+ * backend: the interface every programming model implements (one const struct pp_backend per model).
+ *
+ * A backend discovers the devices its model can drive, opens one into an opaque context, and implements the
+ * kernels of each suite. It implements kernels and nothing else: sizes, initial values, timing, statistics,
+ * byte/flop models and verification belong to the suite drivers (kernels/stream.c). Every kernel call is
+ * blocking: it returns when the device has finished, so the driver can time it with a host clock.
+ *
+ * Threading: a context is used by one thread at a time. Header is C and C++ (the CUDA backend includes it).
+ */
+#ifndef PP_BACKEND_H
+#define PP_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/error.h"
+#include "lib/info.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum pp_precision { PP_FP64 = 0, PP_FP32 = 1 };
+
+static inline size_t pp_precision_bytes(enum pp_precision p)
+{
+    return p == PP_FP32 ? 4 : 8;
+}
+
+static inline const char *pp_precision_name(enum pp_precision p)
+{
+    return p == PP_FP32 ? "fp32" : "fp64";
+}
+
+enum pp_device_kind { PP_DEVICE_CPU = 0, PP_DEVICE_GPU = 1, PP_DEVICE_ACCEL = 2 };
+
+/* One device as one model sees it. Several of these (one per model) make up one physical platform. */
+struct pp_device {
+    const struct pp_backend *backend; /* the model that sees it (set by the registry's discovery) */
+    int index;                        /* backend-private ordinal, meaningful only to that backend */
+    enum pp_device_kind kind;
+    char name[128];
+    char vendor[64];
+    char uuid[48];            /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" in lowercase hex, "" if unknown */
+    char pci_bus_id[32];      /* "dddd:bb:dd.f" in lowercase hex (4-digit domain), "" if unknown */
+    uint64_t mem_bytes;       /* device (global) memory */
+    uint64_t max_alloc_bytes; /* largest single buffer; 0 when only mem_bytes limits it */
+    unsigned compute_units;   /* SMs, OpenCL compute units, CPU hardware threads */
+    bool fp64;                /* double precision supported */
+};
+
+#define PP_MAX_DEVICES 32
+
+struct pp_device_list {
+    struct pp_device items[PP_MAX_DEVICES];
+    size_t len;
+};
+
+struct pp_ctx; /* opaque: each backend defines its own */
+
+/* What a backend chose for a STREAM run; stored with the result as the variant. */
+struct pp_stream_layout {
+    unsigned work_group; /* threads per block or work-group size; 0 for CPU loops */
+    unsigned dot_groups; /* blocks, work-groups or threads that produce the dot's partial sums */
+    uint64_t dot_chain;  /* longest chain of sequential additions in the dot sum: sets its verification bound */
+};
+
+/* STREAM kernels (paper 004). Arrays a, b, c of n elements live in the context. All calls block. */
+struct pp_stream_ops {
+    int (*alloc)(struct pp_ctx *ctx, size_t n, enum pp_precision prec, struct pp_stream_layout *layout,
+                 struct pp_error *err);
+    int (*init)(struct pp_ctx *ctx, double a, double b, double c, struct pp_error *err); /* parallel first touch */
+    int (*read)(struct pp_ctx *ctx, void *a, void *b, void *c, struct pp_error *err);   /* to host, n elements each */
+    int (*copy)(struct pp_ctx *ctx, struct pp_error *err);                               /* c = a */
+    int (*mul)(struct pp_ctx *ctx, double scalar, struct pp_error *err);                 /* b = s c */
+    int (*add)(struct pp_ctx *ctx, struct pp_error *err);                                /* c = a + b */
+    int (*triad)(struct pp_ctx *ctx, double scalar, struct pp_error *err);               /* a = b + s c */
+    int (*nstream)(struct pp_ctx *ctx, double scalar, struct pp_error *err);             /* a += b + s c */
+    int (*dot)(struct pp_ctx *ctx, double *sum, struct pp_error *err); /* sum of a b in the precision, widened */
+    void (*release)(struct pp_ctx *ctx);                               /* free the arrays; safe if none */
+};
+
+struct pp_backend {
+    const char *name; /* "openmp", "opencl", "cuda" */
+    /* Append the devices this model can drive to out. Returns -1 with the reason ("no device: ...") when it
+     * adds none, so a caller can say why a model is absent. */
+    int (*discover)(struct pp_device_list *out, struct pp_error *err);
+    int (*open)(const struct pp_device *dev, struct pp_ctx **ctx, struct pp_error *err);
+    /* Runtime, driver and compiler provenance of an open context. */
+    void (*describe)(struct pp_ctx *ctx, struct pp_info_list *out);
+    void (*close)(struct pp_ctx *ctx); /* NULL-safe */
+    const struct pp_stream_ops *stream;
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
