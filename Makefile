@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unkn
 CFLAGS        ?= -O2 -g
 KERNEL_CFLAGS ?= -O3 -g
 SANITIZE      ?=
-WARN           = -Wall -Wextra -Werror -Wno-unknown-pragmas
+WARN           = -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-format-truncation
 PKGS           = jansson OpenCL
 CPPFLAGS      += -I. -I$(BUILD)/gen -D_GNU_SOURCE
 BASE_CFLAGS    = -std=c11 $(WARN) -fopenmp $(SANITIZE) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

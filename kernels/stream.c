@@ -1,0 +1,355 @@
+/*
+ * stream: the STREAM suite driver. Runs on the thread that calls stream_run; owns the host copies of the
+ * arrays and the timing series it allocates (freed by stream_result_release), borrows the backend context.
+ *
+ * Run order (written down in docs/METHODOLOGY.md): numtimes iterations of the selected classic kernels in
+ * BabelStream's order copy, mul, add, triad, dot; then numtimes iterations of nstream, which BabelStream runs
+ * as a separate benchmark (run after the classic loop, its growth stays linear and fp32 cannot overflow).
+ * Each call is blocking and timed alone with the host's monotonic clock; times[0] is the warm-up.
+ */
+#include "stream.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/stream_ref.h"
+#include "lib/clock.h"
+
+/* Byte and flop models per element (paper 004: 2N, 2N, 3N, 3N, 2N words; nstream 4N). */
+static const struct {
+    const char *name;
+    unsigned arrays; /* arrays moved: read + written */
+    unsigned flops;  /* floating-point operations */
+    char writes;     /* array written ('a', 'b', 'c'), or 0 for dot */
+} kernel_model[STREAM_NKERNELS] = {
+    [STREAM_COPY] = {"copy", 2, 0, 'c'},       [STREAM_MUL] = {"mul", 2, 1, 'b'},
+    [STREAM_ADD] = {"add", 3, 1, 'c'},         [STREAM_TRIAD] = {"triad", 3, 2, 'a'},
+    [STREAM_DOT] = {"dot", 2, 2, 0},           [STREAM_NSTREAM] = {"nstream", 4, 3, 'a'},
+};
+
+const char *stream_kernel_name(enum stream_kernel k)
+{
+    return (unsigned)k < STREAM_NKERNELS ? kernel_model[k].name : "?";
+}
+
+int stream_kernels_parse(const char *list, unsigned *mask, struct pp_error *err)
+{
+    const char *p = list;
+
+    *mask = 0;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        unsigned k;
+
+        if (len == 0)
+            return pp_error_set(err, "empty kernel name in \"%s\"", list);
+
+        for (k = 0; k < STREAM_NKERNELS; k++)
+            if (strlen(kernel_model[k].name) == len && strncmp(p, kernel_model[k].name, len) == 0)
+                break;
+        if (k == STREAM_NKERNELS)
+            return pp_error_set(err, "unknown kernel \"%.*s\" (stream has copy, mul, add, triad, dot, nstream)",
+                                (int)len, p);
+        *mask |= 1u << k;
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    if (*mask == 0)
+        return pp_error_set(err, "no kernel selected");
+    return 0;
+}
+
+void stream_params_default(struct stream_params *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->n = STREAM_DEFAULT_N;
+    p->numtimes = STREAM_DEFAULT_NUMTIMES;
+    p->prec = PP_FP64;
+    p->kernels = STREAM_ALL_KERNELS;
+}
+
+double stream_footprint(const struct stream_params *p)
+{
+    return 3.0 * (double)p->n * (double)pp_precision_bytes(p->prec);
+}
+
+int stream_check(const struct stream_params *p, const struct pp_device *dev, struct pp_error *err)
+{
+    double array = (double)p->n * (double)pp_precision_bytes(p->prec);
+
+    if (p->numtimes < 2)
+        return pp_error_set(err, "numtimes must be at least 2 (the first iteration is warm-up), got %u",
+                            p->numtimes);
+    if (p->n == 0)
+        return pp_error_set(err, "array size must be at least 1");
+    if ((p->kernels & STREAM_ALL_KERNELS) == 0)
+        return pp_error_set(err, "no kernel selected");
+    if (p->prec == PP_FP64 && !dev->fp64)
+        return pp_error_set(err, "device %s does not support fp64 (use --float)", dev->name);
+    if (dev->mem_bytes && stream_footprint(p) > (double)dev->mem_bytes)
+        return pp_error_set(err,
+                            "array size %zu does not fit: 3 arrays of %zu %s elements need %.1f MB, the device "
+                            "has %.1f MB",
+                            p->n, p->n, pp_precision_name(p->prec), stream_footprint(p) * 1e-6,
+                            (double)dev->mem_bytes * 1e-6);
+    if (dev->max_alloc_bytes && array > (double)dev->max_alloc_bytes)
+        return pp_error_set(err,
+                            "array size %zu does not fit: one array needs %.1f MB, the device's largest "
+                            "allocation is %.1f MB",
+                            p->n, array * 1e-6, (double)dev->max_alloc_bytes * 1e-6);
+    return 0;
+}
+
+static int call_kernel(const struct pp_stream_ops *ops, struct pp_ctx *ctx, enum stream_kernel k, double *sum,
+                       struct pp_error *err)
+{
+    switch (k) {
+    case STREAM_COPY:
+        return ops->copy(ctx, err);
+    case STREAM_MUL:
+        return ops->mul(ctx, STREAM_SCALAR, err);
+    case STREAM_ADD:
+        return ops->add(ctx, err);
+    case STREAM_TRIAD:
+        return ops->triad(ctx, STREAM_SCALAR, err);
+    case STREAM_DOT:
+        return ops->dot(ctx, sum, err);
+    case STREAM_NSTREAM:
+        return ops->nstream(ctx, STREAM_SCALAR, err);
+    default:
+        return pp_error_set(err, "kernel %d out of range", (int)k);
+    }
+}
+
+/* Time every selected kernel of [first, last] once per iteration, numtimes iterations. */
+static int time_loop(const struct pp_backend *b, struct pp_ctx *ctx, struct stream_result *res,
+                     enum stream_kernel first, enum stream_kernel last, unsigned *done, unsigned total,
+                     double *sum, struct pp_error *err)
+{
+    const struct stream_params *p = &res->params;
+    int any = 0;
+
+    for (size_t i = 0; i < res->nkernels; i++)
+        any |= res->kernels[i].kernel >= first && res->kernels[i].kernel <= last;
+    for (unsigned it = 0; any && it < p->numtimes; it++) {
+        for (size_t i = 0; i < res->nkernels; i++) {
+            struct stream_kernel_result *kr = &res->kernels[i];
+            double t0;
+
+            if (kr->kernel < first || kr->kernel > last)
+                continue;
+            t0 = clock_now();
+            if (call_kernel(b->stream, ctx, kr->kernel, sum, err))
+                return pp_error_prefix(err, "%s, iteration %u", stream_kernel_name(kr->kernel), it);
+            kr->times[it] = clock_now() - t0;
+        }
+        if (p->progress)
+            p->progress(p->progress_arg, ++*done, total);
+    }
+    return 0;
+}
+
+/* Test-only hook (docs/METHODOLOGY.md): PPBENCH_TEST_FAULT=<kernel>[:<index>] plants a wrong value in what
+ * that kernel wrote, after read-back, to prove verification catches and names it. */
+static void plant_fault(const struct stream_params *p, void *arrays[3], double *sum)
+{
+    const char *spec = getenv("PPBENCH_TEST_FAULT");
+    unsigned mask;
+    size_t idx = p->n / 2;
+    char name[32];
+    struct pp_error ignored;
+
+    if (!spec || !*spec)
+        return;
+    snprintf(name, sizeof(name), "%.*s", (int)strcspn(spec, ":"), spec);
+    if (strchr(spec, ':'))
+        idx = strtoull(strchr(spec, ':') + 1, NULL, 10);
+    if (idx >= p->n)
+        idx = p->n - 1;
+    if (stream_kernels_parse(name, &mask, &ignored) || (mask & p->kernels) == 0)
+        return;
+    for (unsigned k = 0; k < STREAM_NKERNELS; k++) {
+        if (!(mask & (1u << k)))
+            continue;
+        if (!kernel_model[k].writes) {
+            *sum *= 1.001;
+            continue;
+        }
+        void *x = arrays[kernel_model[k].writes - 'a'];
+        if (p->prec == PP_FP32)
+            ((float *)x)[idx] = ((float *)x)[idx] * 1.001f + 1e-3f;
+        else
+            ((double *)x)[idx] = ((double *)x)[idx] * 1.001 + 1e-3;
+    }
+}
+
+/* The selected kernel that wrote an array last, in run order; STREAM_NKERNELS when only init did. */
+static enum stream_kernel last_writer(unsigned mask, char array)
+{
+    enum stream_kernel last = STREAM_NKERNELS;
+
+    for (unsigned k = 0; k < STREAM_NKERNELS; k++)
+        if ((mask & (1u << k)) && kernel_model[k].writes == array)
+            last = (enum stream_kernel)k;
+    return last;
+}
+
+static struct stream_kernel_result *find_kernel(struct stream_result *res, enum stream_kernel k)
+{
+    for (size_t i = 0; i < res->nkernels; i++)
+        if (res->kernels[i].kernel == k)
+            return &res->kernels[i];
+    return NULL;
+}
+
+static void fail_kernel(struct stream_kernel_result *kr, double err, double tol, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void fail_kernel(struct stream_kernel_result *kr, double err, double tol, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!kr->verified)
+        return; /* keep the first reason */
+    kr->verified = false;
+    kr->max_rel_err = err;
+    kr->tolerance = tol;
+    va_start(ap, fmt);
+    vsnprintf(kr->detail, sizeof(kr->detail), fmt, ap);
+    va_end(ap);
+}
+
+static void verify(struct stream_result *res, void *arrays[3], double sum)
+{
+    const struct stream_params *p = &res->params;
+    struct stream_gold gold;
+    double tol = stream_ref_element_tolerance(p->prec);
+
+    stream_ref_replay(p, &gold);
+    for (size_t i = 0; i < res->nkernels; i++) {
+        res->kernels[i].verified = true;
+        res->kernels[i].tolerance = tol;
+    }
+    for (int ai = 0; ai < 3; ai++) {
+        double want = ai == 0 ? gold.a : ai == 1 ? gold.b : gold.c;
+        char array = (char)('a' + ai);
+        size_t worst;
+        double value, e;
+        enum stream_kernel w;
+
+        int ok = stream_ref_check_array(arrays[ai], p->n, p->prec, want, tol, &worst, &value, &e);
+        for (size_t i = 0; i < res->nkernels; i++)
+            if (res->kernels[i].kernel != STREAM_DOT && res->kernels[i].verified &&
+                kernel_model[res->kernels[i].kernel].writes == array && e > res->kernels[i].max_rel_err)
+                res->kernels[i].max_rel_err = e;
+        if (ok)
+            continue;
+        w = last_writer(p->kernels, array);
+        for (size_t i = 0; i < res->nkernels; i++) {
+            struct stream_kernel_result *kr = &res->kernels[i];
+            if (w == STREAM_NKERNELS || kr->kernel == w)
+                fail_kernel(kr, e, tol, "%s: %c[%zu] = %.17g, expected %.17g (relative error %.3g > %.3g)",
+                            w == STREAM_NKERNELS ? "init" : stream_kernel_name(w), array, worst, value, want,
+                            e, tol);
+        }
+    }
+    struct stream_kernel_result *dot = find_kernel(res, STREAM_DOT);
+    if (dot) {
+        double dtol = stream_ref_dot_tolerance(p->prec, res->layout.dot_chain);
+        double e = gold.sum != 0.0 ? fabs(sum - gold.sum) / fabs(gold.sum) : fabs(sum);
+        dot->tolerance = dtol;
+        dot->max_rel_err = isnan(e) ? INFINITY : e;
+        if (!(e <= dtol))
+            fail_kernel(dot, e, dtol, "dot: sum = %.17g, expected %.17g (relative error %.3g > %.3g)", sum,
+                        gold.sum, e, dtol);
+    }
+    res->verified = true;
+    for (size_t i = 0; i < res->nkernels; i++)
+        res->verified &= res->kernels[i].verified;
+}
+
+int stream_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct stream_params *p,
+               struct stream_result *res, struct pp_error *err)
+{
+    const struct pp_stream_ops *ops = b->stream;
+    size_t beta = pp_precision_bytes(p->prec);
+    void *arrays[3] = {NULL, NULL, NULL};
+    unsigned done = 0, total;
+    double sum = 0.0, t0;
+    int rc = -1, allocated = 0;
+
+    memset(res, 0, sizeof(*res));
+    res->params = *p;
+    if (!ops)
+        return pp_error_set(err, "model %s has no stream suite", b->name);
+    for (unsigned k = 0; k < STREAM_NKERNELS; k++) {
+        struct stream_kernel_result *kr;
+
+        if (!(p->kernels & (1u << k)))
+            continue;
+        kr = &res->kernels[res->nkernels++];
+        kr->kernel = (enum stream_kernel)k;
+        kr->bytes = (double)kernel_model[k].arrays * (double)p->n * (double)beta;
+        kr->flops = (double)kernel_model[k].flops * (double)p->n;
+        kr->times = calloc(p->numtimes, sizeof(double));
+        if (!kr->times) {
+            pp_error_set(err, "out of memory for timings");
+            goto out;
+        }
+    }
+    total = p->numtimes * ((p->kernels & ~(1u << STREAM_NSTREAM)) ? 1u : 0u) +
+            p->numtimes * ((p->kernels & (1u << STREAM_NSTREAM)) ? 1u : 0u);
+
+    if (ops->alloc(ctx, p->n, p->prec, &res->layout, err))
+        goto out;
+    allocated = 1;
+    t0 = clock_now();
+    if (ops->init(ctx, STREAM_START_A, STREAM_START_B, STREAM_START_C, err))
+        goto out;
+    res->init_seconds = clock_now() - t0;
+
+    if (time_loop(b, ctx, res, STREAM_COPY, STREAM_DOT, &done, total, &sum, err) ||
+        time_loop(b, ctx, res, STREAM_NSTREAM, STREAM_NSTREAM, &done, total, &sum, err))
+        goto out;
+
+    for (int i = 0; i < 3; i++) {
+        arrays[i] = malloc(p->n * beta);
+        if (!arrays[i]) {
+            pp_error_set(err, "out of host memory for the %zu-byte read-back", p->n * beta);
+            goto out;
+        }
+    }
+    t0 = clock_now();
+    if (ops->read(ctx, arrays[0], arrays[1], arrays[2], err))
+        goto out;
+    res->read_seconds = clock_now() - t0;
+
+    plant_fault(p, arrays, &sum);
+    verify(res, arrays, sum);
+    for (size_t i = 0; i < res->nkernels; i++) {
+        struct stream_kernel_result *kr = &res->kernels[i];
+        stats_compute(kr->times + 1, p->numtimes - 1, &kr->stats);
+        kr->bandwidth = kr->stats.min > 0 ? kr->bytes / kr->stats.min : 0.0;
+        kr->gflops = kr->stats.min > 0 ? kr->flops / kr->stats.min * 1e-9 : 0.0;
+    }
+    rc = 0;
+out:
+    if (allocated)
+        ops->release(ctx);
+    for (int i = 0; i < 3; i++)
+        free(arrays[i]);
+    return rc;
+}
+
+void stream_result_release(struct stream_result *res)
+{
+    for (size_t i = 0; i < res->nkernels; i++) {
+        free(res->kernels[i].times);
+        res->kernels[i].times = NULL;
+    }
+    res->nkernels = 0;
+}

@@ -1,0 +1,30 @@
+# Helpers for the command-line tests: each check prints one PASS/FAIL/SKIP line (counted by tests/run.sh).
+# Source it; WORKER is the binary under test.
+BUILD=${BUILD:-build}
+WORKER="$BUILD/bin/ppbench-worker"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
+
+# expect NAME STATUS REGEX -- CMD...: CMD exits with STATUS and its stderr+stdout match REGEX (egrep).
+expect() {
+    local name=$1 want=$2 re=$3 out rc
+    shift 4
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        fail "$name" "exit $rc, expected $want; output: $(printf '%s' "$out" | tail -n 3 | tr '\n' ' ')"
+    elif ! printf '%s\n' "$out" | grep -Eq -- "$re"; then
+        fail "$name" "output does not match /$re/: $(printf '%s' "$out" | tail -n 3 | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+}
+
+# jq_true NAME FILE FILTER: the jq filter is true on the JSON file.
+jq_true() {
+    if jq -e "$3" "$2" >/dev/null 2>&1; then pass "$1"; else fail "$1" "jq '$3' is not true on $2"; fi
+}

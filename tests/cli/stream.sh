@@ -1,0 +1,93 @@
+# STREAM through every CPU model available here (openmp, opencl on PoCL): the whole suite at small sizes, in
+# fp32 and fp64, including sizes that are not multiples of any work-group size, verified; the output formats;
+# the planted-fault hook caught and named by verification.
+. "$(dirname "$0")/lib.sh"
+
+models="openmp"
+if "$WORKER" list | grep -Eq '^cpu0 .*opencl'; then
+    models="openmp opencl"
+else
+    skip "opencl on cpu0" "no OpenCL CPU device (is pocl-opencl-icd installed?)"
+fi
+
+for model in $models; do
+    for prec in fp64 fp32; do
+        flag=""; [ "$prec" = fp32 ] && flag="--float"
+        for n in 1 1000 4097 100003; do
+            name="$model $prec n=$n"
+            f="$TMP/$model-$prec-$n.json"
+            if "$WORKER" run --platform cpu0 --model "$model" --suite stream --arraysize "$n" --numtimes 5 $flag \
+                --json >"$f" 2>"$TMP/err"; then
+                jq_true "$name: all six kernels verified" "$f" \
+                    '.verified == true and ([.kernels[] | select(.verified)] | length) == 6'
+            else
+                fail "$name" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+            fi
+        done
+    done
+done
+
+# The JSON document carries what the measurement rules require.
+f="$TMP/openmp-fp64-100003.json"
+jq_true "json: one time per iteration, warm-up excluded from stats" "$f" \
+    'all(.kernels[]; (.times_s | length) == 5 and .stats_s.count == 4)'
+jq_true "json: stats are ordered" "$f" \
+    'all(.kernels[]; .stats_s.min <= .stats_s.median and .stats_s.median <= .stats_s.max and .stats_s.min > 0)'
+jq_true "json: byte model 2N 2N 3N 3N 2N 4N words" "$f" \
+    '[.kernels[] | .bytes / (100003 * 8)] == [2, 2, 3, 3, 2, 4]'
+jq_true "json: bandwidth from the minimum time" "$f" \
+    'all(.kernels[]; ((.bandwidth_bytes_per_s * .stats_s.min / .bytes) - 1 | fabs) < 1e-9)'
+jq_true "json: provenance" "$f" \
+    '.provenance | has("ppbench.version") and has("compiler") and has("cflags") and has("host") and has("time")
+     and .["env.OMP_NUM_THREADS"] != null and (.backend | has("openmp.threads"))'
+jq_true "json: problem and platform" "$f" \
+    '.problem.array_size == 100003 and .problem.precision == "fp64" and .platform.id == "cpu0" and .model == "openmp"'
+
+# OMP_NUM_THREADS is honoured and recorded.
+if OMP_NUM_THREADS=1 "$WORKER" run --platform cpu0 --model openmp --suite stream --arraysize 1000 --numtimes 2 \
+    --json >"$TMP/t1.json" 2>&1; then
+    jq_true "openmp honours OMP_NUM_THREADS" "$TMP/t1.json" '.provenance.backend["openmp.threads"] == "1" and .variant.dot_groups == 1'
+else
+    fail "openmp honours OMP_NUM_THREADS" "run failed"
+fi
+
+# A kernel subset replays only what ran.
+for k in triad dot nstream copy,add; do
+    expect "subset --kernels $k verifies" 0 'Verified' -- \
+        "$WORKER" run --platform cpu0 --model openmp --suite stream --arraysize 777 --numtimes 3 --kernels "$k"
+done
+
+# BabelStream's CSV columns, one row per kernel.
+"$WORKER" run --platform cpu0 --model openmp --suite stream --arraysize 1000 --numtimes 3 --csv >"$TMP/out.csv" 2>&1
+if [ "$(head -n 1 "$TMP/out.csv")" = "function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime" ] &&
+    [ "$(tail -n +2 "$TMP/out.csv" | cut -d, -f1 | tr '\n' ' ')" = "Copy Mul Add Triad Dot Nstream " ] &&
+    [ "$(tail -n +2 "$TMP/out.csv" | cut -d, -f2-4 | sort -u)" = "3,1000,8" ]; then
+    pass "csv: BabelStream columns"
+else
+    fail "csv: BabelStream columns" "$(head -n 3 "$TMP/out.csv" | tr '\n' ' ')"
+fi
+
+expect "table: BabelStream layout" 0 '^Function +MBytes/sec +Min \(sec\) +Max +Average' -- \
+    "$WORKER" run --platform cpu0 --model openmp --suite stream --arraysize 1000 --numtimes 3
+
+# A planted wrong result is caught and named (test-only hook PPBENCH_TEST_FAULT, docs/METHODOLOGY.md).
+for model in $models; do
+    expect "$model: planted triad fault caught and named" 1 'verification failed: triad: a\[7\] = ' -- \
+        env PPBENCH_TEST_FAULT=triad:7 "$WORKER" run --platform cpu0 --model "$model" --suite stream \
+        --arraysize 1000 --numtimes 4 --kernels copy,mul,add,triad,dot
+    # With nstream in the run it writes a last, so a wrong a is nstream's.
+    expect "$model: planted nstream fault caught and named" 1 'verification failed: nstream: a\[0\] = ' -- \
+        env PPBENCH_TEST_FAULT=nstream:0 "$WORKER" run --platform cpu0 --model "$model" --suite stream \
+        --arraysize 1000 --numtimes 4
+    expect "$model: planted mul fault in fp32 caught" 1 'verification failed: mul: b\[999\]' -- \
+        env PPBENCH_TEST_FAULT=mul:999 "$WORKER" run --platform cpu0 --model "$model" --suite stream \
+        --arraysize 1000 --numtimes 4 --float
+    expect "$model: planted dot fault caught and named" 1 'verification failed: dot: sum = ' -- \
+        env PPBENCH_TEST_FAULT=dot "$WORKER" run --platform cpu0 --model "$model" --suite stream \
+        --arraysize 1000 --numtimes 4
+done
+env PPBENCH_TEST_FAULT=add:3 "$WORKER" run --platform cpu0 --model openmp --suite stream --arraysize 100 \
+    --numtimes 3 --json >"$TMP/fault.json" 2>/dev/null
+jq_true "json: failed kernel stored as failed with its reason" "$TMP/fault.json" \
+    '.verified == false and (.kernels[] | select(.kernel == "add") | .verified == false and (.error | test("c\\[3\\]")))
+     and (.kernels[] | select(.kernel == "triad") | .verified == true)'

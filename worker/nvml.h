@@ -1,0 +1,20 @@
+/*
+ * nvml: the NVIDIA Management Library, loaded with dlopen (the worker runs where there is none): theoretical
+ * peak memory bandwidth and current clocks of a GPU found by UUID or PCI bus id.
+ */
+#ifndef PP_NVML_H
+#define PP_NVML_H
+
+#include <stddef.h>
+
+#include "lib/error.h"
+
+/* Peak = max memory clock x bus width x 2 (double data rate), bytes/s; source says how it was derived. */
+int nvml_peak_bandwidth(const char *uuid, const char *pci_bus_id, double *bytes_per_s, char *source,
+                        size_t source_size, struct pp_error *err) PP_WUR;
+
+/* Current SM and memory clocks in MHz. */
+int nvml_clocks(const char *uuid, const char *pci_bus_id, unsigned *sm_mhz, unsigned *mem_mhz,
+                struct pp_error *err) PP_WUR;
+
+#endif

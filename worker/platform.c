@@ -1,0 +1,190 @@
+/*
+ * platform: groups the devices every model reports into physical platforms and attaches each platform's
+ * theoretical peak bandwidth with its source. Runs on the worker's main thread.
+ *
+ * Peaks: an operator value (PPBENCH_PEAK_GBS_<ID>, e.g. PPBENCH_PEAK_GBS_CPU0=204.8) wins; otherwise NVIDIA
+ * GPUs get NVML's max memory clock x bus width x 2; otherwise the peak is unknown (architectural efficiency is
+ * then not computed).
+ */
+#include "platform.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "kernels/registry.h"
+#include "worker/nvml.h"
+
+const char *platform_kind_name(enum pp_device_kind kind)
+{
+    return kind == PP_DEVICE_CPU ? "cpu" : kind == PP_DEVICE_GPU ? "gpu" : "accel";
+}
+
+static int same_physical(const struct pp_platform *p, const struct pp_device *d)
+{
+    if (p->kind != d->kind)
+        return 0;
+    if (d->kind == PP_DEVICE_CPU)
+        return 1; /* one host CPU: all sockets, every CPU runtime */
+    if (p->uuid[0] && d->uuid[0])
+        return strcasecmp(p->uuid, d->uuid) == 0;
+    if (p->pci_bus_id[0] && d->pci_bus_id[0])
+        return strcasecmp(p->pci_bus_id, d->pci_bus_id) == 0;
+    return 0;
+}
+
+static void add_device(struct pp_platform_list *out, const struct pp_device *d)
+{
+    struct pp_platform *p = NULL;
+
+    for (size_t i = 0; i < out->len && !p; i++)
+        if (same_physical(&out->items[i], d))
+            p = &out->items[i];
+    if (!p) {
+        if (out->len >= PP_MAX_DEVICES)
+            return;
+        p = &out->items[out->len++];
+        memset(p, 0, sizeof(*p));
+        p->kind = d->kind;
+        snprintf(p->name, sizeof(p->name), "%s", d->name);
+        snprintf(p->vendor, sizeof(p->vendor), "%s", d->vendor);
+        p->mem_bytes = d->mem_bytes;
+        p->compute_units = d->compute_units;
+    } else if (strcmp(d->backend->name, "openmp") == 0 || strcmp(d->backend->name, "cuda") == 0) {
+        /* The host's own view names the CPU best; CUDA names its GPUs as nvidia-smi does. */
+        snprintf(p->name, sizeof(p->name), "%s", d->name);
+        p->mem_bytes = d->mem_bytes;
+        p->compute_units = d->compute_units;
+    }
+    if (!p->uuid[0])
+        snprintf(p->uuid, sizeof(p->uuid), "%s", d->uuid);
+    if (!p->pci_bus_id[0])
+        snprintf(p->pci_bus_id, sizeof(p->pci_bus_id), "%s", d->pci_bus_id);
+    if (p->ndevices < PP_MAX_MODELS)
+        p->devices[p->ndevices++] = *d;
+}
+
+static int cmp_platform(const void *pa, const void *pb)
+{
+    const struct pp_platform *a = pa, *b = pb;
+    int c;
+
+    if (a->kind != b->kind)
+        return (int)a->kind - (int)b->kind;
+    if (a->pci_bus_id[0] != b->pci_bus_id[0])
+        return a->pci_bus_id[0] ? -1 : 1; /* known bus ids first */
+    if ((c = strcmp(a->pci_bus_id, b->pci_bus_id)) != 0)
+        return c;
+    if ((c = strcmp(a->uuid, b->uuid)) != 0)
+        return c;
+    return strcmp(a->name, b->name);
+}
+
+static void find_peak(struct pp_platform *p)
+{
+    char var[64];
+    const char *v;
+    struct pp_error err;
+
+    snprintf(var, sizeof(var), "PPBENCH_PEAK_GBS_%s", p->id);
+    for (char *c = var; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
+    if ((v = getenv(var)) && *v) {
+        char *end;
+        double gbs = strtod(v, &end);
+        if (*end == '\0' && gbs > 0) {
+            p->peak_bw = gbs * 1e9;
+            snprintf(p->peak_source, sizeof(p->peak_source), "operator: %s=%s", var, v);
+            return;
+        }
+        snprintf(p->peak_source, sizeof(p->peak_source), "unknown: %s=\"%s\" is not a positive number", var, v);
+        return;
+    }
+    if (p->kind == PP_DEVICE_GPU && (p->uuid[0] || p->pci_bus_id[0])) {
+        if (nvml_peak_bandwidth(p->uuid, p->pci_bus_id, &p->peak_bw, p->peak_source, sizeof(p->peak_source),
+                                &err) == 0)
+            return;
+        snprintf(p->peak_source, sizeof(p->peak_source), "unknown: %s", err.msg);
+        return;
+    }
+    snprintf(p->peak_source, sizeof(p->peak_source), "unknown: set %s (GB/s)", var);
+}
+
+int platform_discover(struct pp_platform_list *out, struct pp_error *err)
+{
+    unsigned ngpu = 0, nacc = 0;
+
+    memset(out, 0, sizeof(*out));
+    for (size_t m = 0; m < registry_count(); m++) {
+        const struct pp_backend *b = registry_get(m);
+        struct pp_device_list devs;
+        struct pp_error why;
+
+        memset(&devs, 0, sizeof(devs));
+        if (b->discover(&devs, &why)) {
+            if (out->nnotes < PP_MAX_NOTES)
+                snprintf(out->notes[out->nnotes++], sizeof(out->notes[0]), "%s: %s", b->name, why.msg);
+            continue;
+        }
+        for (size_t i = 0; i < devs.len; i++) {
+            devs.items[i].backend = b;
+            add_device(out, &devs.items[i]);
+        }
+    }
+    if (out->len == 0)
+        return pp_error_set(err, "no platform found (%s)", out->nnotes ? out->notes[0] : "no model built");
+    qsort(out->items, out->len, sizeof(out->items[0]), cmp_platform);
+    for (size_t i = 0, ncpu = 0; i < out->len; i++) {
+        struct pp_platform *p = &out->items[i];
+        if (p->kind == PP_DEVICE_CPU)
+            snprintf(p->id, sizeof(p->id), "cpu%zu", ncpu++);
+        else if (p->kind == PP_DEVICE_GPU)
+            snprintf(p->id, sizeof(p->id), "gpu%u", ngpu++);
+        else
+            snprintf(p->id, sizeof(p->id), "accel%u", nacc++);
+        find_peak(p);
+    }
+    return 0;
+}
+
+const struct pp_platform *platform_find(const struct pp_platform_list *list, const char *key)
+{
+    for (size_t i = 0; i < list->len; i++) {
+        const struct pp_platform *p = &list->items[i];
+        if (strcasecmp(p->id, key) == 0 || (p->uuid[0] && strcasecmp(p->uuid, key) == 0))
+            return p;
+        /* PCI bus ids: accept nvidia-smi's 8-digit domain ("00000000:00:06.0") as well as 4 digits. */
+        if (p->pci_bus_id[0]) {
+            size_t kl = strlen(key), pl = strlen(p->pci_bus_id);
+            if (kl >= pl && strcasecmp(key + kl - pl, p->pci_bus_id) == 0 &&
+                strspn(key, "0") >= kl - pl)
+                return p;
+        }
+    }
+    return NULL;
+}
+
+const struct pp_device *platform_device(const struct pp_platform *p, const char *model)
+{
+    for (size_t i = 0; i < p->ndevices; i++)
+        if (strcmp(p->devices[i].backend->name, model) == 0)
+            return &p->devices[i];
+    return NULL;
+}
+
+void platform_models(const struct pp_platform *p, char *out, size_t size)
+{
+    size_t used = 0;
+
+    out[0] = '\0';
+    for (size_t i = 0; i < p->ndevices && used < size; i++) {
+        const char *name = p->devices[i].backend->name;
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            seen |= strcmp(p->devices[j].backend->name, name) == 0;
+        if (!seen)
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? ", " : "", name);
+    }
+}

@@ -1,0 +1,46 @@
+/*
+ * provenance: collects build and host facts into an info list. Main thread.
+ */
+#include "provenance.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buildinfo.h"
+
+extern char **environ;
+
+/* Variables that change how a kernel runs: OpenMP placement, device selection, ICD choice, our own knobs. */
+static const char *const env_prefixes[] = {"OMP_", "GOMP_", "KMP_", "CUDA_", "OCL_", "POCL_", "PPBENCH_"};
+
+void provenance_collect(struct pp_info_list *out)
+{
+    char host[256] = "";
+    char when[32];
+    struct utsname u;
+    time_t now = time(NULL);
+    struct tm tm;
+
+    gethostname(host, sizeof(host) - 1);
+    gmtime_r(&now, &tm);
+    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    info_add(out, "ppbench.version", "%s", PPBENCH_VERSION);
+    info_add(out, "compiler", "%s", PPBENCH_CC);
+    info_add(out, "cflags", "%s", PPBENCH_CFLAGS);
+    info_add(out, "host", "%s", host);
+    if (uname(&u) == 0)
+        info_add(out, "kernel", "%s %s %s", u.sysname, u.release, u.machine);
+    info_add(out, "time", "%s", when);
+    for (char **e = environ; *e; e++)
+        for (size_t i = 0; i < sizeof(env_prefixes) / sizeof(env_prefixes[0]); i++)
+            if (strncmp(*e, env_prefixes[i], strlen(env_prefixes[i])) == 0 && strchr(*e, '=')) {
+                char key[48];
+                size_t klen = (size_t)(strchr(*e, '=') - *e);
+                snprintf(key, sizeof(key), "env.%.*s", (int)klen, *e);
+                info_add(out, key, "%s", strchr(*e, '=') + 1);
+                break;
+            }
+}
