@@ -41,7 +41,7 @@ TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 WORKER     = $(BUILD)/bin/ppbench-worker
 
 ifneq ($(NVCC),)
-CUDA_TARGET = $(CUDA_SO)
+CUDA_TARGET = $(CUDA_SO) $(BUILD)/bench/d2d
 CPPFLAGS   += -DPP_HAVE_CUDA=1
 endif
 
@@ -100,11 +100,15 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CORE_OBJ) $(filter-out $(BUILD)/
 CUDA_PIC_OBJ = $(BUILD)/obj/pic/lib/error.o $(BUILD)/obj/pic/lib/info.o
 $(BUILD)/obj/pic/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
 $(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/cuda/*.h) kernels/backend.h $(CUDA_PIC_OBJ)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -I. -shared -cudart static -o $@ $(CUDA_SRC) $(CUDA_PIC_OBJ)
+
+$(BUILD)/bench/d2d: bench/gpu/d2d.cu
+	@mkdir -p $(@D)
+	$(NVCC) -O2 -std=c++17 -o $@ $<
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/ppbench

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Summarise bench/gpu/stream.sh output (needs jq): one row per run and kernel with bandwidth, % of peak, and the
+# ratio to the same-size d2d cudaMemcpy (GPU runs) measured in the same session.
+#   bench/summarize.sh DIR
+set -eu
+DIR=${1:?usage: bench/summarize.sh DIR}
+for f in "$DIR"/gpu.json "$DIR"/cpu.json; do
+    [ -s "$f" ] || continue
+    jq -rs '
+      def pct(x): (x * 1000 | round) / 10;
+      (map(select(.tool == "d2d")) | map({key: (.bytes | tostring), value: .bandwidth_bytes_per_s}) | from_entries) as $d2d
+      | .[] | select(.suite == "stream")
+      | . as $r
+      | .kernels[]
+      | [$r.platform.id, $r.model, $r.problem.precision, $r.problem.array_size, .kernel,
+         ((.bandwidth_bytes_per_s / 1e9 * 10 | round) / 10),
+         (if $r.platform.peak_bandwidth_bytes_per_s then pct(.bandwidth_bytes_per_s / $r.platform.peak_bandwidth_bytes_per_s) else "-" end),
+         (($d2d[($r.problem.array_size * $r.problem.element_bytes | tostring)]) as $m | if $m then pct(.bandwidth_bytes_per_s / $m) else "-" end),
+         (if .verified then "yes" else "NO" end)]
+      | @tsv' "$f"
+done | column -t -N PLATFORM,MODEL,PREC,N,KERNEL,GB/s,%PEAK,%D2D,VERIFIED

@@ -1,0 +1,211 @@
+/*
+ * cuda: the CUDA backend's table (pp_backend_cuda), device discovery, contexts and provenance. The kernels
+ * are in stream.cu. This file is built by nvcc into libppbench-cuda.so with the runtime linked statically;
+ * the worker finds the table with dlsym, so a host without a CUDA driver only sees discover() fail.
+ *
+ * Ownership: open() returns a context the caller frees with close(); close() also frees any STREAM arrays.
+ * Threads: discover() from any thread; a context from the thread that uses it, one at a time.
+ */
+#include "kernels/cuda/cuda.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CUDA_MAX_BLOCK 1024
+
+const char *cuda_variant_name(enum cuda_variant v)
+{
+    return v == CUDA_SCALAR ? "scalar" : "vec16";
+}
+
+int cuda_check(cudaError_t e, struct pp_error *err, const char *what)
+{
+    if (e == cudaSuccess)
+        return 0;
+    return pp_error_set(err, "%s: %s: %s", what, cudaGetErrorName(e), cudaGetErrorString(e));
+}
+
+static int cuda_discover(struct pp_device_list *out, struct pp_error *err)
+{
+    struct cudaDeviceProp prop;
+    struct pp_device *d;
+    const unsigned char *u;
+    int count = 0, driver = -1;
+    size_t added = 0;
+    cudaError_t e;
+
+    e = cudaGetDeviceCount(&count);
+    if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess && driver == 0)
+        return pp_error_set(err, "no device: no CUDA driver (libcuda.so.1) is installed");
+    if (e != cudaSuccess)
+        return pp_error_set(err, "no device: %s", cudaGetErrorString(e));
+    if (count <= 0)
+        return pp_error_set(err, "no device: %s", cudaGetErrorString(cudaErrorNoDevice));
+    for (int i = 0; i < count && out->len < PP_MAX_DEVICES; i++) {
+        e = cudaGetDeviceProperties(&prop, i);
+        if (e != cudaSuccess) {
+            (void)pp_error_set(err, "no device: device %d: %s", i, cudaGetErrorString(e));
+            continue;
+        }
+        d = &out->items[out->len++];
+        memset(d, 0, sizeof(*d));
+        d->backend = &pp_backend_cuda;
+        d->index = i;
+        d->kind = PP_DEVICE_GPU;
+        /* prop.name may be longer than d->name: keep what fits, NUL-terminated. */
+        memcpy(d->name, prop.name, strnlen(prop.name, sizeof(d->name) - 1));
+        snprintf(d->vendor, sizeof(d->vendor), "NVIDIA");
+        u = (const unsigned char *)prop.uuid.bytes;
+        snprintf(d->uuid, sizeof(d->uuid),
+                 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2],
+                 u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+        snprintf(d->pci_bus_id, sizeof(d->pci_bus_id), "%04x:%02x:%02x.0", (unsigned)prop.pciDomainID,
+                 (unsigned)prop.pciBusID, (unsigned)prop.pciDeviceID);
+        d->mem_bytes = prop.totalGlobalMem;
+        d->max_alloc_bytes = 0;
+        d->compute_units = (unsigned)prop.multiProcessorCount;
+        d->fp64 = true;
+        added++;
+    }
+    return added ? 0 : -1;
+}
+
+/* An unsigned integer from the environment in [lo, hi]; *val is kept when the variable is unset or empty. */
+static int env_unsigned(const char *name, unsigned lo, unsigned hi, unsigned *val, struct pp_error *err)
+{
+    const char *s = getenv(name);
+    char *end;
+    unsigned long v;
+
+    if (!s || !*s)
+        return 0;
+    errno = 0;
+    v = strtoul(s, &end, 10);
+    if (errno || *end || s[0] == '-' || v < lo || v > hi)
+        return pp_error_set(err, "%s: \"%s\" is not an integer in [%u, %u]", name, s, lo, hi);
+    *val = (unsigned)v;
+    return 0;
+}
+
+/* PPBENCH_CUDA_VARIANT, PPBENCH_CUDA_BLOCK, PPBENCH_CUDA_DOT_BLOCKS_PER_SM. */
+static int read_env(struct pp_ctx *ctx, struct pp_error *err)
+{
+    const char *v = getenv("PPBENCH_CUDA_VARIANT");
+
+    ctx->variant = CUDA_VEC16;
+    if (v && *v) {
+        if (strcmp(v, "vec16") == 0)
+            ctx->variant = CUDA_VEC16;
+        else if (strcmp(v, "scalar") == 0)
+            ctx->variant = CUDA_SCALAR;
+        else
+            return pp_error_set(err,
+                                "PPBENCH_CUDA_VARIANT: unknown variant \"%s\" (expected vec16 or scalar)", v);
+    }
+    ctx->block = CUDA_MAX_BLOCK;
+    if (env_unsigned("PPBENCH_CUDA_BLOCK", 32, CUDA_MAX_BLOCK, &ctx->block, err) < 0)
+        return -1;
+    if (ctx->block & (ctx->block - 1))
+        return pp_error_set(err, "PPBENCH_CUDA_BLOCK: %u is not a power of two in [32, %d]", ctx->block,
+                            CUDA_MAX_BLOCK);
+    ctx->dot_per_sm = 0;
+    return env_unsigned("PPBENCH_CUDA_DOT_BLOCKS_PER_SM", 1, 64, &ctx->dot_per_sm, err);
+}
+
+static int attribute(enum cudaDeviceAttr attr, int device)
+{
+    int v = 0;
+
+    if (cudaDeviceGetAttribute(&v, attr, device) != cudaSuccess)
+        return 0;
+    return v;
+}
+
+static int cuda_open(const struct pp_device *dev, struct pp_ctx **out, struct pp_error *err)
+{
+    struct cudaDeviceProp prop;
+    struct pp_ctx *ctx;
+    int ret = -1;
+
+    *out = NULL;
+    ctx = (struct pp_ctx *)calloc(1, sizeof(*ctx));
+    if (!ctx)
+        return pp_error_set(err, "out of memory");
+    ctx->device = dev->index;
+    if (read_env(ctx, err) < 0)
+        goto out;
+    if (cuda_check(cudaSetDevice(ctx->device), err, "cudaSetDevice") < 0)
+        goto out;
+    /* Spin while waiting for the GPU: the shortest wake-up after each blocking kernel, which the host clock
+     * times (the default picks spin too when there are fewer contexts than cores; this makes it explicit). */
+    if (cuda_check(cudaSetDeviceFlags(cudaDeviceScheduleSpin), err, "cudaSetDeviceFlags") < 0)
+        goto out;
+    if (cuda_check(cudaFree(0), err, "context creation") < 0)
+        goto out;
+    if (cuda_check(cudaGetDeviceProperties(&prop, ctx->device), err, "cudaGetDeviceProperties") < 0)
+        goto out;
+    if ((int)ctx->block > prop.maxThreadsPerBlock) {
+        pp_error_set(err, "PPBENCH_CUDA_BLOCK: %u is above the device's %d threads per block", ctx->block,
+                     prop.maxThreadsPerBlock);
+        goto out;
+    }
+    ctx->sm_count = prop.multiProcessorCount;
+    ctx->cc_major = prop.major;
+    ctx->cc_minor = prop.minor;
+    ctx->l2_bytes = prop.l2CacheSize;
+    ctx->clock_khz = attribute(cudaDevAttrClockRate, ctx->device);
+    ctx->mem_clock_khz = attribute(cudaDevAttrMemoryClockRate, ctx->device);
+    ctx->bus_width_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, ctx->device);
+    *out = ctx;
+    ctx = NULL;
+    ret = 0;
+out:
+    free(ctx);
+    return ret;
+}
+
+static void cuda_close(struct pp_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    cuda_stream_ops.release(ctx);
+    free(ctx);
+}
+
+/* "13.0" from 13000. */
+static void add_version(struct pp_info_list *out, const char *key, cudaError_t e, int v)
+{
+    if (e == cudaSuccess)
+        info_add(out, key, "%d.%d", v / 1000, v % 1000 / 10);
+}
+
+static void cuda_describe(struct pp_ctx *ctx, struct pp_info_list *out)
+{
+    int v = 0;
+
+    add_version(out, "cuda.driver_version", cudaDriverGetVersion(&v), v);
+    add_version(out, "cuda.runtime_version", cudaRuntimeGetVersion(&v), v);
+    info_add(out, "cuda.nvcc", "%d.%d.%d", __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__, __CUDACC_VER_BUILD__);
+    info_add(out, "cuda.arch", "%d.%d", ctx->cc_major, ctx->cc_minor);
+    info_add(out, "cuda.sm_count", "%d", ctx->sm_count);
+    info_add(out, "cuda.l2_bytes", "%d", ctx->l2_bytes);
+    if (ctx->clock_khz)
+        info_add(out, "cuda.sm_clock_max_mhz", "%d", ctx->clock_khz / 1000);
+    if (ctx->mem_clock_khz)
+        info_add(out, "cuda.mem_clock_max_mhz", "%d", ctx->mem_clock_khz / 1000);
+    if (ctx->bus_width_bits)
+        info_add(out, "cuda.mem_bus_bits", "%d", ctx->bus_width_bits);
+    info_add(out, "cuda.sync", "spin");
+    cuda_stream_describe(ctx, out);
+}
+
+extern "C" __attribute__((visibility("default"))) const struct pp_backend pp_backend_cuda = {
+    .name = "cuda",
+    .discover = cuda_discover,
+    .open = cuda_open,
+    .describe = cuda_describe,
+    .close = cuda_close,
+    .stream = &cuda_stream_ops,
+};
