@@ -1,6 +1,10 @@
 # ppbench: `make` builds, `make test` runs every test that needs no GPU, `make run` installs what is missing,
 # builds and runs ppbench on this machine. See README.md and docs/ARCHITECTURE.md.
 
+V ?= 0
+Q = $(if $(filter 1,$(V)),,@)
+say = $(if $(filter 1,$(V)),,@printf '  %-5s %s\n' $(1) $(2);)
+
 PREFIX  ?= /usr/local
 DESTDIR ?=
 BUILD   ?= build
@@ -54,9 +58,14 @@ endif
 deps:
 	@scripts/deps.sh
 
+# The tests run twice: on the normal build (with CUDA when nvcc exists) and on a build with AddressSanitizer,
+# LeakSanitizer and UndefinedBehaviorSanitizer (host code only; nvcc output is not instrumented).
+ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 test: deps
 	@$(MAKE) --no-print-directory all
-	@BUILD=$(BUILD) tests/run.sh
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-asan SANITIZE="$(ASAN_FLAGS)" NVCC= \
+		$(BUILD)-asan/bin/ppbench-worker $(patsubst $(BUILD)/%,$(BUILD)-asan/%,$(TESTS))
+	@PPBENCH_CUDA_BUILD=$(if $(NVCC),$(BUILD)) tests/run.sh $(BUILD) $(BUILD)-asan
 
 run: deps
 	@$(MAKE) --no-print-directory all
@@ -74,41 +83,41 @@ $(BUILD)/gen/buildinfo.h: FORCE
 
 $(BUILD)/obj/%.o: %.c | $(BUILD)/gen/buildinfo.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 # The OpenMP kernels get the kernel flags (optimisation level of the measured code).
 $(call obj,$(OMP_KERNEL_SRC)): $(BUILD)/obj/%.o: %.c | $(BUILD)/gen/buildinfo.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
 
 # OpenCL sources are embedded as NUL-terminated strings named pp_cl_<file> (kernels/opencl/embedded.h).
 $(BUILD)/obj/cl/%.o: kernels/opencl/%.cl
 	@mkdir -p $(@D)
 	@printf '\t.section .rodata\n\t.global pp_cl_%s\n\t.type pp_cl_%s, @object\npp_cl_%s:\n\t.incbin "%s"\n\t.byte 0\n\t.section .note.GNU-stack,"",@progbits\n' \
 		$* $* $* $< >$(BUILD)/obj/cl/$*.S
-	$(CC) -c $(BUILD)/obj/cl/$*.S -o $@
+	$(call say,EMBED,$<)$(CC) -c $(BUILD)/obj/cl/$*.S -o $@
 
 $(WORKER): $(WORKER_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CORE_OBJ) $(filter-out $(BUILD)/obj/worker/main.o,$(WORKER_OBJ))
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The CUDA backend carries its own position-independent copy of the small shared helpers it uses.
 CUDA_PIC_OBJ = $(BUILD)/obj/pic/lib/error.o $(BUILD)/obj/pic/lib/info.o
 $(BUILD)/obj/pic/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
 $(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/cuda/*.h) kernels/backend.h $(CUDA_PIC_OBJ)
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCC_FLAGS) -I. -shared -cudart static -o $@ $(CUDA_SRC) $(CUDA_PIC_OBJ)
+	$(call say,NVCC,$@)$(NVCC) $(NVCC_FLAGS) -I. -shared -cudart static -o $@ $(CUDA_SRC) $(CUDA_PIC_OBJ)
 
 $(BUILD)/bench/d2d: bench/gpu/d2d.cu
 	@mkdir -p $(@D)
-	$(NVCC) -O2 -std=c++17 -o $@ $<
+	$(call say,NVCC,$@)$(NVCC) -O2 -std=c++17 -o $@ $<
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/ppbench
@@ -124,6 +133,6 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h' '*.cu')
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(BUILD)-asan
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

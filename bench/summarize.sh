@@ -4,7 +4,7 @@
 #   bench/summarize.sh DIR
 set -eu
 DIR=${1:?usage: bench/summarize.sh DIR}
-for f in "$DIR"/gpu.json "$DIR"/cpu.json; do
+for f in "$DIR"/gpu.json "$DIR"/cpu.json "$DIR"/sweep.json; do
     [ -s "$f" ] || continue
     jq -rs '
       def pct(x): (x * 1000 | round) / 10;
@@ -12,7 +12,9 @@ for f in "$DIR"/gpu.json "$DIR"/cpu.json; do
       | .[] | select(.suite == "stream")
       | . as $r
       | .kernels[]
-      | [$r.platform.id, $r.model, $r.problem.precision, $r.problem.array_size, .kernel,
+      | [$r.platform.id, ($r.model + (if $r.provenance["env.PPBENCH_CUDA_VARIANT"] then "/" + $r.provenance["env.PPBENCH_CUDA_VARIANT"] else "" end)
+           + (if $r.variant.work_group_size > 0 then "/wg" + ($r.variant.work_group_size | tostring) else "" end)
+           + (if $r.provenance["env.PPBENCH_CUDA_DOT_BLOCKS_PER_SM"] then "/dotbps" + $r.provenance["env.PPBENCH_CUDA_DOT_BLOCKS_PER_SM"] else "" end)), $r.problem.precision, $r.problem.array_size, .kernel,
          ((.bandwidth_bytes_per_s / 1e9 * 10 | round) / 10),
          (if $r.platform.peak_bandwidth_bytes_per_s then pct(.bandwidth_bytes_per_s / $r.platform.peak_bandwidth_bytes_per_s) else "-" end),
          (($d2d[($r.problem.array_size * $r.problem.element_bytes | tostring)]) as $m | if $m then pct(.bandwidth_bytes_per_s / $m) else "-" end),

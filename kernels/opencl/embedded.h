@@ -1,0 +1,11 @@
+/*
+ * embedded: OpenCL C sources compiled into the binary. The Makefile turns kernels/opencl/<name>.cl into the
+ * NUL-terminated read-only string pp_cl_<name>; the backend builds them at run time
+ * (kernels/opencl/opencl.c).
+ */
+#ifndef PP_OPENCL_EMBEDDED_H
+#define PP_OPENCL_EMBEDDED_H
+
+extern const char pp_cl_stream[]; /* kernels/opencl/stream.cl */
+
+#endif
