@@ -32,7 +32,7 @@ LIB_SRC    = lib/error.c lib/info.c lib/stats.c
 KERNEL_SRC = kernels/registry.c kernels/stream.c kernels/stream_ref.c kernels/cuda_loader.c \
              kernels/openmp/openmp.c kernels/opencl/opencl.c kernels/opencl/stream.c
 OMP_KERNEL_SRC = kernels/openmp/stream.c
-WORKER_SRC = worker/main.c worker/platform.c worker/nvml.c worker/run.c worker/report.c worker/provenance.c
+WORKER_SRC = worker/main.c worker/affinity.c worker/platform.c worker/nvml.c worker/run.c worker/report.c worker/provenance.c
 CL_SRC     = $(wildcard kernels/opencl/*.cl)
 CUDA_SRC   = $(wildcard kernels/cuda/*.cu)
 TEST_SRC   = $(wildcard tests/unit/test_*.c)

@@ -3,6 +3,7 @@
  */
 #include "provenance.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -16,8 +17,30 @@ extern char **environ;
 /* Variables that change how a kernel runs: OpenMP placement, device selection, ICD choice, our own knobs. */
 static const char *const env_prefixes[] = {"OMP_", "GOMP_", "KMP_", "CUDA_", "OCL_", "POCL_", "PPBENCH_"};
 
+/* The CPUs the calling thread may run on, as a list ("0-15", "0,2,4"). */
+static void cpus_allowed(char *out, size_t size)
+{
+    cpu_set_t set;
+    size_t used = 0;
+
+    out[0] = '\0';
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return;
+    for (int c = 0; c < CPU_SETSIZE && used < size; c++) {
+        int end = c;
+        if (!CPU_ISSET(c, &set))
+            continue;
+        while (end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, &set))
+            end++;
+        used += (size_t)snprintf(out + used, size - used, end > c ? "%s%d-%d" : "%s%d", used ? "," : "", c, end);
+        c = end;
+    }
+}
+
 void provenance_collect(struct pp_info_list *out)
 {
+    char cpus[160];
+
     char host[256] = "";
     char when[32];
     struct utsname u;
@@ -34,6 +57,8 @@ void provenance_collect(struct pp_info_list *out)
     if (uname(&u) == 0)
         info_add(out, "kernel", "%s %s %s", u.sysname, u.release, u.machine);
     info_add(out, "time", "%s", when);
+    cpus_allowed(cpus, sizeof(cpus));
+    info_add(out, "cpus_allowed", "%s", cpus);
     for (char **e = environ; *e; e++)
         for (size_t i = 0; i < sizeof(env_prefixes) / sizeof(env_prefixes[0]); i++)
             if (strncmp(*e, env_prefixes[i], strlen(env_prefixes[i])) == 0 && strchr(*e, '=')) {

@@ -14,6 +14,7 @@
 
 #include "kernels/registry.h"
 #include "kernels/stream.h"
+#include "worker/affinity.h"
 #include "worker/nvml.h"
 #include "worker/platform.h"
 #include "worker/provenance.h"
@@ -172,6 +173,9 @@ int run_main(int argc, char **argv)
         fprintf(stderr, "ppbench-worker: unknown model \"%s\" (built: %s)\n", o.model, registry_names());
         return RUN_USAGE;
     }
+    /* Before any runtime starts its threads (discovery starts them): they inherit this thread's mask. */
+    if (strcmp(o.model, "openmp") != 0)
+        affinity_release_openmp_binding();
     if (platform_discover(&pl, &err)) {
         fprintf(stderr, "ppbench-worker: %s\n", err.msg);
         return RUN_FAILED;

@@ -51,6 +51,21 @@ else
     fail "openmp honours OMP_NUM_THREADS" "run failed"
 fi
 
+# OMP_PROC_BIND binds the process's first thread when libgomp loads; runtimes other than OpenMP must not inherit
+# that one-core mask (PoCL's threads would share one core). The run records the mask it ran with.
+if [ "$(nproc)" -gt 1 ] && [[ " $models " == *" opencl "* ]]; then
+    all=$("$WORKER" run --platform cpu0 --model opencl --suite stream --arraysize 100 --numtimes 2 --json |
+        jq -r '.provenance.cpus_allowed')
+    expect "opencl runs on every CPU despite OMP_PROC_BIND" 0 "^$all\$" -- sh -c \
+        "OMP_PROC_BIND=spread OMP_PLACES=cores '$WORKER' run --platform cpu0 --model opencl --suite stream \
+         --arraysize 100 --numtimes 2 --json | jq -r .provenance.cpus_allowed"
+    expect "openmp keeps OMP_PROC_BIND's binding" 0 '^0$' -- sh -c \
+        "OMP_PROC_BIND=spread OMP_PLACES=cores '$WORKER' run --platform cpu0 --model openmp --suite stream \
+         --arraysize 100 --numtimes 2 --json | jq -r .provenance.cpus_allowed"
+else
+    skip "opencl runs on every CPU despite OMP_PROC_BIND" "needs 2 CPUs and an OpenCL CPU device"
+fi
+
 # A kernel subset replays only what ran.
 for k in triad dot nstream copy,add; do
     expect "subset --kernels $k verifies" 0 'Verified' -- \
