@@ -21,3 +21,15 @@ for f in "$DIR"/gpu.json "$DIR"/cpu.json "$DIR"/sweep.json; do
          (if .verified then "yes" else "NO" end)]
       | @tsv' "$f"
 done | column -t -N PLATFORM,MODEL,PREC,N,KERNEL,GB/s,%PEAK,%D2D,VERIFIED
+
+# OpenCL as a fraction of CUDA on the same GPU, same session, per size, precision and kernel.
+if [ -s "$DIR/gpu.json" ]; then
+    echo
+    jq -rs '
+      [ .[] | select(.suite == "stream" and .platform.kind == "gpu") | . as $r | .kernels[]
+        | {k: "\($r.problem.precision) \($r.problem.array_size) \(.kernel)", m: $r.model, bw: .bandwidth_bytes_per_s} ]
+      | group_by(.k)[]
+      | (map(select(.m == "cuda"))[0].bw) as $c | (map(select(.m == "opencl"))[0].bw) as $o
+      | select($c and $o) | "\(.[0].k)\t\((1000 * $o / $c | round) / 10)"' "$DIR/gpu.json" |
+        column -t -N PREC,N,KERNEL,OPENCL%CUDA
+fi
