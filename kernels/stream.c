@@ -25,9 +25,9 @@ static const struct {
     unsigned flops;  /* floating-point operations */
     char writes;     /* array written ('a', 'b', 'c'), or 0 for dot */
 } kernel_model[STREAM_NKERNELS] = {
-    [STREAM_COPY] = {"copy", 2, 0, 'c'},       [STREAM_MUL] = {"mul", 2, 1, 'b'},
-    [STREAM_ADD] = {"add", 3, 1, 'c'},         [STREAM_TRIAD] = {"triad", 3, 2, 'a'},
-    [STREAM_DOT] = {"dot", 2, 2, 0},           [STREAM_NSTREAM] = {"nstream", 4, 3, 'a'},
+    [STREAM_COPY] = {"copy", 2, 0, 'c'}, [STREAM_MUL] = {"mul", 2, 1, 'b'},
+    [STREAM_ADD] = {"add", 3, 1, 'c'},   [STREAM_TRIAD] = {"triad", 3, 2, 'a'},
+    [STREAM_DOT] = {"dot", 2, 2, 0},     [STREAM_NSTREAM] = {"nstream", 4, 3, 'a'},
 };
 
 const char *stream_kernel_name(enum stream_kernel k)
@@ -51,8 +51,8 @@ int stream_kernels_parse(const char *list, unsigned *mask, struct pp_error *err)
             if (strlen(kernel_model[k].name) == len && strncmp(p, kernel_model[k].name, len) == 0)
                 break;
         if (k == STREAM_NKERNELS)
-            return pp_error_set(err, "unknown kernel \"%.*s\" (stream has copy, mul, add, triad, dot, nstream)",
-                                (int)len, p);
+            return pp_error_set(
+                err, "unknown kernel \"%.*s\" (stream has copy, mul, add, triad, dot, nstream)", (int)len, p);
         *mask |= 1u << k;
         p += len;
         if (*p == ',')
@@ -91,11 +91,12 @@ int stream_check(const struct stream_params *p, const struct pp_device *dev, str
     if (p->prec == PP_FP64 && !dev->fp64)
         return pp_error_set(err, "device %s does not support fp64 (use --float)", dev->name);
     if (dev->mem_bytes && stream_footprint(p) > (double)dev->mem_bytes)
-        return pp_error_set(err,
-                            "array size %zu does not fit: 3 arrays of %zu %s elements need %.1f MB, the device "
-                            "has %.1f MB",
-                            p->n, p->n, pp_precision_name(p->prec), stream_footprint(p) * 1e-6,
-                            (double)dev->mem_bytes * 1e-6);
+        return pp_error_set(
+            err,
+            "array size %zu does not fit: 3 arrays of %zu %s elements need %.1f MB, the device "
+            "has %.1f MB",
+            p->n, p->n, pp_precision_name(p->prec), stream_footprint(p) * 1e-6,
+            (double)dev->mem_bytes * 1e-6);
     if (dev->max_alloc_bytes && array > (double)dev->max_alloc_bytes)
         return pp_error_set(err,
                             "array size %zu does not fit: one array needs %.1f MB, the device's largest "

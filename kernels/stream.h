@@ -13,23 +13,31 @@
 #include "lib/error.h"
 #include "lib/stats.h"
 
-enum stream_kernel { STREAM_COPY, STREAM_MUL, STREAM_ADD, STREAM_TRIAD, STREAM_DOT, STREAM_NSTREAM, STREAM_NKERNELS };
+enum stream_kernel {
+    STREAM_COPY,
+    STREAM_MUL,
+    STREAM_ADD,
+    STREAM_TRIAD,
+    STREAM_DOT,
+    STREAM_NSTREAM,
+    STREAM_NKERNELS
+};
 
-#define STREAM_ALL_KERNELS ((1u << STREAM_NKERNELS) - 1)
-#define STREAM_DEFAULT_N   (1u << 25)
+#define STREAM_ALL_KERNELS      ((1u << STREAM_NKERNELS) - 1)
+#define STREAM_DEFAULT_N        (1u << 25)
 #define STREAM_DEFAULT_NUMTIMES 100
 
 /* BabelStream's start values. */
-#define STREAM_START_A  0.1
-#define STREAM_START_B  0.2
-#define STREAM_START_C  0.0
-#define STREAM_SCALAR   0.4
+#define STREAM_START_A 0.1
+#define STREAM_START_B 0.2
+#define STREAM_START_C 0.0
+#define STREAM_SCALAR  0.4
 
 struct stream_params {
-    size_t n;               /* elements per array */
-    unsigned numtimes;      /* iterations per kernel; the first is warm-up, excluded from the statistics */
+    size_t n;          /* elements per array */
+    unsigned numtimes; /* iterations per kernel; the first is warm-up, excluded from the statistics */
     enum pp_precision prec;
-    unsigned kernels;       /* bit mask of enum stream_kernel */
+    unsigned kernels; /* bit mask of enum stream_kernel */
     /* Optional: called after each iteration (done of total), from the running thread. */
     void (*progress)(void *arg, unsigned done, unsigned total);
     void *progress_arg;
@@ -37,25 +45,25 @@ struct stream_params {
 
 struct stream_kernel_result {
     enum stream_kernel kernel;
-    double *times;          /* numtimes seconds; times[0] is the warm-up */
-    struct pp_stats stats;  /* over times[1..numtimes) */
-    double bytes;           /* byte model per application */
-    double flops;           /* flop model per application */
-    double bandwidth;       /* bytes / stats.min, bytes per second */
-    double gflops;          /* flops / stats.min / 1e9 */
+    double *times;         /* numtimes seconds; times[0] is the warm-up */
+    struct pp_stats stats; /* over times[1..numtimes) */
+    double bytes;          /* byte model per application */
+    double flops;          /* flop model per application */
+    double bandwidth;      /* bytes / stats.min, bytes per second */
+    double gflops;         /* flops / stats.min / 1e9 */
     bool verified;
-    double max_rel_err;     /* worst relative error found (dot: of the sum) */
-    double tolerance;       /* the bound it was held to */
-    char detail[256];       /* on failure: the kernel, worst element, its value and expected value */
+    double max_rel_err; /* worst relative error found (dot: of the sum) */
+    double tolerance;   /* the bound it was held to */
+    char detail[256];   /* on failure: the kernel, worst element, its value and expected value */
 };
 
 struct stream_result {
     struct stream_params params;
     struct pp_stream_layout layout;
     double init_seconds, read_seconds;
-    size_t nkernels;                                  /* entries used in kernels[], in run order */
+    size_t nkernels; /* entries used in kernels[], in run order */
     struct stream_kernel_result kernels[STREAM_NKERNELS];
-    bool verified;                                    /* every kernel verified */
+    bool verified; /* every kernel verified */
 };
 
 const char *stream_kernel_name(enum stream_kernel k);

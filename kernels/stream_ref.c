@@ -3,8 +3,8 @@
  *
  * The replay follows the driver's run order exactly: numtimes iterations of the selected classic kernels
  * (copy, mul, add, triad, dot), then numtimes iterations of nstream. It is written once per precision so that
- * every operation rounds as the device's does (C11 mode: no contraction into FMA here; a device FMA differs by
- * one rounding per step, far inside the bound).
+ * every operation rounds as the device's does (C11 mode: no contraction into FMA here; a device FMA differs
+ * by one rounding per step, far inside the bound).
  */
 #include "stream_ref.h"
 
@@ -13,33 +13,33 @@
 
 #define has(p, k) (((p)->kernels >> (k)) & 1u)
 
-#define DEFINE_REPLAY(T, NAME)                                                                                  \
-    static void NAME(const struct stream_params *p, struct stream_gold *g)                                       \
-    {                                                                                                            \
-        T a = (T)STREAM_START_A, b = (T)STREAM_START_B, c = (T)STREAM_START_C, s = (T)STREAM_SCALAR;              \
-        bool classic = p->kernels & ((1u << STREAM_COPY) | (1u << STREAM_MUL) | (1u << STREAM_ADD) |             \
-                                     (1u << STREAM_TRIAD) | (1u << STREAM_DOT));                                 \
-        for (unsigned k = 0; classic && k < p->numtimes; k++) {                                                  \
-            if (has(p, STREAM_COPY))                                                                             \
-                c = a;                                                                                           \
-            if (has(p, STREAM_MUL))                                                                              \
-                b = s * c;                                                                                       \
-            if (has(p, STREAM_ADD))                                                                              \
-                c = a + b;                                                                                       \
-            if (has(p, STREAM_TRIAD)) {                                                                          \
-                T t = s * c;                                                                                     \
-                a = b + t;                                                                                       \
-            }                                                                                                    \
-        }                                                                                                        \
-        g->sum = (double)a * (double)b * (double)p->n;                                                           \
-        for (unsigned k = 0; has(p, STREAM_NSTREAM) && k < p->numtimes; k++) {                                   \
-            T t = s * c;                                                                                         \
-            T u = b + t;                                                                                         \
-            a = a + u;                                                                                           \
-        }                                                                                                        \
-        g->a = a;                                                                                                \
-        g->b = b;                                                                                                \
-        g->c = c;                                                                                                \
+#define DEFINE_REPLAY(T, NAME)                                                                               \
+    static void NAME(const struct stream_params *p, struct stream_gold *g)                                   \
+    {                                                                                                        \
+        T a = (T)STREAM_START_A, b = (T)STREAM_START_B, c = (T)STREAM_START_C, s = (T)STREAM_SCALAR;         \
+        bool classic = p->kernels & ((1u << STREAM_COPY) | (1u << STREAM_MUL) | (1u << STREAM_ADD) |         \
+                                     (1u << STREAM_TRIAD) | (1u << STREAM_DOT));                             \
+        for (unsigned k = 0; classic && k < p->numtimes; k++) {                                              \
+            if (has(p, STREAM_COPY))                                                                         \
+                c = a;                                                                                       \
+            if (has(p, STREAM_MUL))                                                                          \
+                b = s * c;                                                                                   \
+            if (has(p, STREAM_ADD))                                                                          \
+                c = a + b;                                                                                   \
+            if (has(p, STREAM_TRIAD)) {                                                                      \
+                T t = s * c;                                                                                 \
+                a = b + t;                                                                                   \
+            }                                                                                                \
+        }                                                                                                    \
+        g->sum = (double)a * (double)b * (double)p->n;                                                       \
+        for (unsigned k = 0; has(p, STREAM_NSTREAM) && k < p->numtimes; k++) {                               \
+            T t = s * c;                                                                                     \
+            T u = b + t;                                                                                     \
+            a = a + u;                                                                                       \
+        }                                                                                                    \
+        g->a = a;                                                                                            \
+        g->b = b;                                                                                            \
+        g->c = c;                                                                                            \
     }
 
 DEFINE_REPLAY(float, replay_fp32)

@@ -3,8 +3,8 @@
  * theoretical peak bandwidth with its source. Runs on the worker's main thread.
  *
  * Peaks: an operator value (PPBENCH_PEAK_GBS_<ID>, e.g. PPBENCH_PEAK_GBS_CPU0=204.8) wins; otherwise NVIDIA
- * GPUs get NVML's max memory clock x bus width x 2; otherwise the peak is unknown (architectural efficiency is
- * then not computed).
+ * GPUs get NVML's max memory clock x bus width x 2; otherwise the peak is unknown (architectural efficiency
+ * is then not computed).
  */
 #include "platform.h"
 
@@ -99,7 +99,8 @@ static void find_peak(struct pp_platform *p)
             snprintf(p->peak_source, sizeof(p->peak_source), "operator: %s=%s", var, v);
             return;
         }
-        snprintf(p->peak_source, sizeof(p->peak_source), "unknown: %s=\"%s\" is not a positive number", var, v);
+        snprintf(p->peak_source, sizeof(p->peak_source), "unknown: %s=\"%s\" is not a positive number", var,
+                 v);
         return;
     }
     if (p->kind == PP_DEVICE_GPU && (p->uuid[0] || p->pci_bus_id[0])) {
@@ -158,8 +159,7 @@ const struct pp_platform *platform_find(const struct pp_platform_list *list, con
         /* PCI bus ids: accept nvidia-smi's 8-digit domain ("00000000:00:06.0") as well as 4 digits. */
         if (p->pci_bus_id[0]) {
             size_t kl = strlen(key), pl = strlen(p->pci_bus_id);
-            if (kl >= pl && strcasecmp(key + kl - pl, p->pci_bus_id) == 0 &&
-                strspn(key, "0") >= kl - pl)
+            if (kl >= pl && strcasecmp(key + kl - pl, p->pci_bus_id) == 0 && strspn(key, "0") >= kl - pl)
                 return p;
         }
     }

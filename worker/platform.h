@@ -22,8 +22,8 @@ struct pp_platform {
     char pci_bus_id[32];
     uint64_t mem_bytes;
     unsigned compute_units;
-    double peak_bw;         /* theoretical peak memory bandwidth, bytes/s; 0 when unknown */
-    char peak_source[160];  /* how the peak was found, or why it is unknown */
+    double peak_bw;                          /* theoretical peak memory bandwidth, bytes/s; 0 when unknown */
+    char peak_source[160];                   /* how the peak was found, or why it is unknown */
     struct pp_device devices[PP_MAX_MODELS]; /* one per model that sees it */
     size_t ndevices;
 };

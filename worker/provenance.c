@@ -32,7 +32,8 @@ static void cpus_allowed(char *out, size_t size)
             continue;
         while (end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, &set))
             end++;
-        used += (size_t)snprintf(out + used, size - used, end > c ? "%s%d-%d" : "%s%d", used ? "," : "", c, end);
+        used +=
+            (size_t)snprintf(out + used, size - used, end > c ? "%s%d-%d" : "%s%d", used ? "," : "", c, end);
         c = end;
     }
 }

@@ -49,7 +49,8 @@ void report_csv(FILE *f, const struct run_report *r)
     const struct stream_result *res = r->result;
     const struct stream_params *p = &res->params;
 
-    fprintf(f, "function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime\n");
+    fprintf(f,
+            "function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime\n");
     for (size_t i = 0; i < res->nkernels; i++) {
         const struct stream_kernel_result *k = &res->kernels[i];
         fprintf(f, "%s,%u,%zu,%zu,%.6f,%.9g,%.9g,%.9g\n", label(k->kernel), p->numtimes, p->n,
@@ -94,14 +95,14 @@ static json_t *kernel_json(const struct stream_kernel_result *k, const struct st
 
     for (unsigned i = 0; i < p->numtimes; i++)
         json_array_append_new(times, json_real(k->times[i]));
-    return json_pack("{s:s, s:b, s:s?, s:f, s:f, s:f, s:f, s:o, s:{s:i, s:f, s:f, s:f, s:f, s:f}, s:o, s:f, s:f}",
-                     "kernel", stream_kernel_name(k->kernel), "verified", k->verified, "error",
-                     k->verified ? NULL : k->detail, "bytes", k->bytes, "flops", k->flops,
-                     "bandwidth_bytes_per_s", k->bandwidth, "gflops", k->gflops, "efficiency_arch",
-                     peak > 0 ? json_real(k->bandwidth / peak) : json_null(), "stats_s", "count",
-                     (int)k->stats.count, "min", k->stats.min, "max", k->stats.max, "mean", k->stats.mean,
-                     "median", k->stats.median, "stddev", k->stats.stddev, "times_s", times, "max_rel_err",
-                     k->max_rel_err, "tolerance", k->tolerance);
+    return json_pack(
+        "{s:s, s:b, s:s?, s:f, s:f, s:f, s:f, s:o, s:{s:i, s:f, s:f, s:f, s:f, s:f}, s:o, s:f, s:f}",
+        "kernel", stream_kernel_name(k->kernel), "verified", k->verified, "error",
+        k->verified ? NULL : k->detail, "bytes", k->bytes, "flops", k->flops, "bandwidth_bytes_per_s",
+        k->bandwidth, "gflops", k->gflops, "efficiency_arch",
+        peak > 0 ? json_real(k->bandwidth / peak) : json_null(), "stats_s", "count", (int)k->stats.count,
+        "min", k->stats.min, "max", k->stats.max, "mean", k->stats.mean, "median", k->stats.median, "stddev",
+        k->stats.stddev, "times_s", times, "max_rel_err", k->max_rel_err, "tolerance", k->tolerance);
 }
 
 int report_json(FILE *f, const struct run_report *r, struct pp_error *err)
@@ -113,17 +114,18 @@ int report_json(FILE *f, const struct run_report *r, struct pp_error *err)
 
     for (size_t i = 0; i < res->nkernels; i++)
         json_array_append_new(kernels, kernel_json(&res->kernels[i], p, r->platform->peak_bw));
-    doc = json_pack("{s:i, s:s, s:s, s:o, s:{s:s, s:i, s:s, s:s}, s:{s:I, s:s, s:i, s:i, s:i, s:f, s:f, s:f}, "
-                    "s:{s:i, s:i, s:I}, s:{s:f, s:f}, s:b, s:o, s:o}",
-                    "schema", 1, "suite", "stream", "model", r->model, "platform", platform_json(r->platform),
-                    "device", "name", r->device->name, "index", r->device->index, "uuid", r->device->uuid,
-                    "pci_bus_id", r->device->pci_bus_id, "problem", "array_size", (json_int_t)p->n, "precision",
-                    pp_precision_name(p->prec), "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes",
-                    (int)p->numtimes, "warmup", 1, "scalar", STREAM_SCALAR, "start_a", STREAM_START_A,
-                    "start_b", STREAM_START_B, "variant", "work_group_size", (int)res->layout.work_group,
-                    "dot_groups", (int)res->layout.dot_groups, "dot_chain", (json_int_t)res->layout.dot_chain,
-                    "phases_s", "init", res->init_seconds, "read", res->read_seconds, "verified", res->verified,
-                    "kernels", kernels, "provenance", info_object(&r->provenance, ""));
+    doc =
+        json_pack("{s:i, s:s, s:s, s:o, s:{s:s, s:i, s:s, s:s}, s:{s:I, s:s, s:i, s:i, s:i, s:f, s:f, s:f}, "
+                  "s:{s:i, s:i, s:I}, s:{s:f, s:f}, s:b, s:o, s:o}",
+                  "schema", 1, "suite", "stream", "model", r->model, "platform", platform_json(r->platform),
+                  "device", "name", r->device->name, "index", r->device->index, "uuid", r->device->uuid,
+                  "pci_bus_id", r->device->pci_bus_id, "problem", "array_size", (json_int_t)p->n, "precision",
+                  pp_precision_name(p->prec), "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes",
+                  (int)p->numtimes, "warmup", 1, "scalar", STREAM_SCALAR, "start_a", STREAM_START_A,
+                  "start_b", STREAM_START_B, "variant", "work_group_size", (int)res->layout.work_group,
+                  "dot_groups", (int)res->layout.dot_groups, "dot_chain", (json_int_t)res->layout.dot_chain,
+                  "phases_s", "init", res->init_seconds, "read", res->read_seconds, "verified", res->verified,
+                  "kernels", kernels, "provenance", info_object(&r->provenance, ""));
     if (!doc)
         return pp_error_set(err, "cannot build the json document");
     json_object_set_new(json_object_get(doc, "provenance"), "backend", info_object(&r->backend, ""));

@@ -63,11 +63,16 @@ static const char run_usage[] =
 static int parse_run(int argc, char **argv, struct run_opts *o)
 {
     static const struct option longopts[] = {
-        {"platform", required_argument, NULL, 'p'}, {"model", required_argument, NULL, 'm'},
-        {"suite", required_argument, NULL, 's'},    {"arraysize", required_argument, NULL, 'n'},
-        {"numtimes", required_argument, NULL, 'k'}, {"float", no_argument, NULL, 'f'},
-        {"kernels", required_argument, NULL, 'K'},  {"csv", no_argument, NULL, 'c'},
-        {"json", no_argument, NULL, 'j'},           {"help", no_argument, NULL, 'h'},
+        {"platform", required_argument, NULL, 'p'},
+        {"model", required_argument, NULL, 'm'},
+        {"suite", required_argument, NULL, 's'},
+        {"arraysize", required_argument, NULL, 'n'},
+        {"numtimes", required_argument, NULL, 'k'},
+        {"float", no_argument, NULL, 'f'},
+        {"kernels", required_argument, NULL, 'K'},
+        {"csv", no_argument, NULL, 'c'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     unsigned long long v;
@@ -245,8 +250,8 @@ static int list_json(const struct pp_platform_list *pl)
                            platform_kind_name(p->kind), "name", p->name, "vendor", p->vendor, "uuid", p->uuid,
                            "pci_bus_id", p->pci_bus_id, "memory_bytes", (json_int_t)p->mem_bytes,
                            "compute_units", (int)p->compute_units, "peak_bandwidth_bytes_per_s",
-                           p->peak_bw > 0 ? json_real(p->peak_bw) : json_null(), "peak_source", p->peak_source,
-                           "devices", devs));
+                           p->peak_bw > 0 ? json_real(p->peak_bw) : json_null(), "peak_source",
+                           p->peak_source, "devices", devs));
     }
     for (size_t i = 0; i < pl->nnotes; i++)
         json_array_append_new(notes, json_string(pl->notes[i]));
@@ -271,7 +276,8 @@ int run_list_main(int argc, char **argv)
     }
     if (json)
         return list_json(&pl);
-    printf("%-7s %-5s %-40s %10s %6s %12s  %s\n", "ID", "KIND", "NAME", "MEMORY", "UNITS", "PEAK GB/s", "MODELS");
+    printf("%-7s %-5s %-40s %10s %6s %12s  %s\n", "ID", "KIND", "NAME", "MEMORY", "UNITS", "PEAK GB/s",
+           "MODELS");
     for (size_t i = 0; i < pl.len; i++) {
         const struct pp_platform *p = &pl.items[i];
         char models[128], peak[32] = "-";

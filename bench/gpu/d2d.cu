@@ -1,17 +1,17 @@
-// d2d: device-to-device cudaMemcpy bandwidth, the reference the STREAM kernels are compared against in the same
-// run (docs/PERFORMANCE.md). Usage: d2d BYTES [ITERATIONS]. Prints one JSON line; bandwidth counts bytes read
-// plus bytes written (2 x BYTES per copy), the minimum time over the iterations after one warm-up.
+// d2d: device-to-device cudaMemcpy bandwidth, the reference the STREAM kernels are compared against in the
+// same run (docs/PERFORMANCE.md). Usage: d2d BYTES [ITERATIONS]. Prints one JSON line; bandwidth counts bytes
+// read plus bytes written (2 x BYTES per copy), the minimum time over the iterations after one warm-up.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                                            \
-    do {                                                                                                       \
-        cudaError_t e_ = (call);                                                                               \
-        if (e_ != cudaSuccess) {                                                                               \
-            fprintf(stderr, "d2d: %s: %s\n", #call, cudaGetErrorString(e_));                                   \
-            return 1;                                                                                          \
-        }                                                                                                      \
+#define CHECK(call)                                                                                          \
+    do {                                                                                                     \
+        cudaError_t e_ = (call);                                                                             \
+        if (e_ != cudaSuccess) {                                                                             \
+            fprintf(stderr, "d2d: %s: %s\n", #call, cudaGetErrorString(e_));                                 \
+            return 1;                                                                                        \
+        }                                                                                                    \
     } while (0)
 
 int main(int argc, char **argv)

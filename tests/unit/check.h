@@ -9,22 +9,22 @@
 
 static int check_failures;
 
-#define CHECK(cond, ...)                                                                                        \
-    do {                                                                                                       \
-        if (!(cond)) {                                                                                         \
-            printf("FAIL %s: %s:%d: ", __func__, __FILE__, __LINE__);                                          \
-            printf(__VA_ARGS__);                                                                               \
-            printf("\n");                                                                                      \
-            check_failures++;                                                                                  \
-        }                                                                                                      \
+#define CHECK(cond, ...)                                                                                     \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            printf("FAIL %s: %s:%d: ", __func__, __FILE__, __LINE__);                                        \
+            printf(__VA_ARGS__);                                                                             \
+            printf("\n");                                                                                    \
+            check_failures++;                                                                                \
+        }                                                                                                    \
     } while (0)
 
-#define RUN(test)                                                                                              \
-    do {                                                                                                       \
-        int before_ = check_failures;                                                                          \
-        test();                                                                                                \
-        if (check_failures == before_)                                                                         \
-            printf("PASS %s\n", #test);                                                                        \
+#define RUN(test)                                                                                            \
+    do {                                                                                                     \
+        int before_ = check_failures;                                                                        \
+        test();                                                                                              \
+        if (check_failures == before_)                                                                       \
+            printf("PASS %s\n", #test);                                                                      \
     } while (0)
 
 #endif

@@ -87,8 +87,8 @@ static void test_check_array(void)
     CHECK(stream_ref_check_array(x, 100, PP_FP64, 0.5, tol, &worst, &v, &e) == 0 && worst == 99 && isinf(e),
           "NaN is the worst, got %zu", worst);
     xf[3] = 1.0f + 200 * FLT_EPSILON;
-    CHECK(stream_ref_check_array(xf, 4, PP_FP32, 1.0, stream_ref_element_tolerance(PP_FP32), &worst, &v, &e) ==
-                  0 &&
+    CHECK(stream_ref_check_array(xf, 4, PP_FP32, 1.0, stream_ref_element_tolerance(PP_FP32), &worst, &v,
+                                 &e) == 0 &&
               worst == 3,
           "fp32 200 eps fails");
 }
@@ -153,10 +153,11 @@ static void test_driver_openmp(void)
     p.progress = on_progress;
     CHECK(stream_run(b, ctx, &p, &res, &err) == 0, "run: %s", err.msg);
     CHECK(res.verified && res.nkernels == 6, "verified %d, %zu kernels", res.verified, res.nkernels);
-    CHECK(progress_calls == 8 && progress_total == 8, "progress %u of %u (4 classic + 4 nstream)", progress_calls,
-          progress_total);
+    CHECK(progress_calls == 8 && progress_total == 8, "progress %u of %u (4 classic + 4 nstream)",
+          progress_calls, progress_total);
     CHECK(res.kernels[0].stats.count == 3, "warm-up excluded");
-    CHECK(res.kernels[STREAM_TRIAD].bytes == 3.0 * 12345 * 8 && res.kernels[STREAM_TRIAD].flops == 2.0 * 12345,
+    CHECK(res.kernels[STREAM_TRIAD].bytes == 3.0 * 12345 * 8 &&
+              res.kernels[STREAM_TRIAD].flops == 2.0 * 12345,
           "triad models");
     stream_result_release(&res);
     b->close(ctx);

@@ -1,5 +1,0 @@
-#define PPBENCH_VERSION "d4dd61b-dirty"
-#define PPBENCH_CC "cc (Debian 12.2.0-14+deb12u1) 12.2.0"
-#define PPBENCH_CFLAGS "-std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-format-truncation -fopenmp -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -O2 -g"
-#define PPBENCH_KERNEL_CFLAGS "-std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-format-truncation -fopenmp -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -O3 -g"
-#define PPBENCH_NVCC_FLAGS "-O3 -std=c++20 -Xcompiler -fPIC,-Wall -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90"
