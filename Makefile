@@ -15,11 +15,14 @@ CFLAGS        ?= -O2 -g
 KERNEL_CFLAGS ?= -O3 -g
 SANITIZE      ?=
 WARN           = -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-format-truncation
-PKGS           = jansson OpenCL
-CPPFLAGS      += -I. -I$(BUILD)/gen -D_GNU_SOURCE
+PKGS           = jansson OpenCL libcurl
+SERVER_PKGS    = libmicrohttpd libpq libsystemd
+CPPFLAGS      += -I. -I$(BUILD)/gen -D_GNU_SOURCE $(shell pkg-config --cflags $(SERVER_PKGS) 2>/dev/null)
 BASE_CFLAGS    = -std=c11 $(WARN) -fopenmp $(SANITIZE) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ALL_CFLAGS     = $(BASE_CFLAGS) $(CFLAGS)
-LDLIBS         = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lOpenCL) -ldl -lm
+LDLIBS         = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lOpenCL -lcurl) -ldl -lm
+SERVER_LDLIBS  = $(shell pkg-config --libs $(SERVER_PKGS) jansson 2>/dev/null) -lpthread -lm
+CLI_LDLIBS     = $(shell pkg-config --libs jansson libcurl 2>/dev/null) -lm
 LDFLAGS       += -fopenmp $(SANITIZE)
 
 # CUDA: sm_80 and sm_90 machine code plus sm_90 PTX, static runtime, one shared object loaded with dlopen.
@@ -32,7 +35,10 @@ LIB_SRC    = lib/error.c lib/info.c lib/stats.c
 KERNEL_SRC = kernels/registry.c kernels/stream.c kernels/stream_ref.c kernels/cuda_loader.c \
              kernels/openmp/openmp.c kernels/opencl/opencl.c kernels/opencl/stream.c
 OMP_KERNEL_SRC = kernels/openmp/stream.c
-WORKER_SRC = worker/main.c worker/affinity.c worker/platform.c worker/nvml.c worker/run.c worker/report.c worker/provenance.c
+WORKER_SRC = $(wildcard worker/*.c)
+SERVER_SRC = $(wildcard server/*.c)
+CLI_SRC    = $(wildcard cli/*.c)
+SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 CL_SRC     = $(wildcard kernels/opencl/*.cl)
 CUDA_SRC   = $(wildcard kernels/cuda/*.cu)
 TEST_SRC   = $(wildcard tests/unit/test_*.c)
@@ -43,6 +49,10 @@ CORE_OBJ   = $(call obj,$(LIB_SRC) $(KERNEL_SRC) $(OMP_KERNEL_SRC)) \
 WORKER_OBJ = $(call obj,$(WORKER_SRC))
 TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 WORKER     = $(BUILD)/bin/ppbench-worker
+SERVER     = $(if $(SERVER_SRC),$(BUILD)/bin/ppbenchd)
+CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
+SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c) $(BUILD)/obj/schema.o \
+             $(BUILD)/obj/openapi.o
 
 ifneq ($(NVCC),)
 CUDA_TARGET = $(CUDA_SO) $(BUILD)/bench/d2d
@@ -50,7 +60,7 @@ CPPFLAGS   += -DPP_HAVE_CUDA=1
 endif
 
 .PHONY: all test run install clean deps format bench-gpu FORCE
-all: $(WORKER) $(TESTS) $(CUDA_TARGET)
+all: $(WORKER) $(SERVER) $(CLI) $(TESTS) $(CUDA_TARGET)
 ifeq ($(NVCC),)
 	@echo "note: nvcc not found: the cuda backend was not built (install the CUDA toolkit or set NVCC=...)"
 endif
@@ -64,7 +74,7 @@ ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 test: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-asan SANITIZE="$(ASAN_FLAGS)" NVCC= \
-		$(BUILD)-asan/bin/ppbench-worker $(patsubst $(BUILD)/%,$(BUILD)-asan/%,$(TESTS))
+		$(patsubst $(BUILD)/%,$(BUILD)-asan/%,$(WORKER) $(SERVER) $(CLI) $(TESTS))
 	@PPBENCH_CUDA_BUILD=$(if $(NVCC),$(BUILD)) tests/run.sh $(BUILD) $(BUILD)-asan
 
 run: deps
@@ -101,6 +111,33 @@ $(WORKER): $(WORKER_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/bin/ppbenchd: $(SERVER_OBJ)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(SERVER_LDLIBS)
+
+$(BUILD)/bin/ppbench: $(call obj,$(CLI_SRC) lib/error.c)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(CLI_LDLIBS)
+
+# The SQL migrations are embedded in ppbenchd: pp_schema_<n> strings and a NULL-terminated table pp_schema of
+# {name, sql} in file order (server/migrate.c applies them).
+$(BUILD)/obj/schema.o: $(SCHEMA_SQL)
+	@mkdir -p $(@D)
+	$(call say,EMBED,schema/)
+	$(Q){ printf '\t.section .rodata\n'; i=0; for f in $(SCHEMA_SQL); do \
+	  printf 'pp_schema_sql_%d:\n\t.incbin "%s"\n\t.byte 0\npp_schema_name_%d:\n\t.asciz "%s"\n' $$i $$f $$i $$(basename $$f); i=$$((i+1)); done; \
+	  printf '\t.section .data.rel.ro\n\t.balign 8\n\t.global pp_schema\npp_schema:\n'; i=0; for f in $(SCHEMA_SQL); do \
+	  printf '\t.quad pp_schema_name_%d, pp_schema_sql_%d\n' $$i $$i; i=$$((i+1)); done; \
+	  printf '\t.quad 0, 0\n\t.section .note.GNU-stack,"",@progbits\n'; } >$(BUILD)/obj/schema.S
+	$(Q)$(CC) -c $(BUILD)/obj/schema.S -o $@
+
+# docs/openapi.json is served by ppbenchd as pp_openapi_json.
+$(BUILD)/obj/openapi.o: docs/openapi.json
+	@mkdir -p $(@D)
+	$(call say,EMBED,$<)
+	$(Q)printf '\t.section .rodata\n\t.global pp_openapi_json\npp_openapi_json:\n\t.incbin "%s"\n\t.byte 0\n\t.section .note.GNU-stack,"",@progbits\n' $< >$(BUILD)/obj/openapi.S
+	$(Q)$(CC) -c $(BUILD)/obj/openapi.S -o $@
+
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CORE_OBJ) $(filter-out $(BUILD)/obj/worker/main.o,$(WORKER_OBJ))
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -121,7 +158,7 @@ $(BUILD)/bench/d2d: bench/gpu/d2d.cu
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/ppbench
-	install -m 755 $(WORKER) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(WORKER) $(SERVER) $(CLI) $(DESTDIR)$(PREFIX)/bin/
 ifneq ($(NVCC),)
 	install -m 755 $(CUDA_SO) $(DESTDIR)$(PREFIX)/lib/ppbench/
 endif

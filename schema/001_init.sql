@@ -79,7 +79,8 @@ CREATE TABLE jobs (
     error           text,
     submitted_by    bigint REFERENCES api_tokens (id) ON DELETE SET NULL,
     created_at      timestamptz NOT NULL DEFAULT now(),
-    started_at      timestamptz,
+    started_at      timestamptz,                                          -- first claim
+    claimed_at      timestamptz,                                          -- current attempt's claim
     finished_at     timestamptz,
     CHECK ((state IN ('succeeded', 'failed', 'cancelled')) = (finished_at IS NOT NULL)),
     CHECK (state <> 'running' OR (worker_id IS NOT NULL AND lease_expires IS NOT NULL)),

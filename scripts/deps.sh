@@ -3,7 +3,8 @@
 # prints the exact apt-get line and stops, so nothing is installed behind a user's back.
 set -eu
 
-PKGS="build-essential pkg-config git jq libjansson-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo"
+PKGS="build-essential pkg-config git jq libjansson-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
+      libcurl4-openssl-dev libmicrohttpd-dev libpq-dev libsystemd-dev postgresql curl wrk"
 
 missing=""
 for p in $PKGS; do

@@ -1,6 +1,6 @@
 /*
- * ppbench-worker: entry point. Dispatches to the standalone commands (worker/run.c); the server-driven job
- * loop (`serve`) joins here with the service core.
+ * ppbench-worker: entry point. Dispatches to the standalone commands (worker/run.c) and to the job loop that
+ * serves one platform for ppbenchd (worker/serve.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include "buildinfo.h"
 #include "kernels/registry.h"
 #include "worker/run.h"
+#include "worker/serve.h"
 
 static void usage(FILE *f)
 {
@@ -17,6 +18,8 @@ static void usage(FILE *f)
             "  run --platform ID --model M --suite stream [--arraysize N] [--numtimes K] [--float]\n"
             "      [--kernels copy,mul,...] [--csv | --json]\n"
             "                                       run a suite here, no server (run --help for more)\n"
+            "  serve --server URL --platform ID [--token TOKEN]\n"
+            "                                       serve a platform for ppbenchd (serve --help for more)\n"
             "  version                              print the version and the built models\n");
 }
 
@@ -30,6 +33,8 @@ int main(int argc, char **argv)
         return run_list_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "run") == 0)
         return run_main(argc - 1, argv + 1);
+    if (strcmp(argv[1], "serve") == 0)
+        return serve_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
         printf("ppbench-worker %s (models: %s)\n", PPBENCH_VERSION, registry_names());
         return RUN_OK;

@@ -1,7 +1,8 @@
 /*
- * run: `ppbench-worker list` and `ppbench-worker run`. Parses options, resolves platform and model, checks
- * the problem against the device before anything is allocated, runs the suite driver and prints the report.
- * Main thread; every error becomes one message on stderr and an exit status (run.h).
+ * run: `ppbench-worker list` and `ppbench-worker run`. Parses options and hands the run to the runner
+ * (worker/runner.c: resolve, check, run, report); builds the platform objects of `list --json`, which are
+ * also what `serve` registers. Main thread; every error becomes one message on stderr and an exit status
+ * (run.h).
  */
 #include "run.h"
 
@@ -14,19 +15,8 @@
 
 #include "kernels/registry.h"
 #include "kernels/stream.h"
-#include "worker/affinity.h"
-#include "worker/nvml.h"
 #include "worker/platform.h"
-#include "worker/provenance.h"
-#include "worker/report.h"
-
-enum output { OUT_TABLE, OUT_CSV, OUT_JSON };
-
-struct run_opts {
-    const char *platform, *model, *suite;
-    struct stream_params stream;
-    enum output output;
-};
+#include "worker/runner.h"
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -58,9 +48,10 @@ static const char run_usage[] =
     "  --numtimes K       iterations per kernel, K >= 2; the first is warm-up (default 100)\n"
     "  --float            single precision (default double)\n"
     "  --kernels LIST     comma-separated subset of copy,mul,add,triad,dot,nstream (default all)\n"
-    "  --csv | --json     BabelStream CSV, or one JSON document with everything (default: a table)\n";
+    "  --csv | --json     BabelStream CSV, or one JSON document with everything (default: a table)\n"
+    "  --progress-fd FD   write \"progress 0.42\" lines to FD while running (used by `serve`)\n";
 
-static int parse_run(int argc, char **argv, struct run_opts *o)
+static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_format *fmt)
 {
     static const struct option longopts[] = {
         {"platform", required_argument, NULL, 'p'},
@@ -72,6 +63,7 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
         {"kernels", required_argument, NULL, 'K'},
         {"csv", no_argument, NULL, 'c'},
         {"json", no_argument, NULL, 'j'},
+        {"progress-fd", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -79,43 +71,50 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
     struct pp_error err;
     int c;
 
-    memset(o, 0, sizeof(*o));
-    stream_params_default(&o->stream);
+    memset(job, 0, sizeof(*job));
+    job->progress_fd = -1;
+    *fmt = RUNNER_TABLE;
+    stream_params_default(&job->stream);
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'p':
-            o->platform = optarg;
+            job->platform = optarg;
             break;
         case 'm':
-            o->model = optarg;
+            job->model = optarg;
             break;
         case 's':
-            o->suite = optarg;
+            job->suite = optarg;
             break;
         case 'n':
             if (parse_count("--arraysize", optarg, (unsigned long long)SIZE_MAX / 16, &v))
                 return RUN_USAGE;
-            o->stream.n = (size_t)v;
+            job->stream.n = (size_t)v;
             break;
         case 'k':
             if (parse_count("--numtimes", optarg, 100000000ull, &v))
                 return RUN_USAGE;
-            o->stream.numtimes = (unsigned)v;
+            job->stream.numtimes = (unsigned)v;
             break;
         case 'f':
-            o->stream.prec = PP_FP32;
+            job->stream.prec = PP_FP32;
             break;
         case 'K':
-            if (stream_kernels_parse(optarg, &o->stream.kernels, &err))
+            if (stream_kernels_parse(optarg, &job->stream.kernels, &err))
                 return usage_error("%s", err.msg);
             break;
         case 'c':
-            o->output = OUT_CSV;
+            *fmt = RUNNER_CSV;
             break;
         case 'j':
-            o->output = OUT_JSON;
+            *fmt = RUNNER_JSON;
+            break;
+        case 'P':
+            if (parse_count("--progress-fd", optarg, 1024, &v))
+                return RUN_USAGE;
+            job->progress_fd = (int)v;
             break;
         case 'h':
             printf(run_usage, registry_names());
@@ -126,133 +125,54 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
     }
     if (optind < argc)
         return usage_error("unexpected argument \"%s\"", argv[optind]);
-    if (!o->platform || !o->model || !o->suite)
+    if (!job->platform || !job->model || !job->suite)
         return usage_error("%s", "run needs --platform, --model and --suite (see --help)");
-    if (strcmp(o->suite, "stream") != 0)
-        return usage_error("unknown suite \"%s\" (built: stream)", o->suite);
-    if (o->stream.numtimes < 2)
+    if (strcmp(job->suite, "stream") != 0)
+        return usage_error("unknown suite \"%s\" (built: stream)", job->suite);
+    if (job->stream.numtimes < 2)
         return usage_error("%s", "numtimes must be at least 2 (the first iteration is warm-up)");
-    if (o->stream.n == 0)
+    if (job->stream.n == 0)
         return usage_error("%s", "array size must be at least 1");
     return RUN_OK;
 }
 
-static void list_ids(const struct pp_platform_list *pl, char *out, size_t size)
-{
-    size_t used = 0;
-    for (size_t i = 0; i < pl->len; i++)
-        used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s%s", i ? ", " : "",
-                                 pl->items[i].id);
-}
-
-/* Record the GPU's clocks (before or after the run) where NVML can tell. */
-static void add_clocks(struct run_report *r, const char *when)
-{
-    unsigned sm, mem;
-    struct pp_error err;
-    char key[48];
-
-    if (r->platform->kind != PP_DEVICE_GPU)
-        return;
-    if (nvml_clocks(r->platform->uuid, r->platform->pci_bus_id, &sm, &mem, &err) == 0) {
-        snprintf(key, sizeof(key), "gpu.clocks_%s", when);
-        info_add(&r->provenance, key, "sm %u MHz, memory %u MHz", sm, mem);
-    }
-}
-
 int run_main(int argc, char **argv)
 {
-    static struct pp_platform_list pl; /* large: keep it off the stack */
-    struct run_opts o;
-    struct run_report r;
-    struct stream_result res;
-    const struct pp_backend *b;
-    struct pp_ctx *ctx = NULL;
+    struct runner_job job;
+    enum runner_format fmt;
     struct pp_error err;
-    char ids[256], models[128];
     int rc;
 
-    if ((rc = parse_run(argc, argv, &o)) != RUN_OK)
+    if ((rc = parse_run(argc, argv, &job, &fmt)) != RUN_OK)
         return rc;
-    if (!(b = registry_find(o.model))) {
-        fprintf(stderr, "ppbench-worker: unknown model \"%s\" (built: %s)\n", o.model, registry_names());
-        return RUN_USAGE;
-    }
-    /* Before any runtime starts its threads (discovery starts them): they inherit this thread's mask. */
-    if (strcmp(o.model, "openmp") != 0)
-        affinity_release_openmp_binding();
-    if (platform_discover(&pl, &err)) {
+    rc = runner_run(&job, stdout, fmt, &err);
+    /* Verification failures were printed one per line by the runner. */
+    if (rc == RUN_USAGE || rc == RUN_FAILED)
         fprintf(stderr, "ppbench-worker: %s\n", err.msg);
-        return RUN_FAILED;
-    }
-    memset(&r, 0, sizeof(r));
-    r.model = o.model;
-    if (!(r.platform = platform_find(&pl, o.platform))) {
-        list_ids(&pl, ids, sizeof(ids));
-        fprintf(stderr, "ppbench-worker: unknown platform \"%s\" (this host has: %s)\n", o.platform, ids);
-        return RUN_USAGE;
-    }
-    if (!(r.device = platform_device(r.platform, o.model))) {
-        platform_models(r.platform, models, sizeof(models));
-        fprintf(stderr, "ppbench-worker: model %s cannot drive platform %s (%s runs: %s)\n", o.model,
-                r.platform->id, r.platform->id, models);
-        for (size_t i = 0; i < pl.nnotes; i++)
-            if (strncmp(pl.notes[i], o.model, strlen(o.model)) == 0)
-                fprintf(stderr, "  %s\n", pl.notes[i]);
-        return RUN_USAGE;
-    }
-    if (stream_check(&o.stream, r.device, &err)) {
-        fprintf(stderr, "ppbench-worker: %s\n", err.msg);
-        return RUN_USAGE;
-    }
-    if (b->open(r.device, &ctx, &err)) {
-        fprintf(stderr, "ppbench-worker: %s on %s: %s\n", o.model, r.platform->id, err.msg);
-        return RUN_FAILED;
-    }
-    provenance_collect(&r.provenance);
-    add_clocks(&r, "before");
-    if (stream_run(b, ctx, &o.stream, &res, &err)) {
-        fprintf(stderr, "ppbench-worker: %s on %s: %s\n", o.model, r.platform->id, err.msg);
-        stream_result_release(&res);
-        b->close(ctx);
-        return RUN_FAILED;
-    }
-    add_clocks(&r, "after");
-    b->describe(ctx, &r.backend);
-    r.result = &res;
-    rc = res.verified ? RUN_OK : RUN_UNVERIFIED;
-    if (o.output == OUT_CSV)
-        report_csv(stdout, &r);
-    else if (o.output == OUT_TABLE)
-        report_table(stdout, &r);
-    else if (report_json(stdout, &r, &err)) {
-        fprintf(stderr, "ppbench-worker: %s\n", err.msg);
-        rc = RUN_FAILED;
-    }
-    report_failures(stderr, &r);
-    stream_result_release(&res);
-    b->close(ctx);
     return rc;
+}
+
+json_t *run_platform_json(const struct pp_platform *p)
+{
+    json_t *devs = json_array();
+
+    for (size_t d = 0; d < p->ndevices; d++)
+        json_array_append_new(devs, json_pack("{s:s, s:i, s:s}", "model", p->devices[d].backend->name, "index",
+                                              p->devices[d].index, "name", p->devices[d].name));
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:i, s:o, s:s, s:o}", "id", p->id, "kind",
+                     platform_kind_name(p->kind), "name", p->name, "vendor", p->vendor, "uuid", p->uuid,
+                     "pci_bus_id", p->pci_bus_id, "memory_bytes", (json_int_t)p->mem_bytes, "compute_units",
+                     (int)p->compute_units, "peak_bandwidth_bytes_per_s",
+                     p->peak_bw > 0 ? json_real(p->peak_bw) : json_null(), "peak_source", p->peak_source,
+                     "devices", devs);
 }
 
 static int list_json(const struct pp_platform_list *pl)
 {
     json_t *arr = json_array(), *notes = json_array(), *doc;
 
-    for (size_t i = 0; i < pl->len; i++) {
-        const struct pp_platform *p = &pl->items[i];
-        json_t *devs = json_array();
-        for (size_t d = 0; d < p->ndevices; d++)
-            json_array_append_new(devs, json_pack("{s:s, s:i, s:s}", "model", p->devices[d].backend->name,
-                                                  "index", p->devices[d].index, "name", p->devices[d].name));
-        json_array_append_new(
-            arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:i, s:o, s:s, s:o}", "id", p->id, "kind",
-                           platform_kind_name(p->kind), "name", p->name, "vendor", p->vendor, "uuid", p->uuid,
-                           "pci_bus_id", p->pci_bus_id, "memory_bytes", (json_int_t)p->mem_bytes,
-                           "compute_units", (int)p->compute_units, "peak_bandwidth_bytes_per_s",
-                           p->peak_bw > 0 ? json_real(p->peak_bw) : json_null(), "peak_source",
-                           p->peak_source, "devices", devs));
-    }
+    for (size_t i = 0; i < pl->len; i++)
+        json_array_append_new(arr, run_platform_json(&pl->items[i]));
     for (size_t i = 0; i < pl->nnotes; i++)
         json_array_append_new(notes, json_string(pl->notes[i]));
     doc = json_pack("{s:o, s:o}", "platforms", arr, "notes", notes);

@@ -5,6 +5,8 @@
 #ifndef PP_RUN_H
 #define PP_RUN_H
 
+#include <jansson.h>
+
 /* Exit statuses of the standalone commands. */
 enum {
     RUN_OK = 0,
@@ -13,7 +15,12 @@ enum {
     RUN_FAILED = 3,     /* the device or runtime failed */
 };
 
+struct pp_platform;
+
 int run_list_main(int argc, char **argv);
 int run_main(int argc, char **argv);
+
+/* One element of `list --json` .platforms[] (new reference): what `serve` registers with the server. */
+json_t *run_platform_json(const struct pp_platform *p);
 
 #endif

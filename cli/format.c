@@ -1,0 +1,344 @@
+/*
+ * format: plain-text tables of the server's JSON for `ppbench jobs`, `platforms`, `results` and `submit`,
+ * and the progress bar of `submit`. Documents are borrowed; a table owns its cells until it is printed.
+ * Main thread only.
+ *
+ * Result rows are read by the names of the server's result document and the worker's report
+ * (bandwidth_bytes_per_s, stats_s.min, ...) or, failing that, by the column names of the results table
+ * (bandwidth, min_s, ...), so either shape prints.
+ */
+#include "format.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TABLE_MAXCOLS 12
+
+/* Cells in row-major order; columns are as wide as their widest cell and aligned left or right. */
+struct table {
+    size_t ncols;
+    const char *const *head;
+    const char *align; /* one 'l' or 'r' per column */
+    char **cells;
+    size_t n, cap;
+    int oom;
+};
+
+static void cell(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void cell(struct table *t, const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    int n;
+
+    if (t->oom)
+        return;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        char **cells = realloc(t->cells, cap * sizeof(*cells));
+        if (!cells) {
+            t->oom = 1;
+            return;
+        }
+        t->cells = cells;
+        t->cap = cap;
+    }
+    va_start(ap, fmt);
+    n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        t->oom = 1;
+        return;
+    }
+    t->cells[t->n++] = s;
+}
+
+static void print_row(FILE *f, const struct table *t, const size_t *width, const char *const *row)
+{
+    for (size_t c = 0; c < t->ncols; c++) {
+        int last = c + 1 == t->ncols;
+        if (last && !*row[c])
+            break; /* no trailing blanks */
+        if (c > 0)
+            fputs("  ", f);
+        if (t->align[c] == 'r')
+            fprintf(f, "%*s", (int)width[c], row[c]);
+        else
+            fprintf(f, "%-*s", last ? 0 : (int)width[c], row[c]);
+    }
+    fputc('\n', f);
+}
+
+/* Prints the table and frees its cells. */
+static int table_print(FILE *f, struct table *t, struct pp_error *err)
+{
+    size_t width[TABLE_MAXCOLS] = {0};
+    int rc = -1;
+
+    if (t->oom) {
+        pp_error_set(err, "out of memory");
+        goto out;
+    }
+    for (size_t c = 0; c < t->ncols; c++)
+        width[c] = strlen(t->head[c]);
+    for (size_t i = 0; i < t->n; i++)
+        if (strlen(t->cells[i]) > width[i % t->ncols])
+            width[i % t->ncols] = strlen(t->cells[i]);
+    print_row(f, t, width, t->head);
+    for (size_t i = 0; i + t->ncols <= t->n; i += t->ncols)
+        print_row(f, t, width, (const char *const *)t->cells + i);
+    rc = 0;
+out:
+    for (size_t i = 0; i < t->n; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    t->cells = NULL;
+    t->n = t->cap = 0;
+    return rc;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s && *s ? s : NULL;
+}
+
+static const char *dash(const char *s)
+{
+    return s ? s : "-";
+}
+
+/* A number at a dotted path ("stats_s.min"); 0 when there is one. */
+static int number(json_t *o, const char *path, double *out)
+{
+    char key[64];
+    const char *dot;
+
+    while ((dot = strchr(path, '.')) != NULL) {
+        snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+        o = json_object_get(o, key);
+        path = dot + 1;
+    }
+    o = json_object_get(o, path);
+    if (!json_is_number(o))
+        return -1;
+    *out = json_number_value(o);
+    return 0;
+}
+
+/* The first of two paths that holds a number. */
+static int number2(json_t *o, const char *a, const char *b, double *out)
+{
+    return number(o, a, out) == 0 || (b && number(o, b, out) == 0) ? 0 : -1;
+}
+
+static void id_cell(struct table *t, json_t *v)
+{
+    if (json_is_integer(v))
+        cell(t, "%lld", (long long)json_integer_value(v));
+    else
+        cell(t, "%s", dash(json_string_value(v)));
+}
+
+/* The number at path a (or else b) times scale, formatted with fmt; "-" when there is none. */
+static void num_cell(struct table *t, json_t *o, const char *a, const char *b, double scale, const char *fmt)
+{
+    double v;
+
+    if (number2(o, a, b, &v) == 0)
+        cell(t, fmt, v * scale);
+    else
+        cell(t, "-");
+}
+
+/* "2024-05-01T12:00:00.123Z" as "2024-05-01 12:00:00" (UTC). */
+static const char *short_time(const char *t, char *buf, size_t size)
+{
+    char *p;
+
+    if (!t)
+        return "-";
+    snprintf(buf, size, "%.19s", t);
+    p = strchr(buf, 'T');
+    if (p)
+        *p = ' ';
+    return buf;
+}
+
+/* Where a job runs: its platform, the platform it ran on, or its selector. */
+static const char *job_platform(json_t *job, char *buf, size_t size)
+{
+    json_t *sel = json_object_get(job, "selector");
+    const char *kind = str(sel, "kind"), *host = str(sel, "host");
+
+    if (str(job, "platform"))
+        return str(job, "platform");
+    if (str(job, "ran_on"))
+        return str(job, "ran_on");
+    if (!kind)
+        return "-";
+    snprintf(buf, size, "any %s%s%s", kind, host ? " on " : "", host ? host : "");
+    return buf;
+}
+
+int format_jobs(FILE *f, json_t *jobs, struct pp_error *err)
+{
+    static const char *const head[] = {"ID",       "STATE",    "SUITE",   "MODEL",
+                                       "PLATFORM", "PROGRESS", "CREATED", "ERROR"};
+    struct table t = {.ncols = 8, .head = head, .align = "rllllrll"};
+    char where[256], when[32];
+    size_t i;
+    json_t *j;
+
+    json_array_foreach(jobs, i, j)
+    {
+        id_cell(&t, json_object_get(j, "id"));
+        cell(&t, "%s", dash(str(j, "state")));
+        cell(&t, "%s", dash(str(j, "suite")));
+        cell(&t, "%s", dash(str(j, "model")));
+        cell(&t, "%s", job_platform(j, where, sizeof(where)));
+        num_cell(&t, j, "progress", NULL, 100, "%.0f%%");
+        cell(&t, "%s", short_time(str(j, "created_at"), when, sizeof(when)));
+        cell(&t, "%s", str(j, "error") ? str(j, "error") : "");
+    }
+    return table_print(f, &t, err);
+}
+
+/* "openmp,opencl" from an array of names (or a string as it is). */
+static void models_cell(struct table *t, json_t *models)
+{
+    char buf[256] = "";
+    size_t i, len = 0;
+    json_t *m;
+
+    if (json_is_string(models)) {
+        cell(t, "%s", json_string_value(models));
+        return;
+    }
+    json_array_foreach(models, i, m)
+    {
+        if (json_is_string(m) && len < sizeof(buf))
+            len += snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? "," : "", json_string_value(m));
+    }
+    cell(t, "%s", len ? buf : "-");
+}
+
+int format_platforms(FILE *f, json_t *platforms, struct pp_error *err)
+{
+    static const char *const head[] = {"ID", "KIND", "NAME", "PEAK GB/s", "MODELS", "WORKER"};
+    struct table t = {.ncols = 6, .head = head, .align = "lllrll"};
+    size_t i;
+    json_t *p, *worker;
+
+    json_array_foreach(platforms, i, p)
+    {
+        worker = json_object_get(p, "worker");
+        cell(&t, "%s", dash(str(p, "id")));
+        cell(&t, "%s", dash(str(p, "kind")));
+        cell(&t, "%s", dash(str(p, "name")));
+        num_cell(&t, p, "peak_bandwidth_bytes_per_s", NULL, 1e-9, "%.1f");
+        models_cell(&t, json_object_get(p, "models"));
+        cell(&t, "%s", json_is_object(worker) ? dash(str(worker, "state")) : "none");
+    }
+    return table_print(f, &t, err);
+}
+
+static const char *verified(json_t *r)
+{
+    json_t *v = json_object_get(r, "verified");
+    return json_is_boolean(v) ? (json_is_true(v) ? "yes" : "NO") : "-";
+}
+
+int format_results(FILE *f, json_t *results, struct pp_error *err)
+{
+    static const char *const head[] = {"CREATED", "JOB",  "PLATFORM",  "MODEL",     "KERNEL",  "PRECISION",
+                                       "SIZE",    "MB/s", "MIN (sec)", "AVG (sec)", "VERIFIED"};
+    struct table t = {.ncols = 11, .head = head, .align = "lrllllrrrrl"};
+    char when[32];
+    size_t i;
+    json_t *r;
+
+    json_array_foreach(results, i, r)
+    {
+        const char *platform = str(r, "platform") ? str(r, "platform") : str(r, "platform_id");
+        cell(&t, "%s", short_time(str(r, "created_at"), when, sizeof(when)));
+        id_cell(&t, json_object_get(r, "job_id"));
+        cell(&t, "%s", dash(platform));
+        cell(&t, "%s", dash(str(r, "model")));
+        cell(&t, "%s", dash(str(r, "kernel")));
+        cell(&t, "%s", dash(str(r, "precision")));
+        num_cell(&t, r, "size", "array_size", 1, "%.0f");
+        num_cell(&t, r, "bandwidth_bytes_per_s", "bandwidth", 1e-6, "%.3f");
+        num_cell(&t, r, "stats_s.min", "min_s", 1, "%.5f");
+        num_cell(&t, r, "stats_s.mean", "mean_s", 1, "%.5f");
+        cell(&t, "%s", verified(r));
+    }
+    return table_print(f, &t, err);
+}
+
+/* The number at path a (or else b) times scale in a column of width, or "-" there when there is none. */
+static void field(FILE *f, int width, int decimals, json_t *o, const char *a, const char *b, double scale)
+{
+    double v;
+
+    if (number2(o, a, b, &v) == 0)
+        fprintf(f, "%*.*f", width, decimals, v * scale);
+    else
+        fprintf(f, "%*s", width, "-");
+}
+
+void format_job_results(FILE *f, json_t *job)
+{
+    json_t *params = json_object_get(job, "params"), *results = json_object_get(job, "results"), *r;
+    const char *where = str(job, "ran_on") ? str(job, "ran_on") : str(job, "platform");
+    const char *prec = str(params, "precision");
+    char kernel[32];
+    double n, k;
+    size_t i;
+
+    fprintf(f, "ppbench %s job ", dash(str(job, "suite")));
+    if (json_is_integer(json_object_get(job, "id")))
+        fprintf(f, "%lld", (long long)json_integer_value(json_object_get(job, "id")));
+    fprintf(f, ": %s on %s, %s\n", dash(str(job, "model")), dash(where), dash(str(job, "state")));
+    if (number(params, "numtimes", &k) == 0)
+        fprintf(f, "Running kernels %.0f times (the first is warm-up, excluded)\n", k);
+    if (prec)
+        fprintf(f, "Precision: %s\n", strcmp(prec, "fp32") == 0 ? "float" : "double");
+    if (number(params, "arraysize", &n) == 0) {
+        double bytes = n * (prec && strcmp(prec, "fp32") == 0 ? 4 : 8);
+        fprintf(f, "Array size: %.1f MB (=%.1f GB)\n", bytes * 1e-6, bytes * 1e-9);
+    }
+    fprintf(f, "%-10s%14s%12s%12s%12s  %s\n", "Function", "MBytes/sec", "Min (sec)", "Max", "Average",
+            "Verified");
+    json_array_foreach(results, i, r)
+    {
+        snprintf(kernel, sizeof(kernel), "%s", dash(str(r, "kernel")));
+        if (kernel[0] >= 'a' && kernel[0] <= 'z')
+            kernel[0] = (char)(kernel[0] - 'a' + 'A'); /* BabelStream's labels: Copy, Mul, ... */
+        fprintf(f, "%-10s", kernel);
+        field(f, 14, 3, r, "bandwidth_bytes_per_s", "bandwidth", 1e-6);
+        field(f, 12, 5, r, "stats_s.min", "min_s", 1);
+        field(f, 12, 5, r, "stats_s.max", "max_s", 1);
+        field(f, 12, 5, r, "stats_s.mean", "mean_s", 1);
+        fprintf(f, "  %s\n", verified(r));
+    }
+}
+
+void format_progress(FILE *f, long long id, const char *state, double progress)
+{
+    char bar[31];
+    int fill;
+
+    if (progress < 0)
+        progress = 0;
+    if (progress > 1)
+        progress = 1;
+    fill = (int)(progress * 30 + 0.5);
+    memset(bar, '#', (size_t)fill);
+    memset(bar + fill, ' ', (size_t)(30 - fill));
+    bar[30] = '\0';
+    fprintf(f, "\rjob %lld %-9s [%s] %3.0f%%\033[K", id, state, bar, 100 * progress);
+    fflush(f);
+}

@@ -1,0 +1,24 @@
+/*
+ * format: the client's tables of jobs, platforms and results (from the server's JSON, borrowed), and the
+ * progress bar. Fields a document lacks print as "-".
+ */
+#ifndef PP_CLI_FORMAT_H
+#define PP_CLI_FORMAT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "lib/error.h"
+
+/* Tables of the arrays of GET /api/v1/jobs, /api/v1/platforms and /api/v1/results. */
+int format_jobs(FILE *f, json_t *jobs, struct pp_error *err) PP_WUR;
+int format_platforms(FILE *f, json_t *platforms, struct pp_error *err) PP_WUR;
+int format_results(FILE *f, json_t *results, struct pp_error *err) PP_WUR;
+
+/* One finished job as BabelStream prints a run: a few header lines, then one row per kernel. */
+void format_job_results(FILE *f, json_t *job);
+
+/* "\rjob 42 running   [#######      ]  45%", redrawn in place (for a terminal). */
+void format_progress(FILE *f, long long id, const char *state, double progress);
+
+#endif

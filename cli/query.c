@@ -1,0 +1,206 @@
+/*
+ * query: `ppbench jobs`, `results`, `platforms` and `cancel`: one request each, printed as a table
+ * (format.c), as the server's JSON (--json) or, for results, as the server's CSV. Options of jobs and results
+ * are passed through as query parameters of the same name; the server checks their values. Main thread.
+ */
+#include "query.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/format.h"
+
+const char query_jobs_usage[] = "usage: ppbench jobs [--state S] [--platform ID] [--limit N] [--json]\n"
+                                "  --state S          queued, running, succeeded, failed or cancelled\n"
+                                "  --platform ID      jobs for this platform\n"
+                                "  --limit N          at most N jobs, newest first (1..1000, default 100)\n"
+                                "  --json             the server's JSON instead of a table\n";
+
+const char query_results_usage[] =
+    "usage: ppbench results [--suite S] [--kernel K] [--platform ID] [--model M] [--since T] [--limit N]\n"
+    "                       [--format table|csv|json]\n"
+    "  --suite S, --kernel K, --platform ID, --model M\n"
+    "                     only results that match\n"
+    "  --since T          only results stored at or after T (RFC 3339, e.g. 2024-05-01T00:00:00Z)\n"
+    "  --limit N          at most N results\n"
+    "  --format F         table (default), csv (BabelStream's columns, from the server) or json\n"
+    "  --json             the same as --format json\n";
+
+const char query_platforms_usage[] =
+    "usage: ppbench platforms [--json]\n"
+    "  the platforms of the fleet, their peak bandwidth, models and workers\n"
+    "  --json             the server's JSON instead of a table\n";
+
+const char query_cancel_usage[] = "usage: ppbench cancel ID [--json]\n"
+                                  "  cancels job ID (queued or running)\n"
+                                  "  --json             print the job as JSON\n";
+
+/*
+ * Parses options whose val is their 1-based index in longopts (1..31) into query parameters of the same name
+ * on path,
+ * --format (val 'F') into *format, and the global options. Returns 0, or -1 with *status (CLI_OK after
+ * --help).
+ */
+static int parse_query(struct cli *c, int argc, char **argv, const struct option *longopts, const char *usage,
+                       char *path, size_t size, const char **format, int *status)
+{
+    struct pp_error err;
+    int opt;
+
+    *status = CLI_USAGE;
+    optind = 0;
+    while ((opt = cli_getopt(c, argc, argv, ":h", longopts)) != -1) {
+        if (opt == 'h') {
+            fputs(usage, stdout);
+            *status = CLI_OK;
+            return -1;
+        }
+        if (opt == 'F' && format) {
+            *format = optarg;
+        } else if (opt >= 1 && opt < 32) {
+            if (http_query_add(path, size, longopts[opt - 1].name, optarg, &err)) {
+                cli_usage_error("%s", err.msg);
+                return -1;
+            }
+        } else {
+            return -1; /* cli_getopt said what */
+        }
+    }
+    if (optind < argc) {
+        cli_usage_error("unexpected argument \"%s\"", argv[optind]);
+        return -1;
+    }
+    return 0;
+}
+
+/* GETs path and prints the array under key with fn, or the server's JSON. */
+static int get_table(const struct cli *c, const char *path, const char *key,
+                     int (*fn)(FILE *, json_t *, struct pp_error *))
+{
+    struct http_reply r = {0};
+    struct pp_error err;
+    json_t *rows;
+    int status = CLI_OK;
+
+    if (http_request(&c->http, "GET", path, NULL, &r, &err)) {
+        status = cli_fail(c, &r, &err);
+        goto out;
+    }
+    rows = json_object_get(r.json, key);
+    if (!json_is_array(rows)) {
+        fprintf(stderr, "ppbench: the server's answer has no \"%s\" array\n", key);
+        status = CLI_UNREACHABLE;
+    } else if (c->json) {
+        cli_print_body(&r);
+    } else if (fn(stdout, rows, &err)) {
+        fprintf(stderr, "ppbench: %s\n", err.msg);
+        status = CLI_UNREACHABLE;
+    }
+out:
+    http_reply_clear(&r);
+    return status;
+}
+
+int query_jobs_main(struct cli *c, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"state", required_argument, NULL, 1},
+        {"platform", required_argument, NULL, 2},
+        {"limit", required_argument, NULL, 3},
+        CLI_GLOBAL_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    char path[2048] = "/api/v1/jobs";
+    int status;
+
+    if (parse_query(c, argc, argv, longopts, query_jobs_usage, path, sizeof(path), NULL, &status))
+        return status;
+    return get_table(c, path, "jobs", format_jobs);
+}
+
+int query_results_main(struct cli *c, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"suite", required_argument, NULL, 1},
+        {"kernel", required_argument, NULL, 2},
+        {"platform", required_argument, NULL, 3},
+        {"model", required_argument, NULL, 4},
+        {"since", required_argument, NULL, 5},
+        {"limit", required_argument, NULL, 6},
+        {"format", required_argument, NULL, 'F'},
+        CLI_GLOBAL_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    char path[2048] = "/api/v1/results";
+    const char *format = "table";
+    struct http_reply r = {0};
+    struct pp_error err;
+    int status;
+
+    if (parse_query(c, argc, argv, longopts, query_results_usage, path, sizeof(path), &format, &status))
+        return status;
+    status = CLI_OK;
+    if (strcmp(format, "json") == 0)
+        c->json = 1;
+    else if (strcmp(format, "csv") != 0 && strcmp(format, "table") != 0)
+        return cli_usage_error("invalid --format \"%s\": expected table, csv or json", format);
+    if (c->json || strcmp(format, "table") == 0)
+        return get_table(c, path, "results", format_results);
+    if (http_query_add(path, sizeof(path), "format", "csv", &err))
+        return cli_usage_error("%s", err.msg);
+    if (http_request(&c->http, "GET", path, NULL, &r, &err))
+        status = cli_fail(c, &r, &err);
+    else
+        cli_print_body(&r); /* the server's CSV as it came */
+    http_reply_clear(&r);
+    return status;
+}
+
+int query_platforms_main(struct cli *c, int argc, char **argv)
+{
+    static const struct option longopts[] = {CLI_GLOBAL_OPTIONS, {NULL, 0, NULL, 0}};
+    char path[64] = "/api/v1/platforms";
+    int status;
+
+    if (parse_query(c, argc, argv, longopts, query_platforms_usage, path, sizeof(path), NULL, &status))
+        return status;
+    return get_table(c, path, "platforms", format_platforms);
+}
+
+int query_cancel_main(struct cli *c, int argc, char **argv)
+{
+    static const struct option longopts[] = {CLI_GLOBAL_OPTIONS, {NULL, 0, NULL, 0}};
+    struct http_reply r = {0};
+    struct pp_error err;
+    const char *id, *state;
+    char path[96];
+    int opt, status = CLI_OK;
+
+    optind = 0;
+    while ((opt = cli_getopt(c, argc, argv, ":h", longopts)) != -1) {
+        if (opt != 'h')
+            return CLI_USAGE;
+        fputs(query_cancel_usage, stdout);
+        return CLI_OK;
+    }
+    if (argc - optind != 1)
+        return cli_usage_error("cancel needs one job id");
+    id = argv[optind];
+    if (!*id || strspn(id, "0123456789") != strlen(id) || strlen(id) > 19)
+        return cli_usage_error("invalid job id \"%s\"", id);
+    snprintf(path, sizeof(path), "/api/v1/jobs/%s/cancel", id);
+    if (http_request(&c->http, "POST", path, NULL, &r, &err)) {
+        status = cli_fail(c, &r, &err);
+        goto out;
+    }
+    state = json_string_value(json_object_get(r.json, "state"));
+    if (c->json)
+        cli_print_body(&r);
+    else if (state && strcmp(state, "cancelled") != 0)
+        printf("job %s: cancel requested (now %s)\n", id, state);
+    else
+        printf("job %s cancelled\n", id);
+out:
+    http_reply_clear(&r);
+    return status;
+}

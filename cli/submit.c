@@ -1,0 +1,352 @@
+/*
+ * submit: `ppbench submit`. Builds the job document from the options, posts it, then (unless --no-wait)
+ * follows the job: GET /api/v1/jobs/{id}/events as Server-Sent Events, falling back to polling GET
+ * /api/v1/jobs/{id} every 0.5 s when the stream cannot be had, until the job ends; then prints its results
+ * and turns its outcome into the exit status. The progress bar is drawn on stderr only when it is a terminal.
+ * Main thread; everything allocated here is freed before submit_main returns.
+ */
+#include "submit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/format.h"
+
+#define FOLLOW_POLL_NS 500000000L /* polling period */
+#define FOLLOW_RETRIES 20         /* consecutive failed polls (10 s) before giving up */
+#define FOLLOW_QUIET   3          /* event streams that end with nothing new before polling instead */
+
+const char submit_usage[] =
+    "usage: ppbench submit --suite stream --model M (--platform ID | --kind cpu|gpu [--host H]) [options]\n"
+    "  --suite S          the suite to run: stream\n"
+    "  --model M          the programming model: openmp, opencl, cuda\n"
+    "  --platform ID      the platform to run on (see `ppbench platforms`)\n"
+    "  --kind cpu|gpu     or any platform of this kind whose worker offers the model ...\n"
+    "  --host H           ... on this host\n"
+    "  --kernels LIST     comma-separated subset, e.g. copy,triad (default: every kernel of the suite)\n"
+    "  --arraysize N      elements per array (default 2^25)\n"
+    "  --numtimes K       iterations per kernel, the first is warm-up (default 100)\n"
+    "  --float            single precision (default double)\n"
+    "  --priority P       -1000..1000, higher runs first (default 0)\n"
+    "  --timeout S        seconds the run may take (default 600)\n"
+    "  --tag T            a tag for the job; repeat for more\n"
+    "  --no-wait          print the job id and return without waiting\n"
+    "  --json             print the finished job (with --no-wait: the server's answer) as JSON\n"
+    "Without --no-wait, follows the job (a progress bar on a terminal) and prints its results.\n"
+    "exit status: 0 succeeded, 1 failed, 3 cancelled, 2 bad usage or refused by the server, 4 server\n"
+    "unreachable or failing\n";
+
+/* Adds v (stolen) to the object or array o; fails when v is NULL (a string that is not UTF-8). */
+static int put(json_t *o, const char *key, json_t *v, struct pp_error *err)
+{
+    if (!v)
+        return pp_error_set(err, "invalid value for --%s", key);
+    if (json_is_array(o) ? json_array_append_new(o, v) : json_object_set_new(o, key, v))
+        return pp_error_set(err, "out of memory");
+    return 0;
+}
+
+static int put_number(json_t *o, const char *key, const char *opt, const char *s, struct pp_error *err)
+{
+    long long v;
+
+    if (cli_parse_ll(opt, s, &v, err))
+        return -1;
+    return put(o, key, json_integer(v), err);
+}
+
+/* "copy,triad" as ["copy", "triad"]. */
+static int put_kernels(json_t *req, const char *list, struct pp_error *err)
+{
+    json_t *kernels = json_array();
+    const char *p = list;
+
+    if (!kernels)
+        return pp_error_set(err, "out of memory");
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        if (len && put(kernels, "kernels", json_stringn(p, len), err)) {
+            json_decref(kernels);
+            return -1;
+        }
+        p += len + (p[len] == ',');
+    }
+    if (json_array_size(kernels) == 0) {
+        json_decref(kernels);
+        return pp_error_set(err, "--kernels names no kernel");
+    }
+    return put(req, "kernels", kernels, err);
+}
+
+/* Fills req from the options. Returns 0, or -1 with *status set (CLI_OK after --help). */
+static int parse(struct cli *c, int argc, char **argv, json_t *req, int *no_wait, int *status)
+{
+    static const struct option longopts[] = {
+        {"suite", required_argument, NULL, 's'},
+        {"model", required_argument, NULL, 'm'},
+        {"platform", required_argument, NULL, 'p'},
+        {"kind", required_argument, NULL, 'k'},
+        {"host", required_argument, NULL, 'H'},
+        {"kernels", required_argument, NULL, 'K'},
+        {"arraysize", required_argument, NULL, 'n'},
+        {"numtimes", required_argument, NULL, 't'},
+        {"float", no_argument, NULL, 'f'},
+        {"priority", required_argument, NULL, 'P'},
+        {"timeout", required_argument, NULL, 'T'},
+        {"tag", required_argument, NULL, 'g'},
+        {"no-wait", no_argument, NULL, 'w'},
+        CLI_GLOBAL_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    json_t *params = json_object(), *selector = json_object(), *tags = json_array();
+    struct pp_error err = {""};
+    int opt, rc = -1;
+
+    *status = CLI_USAGE;
+    if (!params || !selector || !tags) {
+        pp_error_set(&err, "out of memory");
+        goto out;
+    }
+    optind = 0;
+    while ((opt = cli_getopt(c, argc, argv, ":h", longopts)) != -1) {
+        int bad = 0;
+        switch (opt) {
+        case 's':
+            bad = put(req, "suite", json_string(optarg), &err);
+            break;
+        case 'm':
+            bad = put(req, "model", json_string(optarg), &err);
+            break;
+        case 'p':
+            bad = put(req, "platform", json_string(optarg), &err);
+            break;
+        case 'k':
+            bad = put(selector, "kind", json_string(optarg), &err);
+            break;
+        case 'H':
+            bad = put(selector, "host", json_string(optarg), &err);
+            break;
+        case 'K':
+            bad = put_kernels(req, optarg, &err);
+            break;
+        case 'n':
+            bad = put_number(params, "arraysize", "--arraysize", optarg, &err);
+            break;
+        case 't':
+            bad = put_number(params, "numtimes", "--numtimes", optarg, &err);
+            break;
+        case 'f':
+            bad = put(params, "precision", json_string("fp32"), &err);
+            break;
+        case 'P':
+            bad = put_number(req, "priority", "--priority", optarg, &err);
+            break;
+        case 'T':
+            bad = put_number(req, "timeout_s", "--timeout", optarg, &err);
+            break;
+        case 'g':
+            bad = put(tags, "tag", json_string(optarg), &err);
+            break;
+        case 'w':
+            *no_wait = 1;
+            break;
+        case 'h':
+            fputs(submit_usage, stdout);
+            *status = CLI_OK;
+            goto out;
+        default:
+            goto out; /* cli_getopt said what */
+        }
+        if (bad)
+            goto out;
+    }
+    if (optind < argc) {
+        pp_error_set(&err, "unexpected argument \"%s\"", argv[optind]);
+    } else if (!json_object_get(req, "suite") || !json_object_get(req, "model")) {
+        pp_error_set(&err, "submit needs --suite and --model");
+    } else if (!json_object_get(req, "platform") && !json_object_get(selector, "kind")) {
+        pp_error_set(&err, "submit needs --platform or --kind");
+    } else if (json_object_get(req, "platform") && json_object_get(selector, "kind")) {
+        pp_error_set(&err, "--platform and --kind exclude each other");
+    } else if (json_object_get(req, "platform") && json_object_size(selector)) {
+        pp_error_set(&err, "--host goes with --kind, not with --platform");
+    } else if ((json_object_size(selector) && put(req, "selector", json_incref(selector), &err)) ||
+               (json_object_size(params) && put(req, "params", json_incref(params), &err)) ||
+               (json_array_size(tags) && put(req, "tags", json_incref(tags), &err))) {
+        /* err is set */
+    } else {
+        rc = 0;
+    }
+out:
+    if (rc && err.msg[0])
+        cli_usage_error("%s", err.msg);
+    json_decref(params);
+    json_decref(selector);
+    json_decref(tags);
+    return rc;
+}
+
+/* What is known of the followed job. */
+struct follow {
+    const struct cli *cli;
+    long long id;
+    char state[32];
+    double progress;
+    char last_id[128]; /* of the last event, to resume a stream */
+    long events;
+    int bar, drawn; /* stderr is a terminal; the bar is on screen */
+};
+
+static int terminal(const char *state)
+{
+    return strcmp(state, "succeeded") == 0 || strcmp(state, "failed") == 0 || strcmp(state, "cancelled") == 0;
+}
+
+static void show(struct follow *f)
+{
+    if (!f->bar)
+        return;
+    format_progress(stderr, f->id, f->state, strcmp(f->state, "succeeded") == 0 ? 1.0 : f->progress);
+    f->drawn = 1;
+}
+
+/* Takes "state" and "progress" from an event's data or from the job. */
+static void update(struct follow *f, json_t *o)
+{
+    const char *state = json_string_value(json_object_get(o, "state"));
+    json_t *p = json_object_get(o, "progress");
+
+    if (state)
+        snprintf(f->state, sizeof(f->state), "%s", state);
+    if (json_is_number(p))
+        f->progress = json_number_value(p);
+}
+
+static int on_event(void *arg, const char *event, const char *data, const char *id)
+{
+    struct follow *f = arg;
+    json_t *d = json_loads(data, JSON_DECODE_ANY, NULL);
+
+    f->events++;
+    snprintf(f->last_id, sizeof(f->last_id), "%s", id);
+    if (json_is_object(d))
+        update(f, d);
+    else if (strcmp(event, "state") == 0)
+        snprintf(f->state, sizeof(f->state), "%s", json_is_string(d) ? json_string_value(d) : data);
+    else if (strcmp(event, "progress") == 0 && json_is_number(d))
+        f->progress = json_number_value(d);
+    json_decref(d);
+    show(f);
+    return terminal(f->state);
+}
+
+/* Waits for the job to end. Returns 0 with the finished job in *job; -1 with err and the failed answer. */
+static int follow(struct follow *f, struct http_reply *job, struct pp_error *err)
+{
+    const struct timespec period = {0, FOLLOW_POLL_NS};
+    struct http_reply stream = {0};
+    char path[64], events[80];
+    int sse = 1, quiet = 0, failures = 0, rc = -1;
+    long before;
+
+    snprintf(path, sizeof(path), "/api/v1/jobs/%lld", f->id);
+    snprintf(events, sizeof(events), "%s/events", path);
+    for (;;) {
+        if (sse) {
+            before = f->events;
+            if (http_events(&f->cli->http, events, f->last_id, on_event, f, &stream, err))
+                sse = 0; /* no stream to be had: poll */
+            else if (f->events != before)
+                quiet = 0;
+            else if (++quiet >= FOLLOW_QUIET)
+                sse = 0;
+        }
+        /* After every stream, and every period when polling, the job itself says where it stands. */
+        if (http_request(&f->cli->http, "GET", path, NULL, job, err) == 0 && json_is_object(job->json)) {
+            failures = 0;
+            update(f, job->json);
+            show(f);
+            if (terminal(f->state)) {
+                rc = 0;
+                break;
+            }
+        } else if (job->status / 100 == 4 || ++failures >= FOLLOW_RETRIES) {
+            if (job->status / 100 == 2)
+                pp_error_set(err, "the server's answer is not a job");
+            break;
+        }
+        if (!sse)
+            nanosleep(&period, NULL);
+    }
+    if (f->drawn)
+        fputc('\n', stderr);
+    http_reply_clear(&stream);
+    return rc;
+}
+
+/* The job's outcome: results on stdout, its error on stderr, and the exit status. */
+static int outcome(const struct cli *c, const struct follow *f, json_t *job, const struct http_reply *r)
+{
+    const char *error = json_string_value(json_object_get(job, "error"));
+    json_t *results = json_object_get(job, "results");
+
+    if (c->json)
+        cli_print_body(r);
+    else if (strcmp(f->state, "succeeded") == 0 || json_array_size(results) > 0)
+        format_job_results(stdout, job);
+    if (strcmp(f->state, "succeeded") == 0)
+        return CLI_OK;
+    if (strcmp(f->state, "cancelled") == 0) {
+        fprintf(stderr, "ppbench: job %lld was cancelled\n", f->id);
+        return CLI_CANCELLED;
+    }
+    fprintf(stderr, "ppbench: job %lld failed: %s\n", f->id, error && *error ? error : "no reason given");
+    return CLI_FAILED;
+}
+
+int submit_main(struct cli *c, int argc, char **argv)
+{
+    struct follow f = {.cli = c, .state = "queued", .bar = isatty(STDERR_FILENO)};
+    struct http_reply r = {0};
+    json_t *req = json_object(), *id;
+    struct pp_error err;
+    int no_wait = 0, status;
+
+    if (!req)
+        return cli_usage_error("out of memory");
+    if (parse(c, argc, argv, req, &no_wait, &status))
+        goto out;
+    if (http_request(&c->http, "POST", "/api/v1/jobs", req, &r, &err)) {
+        status = cli_fail(c, &r, &err);
+        goto out;
+    }
+    id = json_object_get(r.json, "id");
+    if (!json_is_integer(id)) {
+        fprintf(stderr, "ppbench: the server's answer has no job id\n");
+        status = CLI_UNREACHABLE;
+        goto out;
+    }
+    f.id = (long long)json_integer_value(id);
+    if (no_wait) {
+        if (c->json)
+            cli_print_body(&r);
+        else
+            printf("%lld\n", f.id);
+        status = CLI_OK;
+        goto out;
+    }
+    show(&f);
+    if (follow(&f, &r, &err)) {
+        pp_error_prefix(&err, "following job %lld", f.id);
+        status = cli_fail(c, &r, &err);
+        goto out;
+    }
+    status = outcome(c, &f, r.json, &r);
+out:
+    http_reply_clear(&r);
+    json_decref(req);
+    return status;
+}

@@ -1,0 +1,47 @@
+-- 002_api: the JSON documents the API serves, built in one place (here), and the job event log kept by a
+-- trigger, so every state or progress change is recorded and announced whoever makes it.
+
+CREATE FUNCTION result_doc(r results) RETURNS jsonb LANGUAGE sql STABLE AS $$
+    SELECT jsonb_build_object(
+        'id', r.id, 'job_id', r.job_id, 'platform', r.platform_id, 'suite', r.suite, 'kernel', r.kernel,
+        'model', r.model, 'variant', r.variant, 'precision', r.precision, 'size', r.size,
+        'bytes', r.bytes, 'flops', r.flops, 'times_s', to_jsonb(r.times_s),
+        'stats_s', jsonb_build_object('min', r.min_s, 'max', r.max_s, 'mean', r.mean_s, 'median', r.median_s,
+                                      'stddev', r.stddev_s, 'count', cardinality(r.times_s) - 1),
+        'bandwidth_bytes_per_s', r.bandwidth, 'gflops', r.gflops, 'verified', r.verified, 'error', r.error,
+        'provenance', r.provenance, 'created_at', r.created_at)
+$$;
+
+CREATE FUNCTION job_doc(j jobs, with_results boolean) RETURNS jsonb LANGUAGE sql STABLE AS $$
+    SELECT jsonb_build_object(
+        'id', j.id, 'state', j.state, 'suite', j.suite, 'model', j.model, 'platform', j.platform_id,
+        'selector', CASE WHEN j.selector = '{}' THEN NULL ELSE j.selector END,
+        'kernels', to_jsonb(j.kernels), 'params', j.params, 'priority', j.priority, 'timeout_s', j.timeout_s,
+        'tags', to_jsonb(j.tags), 'attempts', j.attempts, 'max_attempts', j.max_attempts,
+        'progress', j.progress, 'error', j.error, 'ran_on', j.ran_on, 'worker_id', j.worker_id,
+        'created_at', j.created_at, 'started_at', j.started_at, 'finished_at', j.finished_at)
+        || CASE WHEN with_results THEN jsonb_build_object('results',
+               (SELECT coalesce(jsonb_agg(result_doc(r) ORDER BY r.id), '[]') FROM results r WHERE r.job_id = j.id))
+           ELSE '{}' END
+$$;
+
+CREATE FUNCTION jobs_record_event() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' OR NEW.state IS DISTINCT FROM OLD.state THEN
+        INSERT INTO job_events (job_id, kind, data)
+        VALUES (NEW.id, 'state', jsonb_build_object('state', NEW.state, 'error', NEW.error,
+                                                     'attempts', NEW.attempts, 'ran_on', NEW.ran_on));
+        PERFORM pg_notify('ppbench_events', NEW.id::text);
+        IF NEW.state = 'queued' THEN
+            PERFORM pg_notify('ppbench_jobs', NEW.id::text);
+        END IF;
+    ELSIF NEW.progress IS DISTINCT FROM OLD.progress THEN
+        INSERT INTO job_events (job_id, kind, data) VALUES (NEW.id, 'progress', jsonb_build_object('progress', NEW.progress));
+        PERFORM pg_notify('ppbench_events', NEW.id::text);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER jobs_events AFTER INSERT OR UPDATE OF state, progress ON jobs
+    FOR EACH ROW EXECUTE FUNCTION jobs_record_event();

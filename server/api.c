@@ -1,0 +1,71 @@
+/*
+ * api: the route table, the handlers' shared settings and the one function that turns database failures into
+ * replies. The settings are swapped as a whole on SIGHUP (main thread) and read by pool threads.
+ */
+#include "api.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/log.h"
+
+const struct route api_routes[] = {
+    {"GET", "/", fleet_index, ROLE_READ, false},
+    {"GET", "/healthz", fleet_healthz, ROLE_NONE, false},
+    {"GET", "/readyz", fleet_readyz, ROLE_NONE, false},
+    {"GET", "/api/v1/openapi.json", fleet_openapi, ROLE_NONE, false},
+    {"GET", "/api/v1/suites", fleet_suites, ROLE_READ, false},
+    {"POST", "/api/v1/jobs", jobs_submit, ROLE_SUBMIT, true},
+    {"GET", "/api/v1/jobs", jobs_list, ROLE_READ, false},
+    {"GET", "/api/v1/jobs/{id}", jobs_get, ROLE_READ, false},
+    {"POST", "/api/v1/jobs/{id}/cancel", jobs_cancel, ROLE_SUBMIT, false},
+    {"GET", "/api/v1/jobs/{id}/events", jobs_events, ROLE_READ, false},
+    {"POST", "/api/v1/jobs/{id}/progress", jobs_progress, ROLE_WORKER, true},
+    {"POST", "/api/v1/jobs/{id}/result", jobs_result, ROLE_WORKER, true},
+    {"GET", "/api/v1/platforms", fleet_platforms, ROLE_READ, false},
+    {"GET", "/api/v1/hosts", fleet_hosts, ROLE_READ, false},
+    {"GET", "/api/v1/workers", fleet_workers, ROLE_READ, false},
+    {"GET", "/api/v1/results", fleet_results, ROLE_READ, false},
+    {"POST", "/api/v1/workers/register", workers_register, ROLE_WORKER, true},
+    {"POST", "/api/v1/workers/{id}/claim", workers_claim, ROLE_WORKER, false},
+    {"POST", "/api/v1/workers/{id}/heartbeat", workers_heartbeat, ROLE_WORKER, true},
+    {"POST", "/api/v1/workers/{id}/deregister", workers_deregister, ROLE_WORKER, false},
+    {NULL, NULL, NULL, ROLE_NONE, false},
+};
+
+static struct api_settings settings_a = {30, 5, 60}, settings_b;
+static _Atomic(struct api_settings *) current = &settings_a;
+
+void api_configure(const struct api_settings *s)
+{
+    struct api_settings *next = atomic_load(&current) == &settings_a ? &settings_b : &settings_a;
+    *next = *s;
+    atomic_store(&current, next);
+}
+
+const struct api_settings *api_settings(void)
+{
+    return atomic_load(&current);
+}
+
+int api_db_fail(struct request *r, const struct db_error *err)
+{
+    if (err->unavailable) {
+        log_warn("request=%s database unavailable: %s", r->id, err->e.msg);
+        return req_fail(r, 503, "database_unavailable", NULL, "the database is unavailable, try again");
+    }
+    log_err("request=%s %s %s: %s", r->id, r->method, r->path, err->e.msg);
+    return req_fail(r, 500, "internal", NULL, "internal error (request %s)", r->id);
+}
+
+long long api_parse_id(const char *s)
+{
+    char *end;
+    long long v;
+
+    if (!s || !*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 18)
+        return 0;
+    v = strtoll(s, &end, 10);
+    return v > 0 ? v : 0;
+}

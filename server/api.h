@@ -1,0 +1,49 @@
+/*
+ * api: the REST handlers (docs/API.md) and the route table that binds them. Handlers run on HTTP pool
+ * threads, use that thread's database connection, and return a status (server/http.h).
+ */
+#ifndef PP_API_H
+#define PP_API_H
+
+#include "server/db.h"
+#include "server/http.h"
+
+/* The route table (NULL method ends it). */
+extern const struct route api_routes[];
+
+/* Settings the handlers read (reloadable through SIGHUP). */
+struct api_settings {
+    long lease_s, heartbeat_s, max_wait_s;
+};
+void api_configure(const struct api_settings *s);
+const struct api_settings *api_settings(void);
+
+/* One place that turns a database failure into a reply: 503 when unreachable, else 500 (logged). */
+int api_db_fail(struct request *r, const struct db_error *err);
+
+/* Parse a positive decimal id from a path segment; 0 when it is not one. */
+long long api_parse_id(const char *s);
+
+/* Handlers, by module. */
+int jobs_submit(struct request *r);
+int jobs_get(struct request *r);
+int jobs_list(struct request *r);
+int jobs_cancel(struct request *r);
+int jobs_events(struct request *r);
+int workers_register(struct request *r);
+int workers_claim(struct request *r);
+int workers_heartbeat(struct request *r);
+int workers_deregister(struct request *r);
+int jobs_progress(struct request *r);
+int jobs_result(struct request *r);
+int fleet_platforms(struct request *r);
+int fleet_hosts(struct request *r);
+int fleet_workers(struct request *r);
+int fleet_results(struct request *r);
+int fleet_suites(struct request *r);
+int fleet_healthz(struct request *r);
+int fleet_readyz(struct request *r);
+int fleet_openapi(struct request *r);
+int fleet_index(struct request *r);
+
+#endif

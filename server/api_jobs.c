@@ -1,0 +1,463 @@
+/*
+ * api_jobs: submitting, reading, listing and cancelling jobs, and their event stream. HTTP pool threads.
+ * Validation is strict: every field is checked for type and range and unknown fields are refused by name, so
+ * a typo never silently becomes a default.
+ */
+#include "api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/catalog.h"
+#include "server/log.h"
+
+static const char insert_sql[] = "INSERT INTO jobs (suite, kernels, model, platform_id, selector, params, "
+                                 "priority, timeout_s, max_attempts, "
+                                 "tags, submitted_by) "
+                                 "VALUES ($1, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)), $3, $4, "
+                                 "$5::jsonb, $6::jsonb, $7, $8, $9, "
+                                 "ARRAY(SELECT jsonb_array_elements_text($10::jsonb)), $11) RETURNING id";
+
+static const char platform_sql[] =
+    "SELECT $2 = ANY (models), array_to_string(models, ', ') FROM platforms WHERE id = $1";
+
+static const char selector_sql[] =
+    "SELECT count(*) FROM platforms p LEFT JOIN hosts h ON h.id = p.host_id "
+    "WHERE $1 = ANY (p.models) AND ($2::text IS NULL OR p.kind = $2) AND ($3::text IS NULL OR h.name = $3)";
+
+static const char get_sql[] = "SELECT job_doc(j, true)::text FROM jobs j WHERE id = $1";
+
+static const char list_sql[] =
+    "SELECT coalesce(jsonb_agg(job_doc(j, false) ORDER BY j.id DESC), '[]')::text, min(j.id), count(*) FROM "
+    "(SELECT * FROM jobs WHERE ($1::text IS NULL OR state = $1) "
+    "AND ($2::text IS NULL OR platform_id = $2 OR ran_on = $2) AND ($3::bigint IS NULL OR id < $3) "
+    "ORDER BY id DESC LIMIT $4) j";
+
+static const char cancel_sql[] =
+    "UPDATE jobs SET state = 'cancelled', finished_at = now(), lease_expires = NULL "
+    "WHERE id = $1 AND state IN ('queued', 'running') RETURNING job_doc(jobs, false)::text";
+
+static const char state_sql[] = "SELECT state FROM jobs WHERE id = $1";
+
+static const char events_sql[] = "SELECT e.id, e.kind, e.data::text, j.state FROM jobs j LEFT JOIN LATERAL "
+                                 "(SELECT * FROM job_events WHERE job_id = j.id AND id > $2 ORDER BY id "
+                                 "LIMIT 64) e ON true WHERE j.id = $1 "
+                                 "ORDER BY e.id";
+
+static int bad_type(struct request *r, const char *field, const char *want)
+{
+    return req_fail(r, 422, "wrong_type", field, "%s must be %s", field, want);
+}
+
+/* Integer field in [min, max]; *out keeps its default when the field is absent. */
+static int get_int(struct request *r, json_t *obj, const char *key, const char *field, long long min,
+                   long long max, long long *out)
+{
+    json_t *v = json_object_get(obj, key);
+
+    if (!v)
+        return 0;
+    if (!json_is_integer(v))
+        return bad_type(r, field, "an integer");
+    if (json_integer_value(v) < min || json_integer_value(v) > max)
+        return req_fail(r, 422, "out_of_range", field, "%s must be from %lld to %lld, got %lld", field, min,
+                        max, (long long)json_integer_value(v));
+    *out = json_integer_value(v);
+    return 0;
+}
+
+static int check_fields(struct request *r, json_t *obj, const char *prefix, const char *const *known)
+{
+    const char *key;
+    json_t *v;
+
+    json_object_foreach(obj, key, v)
+    {
+        int found = 0;
+        for (int i = 0; known[i] && !found; i++)
+            found = !strcmp(known[i], key);
+        if (!found) {
+            char field[160];
+            snprintf(field, sizeof(field), "%s%s", prefix, key);
+            return req_fail(r, 422, "unknown_field", field, "unknown field \"%s\"", field);
+        }
+    }
+    return 0;
+}
+
+/* Validate params against the suite's catalogue and fill defaults: new reference in *out. */
+static int check_params(struct request *r, const struct catalog_suite *s, json_t *params, json_t **out)
+{
+    const char *names[16];
+    int st;
+
+    if (params && !json_is_object(params))
+        return bad_type(r, "params", "an object");
+    for (int i = 0; i < s->nparams; i++)
+        names[i] = s->params[i].name;
+    names[s->nparams] = NULL;
+    if (params && (st = check_fields(r, params, "params.", names)))
+        return st;
+    *out = json_object();
+    for (int i = 0; i < s->nparams; i++) {
+        const struct catalog_param *p = &s->params[i];
+        json_t *v = params ? json_object_get(params, p->name) : NULL;
+        char field[64];
+        snprintf(field, sizeof(field), "params.%s", p->name);
+        if (p->choices) {
+            const char *value = p->choices[p->def];
+            int ok = 0;
+            if (v && !json_is_string(v))
+                return json_decref(*out), bad_type(r, field, "a string");
+            if (v)
+                value = json_string_value(v);
+            for (int k = 0; p->choices[k]; k++)
+                ok |= !strcmp(p->choices[k], value);
+            if (!ok)
+                return json_decref(*out),
+                       req_fail(r, 422, "invalid_value", field, "%s: unknown value \"%s\"", field, value);
+            json_object_set_new(*out, p->name, json_string(value));
+        } else {
+            long long value = p->def;
+            if ((st = get_int(r, params, p->name, field, p->min, p->max, &value)))
+                return json_decref(*out), st;
+            json_object_set_new(*out, p->name, json_integer(value));
+        }
+    }
+    return 0;
+}
+
+static int check_kernels(struct request *r, const struct catalog_suite *s, json_t *kernels, json_t **out)
+{
+    size_t i;
+    json_t *k;
+
+    if (!kernels) {
+        *out = json_array();
+        for (int n = 0; s->kernels[n]; n++)
+            json_array_append_new(*out, json_string(s->kernels[n]));
+        return 0;
+    }
+    if (!json_is_array(kernels) || json_array_size(kernels) == 0)
+        return bad_type(r, "kernels", "a non-empty array of kernel names");
+    json_array_foreach(kernels, i, k)
+    {
+        if (!json_is_string(k))
+            return bad_type(r, "kernels", "a non-empty array of kernel names");
+        if (!catalog_kernel(s, json_string_value(k)))
+            return req_fail(r, 422, "unknown_kernel", "kernels", "unknown kernel \"%s\" in suite %s",
+                            json_string_value(k), s->name);
+    }
+    *out = json_incref(kernels);
+    return 0;
+}
+
+static int check_tags(struct request *r, json_t *tags)
+{
+    size_t i;
+    json_t *t;
+
+    if (!tags)
+        return 0;
+    if (!json_is_array(tags) || json_array_size(tags) > 16)
+        return bad_type(r, "tags", "an array of at most 16 strings");
+    json_array_foreach(tags, i, t)
+    {
+        if (!json_is_string(t) || json_string_length(t) < 1 || json_string_length(t) > 64)
+            return req_fail(r, 422, "invalid_value", "tags",
+                            "each tag must be a string of 1 to 64 characters");
+    }
+    return 0;
+}
+
+/* platform or selector: the job must be able to run somewhere now. */
+static int check_target(struct request *r, const char *model, json_t *platform, json_t *selector)
+{
+    static const char *const selector_fields[] = {"kind", "host", NULL};
+    struct db_error dberr;
+    PGresult *res;
+    int st;
+
+    if (platform && selector)
+        return req_fail(r, 422, "conflicting_fields", "selector", "give platform or selector, not both");
+    if (!platform && !selector)
+        return req_fail(r, 422, "missing_field", "platform", "platform (or selector) is required");
+    if (platform) {
+        const char *params[2] = {json_string_value(platform), model};
+        if (!json_is_string(platform))
+            return bad_type(r, "platform", "a string");
+        if (!(res = db_query(platform_sql, 2, params, &dberr)))
+            return api_db_fail(r, &dberr);
+        if (PQntuples(res) == 0)
+            st = req_fail(r, 422, "unknown_platform", "platform", "unknown platform \"%s\"", params[0]);
+        else if (strcmp(PQgetvalue(res, 0, 0), "t") != 0)
+            st = req_fail(r, 422, "model_not_supported", "model",
+                          "platform %s cannot run model %s (it runs: %s)", params[0], model,
+                          PQgetvalue(res, 0, 1));
+        else
+            st = 0;
+        PQclear(res);
+        return st;
+    }
+    if (!json_is_object(selector))
+        return bad_type(r, "selector", "an object");
+    if ((st = check_fields(r, selector, "selector.", selector_fields)))
+        return st;
+    json_t *kind = json_object_get(selector, "kind"), *host = json_object_get(selector, "host");
+    if ((kind && !json_is_string(kind)) || (host && !json_is_string(host)))
+        return bad_type(r, kind && !json_is_string(kind) ? "selector.kind" : "selector.host", "a string");
+    if (kind && strcmp(json_string_value(kind), "cpu") && strcmp(json_string_value(kind), "gpu") &&
+        strcmp(json_string_value(kind), "accel"))
+        return req_fail(r, 422, "invalid_value", "selector.kind", "selector.kind must be cpu, gpu or accel");
+    const char *params[3] = {model, kind ? json_string_value(kind) : NULL,
+                             host ? json_string_value(host) : NULL};
+    if (!(res = db_query(selector_sql, 3, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    st = strcmp(PQgetvalue(res, 0, 0), "0")
+             ? 0
+             : req_fail(r, 422, "no_matching_platform", "selector",
+                        "no platform matches the selector and runs model %s", model);
+    PQclear(res);
+    return st;
+}
+
+int jobs_submit(struct request *r)
+{
+    static const char *const fields[] = {"suite",     "model",  "platform", "selector",
+                                         "kernels",   "params", "priority", "max_attempts",
+                                         "timeout_s", "tags",   NULL};
+    json_t *j = r->json, *suite = json_object_get(j, "suite"), *model = json_object_get(j, "model");
+    json_t *kernels = NULL, *params = NULL;
+    const struct catalog_suite *s;
+    long long priority = 0, timeout = 600, attempts = 3;
+    char *kernels_s = NULL, *params_s = NULL, *selector_s = NULL, *tags_s = NULL;
+    char pr[24], to[24], at[24], by[24];
+    struct db_error dberr;
+    PGresult *res = NULL;
+    int st;
+
+    if ((st = check_fields(r, j, "", fields)))
+        return st;
+    if (!suite)
+        return req_fail(r, 422, "missing_field", "suite", "suite is required (%s)", catalog_suite_names());
+    if (!json_is_string(suite))
+        return bad_type(r, "suite", "a string");
+    if (!(s = catalog_suite(json_string_value(suite))))
+        return req_fail(r, 422, "unknown_suite", "suite", "unknown suite \"%s\" (known: %s)",
+                        json_string_value(suite), catalog_suite_names());
+    if (!model)
+        return req_fail(r, 422, "missing_field", "model", "model is required (%s)", catalog_model_names());
+    if (!json_is_string(model))
+        return bad_type(r, "model", "a string");
+    if (!catalog_model(json_string_value(model)))
+        return req_fail(r, 422, "unknown_model", "model", "unknown model \"%s\" (known: %s)",
+                        json_string_value(model), catalog_model_names());
+    if ((st = get_int(r, j, "priority", "priority", -1000, 1000, &priority)) ||
+        (st = get_int(r, j, "timeout_s", "timeout_s", 1, 86400, &timeout)) ||
+        (st = get_int(r, j, "max_attempts", "max_attempts", 1, 100, &attempts)) ||
+        (st = check_tags(r, json_object_get(j, "tags"))) ||
+        (st = check_kernels(r, s, json_object_get(j, "kernels"), &kernels)) ||
+        (st = check_params(r, s, json_object_get(j, "params"), &params)) ||
+        (st = check_target(r, json_string_value(model), json_object_get(j, "platform"),
+                           json_object_get(j, "selector"))))
+        goto out;
+
+    kernels_s = json_dumps(kernels, JSON_COMPACT);
+    params_s = json_dumps(params, JSON_COMPACT);
+    selector_s = json_dumps(json_object_get(j, "selector") ? json_object_get(j, "selector") : json_object(),
+                            JSON_COMPACT | JSON_ENCODE_ANY);
+    tags_s = json_dumps(json_object_get(j, "tags") ? json_object_get(j, "tags") : json_array(), JSON_COMPACT);
+    snprintf(pr, sizeof(pr), "%lld", priority);
+    snprintf(to, sizeof(to), "%lld", timeout);
+    snprintf(at, sizeof(at), "%lld", attempts);
+    snprintf(by, sizeof(by), "%lld", r->token_id);
+    const char *qp[11] = {json_string_value(suite),
+                          kernels_s,
+                          json_string_value(model),
+                          json_string_value(json_object_get(j, "platform")),
+                          selector_s,
+                          params_s,
+                          pr,
+                          to,
+                          at,
+                          tags_s,
+                          r->token_id ? by : NULL};
+    if (!(res = db_query(insert_sql, 11, qp, &dberr))) {
+        st = api_db_fail(r, &dberr);
+        goto out;
+    }
+    long long id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+    snprintf(r->location, sizeof(r->location), "/api/v1/jobs/%lld", id);
+    r->reply = json_pack("{s:I, s:s, s:s}", "id", (json_int_t)id, "url", r->location, "state", "queued");
+    log_info("job=%lld suite=%s model=%s submitted", id, json_string_value(suite), json_string_value(model));
+    st = MHD_HTTP_ACCEPTED;
+out:
+    PQclear(res);
+    json_decref(kernels);
+    json_decref(params);
+    free(kernels_s);
+    free(params_s);
+    free(selector_s);
+    free(tags_s);
+    return st;
+}
+
+int jobs_get(struct request *r)
+{
+    long long id = api_parse_id(r->args[0]);
+    const char *params[1] = {r->args[0]};
+    struct db_error dberr;
+    PGresult *res;
+    int st;
+
+    if ((st = req_check_query(r, "")))
+        return st;
+    if (!id)
+        return req_fail(r, 404, "not_found", NULL, "no job \"%s\"", r->args[0]);
+    if (!(res = db_query(get_sql, 1, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    if (PQntuples(res) == 0)
+        st = req_fail(r, 404, "not_found", NULL, "no job %lld", id);
+    else
+        st = req_reply_text(r, 200, strdup(PQgetvalue(res, 0, 0)), NULL);
+    PQclear(res);
+    return st;
+}
+
+int jobs_list(struct request *r)
+{
+    static const char *const states[] = {"queued", "running", "succeeded", "failed", "cancelled", NULL};
+    const char *state = req_query(r, "state"), *platform = req_query(r, "platform");
+    const char *limit_s = req_query(r, "limit"), *cursor = req_query(r, "cursor");
+    long long limit = 100;
+    char lim[24], *text;
+    struct db_error dberr;
+    PGresult *res;
+    int st, ok = !state;
+
+    if ((st = req_check_query(r, "state,platform,limit,cursor")))
+        return st;
+    for (int i = 0; state && states[i]; i++)
+        ok |= !strcmp(states[i], state);
+    if (!ok)
+        return req_fail(r, 400, "invalid_parameter", "state",
+                        "state must be queued, running, succeeded, failed or cancelled");
+    if (limit_s && ((limit = api_parse_id(limit_s)) < 1 || limit > 1000))
+        return req_fail(r, 400, "invalid_parameter", "limit", "limit must be from 1 to 1000");
+    if (cursor && !api_parse_id(cursor))
+        return req_fail(r, 400, "invalid_parameter", "cursor", "cursor must be a job id");
+    snprintf(lim, sizeof(lim), "%lld", limit);
+    const char *params[4] = {state, platform, cursor, lim};
+    if (!(res = db_query(list_sql, 4, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    const char *next = strtoll(PQgetvalue(res, 0, 2), NULL, 10) == limit ? PQgetvalue(res, 0, 1) : NULL;
+    if (asprintf(&text, "{\"jobs\":%s,\"next_cursor\":%s%s%s}", PQgetvalue(res, 0, 0), next ? "\"" : "",
+                 next ? next : "null", next ? "\"" : "") < 0)
+        text = NULL;
+    PQclear(res);
+    return text ? req_reply_text(r, 200, text, NULL) : req_fail(r, 500, "internal", NULL, "out of memory");
+}
+
+int jobs_cancel(struct request *r)
+{
+    const char *params[1] = {r->args[0]};
+    struct db_error dberr;
+    PGresult *res;
+    int st;
+
+    if (!api_parse_id(r->args[0]))
+        return req_fail(r, 404, "not_found", NULL, "no job \"%s\"", r->args[0]);
+    if (!(res = db_query(cancel_sql, 1, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    if (PQntuples(res) == 1) {
+        log_info("job=%s cancelled", r->args[0]);
+        st = req_reply_text(r, 200, strdup(PQgetvalue(res, 0, 0)), NULL);
+        PQclear(res);
+        return st;
+    }
+    PQclear(res);
+    if (!(res = db_query(state_sql, 1, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    st = PQntuples(res) == 0
+             ? req_fail(r, 404, "not_found", NULL, "no job %s", r->args[0])
+             : req_fail(r, 409, "job_finished", NULL, "job %s already %s", r->args[0], PQgetvalue(res, 0, 0));
+    PQclear(res);
+    return st;
+}
+
+/* Server-Sent Events: the job's events after Last-Event-ID, then suspend until something new; end after the
+ * terminal state has been sent. */
+struct event_stream {
+    char job[24];
+    long long last_id;
+    double last_write;
+};
+
+static ssize_t events_write(struct request *r, char *buf, size_t max)
+{
+    struct event_stream *es = r->state;
+    char last[24];
+    const char *params[2] = {es->job, last};
+    struct db_error dberr;
+    PGresult *res;
+    size_t used = 0;
+    int terminal;
+
+    snprintf(last, sizeof(last), "%lld", es->last_id);
+    if (!(res = db_query(events_sql, 2, params, &dberr))) {
+        log_warn("request=%s events: %s", r->id, dberr.e.msg);
+        return -1;
+    }
+    terminal = PQntuples(res) > 0 && strcmp(PQgetvalue(res, 0, 3), "queued") &&
+               strcmp(PQgetvalue(res, 0, 3), "running");
+    for (int i = 0; i < PQntuples(res) && !PQgetisnull(res, i, 0); i++) {
+        int n = snprintf(buf + used, max - used, "id: %s\nevent: %s\ndata: %s\n\n", PQgetvalue(res, i, 0),
+                         PQgetvalue(res, i, 1), PQgetvalue(res, i, 2));
+        if (n < 0 || (size_t)n >= max - used)
+            break;
+        used += (size_t)n;
+        es->last_id = strtoll(PQgetvalue(res, i, 0), NULL, 10);
+    }
+    int more = PQntuples(res) > 0 && !PQgetisnull(res, 0, 0);
+    PQclear(res);
+    if (used) {
+        es->last_write = http_now();
+        return (ssize_t)used;
+    }
+    if (terminal && !more)
+        return -1;
+    if (http_now() - es->last_write > 15.0) { /* keep proxies and clients from timing out */
+        es->last_write = http_now();
+        return snprintf(buf, max, ":\n\n");
+    }
+    return http_suspend(r) ? 0 : -1;
+}
+
+int jobs_events(struct request *r)
+{
+    const char *params[1] = {r->args[0]};
+    const char *last = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Last-Event-ID");
+    struct event_stream *es;
+    struct db_error dberr;
+    PGresult *res;
+    int found;
+
+    if (!api_parse_id(r->args[0]))
+        return req_fail(r, 404, "not_found", NULL, "no job \"%s\"", r->args[0]);
+    if (!(res = db_query(state_sql, 1, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    found = PQntuples(res) == 1;
+    PQclear(res);
+    if (!found)
+        return req_fail(r, 404, "not_found", NULL, "no job %s", r->args[0]);
+    if (!(es = calloc(1, sizeof(*es))))
+        return req_fail(r, 500, "internal", NULL, "out of memory");
+    snprintf(es->job, sizeof(es->job), "%s", r->args[0]);
+    es->last_id = last ? strtoll(last, NULL, 10) : 0;
+    es->last_write = http_now();
+    r->state = es;
+    r->state_free = free;
+    r->stream = events_write;
+    return HTTP_STREAM;
+}

@@ -1,0 +1,418 @@
+/*
+ * api_worker: the worker protocol (docs/API.md): register, claim by long poll, heartbeat, progress, result,
+ * deregister. HTTP pool threads. Correctness rests on the database: a claim takes a job with FOR UPDATE SKIP
+ * LOCKED and bumps its epoch (the fencing token); every later call of the holder must present that epoch
+ * while the job is running, so a worker whose lease expired cannot touch a job that went back to the queue.
+ */
+#include "api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/log.h"
+
+static const char expire_sql[] =
+    "UPDATE workers w SET state = 'gone', gone_at = now() FROM hosts h "
+    "WHERE w.host_id = h.id AND w.platform_id = $1 || '/' || $2 AND w.state <> 'gone' "
+    "AND w.last_heartbeat < now() - make_interval(secs => $3)";
+
+static const char register_sql[] =
+    "WITH h AS (INSERT INTO hosts (name, info) VALUES ($1, $2::jsonb) "
+    "  ON CONFLICT (name) DO UPDATE SET info = EXCLUDED.info, last_seen = now() RETURNING id), "
+    "pl AS (SELECT $3::jsonb AS d), "
+    "p AS (INSERT INTO platforms (id, host_id, local_id, kind, name, vendor, uuid, pci_bus_id, memory_bytes, "
+    "  compute_units, peak_bandwidth, peak_source, models) "
+    "  SELECT $1 || '/' || (d->>'id'), h.id, d->>'id', d->>'kind', d->>'name', coalesce(d->>'vendor', ''), "
+    "  coalesce(d->>'uuid', ''), coalesce(d->>'pci_bus_id', ''), coalesce((d->>'memory_bytes')::bigint, 0), "
+    "  coalesce((d->>'compute_units')::int, 0), (d->>'peak_bandwidth_bytes_per_s')::float8, "
+    "  coalesce(d->>'peak_source', ''), "
+    "  ARRAY(SELECT DISTINCT x->>'model' FROM jsonb_array_elements(coalesce(d->'devices', '[]')) x ORDER BY "
+    "1) "
+    "  FROM h, pl "
+    "  ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, name = EXCLUDED.name, vendor = EXCLUDED.vendor, "
+    "  uuid = EXCLUDED.uuid, pci_bus_id = EXCLUDED.pci_bus_id, memory_bytes = EXCLUDED.memory_bytes, "
+    "  compute_units = EXCLUDED.compute_units, peak_bandwidth = EXCLUDED.peak_bandwidth, "
+    "  peak_source = EXCLUDED.peak_source, models = EXCLUDED.models, last_seen = now() RETURNING id) "
+    "INSERT INTO workers (host_id, platform_id, pid, version) SELECT h.id, p.id, $4, $5 FROM h, p "
+    "RETURNING id, platform_id";
+
+static const char holder_sql[] =
+    "SELECT id, pid FROM workers WHERE platform_id = $1 || '/' || $2 AND state <> 'gone'";
+
+static const char claim_sql[] =
+    "WITH w AS (SELECT w.id, w.platform_id, p.kind, p.models, h.name AS host FROM workers w "
+    "  JOIN platforms p ON p.id = w.platform_id JOIN hosts h ON h.id = w.host_id "
+    "  WHERE w.id = $1 AND w.state <> 'gone'), "
+    "j AS (SELECT jobs.id FROM jobs, w WHERE jobs.state = 'queued' AND jobs.model = ANY (w.models) "
+    "  AND (jobs.platform_id = w.platform_id OR (jobs.platform_id IS NULL "
+    "    AND (jobs.selector->>'kind' IS NULL OR jobs.selector->>'kind' = w.kind) "
+    "    AND (jobs.selector->>'host' IS NULL OR jobs.selector->>'host' = w.host))) "
+    "  ORDER BY jobs.priority DESC, jobs.id LIMIT 1 FOR UPDATE OF jobs SKIP LOCKED), "
+    "c AS (UPDATE jobs SET state = 'running', attempts = attempts + 1, epoch = epoch + 1, worker_id = w.id, "
+    "  ran_on = w.platform_id, claimed_at = now(), started_at = coalesce(started_at, now()), progress = 0, "
+    "  lease_expires = now() + make_interval(secs => $2) FROM j, w WHERE jobs.id = j.id RETURNING jobs.*), "
+    "b AS (UPDATE workers SET state = 'busy', last_heartbeat = now() WHERE id = $1 AND EXISTS (SELECT 1 FROM "
+    "c)) "
+    "SELECT (SELECT count(*) FROM w), (SELECT jsonb_build_object('id', id, 'epoch', epoch, 'suite', suite, "
+    "  'model', model, 'kernels', to_jsonb(kernels), 'params', params, 'timeout_s', timeout_s)::text FROM c)";
+
+static const char worker_beat_sql[] =
+    "UPDATE workers SET last_heartbeat = now(), state = CASE WHEN $2 THEN 'busy' ELSE 'idle' END "
+    "WHERE id = $1 AND state <> 'gone' RETURNING id";
+
+static const char job_beat_sql[] =
+    "UPDATE jobs SET lease_expires = now() + make_interval(secs => $4) "
+    "WHERE id = $1 AND epoch = $2 AND worker_id = $3 AND state = 'running' RETURNING id";
+
+static const char progress_sql[] =
+    "UPDATE jobs SET progress = $3, lease_expires = now() + make_interval(secs => $4) "
+    "WHERE id = $1 AND epoch = $2 AND state = 'running' RETURNING id";
+
+static const char job_state_sql[] = "SELECT state, epoch FROM jobs WHERE id = $1";
+
+static const char result_sql[] =
+    "WITH j AS (SELECT id, ran_on, model, suite, worker_id FROM jobs "
+    "  WHERE id = $1 AND epoch = $2 AND state = 'running' FOR UPDATE), "
+    "rep AS (SELECT $4::jsonb AS d), "
+    "ins AS (INSERT INTO results (job_id, platform_id, suite, kernel, model, variant, precision, size, "
+    "bytes, "
+    "  flops, times_s, min_s, max_s, mean_s, median_s, stddev_s, bandwidth, gflops, verified, error, "
+    "provenance) "
+    "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, coalesce((d->'variant')::text, ''), "
+    "  d->'problem'->>'precision', (d->'problem'->>'array_size')::bigint, (e->>'bytes')::float8, "
+    "  (e->>'flops')::float8, ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(e->'times_s') x), "
+    "  (e->'stats_s'->>'min')::float8, (e->'stats_s'->>'max')::float8, (e->'stats_s'->>'mean')::float8, "
+    "  (e->'stats_s'->>'median')::float8, (e->'stats_s'->>'stddev')::float8, "
+    "  (e->>'bandwidth_bytes_per_s')::float8, (e->>'gflops')::float8, (e->>'verified')::boolean, "
+    "e->>'error', "
+    "  coalesce(d->'provenance', '{}') || jsonb_build_object('platform', d->'platform', 'device', "
+    "d->'device', "
+    "    'variant', d->'variant', 'problem', d->'problem') "
+    "  FROM j, rep, jsonb_array_elements(coalesce(d->'kernels', '[]')) e RETURNING verified, kernel, error), "
+    "f AS (UPDATE jobs SET state = CASE WHEN $3 = 'succeeded' AND EXISTS (SELECT 1 FROM ins) "
+    "      AND NOT EXISTS (SELECT 1 FROM ins WHERE NOT verified) THEN 'succeeded' ELSE 'failed' END, "
+    "  error = CASE WHEN $3 = 'failed' THEN coalesce($5, 'the worker reported a failure') "
+    "      WHEN NOT EXISTS (SELECT 1 FROM ins) THEN 'the report holds no results' "
+    "      WHEN EXISTS (SELECT 1 FROM ins WHERE NOT verified) THEN 'verification failed: ' || "
+    "        (SELECT string_agg(coalesce(error, kernel), '; ') FROM ins WHERE NOT verified) ELSE NULL END, "
+    "  progress = 1, finished_at = now(), lease_expires = NULL FROM j WHERE jobs.id = j.id RETURNING "
+    "jobs.state), "
+    "idle AS (UPDATE workers SET state = 'idle', last_heartbeat = now() WHERE id = (SELECT worker_id FROM "
+    "j)) "
+    "SELECT state FROM f";
+
+static const char deregister_sql[] =
+    "WITH w AS (UPDATE workers SET state = 'gone', gone_at = now() WHERE id = $1 AND state <> 'gone' "
+    "RETURNING id), "
+    "r AS (UPDATE jobs SET state = 'queued', worker_id = NULL, lease_expires = NULL, claimed_at = NULL, "
+    "  progress = 0 WHERE worker_id IN (SELECT id FROM w) AND state = 'running' RETURNING id) "
+    "SELECT (SELECT count(*) FROM w), (SELECT count(*) FROM r)";
+
+static int need_string(struct request *r, const char *key, const char **out)
+{
+    json_t *v = json_object_get(r->json, key);
+
+    if (!v)
+        return req_fail(r, 422, "missing_field", key, "%s is required", key);
+    if (!json_is_string(v))
+        return req_fail(r, 422, "wrong_type", key, "%s must be a string", key);
+    *out = json_string_value(v);
+    return 0;
+}
+
+/* 409 when a job is no longer this worker's: cancelled, or re-queued after its lease expired. */
+static int not_ours(struct request *r, const char *job)
+{
+    const char *params[1] = {job};
+    struct db_error dberr;
+    PGresult *res = db_query(job_state_sql, 1, params, &dberr);
+    int st;
+
+    if (!res)
+        return api_db_fail(r, &dberr);
+    if (PQntuples(res) == 0)
+        st = req_fail(r, 404, "not_found", NULL, "no job %s", job);
+    else if (!strcmp(PQgetvalue(res, 0, 0), "cancelled"))
+        st = req_fail(r, 409, "job_cancelled", NULL, "job %s was cancelled", job);
+    else
+        st = req_fail(r, 409, "stale_epoch", "epoch",
+                      "job %s is no longer held with this epoch (now %s, epoch %s)", job,
+                      PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1));
+    PQclear(res);
+    return st;
+}
+
+int workers_register(struct request *r)
+{
+    const char *host, *version = "", *local_id;
+    json_t *platform = json_object_get(r->json, "platform"), *info = json_object_get(r->json, "host_info");
+    json_t *pid = json_object_get(r->json, "pid");
+    char pid_s[24], lease[24], *platform_s = NULL, *info_s = NULL;
+    struct db_error dberr;
+    PGresult *res = NULL;
+    int st;
+
+    if ((st = need_string(r, "host", &host)))
+        return st;
+    if (strlen(host) < 1 || strlen(host) > 128 ||
+        strspn(host, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                     "0123456789._-") != strlen(host))
+        return req_fail(r, 422, "invalid_value", "host",
+                        "host must be 1 to 128 letters, digits, '.', '_' or '-'");
+    if (json_object_get(r->json, "version") && (st = need_string(r, "version", &version)))
+        return st;
+    if (!json_is_integer(pid) || json_integer_value(pid) < 1)
+        return req_fail(r, 422, "invalid_value", "pid", "pid must be a positive integer");
+    if (!json_is_object(platform) || !json_is_string(json_object_get(platform, "id")) ||
+        !json_is_string(json_object_get(platform, "kind")) ||
+        !json_is_string(json_object_get(platform, "name")))
+        return req_fail(r, 422, "invalid_value", "platform",
+                        "platform must be an object with id, kind and name (ppbench-worker list --json)");
+    local_id = json_string_value(json_object_get(platform, "id"));
+    snprintf(pid_s, sizeof(pid_s), "%lld", (long long)json_integer_value(pid));
+    snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
+    const char *ep[3] = {host, local_id, lease};
+    if (!(res = db_query(expire_sql, 3, ep, &dberr)))
+        return api_db_fail(r, &dberr);
+    PQclear(res);
+    platform_s = json_dumps(platform, JSON_COMPACT);
+    info_s = json_dumps(json_is_object(info) ? info : json_object(), JSON_COMPACT);
+    const char *params[5] = {host, info_s, platform_s, pid_s, version};
+    if (!(res = db_query(register_sql, 5, params, &dberr))) {
+        if (!strcmp(dberr.sqlstate, "23505")) {
+            const char *hp[2] = {host, local_id};
+            PGresult *h = db_query(holder_sql, 2, hp, &dberr);
+            st = req_fail(r, 409, "platform_taken", "platform",
+                          "platform %s/%s is already served by worker %s", host, local_id,
+                          h && PQntuples(h) ? PQgetvalue(h, 0, 0) : "?");
+            PQclear(h);
+        } else if (!strcmp(dberr.sqlstate, "23514") || !strncmp(dberr.sqlstate, "22", 2)) {
+            st = req_fail(r, 422, "invalid_value", "platform", "the platform description is invalid");
+            log_info("request=%s register: %s", r->id, dberr.e.msg);
+        } else {
+            st = api_db_fail(r, &dberr);
+        }
+        goto out;
+    }
+    r->reply =
+        json_pack("{s:I, s:s, s:i, s:i}", "worker_id", (json_int_t)strtoll(PQgetvalue(res, 0, 0), NULL, 10),
+                  "platform_id", PQgetvalue(res, 0, 1), "heartbeat_s", (int)api_settings()->heartbeat_s,
+                  "lease_s", (int)api_settings()->lease_s);
+    log_info("worker=%s platform=%s pid=%s registered", PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1), pid_s);
+    st = MHD_HTTP_CREATED;
+out:
+    PQclear(res);
+    free(platform_s);
+    free(info_s);
+    return st;
+}
+
+struct claim_wait {
+    double deadline;
+};
+
+int workers_claim(struct request *r)
+{
+    struct claim_wait *cw = r->state;
+    char lease[24];
+    const char *params[2] = {r->args[0], lease};
+    struct db_error dberr;
+    PGresult *res;
+    int st;
+
+    if (!cw) {
+        const char *wait_s = req_query(r, "wait");
+        long long wait = 0;
+        if ((st = req_check_query(r, "wait")))
+            return st;
+        if (!api_parse_id(r->args[0]))
+            return req_fail(r, 404, "not_found", NULL, "no worker \"%s\"", r->args[0]);
+        if (wait_s && (strspn(wait_s, "0123456789") != strlen(wait_s) || !*wait_s ||
+                       (wait = strtoll(wait_s, NULL, 10)) > api_settings()->max_wait_s))
+            return req_fail(r, 400, "invalid_parameter", "wait", "wait must be from 0 to %ld seconds",
+                            api_settings()->max_wait_s);
+        if (!(cw = calloc(1, sizeof(*cw))))
+            return req_fail(r, 500, "internal", NULL, "out of memory");
+        cw->deadline = http_now() + (double)wait;
+        r->state = cw;
+        r->state_free = free;
+    }
+    snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
+    if (!(res = db_query(claim_sql, 2, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    if (!strcmp(PQgetvalue(res, 0, 0), "0"))
+        st =
+            req_fail(r, 409, "worker_gone", NULL, "worker %s is not registered (register again)", r->args[0]);
+    else if (!PQgetisnull(res, 0, 1)) {
+        char *text;
+        st = asprintf(&text, "{\"job\":%s}", PQgetvalue(res, 0, 1)) < 0
+                 ? req_fail(r, 500, "internal", NULL, "out of memory")
+                 : req_reply_text(r, 200, text, NULL);
+        log_info("worker=%s claimed %s", r->args[0], PQgetvalue(res, 0, 1));
+    } else if (http_now() < cw->deadline && http_suspend(r))
+        st = HTTP_SUSPENDED;
+    else
+        st = MHD_HTTP_NO_CONTENT;
+    PQclear(res);
+    return st;
+}
+
+/* Optional integer fields of a worker call body, as decimal strings ("" when absent). */
+static int get_id_field(struct request *r, const char *key, char *out, size_t size, bool required)
+{
+    json_t *v = json_object_get(r->json, key);
+
+    out[0] = '\0';
+    if (!v && !required)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 0)
+        return req_fail(r, 422, v ? "wrong_type" : "missing_field", key, "%s must be a non-negative integer",
+                        key);
+    snprintf(out, size, "%lld", (long long)json_integer_value(v));
+    return 0;
+}
+
+int workers_heartbeat(struct request *r)
+{
+    char job[24], epoch[24], lease[24];
+    struct db_error dberr;
+    PGresult *res;
+    int st, alive, cancel = 0;
+
+    if (!api_parse_id(r->args[0]))
+        return req_fail(r, 404, "not_found", NULL, "no worker \"%s\"", r->args[0]);
+    if ((st = get_id_field(r, "job_id", job, sizeof(job), false)) ||
+        (st = get_id_field(r, "epoch", epoch, sizeof(epoch), job[0] != '\0')))
+        return st;
+    const char *wp[2] = {r->args[0], job[0] ? "true" : "false"};
+    if (!(res = db_query(worker_beat_sql, 2, wp, &dberr)))
+        return api_db_fail(r, &dberr);
+    alive = PQntuples(res) == 1;
+    PQclear(res);
+    if (!alive)
+        return req_fail(r, 409, "worker_gone", NULL, "worker %s is not registered (register again)",
+                        r->args[0]);
+    if (job[0]) {
+        snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
+        const char *jp[4] = {job, epoch, r->args[0], lease};
+        if (!(res = db_query(job_beat_sql, 4, jp, &dberr)))
+            return api_db_fail(r, &dberr);
+        int held = PQntuples(res) == 1;
+        PQclear(res);
+        if (!held) {
+            st = not_ours(r, job);
+            if (strcmp(r->err.code, "job_cancelled"))
+                return st;
+            cancel = 1;
+        }
+    }
+    r->reply = json_pack("{s:b}", "cancel", cancel);
+    return 200;
+}
+
+int jobs_progress(struct request *r)
+{
+    char epoch[24], lease[24], prog[32];
+    json_t *p = json_object_get(r->json, "progress");
+    struct db_error dberr;
+    PGresult *res;
+    int st, held;
+
+    if (!api_parse_id(r->args[0]))
+        return req_fail(r, 404, "not_found", NULL, "no job \"%s\"", r->args[0]);
+    if ((st = get_id_field(r, "epoch", epoch, sizeof(epoch), true)))
+        return st;
+    if (!json_is_number(p) || json_number_value(p) < 0 || json_number_value(p) > 1)
+        return req_fail(r, 422, "invalid_value", "progress", "progress must be a number from 0 to 1");
+    snprintf(prog, sizeof(prog), "%.4f", json_number_value(p));
+    snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
+    const char *params[4] = {r->args[0], epoch, prog, lease};
+    if (!(res = db_query(progress_sql, 4, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    held = PQntuples(res) == 1;
+    PQclear(res);
+    if (!held) {
+        st = not_ours(r, r->args[0]);
+        if (strcmp(r->err.code, "job_cancelled"))
+            return st;
+    }
+    r->reply = json_pack("{s:b}", "cancel", !held);
+    return 200;
+}
+
+int jobs_result(struct request *r)
+{
+    static const char *const fields[] = {"epoch", "outcome", "error", "report", NULL};
+    char epoch[24], *report_s = NULL;
+    const char *outcome, *error = NULL, *key;
+    json_t *report = json_object_get(r->json, "report"), *v;
+    struct db_error dberr;
+    PGresult *res = NULL;
+    int st;
+
+    json_object_foreach(r->json, key, v)
+    {
+        int known = 0;
+        for (int i = 0; fields[i]; i++)
+            known |= !strcmp(fields[i], key);
+        if (!known)
+            return req_fail(r, 422, "unknown_field", key, "unknown field \"%s\"", key);
+    }
+    if (!api_parse_id(r->args[0]))
+        return req_fail(r, 404, "not_found", NULL, "no job \"%s\"", r->args[0]);
+    if ((st = get_id_field(r, "epoch", epoch, sizeof(epoch), true)) ||
+        (st = need_string(r, "outcome", &outcome)))
+        return st;
+    if (strcmp(outcome, "succeeded") && strcmp(outcome, "failed"))
+        return req_fail(r, 422, "invalid_value", "outcome", "outcome must be succeeded or failed");
+    if (json_object_get(r->json, "error") && !json_is_null(json_object_get(r->json, "error")) &&
+        (st = need_string(r, "error", &error)))
+        return st;
+    if (report && !json_is_null(report) && !json_is_object(report))
+        return req_fail(r, 422, "wrong_type", "report", "report must be the worker's json document");
+    report_s = json_dumps(json_is_object(report) ? report : json_object(), JSON_COMPACT);
+    const char *params[5] = {r->args[0], epoch, outcome, report_s, error};
+    if (!(res = db_query(result_sql, 5, params, &dberr))) {
+        if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
+            log_info("request=%s job=%s result refused: %s", r->id, r->args[0], dberr.e.msg);
+            st = req_fail(r, 422, "invalid_report", "report", "the report does not hold valid results");
+        } else {
+            st = api_db_fail(r, &dberr);
+        }
+        goto out;
+    }
+    if (PQntuples(res) == 0) {
+        st = not_ours(r, r->args[0]);
+        goto out;
+    }
+    log_info("job=%s %s", r->args[0], PQgetvalue(res, 0, 0));
+    r->reply = json_pack("{s:s}", "state", PQgetvalue(res, 0, 0));
+    st = 200;
+out:
+    PQclear(res);
+    free(report_s);
+    return st;
+}
+
+int workers_deregister(struct request *r)
+{
+    const char *params[1] = {r->args[0]};
+    struct db_error dberr;
+    PGresult *res;
+    int st;
+
+    if (!api_parse_id(r->args[0]))
+        return req_fail(r, 404, "not_found", NULL, "no worker \"%s\"", r->args[0]);
+    if (!(res = db_query(deregister_sql, 1, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    if (!strcmp(PQgetvalue(res, 0, 0), "0"))
+        st = req_fail(r, 404, "not_found", NULL, "no registered worker %s", r->args[0]);
+    else {
+        log_info("worker=%s deregistered, %s job(s) re-queued", r->args[0], PQgetvalue(res, 0, 1));
+        r->reply = json_pack("{s:i}", "requeued", atoi(PQgetvalue(res, 0, 1)));
+        st = 200;
+    }
+    PQclear(res);
+    return st;
+}

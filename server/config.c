@@ -1,0 +1,169 @@
+/*
+ * config: the settings table and its parser. Runs on the main thread (startup and SIGHUP); the struct it
+ * fills is read by other threads only after startup, and reloads touch only the fields marked reloadable.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/log.h"
+
+enum type { T_STRING, T_LONG, T_BOOL };
+
+static const struct setting {
+    const char *name;
+    enum type type;
+    size_t offset, size;
+    const char *def;
+    bool reloadable;
+    long min, max;
+} settings[] = {
+#define S(f) offsetof(struct config, f), sizeof(((struct config *)0)->f)
+    {"listen", T_STRING, S(listen), "127.0.0.1:8080", false, 0, 0},
+    {"state_dir", T_STRING, S(state_dir), "./ppbench-state", false, 0, 0},
+    {"log_level", T_STRING, S(log_level), "info", true, 0, 0},
+    {"threads", T_LONG, S(threads), "8", false, 1, 256},
+    {"max_body_bytes", T_LONG, S(max_body_bytes), "4194304", true, 1024, 1L << 30},
+    {"max_connections", T_LONG, S(max_connections), "1024", false, 4, 65536},
+    {"connection_timeout_s", T_LONG, S(connection_timeout_s), "90", false, 1, 3600},
+    {"lease_s", T_LONG, S(lease_s), "30", true, 2, 3600},
+    {"heartbeat_s", T_LONG, S(heartbeat_s), "5", true, 1, 600},
+    {"max_wait_s", T_LONG, S(max_wait_s), "60", true, 0, 600},
+    {"require_read_token", T_BOOL, S(require_read_token), "false", true, 0, 0},
+    {"embedded_workers", T_BOOL, S(embedded_workers), "true", false, 0, 0},
+#undef S
+};
+
+#define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
+
+static int apply(struct config *c, const struct setting *s, const char *value, struct pp_error *err)
+{
+    char *field = (char *)c + s->offset, *end;
+
+    switch (s->type) {
+    case T_STRING:
+        if (strlen(value) >= s->size)
+            return pp_error_set(err, "%s: value longer than %zu characters", s->name, s->size - 1);
+        memcpy(field, value, strlen(value) + 1);
+        return 0;
+    case T_LONG: {
+        long v;
+        errno = 0;
+        v = strtol(value, &end, 10);
+        if (errno || end == value || *end)
+            return pp_error_set(err, "%s: \"%s\" is not a whole number", s->name, value);
+        if (v < s->min || v > s->max)
+            return pp_error_set(err, "%s: %ld is out of range %ld..%ld", s->name, v, s->min, s->max);
+        *(long *)field = v;
+        return 0;
+    }
+    case T_BOOL:
+        if (!strcmp(value, "true") || !strcmp(value, "yes") || !strcmp(value, "1"))
+            *(bool *)field = true;
+        else if (!strcmp(value, "false") || !strcmp(value, "no") || !strcmp(value, "0"))
+            *(bool *)field = false;
+        else
+            return pp_error_set(err, "%s: \"%s\" is not true or false", s->name, value);
+        return 0;
+    }
+    return pp_error_set(err, "%s: bad type", s->name);
+}
+
+void config_defaults(struct config *c)
+{
+    struct pp_error ignored;
+
+    memset(c, 0, sizeof(*c));
+    for (size_t i = 0; i < NSETTINGS; i++)
+        (void)!apply(c, &settings[i], settings[i].def, &ignored);
+}
+
+int config_set(struct config *c, const char *key, const char *value, struct pp_error *err)
+{
+    enum log_level lvl;
+
+    if (!strcmp(key, "database_url"))
+        return pp_error_set(err,
+                            "database_url: set it in the environment (PPBENCH_DATABASE_URL), not in a file");
+    for (size_t i = 0; i < NSETTINGS; i++)
+        if (!strcmp(settings[i].name, key)) {
+            if (!strcmp(key, "log_level") && log_parse_level(value, &lvl))
+                return pp_error_set(err, "log_level: \"%s\" is not error, warning, notice, info or debug",
+                                    value);
+            return apply(c, &settings[i], value, err);
+        }
+    return pp_error_set(err, "unknown setting \"%s\"", key);
+}
+
+static char *trim(char *s)
+{
+    char *e;
+
+    while (isspace((unsigned char)*s))
+        s++;
+    e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+int config_load_file(struct config *c, const char *path, struct pp_error *err)
+{
+    FILE *f = fopen(path, "r");
+    char line[2048];
+    int lineno = 0, rc = 0;
+
+    if (!f)
+        return pp_error_set(err, "%s: %s", path, strerror(errno));
+    while (fgets(line, sizeof(line), f)) {
+        char *eq, *key, *value, *hash;
+        lineno++;
+        if ((hash = strchr(line, '#')))
+            *hash = '\0';
+        key = trim(line);
+        if (!*key)
+            continue;
+        if (!(eq = strchr(key, '='))) {
+            rc = pp_error_set(err, "%s:%d: expected key = value", path, lineno);
+            break;
+        }
+        *eq = '\0';
+        value = trim(eq + 1);
+        key = trim(key);
+        if (config_set(c, key, value, err)) {
+            rc = pp_error_prefix(err, "%s:%d", path, lineno);
+            break;
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
+void config_apply_reloadable(struct config *cur, const struct config *next)
+{
+    for (size_t i = 0; i < NSETTINGS; i++)
+        if (settings[i].reloadable)
+            memcpy((char *)cur + settings[i].offset, (const char *)next + settings[i].offset,
+                   settings[i].size);
+}
+
+int config_listen(const struct config *c, char *addr, size_t size, unsigned *port, struct pp_error *err)
+{
+    const char *colon = strrchr(c->listen, ':');
+    char *end;
+    long p;
+
+    if (!colon || colon == c->listen || (size_t)(colon - c->listen) >= size)
+        return pp_error_set(err, "listen: \"%s\" is not ADDR:PORT", c->listen);
+    p = strtol(colon + 1, &end, 10);
+    if (*end || p < 0 || p > 65535)
+        return pp_error_set(err, "listen: bad port in \"%s\"", c->listen);
+    snprintf(addr, size, "%.*s", (int)(colon - c->listen), c->listen);
+    *port = (unsigned)p;
+    return 0;
+}

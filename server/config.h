@@ -1,0 +1,44 @@
+/*
+ * config: ppbenchd's settings, one table (name, type, default, reloadable, bounds), read from a `key = value`
+ * file, then the command line; secrets (the database URL) from the environment (PPBENCH_DATABASE_URL).
+ */
+#ifndef PP_CONFIG_H
+#define PP_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/error.h"
+
+struct config {
+    char listen[128];        /* ADDR:PORT */
+    char state_dir[512];     /* embedded PostgreSQL and local state */
+    char database_url[1024]; /* empty: embedded default */
+    char log_level[16];
+    long threads; /* HTTP thread pool size; each thread holds one PostgreSQL connection */
+    long max_body_bytes;
+    long max_connections;
+    long connection_timeout_s;
+    long lease_s; /* a claim's lease; heartbeats extend it */
+    long heartbeat_s;
+    long max_wait_s; /* longest claim long-poll */
+    bool require_read_token;
+    bool embedded_workers; /* start one worker per local platform (embedded default) */
+};
+
+void config_defaults(struct config *c);
+
+/* Apply one setting by name. Unknown names, bad values and out-of-range numbers are errors naming the key. */
+int config_set(struct config *c, const char *key, const char *value, struct pp_error *err) PP_WUR;
+
+/* Read a `key = value` file ('#' comments, blank lines) on top of c. Errors carry "file:line". */
+int config_load_file(struct config *c, const char *path, struct pp_error *err) PP_WUR;
+
+/* Copy the reloadable settings of next into cur (SIGHUP, after next validated as a whole). */
+void config_apply_reloadable(struct config *cur, const struct config *next);
+
+/* Split listen into address and port. */
+int config_listen(const struct config *c, char *addr, size_t size, unsigned *port,
+                  struct pp_error *err) PP_WUR;
+
+#endif

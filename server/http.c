@@ -1,0 +1,498 @@
+/*
+ * http: libmicrohttpd glue, routing, auth and response rendering. MHD pool threads run the handlers; the
+ * waiter list is shared and guarded by a mutex; everything else in a request belongs to the thread that
+ * handles it. The request context is freed in on_completed.
+ */
+#include "http.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "server/auth.h"
+#include "server/log.h"
+
+struct http_server {
+    struct MHD_Daemon *daemon;
+    const struct route *routes;
+};
+
+static const struct route *g_routes;
+static _Atomic size_t g_max_body = 4u << 20;
+static atomic_bool g_require_read_token;
+static atomic_ullong g_request_seq;
+static atomic_bool g_stopping; /* no new suspensions: MHD must not be stopped with suspended connections */
+static unsigned g_id_prefix;
+
+/* Suspended connections waiting for http_wake_all. */
+static pthread_mutex_t waiters_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct MHD_Connection **waiters;
+static size_t nwaiters, cap_waiters;
+
+double http_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void http_set_limits(size_t max_body, bool require_read_token)
+{
+    g_max_body = max_body;
+    g_require_read_token = require_read_token;
+}
+
+int req_fail(struct request *r, int status, const char *code, const char *field, const char *fmt, ...)
+{
+    va_list ap;
+
+    snprintf(r->err.code, sizeof(r->err.code), "%s", code);
+    snprintf(r->err.field, sizeof(r->err.field), "%s", field ? field : "");
+    va_start(ap, fmt);
+    vsnprintf(r->err.message, sizeof(r->err.message), fmt, ap);
+    va_end(ap);
+    r->err.detail[0] = '\0';
+    if (status == MHD_HTTP_SERVICE_UNAVAILABLE && !r->retry_after)
+        r->retry_after = 1;
+    return status;
+}
+
+void req_detail(struct request *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err.detail, sizeof(r->err.detail), fmt, ap);
+    va_end(ap);
+}
+
+int req_reply_text(struct request *r, int status, char *text, const char *type)
+{
+    free(r->reply_text);
+    r->reply_text = text;
+    r->reply_type = type;
+    return status;
+}
+
+const char *req_query(struct request *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+struct query_check {
+    const char *allowed;
+    const char *bad;
+};
+
+static enum MHD_Result check_arg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    struct query_check *qc = cls;
+    size_t klen = strlen(key);
+    const char *p = qc->allowed;
+
+    (void)kind;
+    (void)value;
+    while (p && *p) {
+        size_t len = strcspn(p, ",");
+        if (len == klen && !strncmp(p, key, len))
+            return MHD_YES;
+        p += len + (p[len] == ',');
+    }
+    qc->bad = key;
+    return MHD_NO;
+}
+
+int req_check_query(struct request *r, const char *allowed)
+{
+    struct query_check qc = {allowed, NULL};
+
+    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, check_arg, &qc);
+    if (qc.bad)
+        return req_fail(r, MHD_HTTP_BAD_REQUEST, "unknown_parameter", qc.bad,
+                        "unknown query parameter \"%s\"", qc.bad);
+    return 0;
+}
+
+bool http_suspend(struct request *r)
+{
+    bool ok = false;
+
+    pthread_mutex_lock(&waiters_lock);
+    if (g_stopping) {
+        pthread_mutex_unlock(&waiters_lock);
+        return false;
+    }
+    if (nwaiters == cap_waiters) {
+        size_t cap = cap_waiters ? 2 * cap_waiters : 64;
+        struct MHD_Connection **w = realloc(waiters, cap * sizeof(*w));
+        if (w) {
+            waiters = w;
+            cap_waiters = cap;
+        }
+    }
+    if (nwaiters < cap_waiters) {
+        waiters[nwaiters++] = r->conn;
+        r->suspended = true;
+        MHD_suspend_connection(r->conn);
+        ok = true;
+    }
+    pthread_mutex_unlock(&waiters_lock);
+    return ok;
+}
+
+void http_wake_all(void)
+{
+    pthread_mutex_lock(&waiters_lock);
+    for (size_t i = 0; i < nwaiters; i++)
+        MHD_resume_connection(waiters[i]);
+    nwaiters = 0;
+    pthread_mutex_unlock(&waiters_lock);
+}
+
+/* Match path against pattern; captures {param} segments. */
+static bool match(const char *pattern, const char *path, struct request *r)
+{
+    int nargs = 0;
+
+    while (*pattern && *path) {
+        if (*pattern != '/' || *path != '/')
+            return false;
+        pattern++;
+        path++;
+        size_t plen = strcspn(pattern, "/"), slen = strcspn(path, "/");
+        if (pattern[0] == '{') {
+            if (slen == 0 || slen >= sizeof(r->args[0]) || nargs >= 3)
+                return false;
+            snprintf(r->args[nargs++], sizeof(r->args[0]), "%.*s", (int)slen, path);
+        } else if (plen != slen || strncmp(pattern, path, plen)) {
+            return false;
+        }
+        pattern += plen;
+        path += slen;
+    }
+    if (*pattern || *path)
+        return false;
+    r->nargs = nargs;
+    return true;
+}
+
+static int route(struct request *r, char *allow, size_t allow_size)
+{
+    bool path_known = false;
+
+    allow[0] = '\0';
+    for (const struct route *rt = g_routes; rt->method; rt++) {
+        if (!match(rt->pattern, r->path, r))
+            continue;
+        path_known = true;
+        if (!strcmp(rt->method, r->method)) {
+            r->route = rt;
+            return 0;
+        }
+        snprintf(allow + strlen(allow), allow_size - strlen(allow), "%s%s", allow[0] ? ", " : "", rt->method);
+    }
+    if (path_known)
+        return req_fail(r, MHD_HTTP_METHOD_NOT_ALLOWED, "method_not_allowed", NULL,
+                        "%s is not allowed on %s (allowed: %s)", r->method, r->path, allow);
+    return req_fail(r, MHD_HTTP_NOT_FOUND, "not_found", NULL, "no such resource: %s", r->path);
+}
+
+static bool role_allows(enum role have, enum role need)
+{
+    if (have == ROLE_ADMIN || need == ROLE_NONE)
+        return true;
+    if (need == ROLE_WORKER)
+        return have == ROLE_WORKER;
+    return have != ROLE_WORKER && have >= need;
+}
+
+static const char *role_name(enum role role)
+{
+    static const char *const names[] = {"none", "read", "submit", "admin", "worker"};
+    return names[role];
+}
+
+static int authenticate(struct request *r)
+{
+    const char *h = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    enum role need = r->route->need;
+    struct db_error dberr;
+
+    if (need == ROLE_NONE || (need == ROLE_READ && !g_require_read_token && !h))
+        return 0;
+    if (!h)
+        return req_fail(r, MHD_HTTP_UNAUTHORIZED, "unauthorized", NULL,
+                        "this request needs a bearer token with role %s", role_name(need));
+    if (strncasecmp(h, "Bearer ", 7) != 0)
+        return req_fail(r, MHD_HTTP_UNAUTHORIZED, "unauthorized", NULL,
+                        "authorization must be \"Bearer <token>\"");
+    switch (auth_lookup(h + 7, &r->role, &r->token_id, &dberr)) {
+    case AUTH_OK:
+        break;
+    case AUTH_UNKNOWN:
+        return req_fail(r, MHD_HTTP_UNAUTHORIZED, "unauthorized", NULL, "unknown or revoked token");
+    default:
+        log_warn("request=%s auth: %s", r->id, dberr.e.msg);
+        return req_fail(r, MHD_HTTP_SERVICE_UNAVAILABLE, "database_unavailable", NULL,
+                        "the database is unavailable, try again");
+    }
+    if (!role_allows(r->role, need))
+        return req_fail(r, MHD_HTTP_FORBIDDEN, "forbidden", NULL,
+                        "this request needs role %s, the token has %s", role_name(need), role_name(r->role));
+    return 0;
+}
+
+static int parse_body(struct request *r)
+{
+    const char *ct = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    json_error_t jerr;
+
+    if (r->too_large)
+        return req_fail(r, MHD_HTTP_CONTENT_TOO_LARGE, "body_too_large", NULL,
+                        "request body larger than %zu bytes", (size_t)g_max_body);
+    if (!r->route->json_body) {
+        /* No body expected; an empty JSON object is accepted from clients that always send one. */
+        size_t i = 0;
+        while (i < r->body_len && strchr(" \t\r\n{}", r->body[i]))
+            i++;
+        if (i < r->body_len || (r->body_len && (!strchr(r->body, '{') || !strchr(r->body, '}'))))
+            return req_fail(r, MHD_HTTP_BAD_REQUEST, "unexpected_body", NULL, "this request takes no body");
+        return 0;
+    }
+    if (!ct || strncasecmp(ct, "application/json", 16) != 0 || (ct[16] && ct[16] != ';' && ct[16] != ' '))
+        return req_fail(r, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", NULL,
+                        "the body must be application/json");
+    r->json = json_loadb(r->body ? r->body : "", r->body_len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!r->json) {
+        req_fail(r, MHD_HTTP_BAD_REQUEST, "malformed_json", NULL, "malformed json: %s", jerr.text);
+        req_detail(r, "line %d, column %d", jerr.line, jerr.column);
+        return MHD_HTTP_BAD_REQUEST;
+    }
+    if (!json_is_object(r->json))
+        return req_fail(r, MHD_HTTP_BAD_REQUEST, "malformed_json", NULL, "the body must be a json object");
+    return 0;
+}
+
+static char *error_body(struct request *r)
+{
+    json_t *e = json_pack("{s:{s:s, s:s, s:s?, s:s?, s:s}}", "error", "code", r->err.code, "message",
+                          r->err.message, "detail", r->err.detail[0] ? r->err.detail : NULL, "field",
+                          r->err.field[0] ? r->err.field : NULL, "request_id", r->id);
+    char *s = json_dumps(e, JSON_COMPACT);
+    json_decref(e);
+    return s;
+}
+
+static enum MHD_Result send_reply(struct request *r, int status)
+{
+    struct MHD_Response *resp;
+    char *text = NULL;
+    const char *type = "application/json";
+    enum MHD_Result ret;
+
+    if (status >= 400) {
+        text = error_body(r);
+        if (status >= 500)
+            log_warn("request=%s %s %s -> %d %s", r->id, r->method, r->path, status, r->err.message);
+    } else if (r->reply_text) {
+        text = r->reply_text;
+        r->reply_text = NULL;
+        if (r->reply_type)
+            type = r->reply_type;
+    } else if (r->reply) {
+        text = json_dumps(r->reply, JSON_COMPACT);
+    }
+    if (!text)
+        text = strdup("");
+    resp = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+    if (status != MHD_HTTP_NO_CONTENT)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    MHD_add_response_header(resp, "X-Request-Id", r->id);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    if (r->location[0])
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, r->location);
+    if (r->retry_after) {
+        char ra[16];
+        snprintf(ra, sizeof(ra), "%d", r->retry_after);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, ra);
+    }
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED) {
+        char allow[64] = "";
+        for (const struct route *rt = g_routes; rt->method; rt++) {
+            struct request probe;
+            if (match(rt->pattern, r->path, &probe) && !strstr(allow, rt->method))
+                snprintf(allow + strlen(allow), sizeof(allow) - strlen(allow), "%s%s", allow[0] ? ", " : "",
+                         rt->method);
+        }
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
+    }
+    ret = MHD_queue_response(r->conn, (unsigned)status, resp);
+    MHD_destroy_response(resp);
+    log_debug("request=%s %s %s -> %d (%.3f ms)", r->id, r->method, r->path, status,
+              (http_now() - r->started) * 1e3);
+    return ret;
+}
+
+static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    struct request *r = cls;
+    ssize_t n;
+
+    (void)pos;
+    n = r->stream(r, buf, max);
+    return n < 0 ? MHD_CONTENT_READER_END_OF_STREAM : n;
+}
+
+static enum MHD_Result send_stream(struct request *r)
+{
+    struct MHD_Response *resp =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 8192, stream_reader, r, NULL);
+    enum MHD_Result ret;
+
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    MHD_add_response_header(resp, "X-Request-Id", r->id);
+    ret = MHD_queue_response(r->conn, MHD_HTTP_OK, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+static int dispatch(struct request *r)
+{
+    char allow[64];
+    int status;
+
+    if (!r->route) {
+        if ((status = route(r, allow, sizeof(allow))))
+            return status;
+        if ((status = parse_body(r)) || (status = authenticate(r)))
+            return status;
+    }
+    return r->route->handler(r);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+                                  const char *version, const char *upload, size_t *upload_size,
+                                  void **con_cls)
+{
+    struct request *r = *con_cls;
+    int status;
+
+    (void)cls;
+    (void)version;
+    if (!r) {
+        if (!(r = calloc(1, sizeof(*r))))
+            return MHD_NO;
+        r->conn = conn;
+        r->method = method;
+        r->started = http_now();
+        snprintf(r->path, sizeof(r->path), "%s", url);
+        snprintf(r->id, sizeof(r->id), "%04x-%06llx", g_id_prefix, (unsigned long long)++g_request_seq);
+        *con_cls = r;
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        if (!r->too_large && r->body_len + *upload_size <= g_max_body) {
+            if (r->body_len + *upload_size + 1 > r->body_cap) {
+                size_t cap = (r->body_len + *upload_size + 1) * 2;
+                char *b = realloc(r->body, cap);
+                if (!b)
+                    return MHD_NO;
+                r->body = b;
+                r->body_cap = cap;
+            }
+            memcpy(r->body + r->body_len, upload, *upload_size);
+            r->body_len += *upload_size;
+            r->body[r->body_len] = '\0';
+        } else {
+            r->too_large = true; /* keep reading and discarding, answer 413 at the end */
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    r->suspended = false;
+    status = dispatch(r);
+    if (status == HTTP_SUSPENDED)
+        return MHD_YES;
+    if (status == HTTP_STREAM)
+        return send_stream(r);
+    return send_reply(r, status);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    struct request *r = *con_cls;
+
+    (void)cls;
+    (void)conn;
+    (void)toe;
+    if (!r)
+        return;
+    if (r->state_free)
+        r->state_free(r->state);
+    json_decref(r->json);
+    json_decref(r->reply);
+    free(r->reply_text);
+    free(r->body);
+    free(r);
+    *con_cls = NULL;
+}
+
+static void on_panic(void *cls, const char *file, unsigned line, const char *reason)
+{
+    (void)cls;
+    log_err("libmicrohttpd panic at %s:%u: %s", file ? file : "?", line, reason ? reason : "?");
+    abort();
+}
+
+int http_start(const char *addr, unsigned port, unsigned threads, unsigned max_connections,
+               unsigned timeout_s, const struct route *routes, struct http_server **out, struct pp_error *err)
+{
+    struct sockaddr_in sin;
+    struct http_server *s;
+
+    memset(&sin, 0, sizeof(sin));
+    sin.sin_family = AF_INET;
+    sin.sin_port = htons((uint16_t)port);
+    if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+        return pp_error_set(err, "listen: \"%s\" is not an IPv4 address", addr);
+    if (!(s = calloc(1, sizeof(*s))))
+        return pp_error_set(err, "out of memory");
+    g_routes = routes;
+    g_id_prefix = (unsigned)getpid() & 0xffff;
+    MHD_set_panic_func(on_panic, NULL);
+    s->daemon = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG,
+        (uint16_t)port, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sin,
+        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, max_connections,
+        MHD_OPTION_CONNECTION_TIMEOUT, timeout_s, MHD_OPTION_PER_IP_CONNECTION_LIMIT, max_connections,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_END);
+    if (!s->daemon) {
+        free(s);
+        return pp_error_set(err, "cannot listen on %s:%u (in use, or not permitted)", addr, port);
+    }
+    s->routes = routes;
+    *out = s;
+    return 0;
+}
+
+void http_stop(struct http_server *s)
+{
+    if (!s)
+        return;
+    pthread_mutex_lock(&waiters_lock);
+    g_stopping = true;
+    pthread_mutex_unlock(&waiters_lock);
+    http_wake_all();
+    MHD_stop_daemon(s->daemon);
+    free(s);
+}

@@ -1,0 +1,114 @@
+/*
+ * http: ppbenchd's HTTP layer over libmicrohttpd (thread pool; each pool thread owns one PostgreSQL
+ * connection through server/db.c). It owns the request context (one per request, freed when the request
+ * completes), routes by method and path pattern, checks auth, body size and content type, and renders every
+ * response: handlers return a status and fill either a reply or an error; they never write errors themselves.
+ *
+ * Long polls and event streams do not block a pool thread: a handler suspends its connection (http_suspend)
+ * and returns HTTP_SUSPENDED; http_wake_all (called by the notifier thread on NOTIFY and on a tick) resumes
+ * every suspended connection and its handler runs again with its state.
+ */
+#ifndef PP_HTTP_H
+#define PP_HTTP_H
+
+#include <jansson.h>
+#include <microhttpd.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "lib/error.h"
+
+enum role { ROLE_NONE = 0, ROLE_READ = 1, ROLE_SUBMIT = 2, ROLE_ADMIN = 3, ROLE_WORKER = 4 };
+
+#define HTTP_SUSPENDED 0 /* handler suspended its connection; it will be called again */
+#define HTTP_STREAM    1 /* handler set r->stream: a streamed 200 response (Server-Sent Events) */
+
+struct request;
+typedef int (*handler_fn)(struct request *r);
+/* Stream writer: fill buf (up to max) and return the bytes written; 0 after calling http_suspend (no data
+ * yet); -1 at the end of the stream. */
+typedef ssize_t (*stream_fn)(struct request *r, char *buf, size_t max);
+
+struct route {
+    const char *method;  /* "GET", "POST" */
+    const char *pattern; /* "/api/v1/jobs/{id}/cancel": {name} matches one path segment */
+    handler_fn handler;
+    enum role need; /* ROLE_READ routes are open unless require_read_token */
+    bool json_body; /* the handler reads a JSON object body (an empty body is an error) */
+};
+
+struct http_error {
+    char code[48];
+    char message[256];
+    char detail[512];
+    char field[128];
+};
+
+struct request {
+    struct MHD_Connection *conn;
+    const char *method;
+    char path[512];
+    char id[24];
+    const struct route *route;
+    char args[3][128]; /* the {param} segments, in order */
+    int nargs;
+    enum role role;
+    long long token_id; /* 0 when anonymous */
+    char *body;
+    size_t body_len, body_cap;
+    bool too_large;
+    json_t *json; /* the parsed body when route->json_body (borrowed by handlers) */
+
+    /* response */
+    json_t *reply;          /* owned; rendered compact */
+    char *reply_text;       /* owned; alternative body (SQL-built JSON, CSV) */
+    const char *reply_type; /* content type of reply_text */
+    char location[192];
+    struct http_error err;
+    int retry_after;
+
+    /* suspended handlers and streams */
+    void *state;
+    void (*state_free)(void *);
+    stream_fn stream;
+    bool suspended;
+    double started;
+};
+
+struct http_server;
+
+/* Start listening. routes is borrowed and must outlive the server (NULL-terminated by a NULL method). */
+int http_start(const char *addr, unsigned port, unsigned threads, unsigned max_connections,
+               unsigned timeout_s, const struct route *routes, struct http_server **out,
+               struct pp_error *err) PP_WUR;
+void http_stop(struct http_server *s);
+
+/* Settings read per request (reloadable). */
+void http_set_limits(size_t max_body, bool require_read_token);
+
+/* Resume every suspended connection (any thread). */
+void http_wake_all(void);
+
+/* Record an error for the reply; returns status so handlers can `return req_fail(...)`. field may be NULL. */
+int req_fail(struct request *r, int status, const char *code, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Add detail to the last error. */
+void req_detail(struct request *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Reply with text built elsewhere (steals text; type NULL means application/json). */
+int req_reply_text(struct request *r, int status, char *text, const char *type);
+
+/* Query parameter, or NULL. */
+const char *req_query(struct request *r, const char *name);
+/* 400 unknown_parameter when the query string has a parameter not in allowed ("a,b,c"); 0 when fine. */
+int req_check_query(struct request *r, const char *allowed);
+
+/* Suspend this connection until the next http_wake_all (long poll, stream without data). Returns false when
+ * the server is stopping (answer now instead). */
+bool http_suspend(struct request *r);
+
+/* Monotonic seconds. */
+double http_now(void);
+
+#endif

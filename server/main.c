@@ -1,0 +1,384 @@
+/*
+ * ppbenchd: startup, the embedded default, the `token` and `routes` commands, and the main loop. The main
+ * thread owns the configuration, the embedded PostgreSQL, the supervisor and the signals (signalfd:
+ * SIGTERM/SIGINT stop, SIGHUP reloads, SIGCHLD reaps supervised workers); HTTP pool threads and the notifier
+ * thread do the rest. Startup may die with a message; once ready, nothing a request, a worker or the database
+ * does stops the server.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <systemd/sd-daemon.h>
+#include <unistd.h>
+
+#include "server/api.h"
+#include "server/auth.h"
+#include "server/config.h"
+#include "server/db.h"
+#include "server/http.h"
+#include "server/log.h"
+#include "server/migrate.h"
+#include "server/notify.h"
+#include "server/pgembed.h"
+#include "server/supervise.h"
+
+struct options {
+    const char *config_file;
+    const char *command; /* NULL (serve), "token", "routes" */
+    const char *role, *name;
+    struct config cfg;
+};
+
+static void usage(FILE *f)
+{
+    fprintf(
+        f,
+        "usage: ppbenchd [--config FILE] [--database URL] [--state-dir DIR] [--listen ADDR:PORT]\n"
+        "       ppbenchd token create --role read|submit|worker|admin [--name NAME] [same options]\n"
+        "       ppbenchd routes\n"
+        "With no database URL (--database or PPBENCH_DATABASE_URL), ppbenchd starts its own PostgreSQL in\n"
+        "the state directory and one worker per local platform.\n");
+}
+
+static int parse(int argc, char **argv, struct options *o)
+{
+    static const struct option longopts[] = {
+        {"config", required_argument, NULL, 'c'},
+        {"database", required_argument, NULL, 'd'},
+        {"state-dir", required_argument, NULL, 's'},
+        {"listen", required_argument, NULL, 'l'},
+        {"role", required_argument, NULL, 'r'},
+        {"name", required_argument, NULL, 'n'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *database = NULL, *state = NULL, *listen = NULL;
+    struct pp_error err;
+    int c;
+
+    memset(o, 0, sizeof(*o));
+    config_defaults(&o->cfg);
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c':
+            o->config_file = optarg;
+            break;
+        case 'd':
+            database = optarg;
+            break;
+        case 's':
+            state = optarg;
+            break;
+        case 'l':
+            listen = optarg;
+            break;
+        case 'r':
+            o->role = optarg;
+            break;
+        case 'n':
+            o->name = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            exit(0);
+        default:
+            usage(stderr);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        o->command = argv[optind];
+        if (!strcmp(o->command, "token") && !(optind + 1 < argc && !strcmp(argv[optind + 1], "create"))) {
+            fprintf(stderr, "ppbenchd: token: the only subcommand is create\n");
+            return -1;
+        }
+        if (strcmp(o->command, "token") && strcmp(o->command, "routes")) {
+            fprintf(stderr, "ppbenchd: unknown command \"%s\"\n", o->command);
+            return -1;
+        }
+    }
+    if (o->config_file && config_load_file(&o->cfg, o->config_file, &err)) {
+        fprintf(stderr, "ppbenchd: %s\n", err.msg);
+        return -1;
+    }
+    if ((state && config_set(&o->cfg, "state_dir", state, &err)) ||
+        (listen && config_set(&o->cfg, "listen", listen, &err))) {
+        fprintf(stderr, "ppbenchd: %s\n", err.msg);
+        return -1;
+    }
+    if (!database)
+        database = getenv("PPBENCH_DATABASE_URL");
+    snprintf(o->cfg.database_url, sizeof(o->cfg.database_url), "%s", database ? database : "");
+    return 0;
+}
+
+/* The embedded default keeps its admin and worker tokens in the state directory (mode 0600), so a restart
+ * prints the same admin token instead of piling up new ones. */
+static int local_token(PGconn *conn, const char *state_dir, const char *role, char *out, size_t size,
+                       struct pp_error *err)
+{
+    char path[640];
+    FILE *f;
+    int fd;
+
+    snprintf(path, sizeof(path), "%s/%s.token", state_dir, role);
+    if ((f = fopen(path, "r"))) {
+        int ok = fgets(out, (int)size, f) != NULL;
+        fclose(f);
+        out[strcspn(out, "\n")] = '\0';
+        PGresult *res;
+        const char *params[1] = {out};
+        res = PQexecParams(
+            conn,
+            "SELECT 1 FROM api_tokens WHERE hash = encode(sha256(convert_to($1, 'UTF8')), 'hex') "
+            "AND revoked_at IS NULL",
+            1, NULL, params, NULL, NULL, 0);
+        ok = ok && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
+        PQclear(res);
+        if (ok)
+            return 0;
+    }
+    if (auth_create(conn, role, "embedded default", out, size, err))
+        return -1;
+    if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0 || dprintf(fd, "%s\n", out) < 0) {
+        if (fd >= 0)
+            close(fd);
+        return pp_error_set(err, "%s: %s", path, strerror(errno));
+    }
+    close(fd);
+    return 0;
+}
+
+static int open_database(struct options *o, struct pgembed **pg, struct pp_error *err)
+{
+    char conninfo[1024];
+
+    if (o->cfg.database_url[0]) {
+        db_init(o->cfg.database_url);
+        return 0;
+    }
+    if (mkdir(o->cfg.state_dir, 0755) && errno != EEXIST)
+        return pp_error_set(err, "state directory %s: %s", o->cfg.state_dir, strerror(errno));
+    if (pgembed_start(o->cfg.state_dir, pg, conninfo, sizeof(conninfo), err))
+        return pp_error_prefix(err, "embedded postgresql");
+    db_init(conninfo);
+    return 0;
+}
+
+static int migrate(struct pp_error *err)
+{
+    struct db_error dberr;
+    PGconn *c = db_connect(&dberr);
+    int applied, rc;
+
+    if (!c)
+        return pp_error_set(err, "database: %s", dberr.e.msg);
+    rc = migrate_apply(c, &applied, err);
+    PQfinish(c);
+    return rc;
+}
+
+/* Whether the embedded cluster of state_dir is running now (a ppbenchd is serving from it). */
+static bool embedded_running(const char *state_dir)
+{
+    char path[640];
+    long pid = 0;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/pg/data/postmaster.pid", state_dir);
+    if (!(f = fopen(path, "r")))
+        return false;
+    if (fscanf(f, "%ld", &pid) != 1)
+        pid = 0;
+    fclose(f);
+    return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+static int cmd_token(struct options *o)
+{
+    struct pgembed *pg = NULL;
+    struct pp_error err;
+    struct db_error dberr;
+    char token[64];
+    PGconn *c = NULL;
+    bool keep_running;
+    int rc = 1;
+
+    if (!o->role) {
+        fprintf(stderr, "ppbenchd: token create needs --role read|submit|worker|admin\n");
+        return 2;
+    }
+    /* A running server's cluster is only borrowed: it must go on running after this command. */
+    keep_running = !o->cfg.database_url[0] && embedded_running(o->cfg.state_dir);
+    if (open_database(o, &pg, &err) || migrate(&err)) {
+        fprintf(stderr, "ppbenchd: %s\n", err.msg);
+        goto out;
+    }
+    if (!(c = db_connect(&dberr))) {
+        fprintf(stderr, "ppbenchd: %s\n", dberr.e.msg);
+        goto out;
+    }
+    if (auth_create(c, o->role, o->name, token, sizeof(token), &err)) {
+        fprintf(stderr, "ppbenchd: %s\n", err.msg);
+        goto out;
+    }
+    printf("%s\n", token);
+    rc = 0;
+out:
+    PQfinish(c);
+    if (!keep_running)
+        pgembed_stop(pg);
+    return rc;
+}
+
+static int signals_fd(void)
+{
+    sigset_t set;
+
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGCHLD);
+    pthread_sigmask(SIG_BLOCK, &set, NULL); /* before any thread starts: they all inherit the mask */
+    signal(SIGPIPE, SIG_IGN);
+    return signalfd(-1, &set, SFD_CLOEXEC);
+}
+
+static void apply_settings(const struct config *c)
+{
+    enum log_level lvl = LOG_INFO;
+    struct api_settings s = {c->lease_s, c->heartbeat_s, c->max_wait_s};
+
+    log_parse_level(c->log_level, &lvl);
+    log_set_level(lvl);
+    http_set_limits((size_t)c->max_body_bytes, c->require_read_token);
+    api_configure(&s);
+}
+
+static void reload(struct options *o)
+{
+    struct config next;
+    struct pp_error err;
+
+    if (!o->config_file) {
+        log_notice("reload: no configuration file to read");
+        return;
+    }
+    config_defaults(&next);
+    if (config_load_file(&next, o->config_file, &err)) {
+        log_err("reload refused, keeping the running configuration: %s", err.msg);
+        return;
+    }
+    config_apply_reloadable(&o->cfg, &next);
+    apply_settings(&o->cfg);
+    log_notice("reload: configuration %s applied", o->config_file);
+}
+
+int main(int argc, char **argv)
+{
+    struct options o;
+    struct pp_error err;
+    struct pgembed *pg = NULL;
+    struct notifier *notifier = NULL;
+    struct http_server *http = NULL;
+    struct supervisor *sup = NULL;
+    char addr[64], url[128], admin[64], worker_token[64], worker_bin[1024];
+    unsigned port;
+    uint64_t watchdog_usec = 0;
+    int sfd, rc = 1;
+
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (parse(argc, argv, &o))
+        return 2;
+    if (o.command && !strcmp(o.command, "routes")) {
+        for (const struct route *r = api_routes; r->method; r++)
+            printf("%s %s\n", r->method, r->pattern);
+        return 0;
+    }
+    if (o.command)
+        return cmd_token(&o);
+    if (config_listen(&o.cfg, addr, sizeof(addr), &port, &err)) {
+        fprintf(stderr, "ppbenchd: %s\n", err.msg);
+        return 2;
+    }
+    apply_settings(&o.cfg);
+    if ((sfd = signals_fd()) < 0) {
+        log_err("signalfd: %s", strerror(errno));
+        return 1;
+    }
+    if (open_database(&o, &pg, &err) || migrate(&err)) {
+        log_err("startup: %s", err.msg);
+        goto out;
+    }
+    if (notify_start(&notifier, &err) ||
+        http_start(addr, port, (unsigned)o.cfg.threads, (unsigned)o.cfg.max_connections,
+                   (unsigned)o.cfg.connection_timeout_s, api_routes, &http, &err)) {
+        log_err("startup: %s", err.msg);
+        goto out;
+    }
+    snprintf(url, sizeof(url), "http://%s:%u", addr, port);
+    if (pg) {
+        struct db_error dberr;
+        PGconn *c = db_connect(&dberr);
+        if (!c || local_token(c, o.cfg.state_dir, "admin", admin, sizeof(admin), &err) ||
+            local_token(c, o.cfg.state_dir, "worker", worker_token, sizeof(worker_token), &err)) {
+            log_err("startup: tokens: %s", c ? err.msg : dberr.e.msg);
+            PQfinish(c);
+            goto out;
+        }
+        PQfinish(c);
+        printf("ppbench is ready: %s/\ntoken: %s\n", url, admin);
+        if (o.cfg.embedded_workers) {
+            if (supervise_default_worker_bin(worker_bin, sizeof(worker_bin), &err) ||
+                supervise_start(worker_bin, url, worker_token, &sup, &err)) {
+                log_err("startup: workers: %s", err.msg);
+                goto out;
+            }
+        }
+    } else {
+        printf("ppbench is ready: %s/\n", url);
+    }
+    log_notice("ppbenchd listening on %s (%s database)", url, pg ? "embedded" : "external");
+    sd_notifyf(0, "READY=1\nSTATUS=serving %s\nMAINPID=%d", url, (int)getpid());
+    if (sd_watchdog_enabled(0, &watchdog_usec) <= 0)
+        watchdog_usec = 0;
+
+    for (;;) {
+        struct pollfd pfd = {.fd = sfd, .events = POLLIN};
+        int timeout = watchdog_usec ? (int)(watchdog_usec / 2000) : 1000;
+        struct signalfd_siginfo si;
+
+        if (poll(&pfd, 1, timeout > 1000 ? 1000 : timeout) > 0 && read(sfd, &si, sizeof(si)) == sizeof(si)) {
+            if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGINT) {
+                log_notice("signal %d: stopping", (int)si.ssi_signo);
+                break;
+            }
+            if (si.ssi_signo == SIGHUP) {
+                sd_notify(0, "RELOADING=1");
+                reload(&o);
+                sd_notify(0, "READY=1");
+            }
+        }
+        supervise_reap(sup);
+        if (watchdog_usec)
+            sd_notify(0, "WATCHDOG=1");
+    }
+    sd_notify(0, "STOPPING=1");
+    rc = 0;
+out:
+    supervise_stop(sup); /* workers finish or release their jobs while the API still answers */
+    http_stop(http);
+    notify_stop(notifier);
+    db_thread_close();
+    pgembed_stop(pg);
+    return rc;
+}

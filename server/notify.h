@@ -1,0 +1,17 @@
+/*
+ * notify: the notifier thread. It LISTENs for new queued jobs and job events and wakes every suspended
+ * request (claims, event streams) at once; every second it also wakes them (polling stays the truth, NOTIFY
+ * only makes it fast) and runs the reaper: expired leases go back to the queue (or fail after max_attempts),
+ * jobs past their timeout fail with "timeout".
+ */
+#ifndef PP_NOTIFY_H
+#define PP_NOTIFY_H
+
+#include "lib/error.h"
+
+struct notifier;
+
+int notify_start(struct notifier **out, struct pp_error *err) PP_WUR;
+void notify_stop(struct notifier *n);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * pgembed: ppbenchd's private PostgreSQL cluster, used when no database URL is configured (the embedded
+ * default). See pgembed.c for the layout, the user it runs as and why trust authentication is safe there.
+ */
+#ifndef PP_PGEMBED_H
+#define PP_PGEMBED_H
+
+#include <stddef.h>
+
+#include "lib/error.h"
+
+struct pgembed; /* opaque */
+
+/*
+ * Create (initdb, first time) and start the cluster in <state_dir>/pg, or reuse it when a previous ppbenchd
+ * left it running. Unix socket only, in <state_dir>/pg/run; port (the socket's file name) from
+ * $PPBENCH_PG_PORT, default 5432; server binaries from $PPBENCH_PG_BINDIR, else the newest
+ * /usr/lib/postgresql/<major>/bin, else PATH; when euid is 0, the cluster runs as $PPBENCH_PG_USER, default
+ * `postgres`. Creates the database and role `ppbench` on first start. Fills conninfo with a libpq key/value
+ * string ("host=... port=... dbname=ppbench user=ppbench"). *out is a new object that pgembed_stop frees.
+ * Main thread, at startup.
+ */
+int pgembed_start(const char *state_dir, struct pgembed **out, char *conninfo, size_t size,
+                  struct pp_error *err) PP_WUR;
+
+/* 1 when the postmaster is alive (its pid file names a live process whose working directory is the cluster).
+ */
+int pgembed_alive(struct pgembed *pg);
+
+/* pg_ctl stop -m fast (immediate if that fails), then free. NULL-safe. */
+void pgembed_stop(struct pgembed *pg);
+
+#endif

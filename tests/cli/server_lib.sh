@@ -1,0 +1,95 @@
+# Helpers for tests that need a running ppbenchd: the real binary with its embedded PostgreSQL (the default a
+# user gets from `make run`), on a free loopback port, stopped when the test file ends. Source after lib.sh.
+SERVER="$BUILD/bin/ppbenchd"
+chmod 755 "$TMP" # the embedded PostgreSQL runs as postgres when the tests run as root
+STATE="$TMP/state"
+SERVER_LOG="$TMP/ppbenchd.log"
+SERVER_PID=""
+
+free_port() {
+    local p
+    for _ in $(seq 50); do
+        p=$((20000 + RANDOM % 20000))
+        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+    done
+    echo 0
+}
+
+# server_start [key = value ...]: start ppbenchd; sets URL and ADMIN (the admin token it prints).
+server_start() {
+    local conf="$TMP/ppbench.conf" i
+    PORT=${PORT:-$(free_port)}
+    SERVER_STARTS=$((${SERVER_STARTS:-0} + 1))
+    SERVER_LOG="$TMP/ppbenchd.$SERVER_STARTS.log"
+    printf 'listen = 127.0.0.1:%s\nstate_dir = %s\nthreads = 4\n' "$PORT" "$STATE" >"$conf"
+    for line in "$@"; do printf '%s\n' "$line" >>"$conf"; done
+    "$SERVER" --config "$conf" >>"$SERVER_LOG" 2>&1 &
+    SERVER_PID=$!
+    for i in $(seq 300); do
+        grep -q '^ppbench is ready' "$SERVER_LOG" && break
+        kill -0 "$SERVER_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    URL="http://127.0.0.1:$PORT"
+    ADMIN=$(sed -n 's/^token: //p' "$SERVER_LOG" | tail -n 1)
+    [ -n "$ADMIN" ] || { echo "FAIL server start: $(tail -n 5 "$SERVER_LOG" | tr '\n' ' ')"; exit 1; }
+}
+
+server_stop() {
+    [ -n "$SERVER_PID" ] || return 0
+    kill -TERM "$SERVER_PID" 2>/dev/null
+    for _ in $(seq 150); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$SERVER_PID" 2>/dev/null
+    wait "$SERVER_PID" 2>/dev/null
+    SERVER_PID=""
+}
+
+server_cleanup() {
+    server_stop
+    # A server killed with -9 leaves its embedded PostgreSQL running: stop it too.
+    local pgctl
+    pgctl=$(ls /usr/lib/postgresql/*/bin/pg_ctl 2>/dev/null | tail -n 1)
+    if [ -n "$pgctl" ] && [ -f "$STATE/pg/data/postmaster.pid" ]; then
+        if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$pgctl -D '$STATE/pg/data' -m immediate stop" >/dev/null 2>&1
+        else "$pgctl" -D "$STATE/pg/data" -m immediate stop >/dev/null 2>&1; fi
+    fi
+    rm -rf "$TMP"
+}
+trap server_cleanup EXIT
+[ -n "${KEEP_LOG:-}" ] && trap 'cp "$SERVER_LOG" /tmp/last-ppbenchd.log; server_cleanup' EXIT
+
+# api METHOD PATH [BODY] [TOKEN]: sets STATUS and BODY (the response).
+api() {
+    local method=$1 path=$2 body=${3-} token=${4-}
+    local -a args=(-s -o "$TMP/resp" -w '%{http_code}' -X "$method")
+    [ -n "$token" ] && args+=(-H "Authorization: Bearer $token")
+    [ -n "$body" ] && args+=(-H 'Content-Type: application/json' --data-binary "$body")
+    STATUS=$(curl "${args[@]}" "$URL$path")
+    BODY=$(cat "$TMP/resp")
+}
+
+# expect_api NAME STATUS CODE METHOD PATH [BODY] [TOKEN]: the status and the error code (or - for none).
+expect_api() {
+    local name=$1 want=$2 code=$3
+    shift 3
+    api "$@"
+    local got_code
+    got_code=$(printf '%s' "$BODY" | jq -r '.error.code // "-"' 2>/dev/null)
+    if [ "$STATUS" = "$want" ] && [ "$got_code" = "$code" ]; then
+        pass "$name"
+    else
+        fail "$name" "got $STATUS $got_code, expected $want $code: $(printf '%s' "$BODY" | head -c 200)"
+    fi
+}
+
+# wait_job ID STATES SECONDS: poll until the job's state is one of STATES ("succeeded|failed").
+wait_job() {
+    local id=$1 states=$2 secs=$3 s
+    for _ in $(seq $((secs * 10))); do
+        api GET "/api/v1/jobs/$id"
+        s=$(printf '%s' "$BODY" | jq -r .state)
+        [[ "$s" =~ ^($states)$ ]] && return 0
+        sleep 0.1
+    done
+    return 1
+}

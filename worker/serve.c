@@ -1,0 +1,649 @@
+/*
+ * serve: `ppbench-worker serve`, the job loop of one worker for one platform (docs/API.md, "Worker protocol"):
+ * register, then claim (long poll), run, heartbeat, forward progress and post the result, one job at a time.
+ *
+ * Processes. The serving process never starts a device runtime. A process that initialised the CUDA driver
+ * cannot use CUDA in a forked child, and a driver fault must cost one job, not the worker. So it learns its
+ * platform by running `ppbench-worker list --json` as a child, and runs each job as `ppbench-worker run
+ * --platform ... --json --progress-fd 3`, exec'd from /proc/self/exe (worker/runner.c, runner_child_*): the
+ * report arrives on the child's stdout (an anonymous file), its stderr through a pipe (a bounded tail kept for
+ * error messages), progress lines through a pipe on its fd 3. The exit status says what happened (run.h).
+ *
+ * Signals. SIGTERM, SIGINT and SIGCHLD are blocked and read from two signalfds in the loops below; the HTTP
+ * client cuts a transfer or a backoff short when the SIGTERM/SIGINT one becomes readable. On a stop request
+ * the worker claims no more, gives a running job SERVE_GRACE_S to end (its result is posted), else kills it,
+ * then deregisters (the server re-queues a job it still holds) and exits 0.
+ *
+ * Ownership: struct serve owns the client, the signalfds and the registration; struct job owns the claimed
+ * job and its child. One thread (libcurl's resolver may start its own while it resolves).
+ */
+#include "serve.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "buildinfo.h"
+#include "lib/clock.h"
+#include "worker/client.h"
+#include "worker/run.h"
+#include "worker/runner.h"
+
+#define SERVE_CLAIM_WAIT_S     25
+#define SERVE_CALL_TIMEOUT_S   10  /* heartbeat, progress, register, deregister */
+#define SERVE_RESULT_TIMEOUT_S 120 /* a report with many iterations is megabytes */
+#define SERVE_GRACE_S          10  /* a running job may end this long after a stop request */
+#define SERVE_KILL_AFTER_S     2   /* SIGTERM, then SIGKILL */
+#define SERVE_PROGRESS_EVERY_S 2.0
+#define SERVE_DISCOVERY_S      300 /* `list --json` (drivers can be slow to start) */
+
+struct serve {
+    struct client *http;
+    int sig_fd, chld_fd;
+    sigset_t child_mask; /* the signal mask children run with (the one we started with) */
+    char platform[16];   /* the local id that `run --platform` takes: "cpu0" */
+    char platform_id[160];
+    json_t *registration; /* the register request, kept for registering again */
+    long long worker_id;
+    double heartbeat_s, lease_s;
+    bool stopping;
+    double stop_at;
+};
+
+enum job_end { END_NONE, END_EXIT, END_TIMEOUT, END_CANCELLED, END_STALE, END_SHUTDOWN };
+enum answer { ANSWER_OK, ANSWER_CANCEL, ANSWER_STALE, ANSWER_NONE };
+
+struct job {
+    long long id, epoch;
+    long timeout_s;
+    char ctx[256]; /* log prefix: "job=42 platform=node7/cpu0 model=openmp" */
+    struct runner_args args;
+    struct runner_child child;
+    enum job_end end;
+    double term_at, kill_at; /* when SIGTERM and SIGKILL went; 0: not yet */
+    double sent_progress, progress_at;
+};
+
+static double min_d(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+static void slog(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* stderr with an sd-daemon priority prefix on every line, so journald keeps the level of a stderr tail. */
+static void slog(int level, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    for (char *line = buf, *nl; line; line = nl ? nl + 1 : NULL) {
+        if ((nl = strchr(line, '\n')))
+            *nl = '\0';
+        fprintf(stderr, "<%d>serve: %s%s\n", level, line == buf ? "" : "  ", line);
+    }
+}
+
+static void on_retry(void *arg, const char *path, const struct pp_error *why, double wait_s)
+{
+    (void)arg;
+    slog(4, "%s: %s: retrying in %.0f s", path, why->msg, wait_s);
+}
+
+/* Consume pending SIGTERM/SIGINT: the first one starts the stop. */
+static void read_signals(struct serve *s)
+{
+    struct signalfd_siginfo si;
+
+    while (read(s->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+        if (!s->stopping) {
+            s->stopping = true;
+            s->stop_at = clock_now();
+            slog(5, "got %s: stopping", sigabbrev_np((int)si.ssi_signo) ? sigabbrev_np((int)si.ssi_signo) : "?");
+        }
+}
+
+static void drop_sigchld(struct serve *s)
+{
+    struct signalfd_siginfo si;
+
+    while (read(s->chld_fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+        ;
+}
+
+/* ---- discovery and registration ---- */
+
+/* The register request; steals platform. */
+static json_t *registration_new(const char *host, json_t *platform)
+{
+    struct utsname u;
+    char kernel[256] = "";
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+
+    if (uname(&u) == 0)
+        snprintf(kernel, sizeof(kernel), "%s %s %s", u.sysname, u.release, u.machine);
+    return json_pack("{s:s, s:I, s:s, s:o, s:{s:s, s:I, s:I}}", "host", host, "pid", (json_int_t)getpid(),
+                     "version", PPBENCH_VERSION, "platform", platform, "host_info", "kernel", kernel, "cpus",
+                     (json_int_t)cpus, "memory_bytes", (json_int_t)mem);
+}
+
+/* The registration answer into s. */
+static int registered(struct serve *s, json_t *answer, struct pp_error *err)
+{
+    json_t *id = json_object_get(answer, "worker_id");
+    const char *pid = json_string_value(json_object_get(answer, "platform_id"));
+
+    if (!json_is_integer(id))
+        return pp_error_set(err, "server: no worker_id in the registration answer");
+    s->worker_id = json_integer_value(id);
+    snprintf(s->platform_id, sizeof(s->platform_id), "%s", pid ? pid : s->platform);
+    s->heartbeat_s = json_number_value(json_object_get(answer, "heartbeat_s"));
+    s->lease_s = json_number_value(json_object_get(answer, "lease_s"));
+    s->heartbeat_s = s->heartbeat_s > 0 ? s->heartbeat_s : 5;
+    s->lease_s = s->lease_s > s->heartbeat_s ? s->lease_s : 6 * s->heartbeat_s;
+    slog(6, "worker=%lld platform=%s registered (heartbeat %.0f s, lease %.0f s)", s->worker_id, s->platform_id,
+         s->heartbeat_s, s->lease_s);
+    return 0;
+}
+
+/* Register, retrying while the server is unreachable or failing. Returns RUN_OK (registered, or a stop was
+ * asked), SERVE_TAKEN or RUN_USAGE (refused: token, request). */
+static int do_register(struct serve *s)
+{
+    struct client_reply r;
+    struct pp_error err;
+    double wait = 1;
+    int rc = -1;
+
+    while (rc < 0 && !s->stopping) {
+        if (client_post(s->http, "/api/v1/workers/register", s->registration, SERVE_CALL_TIMEOUT_S, -1, &r,
+                        &err) == 0) {
+            if (registered(s, r.body, &err) == 0)
+                rc = RUN_OK;
+        } else if (r.interrupted) {
+            read_signals(s);
+        } else if (r.status == 409 && strcmp(r.code, "platform_taken") == 0) {
+            json_t *e = json_object_get(r.body, "error");
+            long long other = json_integer_value(json_object_get(e, "worker_id"));
+            if (other > 0)
+                slog(3, "platform %s is already served by worker %lld", s->platform, other);
+            else
+                slog(3, "platform %s is already served by another worker (%s)", s->platform, err.msg);
+            rc = SERVE_TAKEN;
+        } else if (r.status >= 400 && r.status < 500) {
+            slog(3, "registration refused: %s", err.msg);
+            rc = RUN_USAGE;
+        }
+        client_reply_clear(&r);
+        if (rc < 0 && !s->stopping) {
+            slog(4, "registration failed: %s: retrying in %.0f s", err.msg, wait);
+            if (client_sleep(s->http, wait))
+                read_signals(s);
+            wait = min_d(wait * 2, 30);
+        }
+    }
+    return rc < 0 ? RUN_OK : rc;
+}
+
+/* ---- one job ---- */
+
+/* A call about the job (heartbeat, progress) and what its answer means for the job. */
+static enum answer job_call(struct serve *s, struct job *j, const char *path, json_t *body)
+{
+    struct client_reply r;
+    struct pp_error err;
+    enum answer a = ANSWER_NONE;
+
+    if (client_post(s->http, path, body, SERVE_CALL_TIMEOUT_S, 0, &r, &err) == 0)
+        a = json_is_true(json_object_get(r.body, "cancel")) ? ANSWER_CANCEL : ANSWER_OK;
+    else if (r.interrupted)
+        read_signals(s);
+    else if (r.status == 409 && strcmp(r.code, "job_cancelled") == 0)
+        a = ANSWER_CANCEL;
+    else if (r.status == 409 || r.status == 404)
+        a = ANSWER_STALE; /* stale_epoch, or the server no longer knows this worker or job */
+    else
+        slog(4, "%s %s: %s", j->ctx, path, err.msg);
+    if (a == ANSWER_STALE)
+        slog(4, "%s %s: %s", j->ctx, path, err.msg);
+    client_reply_clear(&r);
+    json_decref(body);
+    return a;
+}
+
+static enum answer job_heartbeat(struct serve *s, struct job *j)
+{
+    char path[96];
+
+    snprintf(path, sizeof(path), "/api/v1/workers/%lld/heartbeat", s->worker_id);
+    return job_call(s, j, path, json_pack("{s:I, s:I}", "job_id", j->id, "epoch", j->epoch));
+}
+
+static enum answer job_progress(struct serve *s, struct job *j)
+{
+    char path[96];
+
+    snprintf(path, sizeof(path), "/api/v1/jobs/%lld/progress", j->id);
+    j->sent_progress = j->child.progress;
+    j->progress_at = clock_now();
+    return job_call(s, j, path, json_pack("{s:I, s:f}", "epoch", j->epoch, "progress", j->child.progress));
+}
+
+/* Ask the child to end (SIGTERM; SIGKILL follows SERVE_KILL_AFTER_S later) and remember why. */
+static void job_stop(struct job *j, enum job_end why)
+{
+    static const char *const what[] = {"", "", "timed out", "cancelled", "no longer ours (stale epoch)",
+                                       "stopping the worker"};
+
+    if (j->end == END_NONE || why == END_STALE)
+        j->end = why;
+    if (j->term_at == 0 && j->child.pid > 0) {
+        slog(5, "%s %s: stopping the run", j->ctx, what[why]);
+        runner_child_signal(&j->child, SIGTERM);
+        j->term_at = clock_now();
+    }
+}
+
+static void job_answer(struct job *j, enum answer a)
+{
+    if (a == ANSWER_CANCEL)
+        job_stop(j, END_CANCELLED);
+    else if (a == ANSWER_STALE)
+        job_stop(j, END_STALE);
+}
+
+/* Watch the child until it has exited and been reaped: its pipes, the job's timeout, heartbeats, progress,
+ * cancel, a stale epoch, and a stop request. */
+static void job_watch(struct serve *s, struct job *j)
+{
+    double start = clock_now(), next_beat = start + s->heartbeat_s, now, wake;
+
+    while (!runner_child_reap(&j->child)) {
+        struct pollfd p[4] = {{.fd = s->sig_fd, .events = POLLIN},
+                              {.fd = s->chld_fd, .events = POLLIN},
+                              {.fd = j->child.err_fd, .events = POLLIN},
+                              {.fd = j->child.progress_fd, .events = POLLIN}};
+        bool progressed = j->child.progress > j->sent_progress;
+
+        now = clock_now();
+        wake = next_beat;
+        if (j->end == END_NONE) {
+            wake = min_d(wake, start + (double)j->timeout_s);
+            if (s->stopping)
+                wake = min_d(wake, s->stop_at + SERVE_GRACE_S);
+            if (progressed)
+                wake = min_d(wake, j->progress_at + SERVE_PROGRESS_EVERY_S);
+        }
+        if (j->term_at > 0 && j->kill_at == 0)
+            wake = min_d(wake, j->term_at + SERVE_KILL_AFTER_S);
+        poll(p, 4, wake > now ? (int)((wake - now) * 1000) + 1 : 0);
+        read_signals(s);
+        drop_sigchld(s);
+        runner_child_read(&j->child);
+
+        now = clock_now();
+        if (j->end == END_NONE && now >= start + (double)j->timeout_s)
+            job_stop(j, END_TIMEOUT);
+        if (j->end == END_NONE && s->stopping && now >= s->stop_at + SERVE_GRACE_S)
+            job_stop(j, END_SHUTDOWN);
+        if (j->term_at > 0 && j->kill_at == 0 && now >= j->term_at + SERVE_KILL_AFTER_S) {
+            runner_child_signal(&j->child, SIGKILL);
+            j->kill_at = now;
+        }
+        if (j->end != END_STALE && now >= next_beat) {
+            job_answer(j, job_heartbeat(s, j));
+            next_beat = clock_now() + s->heartbeat_s;
+        }
+        if (j->end == END_NONE && j->child.progress > j->sent_progress &&
+            now >= j->progress_at + SERVE_PROGRESS_EVERY_S)
+            job_answer(j, job_progress(s, j));
+    }
+    runner_child_read(&j->child);
+    if (j->end == END_NONE)
+        j->end = END_EXIT;
+}
+
+/* Post the result until the server answers, heartbeating the job meanwhile. An unreachable or unavailable
+ * server is retried (backoff 1 s doubling to 30 s) for as long as it takes: the server alone knows whether the
+ * lease still holds, and says so (409). Steals report. */
+static void job_result(struct serve *s, struct job *j, const char *outcome, const char *error, json_t *report)
+{
+    json_t *body = json_pack("{s:I, s:s}", "epoch", j->epoch, "outcome", outcome);
+    double wait = 1, next_try = clock_now(), next_beat = next_try + s->heartbeat_s, now;
+    struct client_reply r = {0};
+    struct pp_error err;
+    char path[96];
+
+    snprintf(path, sizeof(path), "/api/v1/jobs/%lld/result", j->id);
+    if (error)
+        json_object_set_new(body, "error", json_string(error));
+    if (report)
+        json_object_set_new(body, "report", report);
+    for (;;) {
+        now = clock_now();
+        if (now >= next_try) {
+            client_reply_clear(&r);
+            if (client_post(s->http, path, body, SERVE_RESULT_TIMEOUT_S, 0, &r, &err) == 0) {
+                const char *state = json_string_value(json_object_get(r.body, "state"));
+                slog(6, "%s %s: result posted (job %s)", j->ctx, outcome, state ? state : "?");
+                goto out;
+            }
+            if (r.status == 409) {
+                slog(5, "%s result not taken: %s", j->ctx, err.msg);
+                goto out;
+            }
+            if (r.status != 0 && r.status != 502 && r.status != 503 && r.status != 504) {
+                if (!json_object_get(body, "report")) {
+                    slog(3, "%s result refused: %s", j->ctx, err.msg);
+                    goto out;
+                }
+                /* A report the server cannot take must not leave the job hanging: fail it, saying why. */
+                slog(3, "%s result refused: %s: posting it failed without the report", j->ctx, err.msg);
+                json_object_del(body, "report");
+                json_object_set_new(body, "outcome", json_string("failed"));
+                json_object_set_new(body, "error", json_string(err.msg));
+                continue;
+            }
+            if (r.interrupted)
+                read_signals(s);
+            else
+                slog(4, "%s cannot post the result: %s: retrying in %.0f s", j->ctx, err.msg, wait);
+            next_try = clock_now() + wait;
+            wait = min_d(wait * 2, 30);
+        }
+        if (s->stopping && now >= s->stop_at + 2 * SERVE_GRACE_S) {
+            slog(3, "%s stopping: the result was not delivered (the server re-queues the job)", j->ctx);
+            goto out;
+        }
+        if (now >= next_beat) {
+            if (job_heartbeat(s, j) == ANSWER_STALE) {
+                slog(5, "%s result dropped: the job is no longer ours", j->ctx);
+                goto out;
+            }
+            next_beat = clock_now() + s->heartbeat_s;
+        }
+        if (client_sleep(s->http, min_d(next_try, next_beat) - clock_now()))
+            read_signals(s);
+    }
+out:
+    client_reply_clear(&r);
+    json_decref(body);
+}
+
+/* Run one claimed job in a child, then report it. */
+static void job_run(struct serve *s, json_t *claimed)
+{
+    struct job *j = calloc(1, sizeof(*j));
+    char error[2048];
+    json_t *report = NULL;
+    const char *model = json_string_value(json_object_get(claimed, "model"));
+    struct pp_error err;
+    int code;
+
+    if (!j)
+        return;
+    j->child.out_fd = j->child.err_fd = j->child.progress_fd = -1;
+    j->id = json_integer_value(json_object_get(claimed, "id"));
+    j->epoch = json_integer_value(json_object_get(claimed, "epoch"));
+    snprintf(j->ctx, sizeof(j->ctx), "job=%lld platform=%s model=%s", j->id, s->platform_id, model ? model : "?");
+    if (!json_is_integer(json_object_get(claimed, "id")) || !json_is_integer(json_object_get(claimed, "epoch"))) {
+        slog(3, "claim answer without a job id and epoch: ignored");
+        goto out;
+    }
+    j->timeout_s = json_is_integer(json_object_get(claimed, "timeout_s"))
+                       ? (long)json_integer_value(json_object_get(claimed, "timeout_s"))
+                       : 600;
+    if (runner_args_from_job(&j->args, claimed, s->platform, &err)) {
+        slog(3, "%s %s", j->ctx, err.msg);
+        job_result(s, j, "failed", err.msg, NULL);
+        goto out;
+    }
+    slog(6, "%s claimed (epoch %lld, %s, timeout %ld s)", j->ctx, j->epoch, j->args.summary, j->timeout_s);
+    if (runner_child_start(&j->child, j->args.argv, true, &s->child_mask, &err)) {
+        slog(3, "%s cannot start the run: %s", j->ctx, err.msg);
+        job_result(s, j, "failed", err.msg, NULL);
+        goto out;
+    }
+    job_watch(s, j);
+    switch (j->end) {
+    case END_STALE:
+        slog(5, "%s dropped: the job is no longer this worker's", j->ctx);
+        break;
+    case END_SHUTDOWN:
+        slog(5, "%s killed to stop the worker: the server re-queues it", j->ctx);
+        break;
+    case END_CANCELLED:
+        job_result(s, j, "failed", "cancelled", NULL);
+        break;
+    case END_TIMEOUT:
+        snprintf(error, sizeof(error), "timeout after %ld s", j->timeout_s);
+        slog(4, "%s %s", j->ctx, error);
+        job_result(s, j, "failed", error, NULL);
+        break;
+    default:
+        code = WIFEXITED(j->child.status) ? WEXITSTATUS(j->child.status) : -1;
+        if (code == RUN_OK || code == RUN_UNVERIFIED)
+            report = runner_child_json(&j->child, &err);
+        if (code == RUN_OK && report) {
+            slog(6, "%s succeeded", j->ctx);
+            job_result(s, j, "succeeded", NULL, report);
+            break;
+        }
+        if (code == RUN_OK)
+            snprintf(error, sizeof(error), "the run ended without a report: %s", err.msg);
+        else
+            runner_child_error(&j->child, report, error, sizeof(error));
+        slog(4, "%s failed: %s", j->ctx, error);
+        job_result(s, j, "failed", error, report);
+    }
+out:
+    runner_child_release(&j->child);
+    free(j);
+}
+
+/* ---- the loop ---- */
+
+/* A heartbeat between jobs ({}); returns the HTTP status, 0 when none came. */
+static long idle_heartbeat(struct serve *s)
+{
+    struct client_reply r;
+    struct pp_error err;
+    char path[96];
+    long status;
+
+    snprintf(path, sizeof(path), "/api/v1/workers/%lld/heartbeat", s->worker_id);
+    if (client_post(s->http, path, NULL, SERVE_CALL_TIMEOUT_S, 0, &r, &err) != 0) {
+        if (r.interrupted)
+            read_signals(s);
+        else
+            slog(4, "worker=%lld heartbeat: %s", s->worker_id, err.msg);
+    }
+    status = r.status;
+    client_reply_clear(&r);
+    return status;
+}
+
+/* One long-poll claim, and the job if one came; returns the HTTP status, 0 when none came. */
+static long claim(struct serve *s, long wait_s, double *last_beat)
+{
+    struct client_reply r;
+    struct pp_error err;
+    char path[128];
+    long status;
+
+    snprintf(path, sizeof(path), "/api/v1/workers/%lld/claim?wait=%ld", s->worker_id, wait_s);
+    if (client_post(s->http, path, NULL, wait_s + SERVE_CALL_TIMEOUT_S, 0, &r, &err) == 0) {
+        if (json_is_object(json_object_get(r.body, "job"))) {
+            job_run(s, json_object_get(r.body, "job"));
+            *last_beat = 0; /* the job's heartbeats are over: send an idle one now */
+        }
+    } else if (r.interrupted) {
+        read_signals(s);
+    } else {
+        slog(4, "worker=%lld claim: %s", s->worker_id, err.msg);
+    }
+    status = r.status;
+    client_reply_clear(&r);
+    return status;
+}
+
+/* Claim and run jobs until a stop is asked. Returns RUN_OK, or what a needed new registration returned. */
+static int serve_loop(struct serve *s)
+{
+    double wait = 1, last_beat = 0;
+    long wait_s = SERVE_CLAIM_WAIT_S, status;
+    int rc;
+
+    /* An idle heartbeat goes before each claim: the claim must end within the lease. */
+    if (s->lease_s - s->heartbeat_s < wait_s)
+        wait_s = s->lease_s - s->heartbeat_s > 1 ? (long)(s->lease_s - s->heartbeat_s) : 1;
+    while (!s->stopping) {
+        status = 200;
+        if (clock_now() - last_beat >= s->heartbeat_s) {
+            status = idle_heartbeat(s);
+            last_beat = clock_now();
+        }
+        if (status != 404 && status != 410 && !s->stopping)
+            status = claim(s, wait_s, &last_beat);
+        if (status == 404 || status == 410) {
+            slog(5, "worker=%lld unknown to the server: registering again", s->worker_id);
+            if ((rc = do_register(s)) != RUN_OK)
+                return rc;
+        } else if (status / 100 == 2 || s->stopping) {
+            wait = 1;
+        } else {
+            slog(4, "worker=%lld retrying in %.0f s", s->worker_id, wait);
+            if (client_sleep(s->http, wait))
+                read_signals(s);
+            wait = min_d(wait * 2, 30);
+        }
+    }
+    return RUN_OK;
+}
+
+static void deregister(struct serve *s)
+{
+    struct client_reply r;
+    struct pp_error err;
+    char path[96];
+
+    snprintf(path, sizeof(path), "/api/v1/workers/%lld/deregister", s->worker_id);
+    if (client_post(s->http, path, NULL, SERVE_CALL_TIMEOUT_S, 5, &r, &err) == 0)
+        slog(6, "worker=%lld deregistered", s->worker_id);
+    else
+        slog(4, "worker=%lld deregister: %s", s->worker_id, err.msg);
+    client_reply_clear(&r);
+}
+
+static const char serve_usage[] =
+    "usage: ppbench-worker serve --server URL --platform ID [--token TOKEN]\n"
+    "  --server URL     ppbenchd's base url, e.g. http://127.0.0.1:8080 (default: $PPBENCH_SERVER)\n"
+    "  --token TOKEN    a worker token (default: $PPBENCH_WORKER_TOKEN, which keeps it out of ps)\n"
+    "  --platform ID    the platform to serve: an id from `ppbench-worker list`, host/id, GPU UUID or PCI id\n"
+    "Exit status: 0 after SIGTERM or SIGINT, 2 bad options, unknown platform or refused token,\n"
+    "3 discovery failed, 4 another worker serves the platform.\n";
+
+int serve_main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"server", required_argument, NULL, 's'},   {"token", required_argument, NULL, 't'},
+        {"platform", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct serve s = {.sig_fd = -1, .chld_fd = -1};
+    const char *server = getenv("PPBENCH_SERVER"), *token = getenv("PPBENCH_WORKER_TOKEN"), *want = NULL;
+    char host[256] = "", url[512] = "", tok[512] = "";
+    json_t *platform = NULL;
+    struct pp_error err;
+    sigset_t stop, chld;
+    int c, fd, rc = RUN_FAILED;
+
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        if (c == 's')
+            server = optarg;
+        else if (c == 't')
+            token = optarg;
+        else if (c == 'p')
+            want = optarg;
+        else if (c == 'h') {
+            fputs(serve_usage, stdout);
+            return RUN_OK;
+        } else {
+            fprintf(stderr, "ppbench-worker: unknown or incomplete option \"%s\" (see serve --help)\n",
+                    argv[optind - 1]);
+            return RUN_USAGE;
+        }
+    }
+    if (optind < argc || !server || !*server || !want) {
+        fprintf(stderr, "ppbench-worker: serve needs --server (or PPBENCH_SERVER) and --platform (see --help)\n");
+        return RUN_USAGE;
+    }
+    /* Children must not see the token (the report records PPBENCH_* variables). */
+    snprintf(url, sizeof(url), "%s", server);
+    snprintf(tok, sizeof(tok), "%s", token ? token : "");
+    unsetenv("PPBENCH_WORKER_TOKEN");
+    unsetenv("PPBENCH_SERVER");
+    while ((fd = open("/dev/null", O_RDWR)) >= 0 && fd <= 2) /* children's stdio must be fds 0..2 */
+        ;
+    if (fd > 2)
+        close(fd);
+    gethostname(host, sizeof(host) - 1);
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGINT);
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &stop, &s.child_mask);
+    sigprocmask(SIG_BLOCK, &chld, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    if ((s.sig_fd = signalfd(-1, &stop, SFD_NONBLOCK | SFD_CLOEXEC)) < 0 ||
+        (s.chld_fd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC)) < 0) {
+        slog(3, "cannot create a signalfd: %s", strerror(errno));
+        goto out;
+    }
+    if ((rc = runner_child_platform(want, host, &s.child_mask, SERVE_DISCOVERY_S, &platform, &err)) != RUN_OK) {
+        slog(3, "%s", err.msg);
+        goto out;
+    }
+    snprintf(s.platform, sizeof(s.platform), "%s", json_string_value(json_object_get(platform, "id")));
+    rc = RUN_FAILED;
+    s.registration = registration_new(host, platform);
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || !(s.http = client_new(url, tok, &err))) {
+        slog(3, "%s", err.msg);
+        rc = RUN_USAGE;
+        goto out;
+    }
+    client_set_interrupt(s.http, s.sig_fd);
+    client_set_retry_hook(s.http, on_retry, NULL);
+    slog(6, "serving platform %s of %s at %s", s.platform, host, url);
+    if ((rc = do_register(&s)) == RUN_OK && !s.stopping)
+        rc = serve_loop(&s);
+    if (rc == RUN_OK && s.worker_id > 0)
+        deregister(&s);
+    slog(6, "stopped");
+out:
+    client_free(s.http);
+    json_decref(s.registration);
+    if (s.sig_fd >= 0)
+        close(s.sig_fd);
+    if (s.chld_fd >= 0)
+        close(s.chld_fd);
+    return rc;
+}
