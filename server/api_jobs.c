@@ -45,6 +45,12 @@ static const char events_sql[] = "SELECT e.id, e.kind, e.data::text, j.state FRO
                                  "LIMIT 64) e ON true WHERE j.id = $1 "
                                  "ORDER BY e.id";
 
+/* Compact JSON of v, or a copy of empty when v is absent (new string, free()). */
+static char *dump_or(json_t *v, const char *empty)
+{
+    return v ? json_dumps(v, JSON_COMPACT) : strdup(empty);
+}
+
 static int bad_type(struct request *r, const char *field, const char *want)
 {
     return req_fail(r, 422, "wrong_type", field, "%s must be %s", field, want);
@@ -265,9 +271,8 @@ int jobs_submit(struct request *r)
 
     kernels_s = json_dumps(kernels, JSON_COMPACT);
     params_s = json_dumps(params, JSON_COMPACT);
-    selector_s = json_dumps(json_object_get(j, "selector") ? json_object_get(j, "selector") : json_object(),
-                            JSON_COMPACT | JSON_ENCODE_ANY);
-    tags_s = json_dumps(json_object_get(j, "tags") ? json_object_get(j, "tags") : json_array(), JSON_COMPACT);
+    selector_s = dump_or(json_object_get(j, "selector"), "{}");
+    tags_s = dump_or(json_object_get(j, "tags"), "[]");
     snprintf(pr, sizeof(pr), "%lld", priority);
     snprintf(to, sizeof(to), "%lld", timeout);
     snprintf(at, sizeof(at), "%lld", attempts);

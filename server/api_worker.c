@@ -177,7 +177,7 @@ int workers_register(struct request *r)
         return api_db_fail(r, &dberr);
     PQclear(res);
     platform_s = json_dumps(platform, JSON_COMPACT);
-    info_s = json_dumps(json_is_object(info) ? info : json_object(), JSON_COMPACT);
+    info_s = json_is_object(info) ? json_dumps(info, JSON_COMPACT) : strdup("{}");
     const char *params[5] = {host, info_s, platform_s, pid_s, version};
     if (!(res = db_query(register_sql, 5, params, &dberr))) {
         if (!strcmp(dberr.sqlstate, "23505")) {
@@ -371,7 +371,7 @@ int jobs_result(struct request *r)
         return st;
     if (report && !json_is_null(report) && !json_is_object(report))
         return req_fail(r, 422, "wrong_type", "report", "report must be the worker's json document");
-    report_s = json_dumps(json_is_object(report) ? report : json_object(), JSON_COMPACT);
+    report_s = json_is_object(report) ? json_dumps(report, JSON_COMPACT) : strdup("{}");
     const char *params[5] = {r->args[0], epoch, outcome, report_s, error};
     if (!(res = db_query(result_sql, 5, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {

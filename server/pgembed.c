@@ -117,20 +117,18 @@ static int find_bindir(const char *major, char *out, size_t size, struct pp_erro
         if (best >= 0)
             return 0;
     }
-    if (!(copy = strdup(getenv("PATH") ? getenv("PATH") : "/usr/local/bin:/usr/bin:/bin")))
+    if (!(copy = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin")))
         return pp_error_set(err, "out of memory");
-    for (char *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+    for (char *p = strtok_r(copy, ":", &save); p && best < 0; p = strtok_r(NULL, ":", &save)) {
         snprintf(path, sizeof(path), "%s/pg_ctl", p);
-        if (access(path, X_OK) != 0 || !realpath(path, real))
-            continue;
-        *strrchr(real, '/') = '\0'; /* pg_ctl finds postgres next to its real path */
-        if (has_server_bins(real)) {
-            snprintf(out, size, "%s", real);
-            free(copy);
-            return 0;
+        if (realpath(path, real) && (*strrchr(real, '/') = '\0', has_server_bins(real))) {
+            snprintf(out, size, "%s", real); /* pg_ctl finds postgres next to its real path */
+            best = 0;
         }
     }
     free(copy);
+    if (best >= 0)
+        return 0;
     return pp_error_set(err,
                         "postgresql server binaries (initdb, pg_ctl, postgres) not found: " PG_INSTALL_HINT);
 }
@@ -211,7 +209,7 @@ static int run_cmd(const struct pgembed *pg, char *const argv[], char *out, size
 {
     char home[PATH_MAX + 8], user[80], path[PATH_MAX + 32];
     char *envp[] = {path, home, user, "LC_ALL=C", "LANG=C", NULL};
-    char buf[8192], *save = NULL;
+    char buf[8192];
     size_t len = 0;
     int fds[2], status;
     pid_t pid;
@@ -254,19 +252,12 @@ static int run_cmd(const struct pgembed *pg, char *const argv[], char *out, size
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return pp_error_set(err, "waitpid: %s", strerror(errno));
-    /* One line for an error message (its tail): newlines become "; ", trailing blanks go. */
+    /* One line for an error message, its tail when long: trailing newlines go, the others become blanks. */
     while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
         buf[--len] = '\0';
-    out[0] = '\0';
-    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        size_t have = strlen(out), want = strlen(line) + (have ? 2 : 0);
-        if (have + want + 1 > outsz) { /* drop the oldest text */
-            size_t drop = have + want + 1 - outsz < have ? have + want + 1 - outsz : have;
-            memmove(out, out + drop, have - drop + 1);
-            have -= drop;
-        }
-        snprintf(out + have, outsz - have, "%s%s", have ? "; " : "", line);
-    }
+    for (char *p = buf; (p = strchr(p, '\n'));)
+        *p = ' ';
+    snprintf(out, outsz, "%s", len + 1 > outsz ? buf + len + 1 - outsz : buf);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -284,23 +275,6 @@ static int user_can_reach(const struct pgembed *pg, const char *dir)
         if (errno != EINTR)
             return -1;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-static int mkdir_p(const char *dir, mode_t mode, struct pp_error *err)
-{
-    char path[PATH_MAX];
-
-    snprintf(path, sizeof(path), "%s", dir);
-    for (char *p = path + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char c = *p;
-        *p = '\0';
-        if (mkdir(path, mode) != 0 && errno != EEXIST)
-            return pp_error_set(err, "cannot create %s: %s", path, strerror(errno));
-        if (!(*p = c))
-            return 0;
-    }
 }
 
 /* A directory of the cluster's user, mode 0700 (created when missing). */
@@ -330,9 +304,7 @@ static int prepare_dirs(struct pgembed *pg, const char *state_dir, struct pp_err
     char state[PATH_MAX];
     struct stat st;
 
-    if (mkdir_p(state_dir, 0755, err) < 0)
-        return -1;
-    if (!realpath(state_dir, state))
+    if ((mkdir(state_dir, 0755) != 0 && errno != EEXIST) || !realpath(state_dir, state))
         return pp_error_set(err, "state directory %s: %s", state_dir, strerror(errno));
     snprintf(pg->dir, sizeof(pg->dir), "%s/pg", state);
     snprintf(pg->data, sizeof(pg->data), "%s/data", pg->dir);
@@ -401,19 +373,29 @@ static int read_pidfile(const struct pgembed *pg, pid_t *pid, int *port, char *s
     return *pid > 0 ? 0 : -1;
 }
 
+/* 1 when /proc/<pid>/<name> (cwd, exe) links to want; 0 when not; -1 when unreadable (gone, a zombie:
+ * ENOENT). */
+static int proc_link_is(pid_t pid, const char *name, const char *want)
+{
+    char link[64], buf[PATH_MAX];
+    ssize_t n;
+
+    snprintf(link, sizeof(link), "/proc/%d/%s", (int)pid, name);
+    if ((n = readlink(link, buf, sizeof(buf) - 1)) < 0)
+        return -1;
+    buf[n] = '\0';
+    return strcmp(buf, want) == 0;
+}
+
 /* A live process whose working directory is the cluster (a postmaster always chdirs there). */
 static int postmaster_alive(const struct pgembed *pg, pid_t pid)
 {
-    char link[64], cwd[PATH_MAX];
-    ssize_t n;
+    int r;
 
     if (pid <= 0 || (kill(pid, 0) != 0 && errno != EPERM))
         return 0;
-    snprintf(link, sizeof(link), "/proc/%d/cwd", (int)pid);
-    if ((n = readlink(link, cwd, sizeof(cwd) - 1)) < 0)
-        return errno != ENOENT; /* unreadable: trust kill() */
-    cwd[n] = '\0';
-    return strcmp(cwd, pg->data) == 0;
+    r = proc_link_is(pid, "cwd", pg->data);
+    return r < 0 ? errno != ENOENT : r; /* unreadable but there: trust kill() */
 }
 
 static PGPing ping(const struct pgembed *pg)
@@ -455,10 +437,9 @@ static void log_reason(const struct pgembed *pg, char *out, size_t size)
  * postmaster that was killed (a live postmaster holds the lock file that this start just took). */
 static int signal_orphans(const struct pgembed *pg, int sig)
 {
-    char want[PATH_MAX], path[PATH_MAX + 16], link[64], buf[PATH_MAX];
+    char want[PATH_MAX], path[PATH_MAX + 16];
     struct dirent *e;
     int n = 0;
-    ssize_t len;
     DIR *d;
 
     snprintf(path, sizeof(path), "%s/postgres", pg->bindir);
@@ -466,15 +447,8 @@ static int signal_orphans(const struct pgembed *pg, int sig)
         return 0;
     while ((e = readdir(d))) {
         pid_t pid = (pid_t)atol(e->d_name);
-        if (pid <= 0)
-            continue;
-        snprintf(link, sizeof(link), "/proc/%d/cwd", (int)pid);
-        if ((len = readlink(link, buf, sizeof(buf) - 1)) < 0 || (buf[len] = '\0', strcmp(buf, pg->data) != 0))
-            continue;
-        snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
-        if ((len = readlink(link, buf, sizeof(buf) - 1)) < 0 || (buf[len] = '\0', strcmp(buf, want) != 0))
-            continue;
-        n += kill(pid, sig) == 0;
+        if (pid > 0 && proc_link_is(pid, "cwd", pg->data) == 1 && proc_link_is(pid, "exe", want) == 1)
+            n += kill(pid, sig) == 0;
     }
     closedir(d);
     return n;
