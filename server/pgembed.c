@@ -29,7 +29,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <libpq-fe.h>
 #include <limits.h>
@@ -289,16 +288,7 @@ static int own_dir(const struct pgembed *pg, const char *dir, struct pp_error *e
     return 0;
 }
 
-static uid_t chown_uid;
-static gid_t chown_gid;
-
-static int chown_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return lchown(path, chown_uid, chown_gid) == 0 ? 0 : -1;
-}
-
-/* Directories, ownership, reachability; a data directory of another user is handed over (root only). */
+/* The directories, owned by the cluster's user and reachable by it. */
 static int prepare_dirs(struct pgembed *pg, const char *state_dir, struct pp_error *err)
 {
     char state[PATH_MAX];
@@ -320,6 +310,12 @@ static int prepare_dirs(struct pgembed *pg, const char *state_dir, struct pp_err
                             "socket path %s/.s.PGSQL.%d is too long for a unix socket (%d bytes at most): "
                             "choose a shorter state_dir",
                             pg->run, pg->port, PG_SOCKET_PATH);
+    /* Another owner: PPBENCH_PG_USER changed, or a copy restored by root. Say so rather than chown -R as
+     * root. */
+    if (stat(pg->data, &st) == 0 && st.st_uid != pg->uid)
+        return pp_error_set(err, "%s belongs to uid %d, not to %s: chown -R %s %s", pg->data, (int)st.st_uid,
+                            pg->user[0] ? pg->user : "this user", pg->user[0] ? pg->user : "$(id -un)",
+                            pg->dir);
     if (own_dir(pg, pg->dir, err) < 0 || own_dir(pg, pg->run, err) < 0)
         return -1;
     if (pg->user[0] && user_can_reach(pg, pg->dir) != 0) {
@@ -333,16 +329,6 @@ static int prepare_dirs(struct pgembed *pg, const char *state_dir, struct pp_err
                                 "user %s cannot reach %s: a parent directory is not searchable; choose a "
                                 "state_dir it can reach (not under /root) or chmod o+x the parents",
                                 pg->user, pg->dir);
-    }
-    if ((stat(pg->data, &st) == 0 && st.st_uid != pg->uid) ||
-        (stat(pg->log, &st) == 0 && st.st_uid != pg->uid)) {
-        if (!pg->user[0])
-            return pp_error_set(err, "%s belongs to uid %d, not to this user", pg->dir, (int)st.st_uid);
-        fprintf(stderr, "<5>pgembed: handing %s over to user %s\n", pg->dir, pg->user);
-        chown_uid = pg->uid;
-        chown_gid = pg->gid;
-        if (nftw(pg->dir, chown_one, 32, FTW_PHYS) != 0)
-            return pp_error_set(err, "cannot chown %s to %s: %s", pg->dir, pg->user, strerror(errno));
     }
     return 0;
 }

@@ -406,20 +406,21 @@ static bool failures(json_t *report, char *out, size_t size)
 
 void runner_child_error(const struct runner_child *ch, json_t *report, char *out, size_t size)
 {
-    int code;
+    int code = WIFEXITED(ch->status) ? WEXITSTATUS(ch->status) : -1;
+    const char *abbrev = WIFSIGNALED(ch->status) ? sigabbrev_np(WTERMSIG(ch->status)) : NULL;
+    size_t len;
 
-    if (WIFSIGNALED(ch->status)) {
-        const char *abbrev = sigabbrev_np(WTERMSIG(ch->status));
-        snprintf(out, size, "killed by signal %d (SIG%s)%s%s", WTERMSIG(ch->status), abbrev ? abbrev : "?",
-                 ch->tail_len ? "\n" : "", last_lines(ch, 20));
+    if (WIFSIGNALED(ch->status))
+        snprintf(out, size, "killed by signal %d (SIG%s)\n%s", WTERMSIG(ch->status), abbrev ? abbrev : "?",
+                 last_lines(ch, 20));
+    else if (code == RUN_UNVERIFIED && failures(report, out, size))
         return;
-    }
-    code = WIFEXITED(ch->status) ? WEXITSTATUS(ch->status) : -1;
-    if (code == RUN_UNVERIFIED && failures(report, out, size))
+    else if ((code == RUN_UNVERIFIED || code == RUN_USAGE || code == RUN_FAILED) && own_message(ch, out, size))
         return;
-    if ((code == RUN_UNVERIFIED || code == RUN_USAGE || code == RUN_FAILED) && own_message(ch, out, size))
-        return;
-    snprintf(out, size, "exited with status %d%s%s", code, ch->tail_len ? "\n" : "", last_lines(ch, 20));
+    else
+        snprintf(out, size, "exited with status %d\n%s", code, last_lines(ch, 20));
+    for (len = strlen(out); len > 0 && (out[len - 1] == '\n' || out[len - 1] == ' '); len--)
+        out[len - 1] = '\0'; /* no stderr: no empty line */
 }
 
 /* A job's "params" into a: stream has arraysize, numtimes (integers) and precision ("fp64", "fp32"). */

@@ -1,0 +1,51 @@
+# The ppbench command-line client against a real ppbenchd (embedded default, supervised worker): submit and
+# wait, exit statuses, listings, CSV, cancel, server errors shown with their field, an unreachable server; and
+# a verification failure planted in the worker travelling through the service as a failed job.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/server_lib.sh"
+CLI="$BUILD/bin/ppbench"
+[ -x "$SERVER" ] && [ -x "$CLI" ] || { skip "ppbench cli" "ppbenchd or ppbench not built"; exit 0; }
+
+server_start "lease_s = 5" "heartbeat_s = 1"
+export PPBENCH_SERVER=$URL PPBENCH_TOKEN=$ADMIN
+for _ in $(seq 100); do
+    CPU=$("$CLI" platforms --json 2>/dev/null | jq -r '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle") | .id')
+    [ -n "$CPU" ] && break
+    sleep 0.2
+done
+expect "ppbench platforms" 0 "^$CPU +cpu" -- "$CLI" platforms
+expect "ppbench submit waits and prints the verified results" 0 '^Triad +[0-9.]+ .* yes' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 5000 --numtimes 4
+expect "ppbench submit: server validation error with its field" 2 'unknown kernel "triadd".*field kernels' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --kernels copy,triadd
+expect "ppbench submit: usage error" 2 'platform|kind' -- "$CLI" submit --suite stream --model openmp
+expect "ppbench submit without a token" 2 'token' -- env PPBENCH_TOKEN= HOME="$TMP" "$CLI" submit --suite stream \
+    --model openmp --platform "$CPU" --no-wait
+id=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3 --no-wait)
+[[ "$id" =~ ^[0-9]+$ ]] && pass "ppbench submit --no-wait prints the id" || fail "ppbench submit --no-wait prints the id" "$id"
+wait_job "$id" succeeded 30
+expect "ppbench jobs --state succeeded" 0 "^ *$id +succeeded +stream +openmp" -- "$CLI" jobs --state succeeded
+expect "ppbench results --format csv" 0 '^function,num_times,n_elements,sizeof,max_mbytes_per_sec' -- "$CLI" results --format csv --platform "$CPU"
+# A long job keeps the worker busy, so the next one stays queued and can be cancelled.
+long=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 2000000 --numtimes 100000 --no-wait)
+queued=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3 --no-wait)
+expect "ppbench cancel a queued job" 0 'cancel' -- "$CLI" cancel "$queued"
+expect "ppbench cancel it again: 409 shown" 2 'already cancelled' -- "$CLI" cancel "$queued"
+expect "ppbench cancel the running job" 0 'cancel' -- "$CLI" cancel "$long"
+expect "ppbench against no server" 4 'cannot reach' -- "$CLI" --server http://127.0.0.1:9 platforms
+
+# A failed verification is a failed job with its reason; its rows are stored unverified and never count.
+server_stop
+PPBENCH_TEST_FAULT=triad:3 server_start "lease_s = 5" "heartbeat_s = 1"
+export PPBENCH_TOKEN=$ADMIN
+for _ in $(seq 100); do
+    "$CLI" platforms --json 2>/dev/null | jq -e '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle")' >/dev/null && break
+    sleep 0.2
+done
+expect "planted fault: the job fails and names the kernel" 1 'verification failed.*triad: a\[3\]' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --kernels copy,mul,add,triad,dot --arraysize 1000 --numtimes 3
+api GET "/api/v1/jobs?state=failed&limit=1"
+fid=$(printf '%s' "$BODY" | jq -r '.jobs[0].id')
+api GET "/api/v1/jobs/$fid"
+printf '%s' "$BODY" | jq -e '.state == "failed" and ([.results[] | select(.verified == false) | .kernel] == ["triad"])' >/dev/null &&
+    pass "planted fault: the failed kernel is stored unverified" || fail "planted fault: the failed kernel is stored unverified" "$(printf '%s' "$BODY" | head -c 300)"
