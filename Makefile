@@ -59,7 +59,7 @@ CUDA_TARGET = $(CUDA_SO) $(BUILD)/bench/d2d
 CPPFLAGS   += -DPP_HAVE_CUDA=1
 endif
 
-.PHONY: all test run install clean deps format bench-gpu FORCE
+.PHONY: all test run run-standalone install clean deps format bench-gpu bench-server FORCE
 all: $(WORKER) $(SERVER) $(CLI) $(TESTS) $(CUDA_TARGET)
 ifeq ($(NVCC),)
 	@echo "note: nvcc not found: the cuda backend was not built (install the CUDA toolkit or set NVCC=...)"
@@ -80,6 +80,13 @@ test: deps
 run: deps
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) scripts/run-local.sh
+
+run-standalone: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) scripts/run-standalone.sh
+
+bench-server: all
+	bench/server.sh
 
 # Build information baked into the binaries (provenance); rewritten only when it changes.
 $(BUILD)/gen/buildinfo.h: FORCE

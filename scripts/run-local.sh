@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
-# `make run`, until the service exists: runs the STREAM suite on every local platform through every model
-# that can drive it, and prints BabelStream-style tables. Extra worker options go in RUN_ARGS, e.g.
-#   make run RUN_ARGS="--arraysize 1048576 --numtimes 20"
+# `make run`: the embedded default. ppbenchd starts its own PostgreSQL in ./ppbench-state (or $PPBENCH_STATE),
+# one worker per local platform, and serves the API and the dashboard on 127.0.0.1:8080 (or $PPBENCH_LISTEN).
+# It prints the URL and an admin token, opens the URL where a desktop is there to open it, and runs until Ctrl-C.
+#   make run                       the service
+#   make run-standalone            STREAM on every local platform and model, no server (tables)
 set -u
 BUILD=${BUILD:-build}
-W="$BUILD/bin/ppbench-worker"
-status=0
+STATE=${PPBENCH_STATE:-ppbench-state}
+LISTEN=${PPBENCH_LISTEN:-127.0.0.1:8080}
+mkdir -p "$STATE"
+[ "$(id -u)" = 0 ] && chmod 755 "$STATE" # the embedded PostgreSQL runs as the postgres user under root
 
-"$W" list || exit $?
-echo
-while read -r id models; do
-    for m in ${models//,/ }; do
-        echo "=== $id / $m"
-        "$W" run --platform "$id" --model "$m" --suite stream ${RUN_ARGS:-} || status=1
-        echo
-    done
-done < <("$W" list --json | jq -r '.platforms[] | "\(.id) \([.devices[].model] | unique | join(","))"')
-exit $status
+"$BUILD/bin/ppbenchd" --state-dir "$STATE" --listen "$LISTEN" &
+pid=$!
+trap 'kill -TERM $pid 2>/dev/null; wait $pid' INT TERM
+for _ in $(seq 600); do
+    curl -sf "http://$LISTEN/readyz" >/dev/null 2>&1 && break
+    kill -0 $pid 2>/dev/null || exit 1
+    sleep 0.1
+done
+url="http://$LISTEN/"
+echo "dashboard: $url   (submit with: $BUILD/bin/ppbench --server http://$LISTEN --token <token above> submit ...)"
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && command -v xdg-open >/dev/null; then
+    xdg-open "$url" >/dev/null 2>&1 || true
+fi
+wait $pid

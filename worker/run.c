@@ -54,18 +54,12 @@ static const char run_usage[] =
 static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_format *fmt)
 {
     static const struct option longopts[] = {
-        {"platform", required_argument, NULL, 'p'},
-        {"model", required_argument, NULL, 'm'},
-        {"suite", required_argument, NULL, 's'},
-        {"arraysize", required_argument, NULL, 'n'},
-        {"numtimes", required_argument, NULL, 'k'},
-        {"float", no_argument, NULL, 'f'},
-        {"kernels", required_argument, NULL, 'K'},
-        {"csv", no_argument, NULL, 'c'},
-        {"json", no_argument, NULL, 'j'},
-        {"progress-fd", required_argument, NULL, 'P'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"platform", required_argument, NULL, 'p'}, {"model", required_argument, NULL, 'm'},
+        {"suite", required_argument, NULL, 's'},    {"arraysize", required_argument, NULL, 'n'},
+        {"numtimes", required_argument, NULL, 'k'}, {"float", no_argument, NULL, 'f'},
+        {"kernels", required_argument, NULL, 'K'},  {"csv", no_argument, NULL, 'c'},
+        {"json", no_argument, NULL, 'j'},           {"progress-fd", required_argument, NULL, 'P'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     unsigned long long v;
     struct pp_error err;
@@ -157,8 +151,8 @@ json_t *run_platform_json(const struct pp_platform *p)
     json_t *devs = json_array();
 
     for (size_t d = 0; d < p->ndevices; d++)
-        json_array_append_new(devs, json_pack("{s:s, s:i, s:s}", "model", p->devices[d].backend->name, "index",
-                                              p->devices[d].index, "name", p->devices[d].name));
+        json_array_append_new(devs, json_pack("{s:s, s:i, s:s}", "model", p->devices[d].backend->name,
+                                              "index", p->devices[d].index, "name", p->devices[d].name));
     return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:i, s:o, s:s, s:o}", "id", p->id, "kind",
                      platform_kind_name(p->kind), "name", p->name, "vendor", p->vendor, "uuid", p->uuid,
                      "pci_bus_id", p->pci_bus_id, "memory_bytes", (json_int_t)p->mem_bytes, "compute_units",

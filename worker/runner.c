@@ -325,7 +325,8 @@ bool runner_child_wait(struct runner_child *ch, double timeout_s)
     double end = clock_now() + timeout_s;
 
     while (!runner_child_reap(ch)) {
-        struct pollfd p[2] = {{.fd = ch->err_fd, .events = POLLIN}, {.fd = ch->progress_fd, .events = POLLIN}};
+        struct pollfd p[2] = {{.fd = ch->err_fd, .events = POLLIN},
+                              {.fd = ch->progress_fd, .events = POLLIN}};
         if (clock_now() >= end)
             return false;
         poll(p, 2, 50); /* negative fds are skipped; the poll also paces the reaping */
@@ -415,7 +416,8 @@ void runner_child_error(const struct runner_child *ch, json_t *report, char *out
                  last_lines(ch, 20));
     else if (code == RUN_UNVERIFIED && failures(report, out, size))
         return;
-    else if ((code == RUN_UNVERIFIED || code == RUN_USAGE || code == RUN_FAILED) && own_message(ch, out, size))
+    else if ((code == RUN_UNVERIFIED || code == RUN_USAGE || code == RUN_FAILED) &&
+             own_message(ch, out, size))
         return;
     else
         snprintf(out, size, "exited with status %d\n%s", code, last_lines(ch, 20));

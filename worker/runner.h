@@ -77,7 +77,8 @@ struct runner_args {
     char platform[48], model[32], suite[32], kernels[160], arraysize[24], numtimes[24];
     char summary[256]; /* for the log: "stream copy,triad arraysize=1024 numtimes=default fp64" */
 };
-int runner_args_from_job(struct runner_args *a, json_t *job, const char *platform, struct pp_error *err) PP_WUR;
+int runner_args_from_job(struct runner_args *a, json_t *job, const char *platform,
+                         struct pp_error *err) PP_WUR;
 
 /* The platform object (one element of .platforms[]) of `ppbench-worker list --json`, run in a child, that key
  * names: an id, "host/id", a GPU UUID or a PCI bus id. Returns RUN_OK with *out (new reference), RUN_USAGE

@@ -1,13 +1,14 @@
 /*
- * serve: `ppbench-worker serve`, the job loop of one worker for one platform (docs/API.md, "Worker protocol"):
- * register, then claim (long poll), run, heartbeat, forward progress and post the result, one job at a time.
+ * serve: `ppbench-worker serve`, the job loop of one worker for one platform (docs/API.md, "Worker
+ * protocol"): register, then claim (long poll), run, heartbeat, forward progress and post the result, one job
+ * at a time.
  *
  * Processes. The serving process never starts a device runtime. A process that initialised the CUDA driver
  * cannot use CUDA in a forked child, and a driver fault must cost one job, not the worker. So it learns its
  * platform by running `ppbench-worker list --json` as a child, and runs each job as `ppbench-worker run
  * --platform ... --json --progress-fd 3`, exec'd from /proc/self/exe (worker/runner.c, runner_child_*): the
- * report arrives on the child's stdout (an anonymous file), its stderr through a pipe (a bounded tail kept for
- * error messages), progress lines through a pipe on its fd 3. The exit status says what happened (run.h).
+ * report arrives on the child's stdout (an anonymous file), its stderr through a pipe (a bounded tail kept
+ * for error messages), progress lines through a pipe on its fd 3. The exit status says what happened (run.h).
  *
  * Signals. SIGTERM, SIGINT and SIGCHLD are blocked and read from two signalfds in the loops below; the HTTP
  * client cuts a transfer or a backoff short when the SIGTERM/SIGINT one becomes readable. On a stop request
@@ -113,7 +114,8 @@ static void read_signals(struct serve *s)
         if (!s->stopping) {
             s->stopping = true;
             s->stop_at = clock_now();
-            slog(5, "got %s: stopping", sigabbrev_np((int)si.ssi_signo) ? sigabbrev_np((int)si.ssi_signo) : "?");
+            slog(5, "got %s: stopping",
+                 sigabbrev_np((int)si.ssi_signo) ? sigabbrev_np((int)si.ssi_signo) : "?");
         }
 }
 
@@ -156,8 +158,8 @@ static int registered(struct serve *s, json_t *answer, struct pp_error *err)
     s->lease_s = json_number_value(json_object_get(answer, "lease_s"));
     s->heartbeat_s = s->heartbeat_s > 0 ? s->heartbeat_s : 5;
     s->lease_s = s->lease_s > s->heartbeat_s ? s->lease_s : 6 * s->heartbeat_s;
-    slog(6, "worker=%lld platform=%s registered (heartbeat %.0f s, lease %.0f s)", s->worker_id, s->platform_id,
-         s->heartbeat_s, s->lease_s);
+    slog(6, "worker=%lld platform=%s registered (heartbeat %.0f s, lease %.0f s)", s->worker_id,
+         s->platform_id, s->heartbeat_s, s->lease_s);
     return 0;
 }
 
@@ -247,8 +249,8 @@ static enum answer job_progress(struct serve *s, struct job *j)
 /* Ask the child to end (SIGTERM; SIGKILL follows SERVE_KILL_AFTER_S later) and remember why. */
 static void job_stop(struct job *j, enum job_end why)
 {
-    static const char *const what[] = {"", "", "timed out", "cancelled", "no longer ours (stale epoch)",
-                                       "stopping the worker"};
+    static const char *const what[] = {
+        "", "", "timed out", "cancelled", "no longer ours (stale epoch)", "stopping the worker"};
 
     if (j->end == END_NONE || why == END_STALE)
         j->end = why;
@@ -319,8 +321,8 @@ static void job_watch(struct serve *s, struct job *j)
 }
 
 /* Post the result until the server answers, heartbeating the job meanwhile. An unreachable or unavailable
- * server is retried (backoff 1 s doubling to 30 s) for as long as it takes: the server alone knows whether the
- * lease still holds, and says so (409). Steals report. */
+ * server is retried (backoff 1 s doubling to 30 s) for as long as it takes: the server alone knows whether
+ * the lease still holds, and says so (409). Steals report. */
 static void job_result(struct serve *s, struct job *j, const char *outcome, const char *error, json_t *report)
 {
     json_t *body = json_pack("{s:I, s:s}", "epoch", j->epoch, "outcome", outcome);
@@ -400,8 +402,10 @@ static void job_run(struct serve *s, json_t *claimed)
     j->child.out_fd = j->child.err_fd = j->child.progress_fd = -1;
     j->id = json_integer_value(json_object_get(claimed, "id"));
     j->epoch = json_integer_value(json_object_get(claimed, "epoch"));
-    snprintf(j->ctx, sizeof(j->ctx), "job=%lld platform=%s model=%s", j->id, s->platform_id, model ? model : "?");
-    if (!json_is_integer(json_object_get(claimed, "id")) || !json_is_integer(json_object_get(claimed, "epoch"))) {
+    snprintf(j->ctx, sizeof(j->ctx), "job=%lld platform=%s model=%s", j->id, s->platform_id,
+             model ? model : "?");
+    if (!json_is_integer(json_object_get(claimed, "id")) ||
+        !json_is_integer(json_object_get(claimed, "epoch"))) {
         slog(3, "claim answer without a job id and epoch: ignored");
         goto out;
     }
@@ -554,15 +558,17 @@ static const char serve_usage[] =
     "usage: ppbench-worker serve --server URL --platform ID [--token TOKEN]\n"
     "  --server URL     ppbenchd's base url, e.g. http://127.0.0.1:8080 (default: $PPBENCH_SERVER)\n"
     "  --token TOKEN    a worker token (default: $PPBENCH_WORKER_TOKEN, which keeps it out of ps)\n"
-    "  --platform ID    the platform to serve: an id from `ppbench-worker list`, host/id, GPU UUID or PCI id\n"
+    "  --platform ID    an id from `ppbench-worker list`, host/id, GPU UUID or PCI bus id\n"
     "Exit status: 0 after SIGTERM or SIGINT, 2 bad options, unknown platform or refused token,\n"
     "3 discovery failed, 4 another worker serves the platform.\n";
 
 int serve_main(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"server", required_argument, NULL, 's'},   {"token", required_argument, NULL, 't'},
-        {"platform", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
+        {"server", required_argument, NULL, 's'},
+        {"token", required_argument, NULL, 't'},
+        {"platform", required_argument, NULL, 'p'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct serve s = {.sig_fd = -1, .chld_fd = -1};
@@ -592,7 +598,8 @@ int serve_main(int argc, char **argv)
         }
     }
     if (optind < argc || !server || !*server || !want) {
-        fprintf(stderr, "ppbench-worker: serve needs --server (or PPBENCH_SERVER) and --platform (see --help)\n");
+        fprintf(stderr,
+                "ppbench-worker: serve needs --server (or PPBENCH_SERVER) and --platform (see --help)\n");
         return RUN_USAGE;
     }
     /* Children must not see the token (the report records PPBENCH_* variables). */
@@ -618,7 +625,8 @@ int serve_main(int argc, char **argv)
         slog(3, "cannot create a signalfd: %s", strerror(errno));
         goto out;
     }
-    if ((rc = runner_child_platform(want, host, &s.child_mask, SERVE_DISCOVERY_S, &platform, &err)) != RUN_OK) {
+    if ((rc = runner_child_platform(want, host, &s.child_mask, SERVE_DISCOVERY_S, &platform, &err)) !=
+        RUN_OK) {
         slog(3, "%s", err.msg);
         goto out;
     }
