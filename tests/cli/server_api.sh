@@ -95,9 +95,19 @@ else
     fail "openapi document matches the served routes" "$(tr '\n' ' ' <"$TMP/route_diff")"
 fi
 
-# PostgreSQL goes away: 503 with Retry-After, then the server recovers by itself.
+# PostgreSQL goes away under load: every answer meanwhile is 200 or 503 (never a dropped connection or a crash),
+# 503 carries Retry-After, and the server recovers by itself when the database is back.
 pgctl=$(ls /usr/lib/postgresql/*/bin/pg_ctl | tail -n 1)
 asuser() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi; }
+load() { # bounded: at most 600 requests or until $TMP/stop_load exists
+    for _ in $(seq 600); do
+        [ -e "$TMP/stop_load" ] && break
+        curl -s -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $READ" "$URL/api/v1/jobs?limit=5"
+    done >"$TMP/load_codes"
+}
+load &
+loadpid=$!
+sleep 0.5
 asuser "$pgctl -D '$STATE/pg/data' -m fast stop" >/dev/null 2>&1
 curl -s -D "$TMP/headers" -o "$TMP/resp" -H "Authorization: Bearer $READ" "$URL/api/v1/jobs" >/dev/null
 if grep -q '^HTTP/1.1 503' "$TMP/headers" && grep -qi '^Retry-After: ' "$TMP/headers" &&
@@ -110,4 +120,14 @@ expect_api "database down: readyz says not ready" 503 not_ready GET /readyz
 expect_api "database down: healthz still answers" 200 - GET /healthz
 asuser "$pgctl -D '$STATE/pg/data' -l '$STATE/pg/log' -w start -o \"-c listen_addresses='' -c unix_socket_directories='$STATE/pg/run'\"" >/dev/null 2>&1
 for _ in $(seq 50); do api GET /readyz; [ "$STATUS" = 200 ] && break; sleep 0.2; done
+sleep 0.5
+touch "$TMP/stop_load"
+wait "$loadpid"
+codes=$(sort "$TMP/load_codes" | uniq -c | tr '\n' ' ')
+if grep -q 503 "$TMP/load_codes" && [ -z "$(grep -vE '^(200|503)$' "$TMP/load_codes")" ] &&
+    [ "$(tail -n 1 "$TMP/load_codes")" = 200 ]; then
+    pass "restart under load: only 200 and 503 answers, then 200 again ($codes)"
+else
+    fail "restart under load: only 200 and 503 answers, then 200 again" "$codes"
+fi
 expect_api "database back: the server recovers by itself" 200 - GET /api/v1/jobs "" "$READ"
