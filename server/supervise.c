@@ -163,6 +163,7 @@ static int list_platforms(const char *bin, char **envp, json_t **ids, struct pp_
         goto out;
     }
     if (pid == 0) {
+        setpgid(0, 0); /* a timeout kills the group: helpers of a hung `list` too */
         dup2(out[1], 1);
         dup2(errp[1], 2);
         child_reset();
@@ -179,6 +180,7 @@ static int list_platforms(const char *bin, char **envp, json_t **ids, struct pp_
         ssize_t n;
 
         if (left <= 0) {
+            kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
             pp_error_set(err, "%s list --json did not answer in %.0f s", bin, SUP_LIST_TIMEOUT);
             goto out;
@@ -280,6 +282,7 @@ static void spawn_locked(struct supervisor *s, struct worker *w)
     char *argv[] = {s->bin,   "serve",      "--server",  s->url, "--token",
                     s->token, "--platform", w->platform, NULL};
     pid_t parent = getpid(), pid = fork();
+    int e = errno;
 
     if (pid == 0) {
         setpgid(0, 0);
@@ -293,7 +296,7 @@ static void spawn_locked(struct supervisor *s, struct worker *w)
     w->started = now_s();
     if (pid < 0) {
         w->due = w->started + w->delay_s;
-        slog(3, "cannot start worker platform=%s: fork: %s; retrying in %u s", w->platform, strerror(errno),
+        slog(3, "cannot start worker platform=%s: fork: %s; retrying in %u s", w->platform, strerror(e),
              w->delay_s);
         w->delay_s = w->delay_s * 2 > SUP_BACKOFF_MAX_S ? SUP_BACKOFF_MAX_S : w->delay_s * 2;
         return;
