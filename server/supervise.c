@@ -85,18 +85,23 @@ static void slog(int prio, const char *fmt, ...)
     fprintf(stderr, "<%d>supervise: %s\n", prio, line);
 }
 
-/* environ minus secrets and what systemd meant for ppbenchd alone. NULL when out of memory. */
-static char **worker_env(void)
+/* environ minus secrets and what systemd meant for ppbenchd alone, plus the worker token (in the environment,
+ * not on the command line, where any local user could read it with ps). NULL when out of memory. */
+static char **worker_env(const char *token)
 {
     static const char *const drop[] = {"PPBENCH_DATABASE_URL=", "PGPASSWORD=", "NOTIFY_SOCKET=", "WATCHDOG_",
-                                       "LISTEN_"};
+                                       "LISTEN_", "PPBENCH_WORKER_TOKEN="};
     size_t n = 0, k = 0;
     char **envp;
 
     while (environ && environ[n])
         n++;
-    if (!(envp = calloc(n + 1, sizeof(*envp))))
+    if (!(envp = calloc(n + 2, sizeof(*envp))))
         return NULL;
+    if (asprintf(&envp[k++], "PPBENCH_WORKER_TOKEN=%s", token) < 0) {
+        free(envp);
+        return NULL;
+    }
     for (size_t i = 0; i < n; i++) {
         int keep = 1;
         for (size_t j = 0; j < sizeof(drop) / sizeof(drop[0]); j++)
@@ -279,8 +284,7 @@ out:
 /* Supervisor thread, lock held. A failed fork is retried like an exit. */
 static void spawn_locked(struct supervisor *s, struct worker *w)
 {
-    char *argv[] = {s->bin,   "serve",      "--server",  s->url, "--token",
-                    s->token, "--platform", w->platform, NULL};
+    char *argv[] = {s->bin, "serve", "--server", s->url, "--platform", w->platform, NULL};
     pid_t parent = getpid(), pid = fork();
     int e = errno;
 
@@ -421,7 +425,6 @@ static void supervisor_free(struct supervisor *s)
     free(s->workers);
     free(s->bin);
     free(s->url);
-    free(s->token);
     pthread_cond_destroy(&s->wake);
     pthread_mutex_destroy(&s->lock);
     free(s);
@@ -466,8 +469,8 @@ int supervise_start(const char *worker_bin, const char *server_url, const char *
         pp_error_set(err, "cannot execute %s: %s", worker_bin, strerror(errno));
         goto out;
     }
-    if (!(s->bin = strdup(worker_bin)) || !(s->url = strdup(server_url)) || !(s->token = strdup(token)) ||
-        !(s->envp = worker_env())) {
+    if (!(s->bin = strdup(worker_bin)) || !(s->url = strdup(server_url)) ||
+        !(s->envp = worker_env(token))) {
         pp_error_set(err, "out of memory");
         goto out;
     }

@@ -180,12 +180,9 @@ static int do_register(struct serve *s)
         } else if (r.interrupted) {
             read_signals(s);
         } else if (r.status == 409 && strcmp(r.code, "platform_taken") == 0) {
-            json_t *e = json_object_get(r.body, "error");
-            long long other = json_integer_value(json_object_get(e, "worker_id"));
-            if (other > 0)
-                slog(3, "platform %s is already served by worker %lld", s->platform, other);
-            else
-                slog(3, "platform %s is already served by another worker (%s)", s->platform, err.msg);
+            /* The server's message names the worker: "platform node7/cpu0 is already served by worker 3". */
+            const char *msg = json_string_value(json_object_get(json_object_get(r.body, "error"), "message"));
+            slog(3, "%s", msg ? msg : err.msg);
             rc = SERVE_TAKEN;
         } else if (r.status >= 400 && r.status < 500) {
             slog(3, "registration refused: %s", err.msg);
@@ -462,33 +459,42 @@ out:
 
 /* ---- the loop ---- */
 
-/* A heartbeat between jobs ({}); returns the HTTP status, 0 when none came. */
-static long idle_heartbeat(struct serve *s)
+enum call { CALL_OK, CALL_FAILED, CALL_GONE };
+
+/* The server no longer knows this worker (it was marked gone, or its database was reset). */
+static enum call call_failed(const struct client_reply *r)
+{
+    bool gone = r->status == 404 || r->status == 410 || strcmp(r->code, "worker_gone") == 0;
+    return gone ? CALL_GONE : CALL_FAILED;
+}
+
+/* A heartbeat between jobs ({}). */
+static enum call idle_heartbeat(struct serve *s)
 {
     struct client_reply r;
     struct pp_error err;
+    enum call c = CALL_OK;
     char path[96];
-    long status;
 
     snprintf(path, sizeof(path), "/api/v1/workers/%lld/heartbeat", s->worker_id);
     if (client_post(s->http, path, NULL, SERVE_CALL_TIMEOUT_S, 0, &r, &err) != 0) {
+        c = call_failed(&r);
         if (r.interrupted)
             read_signals(s);
         else
             slog(4, "worker=%lld heartbeat: %s", s->worker_id, err.msg);
     }
-    status = r.status;
     client_reply_clear(&r);
-    return status;
+    return c;
 }
 
-/* One long-poll claim, and the job if one came; returns the HTTP status, 0 when none came. */
-static long claim(struct serve *s, long wait_s, double *last_beat)
+/* One long-poll claim, and the job if one came. */
+static enum call claim(struct serve *s, long wait_s, double *last_beat)
 {
     struct client_reply r;
     struct pp_error err;
+    enum call c = CALL_OK;
     char path[128];
-    long status;
 
     snprintf(path, sizeof(path), "/api/v1/workers/%lld/claim?wait=%ld", s->worker_id, wait_s);
     if (client_post(s->http, path, NULL, wait_s + SERVE_CALL_TIMEOUT_S, 0, &r, &err) == 0) {
@@ -496,39 +502,42 @@ static long claim(struct serve *s, long wait_s, double *last_beat)
             job_run(s, json_object_get(r.body, "job"));
             *last_beat = 0; /* the job's heartbeats are over: send an idle one now */
         }
-    } else if (r.interrupted) {
-        read_signals(s);
     } else {
-        slog(4, "worker=%lld claim: %s", s->worker_id, err.msg);
+        c = call_failed(&r);
+        if (r.interrupted)
+            read_signals(s);
+        else
+            slog(4, "worker=%lld claim: %s", s->worker_id, err.msg);
     }
-    status = r.status;
     client_reply_clear(&r);
-    return status;
+    return c;
 }
 
 /* Claim and run jobs until a stop is asked. Returns RUN_OK, or what a needed new registration returned. */
 static int serve_loop(struct serve *s)
 {
     double wait = 1, last_beat = 0;
-    long wait_s = SERVE_CLAIM_WAIT_S, status;
+    long wait_s = SERVE_CLAIM_WAIT_S;
+    enum call c;
     int rc;
 
     /* An idle heartbeat goes before each claim: the claim must end within the lease. */
     if (s->lease_s - s->heartbeat_s < wait_s)
         wait_s = s->lease_s - s->heartbeat_s > 1 ? (long)(s->lease_s - s->heartbeat_s) : 1;
     while (!s->stopping) {
-        status = 200;
+        c = CALL_OK;
         if (clock_now() - last_beat >= s->heartbeat_s) {
-            status = idle_heartbeat(s);
+            c = idle_heartbeat(s);
             last_beat = clock_now();
         }
-        if (status != 404 && status != 410 && !s->stopping)
-            status = claim(s, wait_s, &last_beat);
-        if (status == 404 || status == 410) {
+        if (c != CALL_GONE && !s->stopping)
+            c = claim(s, wait_s, &last_beat);
+        if (c == CALL_GONE) {
             slog(5, "worker=%lld unknown to the server: registering again", s->worker_id);
             if ((rc = do_register(s)) != RUN_OK)
                 return rc;
-        } else if (status / 100 == 2 || s->stopping) {
+            last_beat = clock_now();
+        } else if (c == CALL_OK || s->stopping) {
             wait = 1;
         } else {
             slog(4, "worker=%lld retrying in %.0f s", s->worker_id, wait);
