@@ -58,7 +58,7 @@ struct supervisor {
     pthread_cond_t wake;
     pthread_t thread;
     int stopping;
-    char *bin, *url, *token;
+    char *bin, *url;
     char **envp; /* owned copies */
     struct worker *workers;
     size_t n;
