@@ -11,7 +11,8 @@
 #include "server/log.h"
 
 const struct route api_routes[] = {
-    {"GET", "/", fleet_index, ROLE_READ, false},
+    {"GET", "/", static_index, ROLE_READ, false},
+    {"GET", "/ui/{file}", static_file, ROLE_READ, false},
     {"GET", "/healthz", fleet_healthz, ROLE_NONE, false},
     {"GET", "/readyz", fleet_readyz, ROLE_NONE, false},
     {"GET", "/api/v1/openapi.json", fleet_openapi, ROLE_NONE, false},
@@ -27,6 +28,8 @@ const struct route api_routes[] = {
     {"GET", "/api/v1/hosts", fleet_hosts, ROLE_READ, false},
     {"GET", "/api/v1/workers", fleet_workers, ROLE_READ, false},
     {"GET", "/api/v1/results", fleet_results, ROLE_READ, false},
+    {"GET", "/api/v1/pp", pp_get, ROLE_READ, false},
+    {"POST", "/api/v1/import/babelstream", import_babelstream, ROLE_SUBMIT, false},
     {"POST", "/api/v1/workers/register", workers_register, ROLE_WORKER, true},
     {"POST", "/api/v1/workers/{id}/claim", workers_claim, ROLE_WORKER, false},
     {"POST", "/api/v1/workers/{id}/heartbeat", workers_heartbeat, ROLE_WORKER, true},
