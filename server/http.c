@@ -257,7 +257,9 @@ static int parse_body(struct request *r)
     if (r->too_large)
         return req_fail(r, MHD_HTTP_CONTENT_TOO_LARGE, "body_too_large", NULL,
                         "request body larger than %zu bytes", (size_t)g_max_body);
-    if (!r->route->json_body) {
+    if (r->route->body == BODY_RAW)
+        return 0;
+    if (r->route->body == BODY_NONE) {
         /* No body expected; an empty JSON object is accepted from clients that always send one. */
         size_t i = 0;
         while (i < r->body_len && strchr(" \t\r\n{}", r->body[i]))

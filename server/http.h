@@ -30,12 +30,18 @@ typedef int (*handler_fn)(struct request *r);
  * yet); -1 at the end of the stream. */
 typedef ssize_t (*stream_fn)(struct request *r, char *buf, size_t max);
 
+enum route_body {
+    BODY_NONE = 0, /* no body (an empty JSON object is tolerated) */
+    BODY_JSON,     /* a JSON object, parsed into r->json (an empty body is an error) */
+    BODY_RAW,      /* any body, left in r->body for the handler (which checks its content type) */
+};
+
 struct route {
     const char *method;  /* "GET", "POST" */
     const char *pattern; /* "/api/v1/jobs/{id}/cancel": {name} matches one path segment */
     handler_fn handler;
     enum role need; /* ROLE_READ routes are open unless require_read_token */
-    bool json_body; /* the handler reads a JSON object body (an empty body is an error) */
+    enum route_body body;
 };
 
 struct http_error {
@@ -58,7 +64,7 @@ struct request {
     char *body;
     size_t body_len, body_cap;
     bool too_large;
-    json_t *json; /* the parsed body when route->json_body (borrowed by handlers) */
+    json_t *json; /* the parsed body of BODY_JSON routes (borrowed by handlers) */
 
     /* response */
     json_t *reply;          /* owned; rendered compact */
