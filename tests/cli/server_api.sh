@@ -131,3 +131,18 @@ else
     fail "restart under load: only 200 and 503 answers, then 200 again" "$codes"
 fi
 expect_api "database back: the server recovers by itself" 200 - GET /api/v1/jobs "" "$READ"
+
+# SIGHUP validates the whole new configuration before applying it; a bad file changes nothing.
+echo "lease_s = 9" >>"$TMP/ppbench.conf"
+kill -HUP "$SERVER_PID"
+for _ in $(seq 30); do grep -q 'reload: configuration' "$SERVER_LOG" && break; sleep 0.1; done
+api POST /api/v1/workers/register "{\"host\":\"reloadhost\",\"pid\":3,\"platform\":$PLATFORM}" "$WORKER"
+[ "$(printf '%s' "$BODY" | jq -r .lease_s)" = 9 ] && pass "SIGHUP applies a valid configuration" ||
+    fail "SIGHUP applies a valid configuration" "$STATUS $BODY"
+echo "lease_s = -1" >>"$TMP/ppbench.conf"
+kill -HUP "$SERVER_PID"
+for _ in $(seq 30); do grep -q 'reload refused' "$SERVER_LOG" && break; sleep 0.1; done
+api POST /api/v1/workers/register "{\"host\":\"reloadhost2\",\"pid\":4,\"platform\":$PLATFORM}" "$WORKER"
+grep -q 'reload refused.*lease_s: -1 is out of range' "$SERVER_LOG" && [ "$(printf '%s' "$BODY" | jq -r .lease_s)" = 9 ] &&
+    pass "SIGHUP refuses an invalid configuration and keeps the running one" ||
+    fail "SIGHUP refuses an invalid configuration and keeps the running one" "$(grep reload "$SERVER_LOG" | tail -n 2 | tr '\n' ' ') $BODY"
