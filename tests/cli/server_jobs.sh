@@ -84,6 +84,25 @@ else
     fail "kill -9 of a worker mid-job" "no worker pid for job $id"
 fi
 
+# A second worker for a platform that is served is refused, naming the one that serves it (exit 4).
+expect "a second worker for a served platform is refused" 4 "already served by worker" -- \
+    env PPBENCH_WORKER_TOKEN="$(cat "$STATE/worker.token")" timeout 20 "$BUILD/bin/ppbench-worker" serve \
+    --server "$URL" --platform cpu0
+
+# SIGTERM to a worker mid-job: the job may finish (grace period), its result is posted, the worker deregisters.
+api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"params\":{\"arraysize\":2000000,\"numtimes\":40}}" "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+wait_job "$id" running 30
+wpid=$(psql_q "SELECT w.pid FROM workers w JOIN jobs j ON j.worker_id = w.id WHERE j.id = $id")
+kill -TERM "$wpid" 2>/dev/null
+if wait_job "$id" "succeeded|failed" 60 && [ "$(printf '%s' "$BODY" | jq -r '.state + " " + (.attempts|tostring)')" = "succeeded 1" ]; then
+    pass "SIGTERM mid-job: the job finishes on the same attempt"
+else
+    fail "SIGTERM mid-job: the job finishes on the same attempt" "$(printf '%s' "$BODY" | head -c 300)"
+fi
+gone=$(psql_q "SELECT state FROM workers WHERE pid = $wpid ORDER BY id DESC LIMIT 1")
+[ "$gone" = gone ] && pass "SIGTERM: the worker deregistered" || fail "SIGTERM: the worker deregistered" "state $gone"
+
 # kill -9 of ppbenchd: nothing accepted is lost.
 ids=""
 for i in 1 2 3 4 5; do
