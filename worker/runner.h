@@ -27,7 +27,7 @@ struct runner_job {
  * report to out in fmt; verification failures go to stderr, one line each. Returns a run.h exit status:
  * RUN_OK, RUN_UNVERIFIED (err: the first failures), RUN_USAGE or RUN_FAILED (err: why). err may span lines
  * (a model's discovery notes follow its message, indented). */
-int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, struct pp_error *err);
+int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, struct pp_error *err) PP_WUR;
 
 /* A child process running `ppbench-worker <args>` from /proc/self/exe: stdout into an anonymous file (the
  * report, read once it exits), stderr and progress through non-blocking pipes. */
@@ -84,7 +84,7 @@ int runner_args_from_job(struct runner_args *a, json_t *job, const char *platfor
  * names: an id, "host/id", a GPU UUID or a PCI bus id. Returns RUN_OK with *out (new reference), RUN_USAGE
  * when none matches or RUN_FAILED when discovery failed, with err. */
 int runner_child_platform(const char *key, const char *host, const sigset_t *sigmask, double timeout_s,
-                          json_t **out, struct pp_error *err);
+                          json_t **out, struct pp_error *err) PP_WUR;
 
 /* Kill (SIGKILL) and reap it if still running, close the fds. */
 void runner_child_release(struct runner_child *ch);

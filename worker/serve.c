@@ -73,6 +73,7 @@ struct job {
     struct runner_child child;
     enum job_end end;
     double term_at, kill_at; /* when SIGTERM and SIGKILL went; 0: not yet */
+    double next_beat;        /* when the job's next heartbeat is due */
     double sent_progress, progress_at;
 };
 
@@ -230,6 +231,7 @@ static enum answer job_heartbeat(struct serve *s, struct job *j)
     char path[96];
 
     snprintf(path, sizeof(path), "/api/v1/workers/%lld/heartbeat", s->worker_id);
+    j->next_beat = clock_now() + s->heartbeat_s;
     return job_call(s, j, path, json_pack("{s:I, s:I}", "job_id", j->id, "epoch", j->epoch));
 }
 
@@ -270,7 +272,7 @@ static void job_answer(struct job *j, enum answer a)
  * cancel, a stale epoch, and a stop request. */
 static void job_watch(struct serve *s, struct job *j)
 {
-    double start = clock_now(), next_beat = start + s->heartbeat_s, now, wake;
+    double start = clock_now(), now, wake;
 
     while (!runner_child_reap(&j->child)) {
         struct pollfd p[4] = {{.fd = s->sig_fd, .events = POLLIN},
@@ -280,7 +282,7 @@ static void job_watch(struct serve *s, struct job *j)
         bool progressed = j->child.progress > j->sent_progress;
 
         now = clock_now();
-        wake = next_beat;
+        wake = j->end == END_STALE ? now + 1 : j->next_beat; /* no heartbeats for a job no longer ours */
         if (j->end == END_NONE) {
             wake = min_d(wake, start + (double)j->timeout_s);
             if (s->stopping)
@@ -304,10 +306,8 @@ static void job_watch(struct serve *s, struct job *j)
             runner_child_signal(&j->child, SIGKILL);
             j->kill_at = now;
         }
-        if (j->end != END_STALE && now >= next_beat) {
+        if (j->end != END_STALE && now >= j->next_beat)
             job_answer(j, job_heartbeat(s, j));
-            next_beat = clock_now() + s->heartbeat_s;
-        }
         if (j->end == END_NONE && j->child.progress > j->sent_progress &&
             now >= j->progress_at + SERVE_PROGRESS_EVERY_S)
             job_answer(j, job_progress(s, j));
@@ -323,7 +323,8 @@ static void job_watch(struct serve *s, struct job *j)
 static void job_result(struct serve *s, struct job *j, const char *outcome, const char *error, json_t *report)
 {
     json_t *body = json_pack("{s:I, s:s}", "epoch", j->epoch, "outcome", outcome);
-    double wait = 1, next_try = clock_now(), next_beat = next_try + s->heartbeat_s, now;
+    double wait = 1, next_try = clock_now(), now;
+    bool unreachable = false;
     struct client_reply r = {0};
     struct pp_error err;
     char path[96];
@@ -334,6 +335,16 @@ static void job_result(struct serve *s, struct job *j, const char *outcome, cons
     if (report)
         json_object_set_new(body, "report", report);
     for (;;) {
+        if (clock_now() >= j->next_beat) { /* keep the lease: the post may take a while */
+            enum answer a = job_heartbeat(s, j);
+            if (a == ANSWER_STALE) {
+                slog(5, "%s result dropped: the job is no longer ours", j->ctx);
+                goto out;
+            }
+            if (a != ANSWER_NONE && unreachable)
+                next_try = clock_now(); /* the server is back: try now */
+            unreachable = a == ANSWER_NONE;
+        }
         now = clock_now();
         if (now >= next_try) {
             client_reply_clear(&r);
@@ -355,6 +366,7 @@ static void job_result(struct serve *s, struct job *j, const char *outcome, cons
                 slog(3, "%s result refused: %s: posting it failed without the report", j->ctx, err.msg);
                 json_object_del(body, "report");
                 json_object_set_new(body, "outcome", json_string("failed"));
+                pp_error_prefix(&err, "the server refused the report");
                 json_object_set_new(body, "error", json_string(err.msg));
                 continue;
             }
@@ -369,14 +381,7 @@ static void job_result(struct serve *s, struct job *j, const char *outcome, cons
             slog(3, "%s stopping: the result was not delivered (the server re-queues the job)", j->ctx);
             goto out;
         }
-        if (now >= next_beat) {
-            if (job_heartbeat(s, j) == ANSWER_STALE) {
-                slog(5, "%s result dropped: the job is no longer ours", j->ctx);
-                goto out;
-            }
-            next_beat = clock_now() + s->heartbeat_s;
-        }
-        if (client_sleep(s->http, min_d(next_try, next_beat) - clock_now()))
+        if (client_sleep(s->http, min_d(next_try, j->next_beat) - clock_now()))
             read_signals(s);
     }
 out:
@@ -420,6 +425,7 @@ static void job_run(struct serve *s, json_t *claimed)
         job_result(s, j, "failed", err.msg, NULL);
         goto out;
     }
+    j->next_beat = clock_now() + s->heartbeat_s;
     job_watch(s, j);
     switch (j->end) {
     case END_STALE:
@@ -657,6 +663,7 @@ int serve_main(int argc, char **argv)
     slog(6, "stopped");
 out:
     client_free(s.http);
+    curl_global_cleanup();
     json_decref(s.registration);
     if (s.sig_fd >= 0)
         close(s.sig_fd);
