@@ -54,11 +54,15 @@ static const char results_sql[] =
 /* BabelStream's CSV columns, one row per stored kernel result. */
 static const char results_csv_sql[] =
     "SELECT 'function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime' || "
-    "chr(10) || coalesce(string_agg(concat_ws(',', initcap(x.kernel), cardinality(x.times_s), x.size, "
+    "chr(10) || coalesce(string_agg(concat_ws(',', initcap(x.kernel), "
+    "coalesce(cardinality(x.times_s), (x.provenance->>'num_times')::int), x.size, "
     "CASE x.precision WHEN 'fp32' THEN 4 ELSE 8 END, round((x.bandwidth * 1e-6)::numeric, 6), x.min_s, "
     "x.max_s, "
     "x.mean_s), chr(10) ORDER BY x.id DESC) || chr(10), '') "
     "FROM (SELECT r.* " RESULTS_FILTER "ORDER BY r.id DESC LIMIT $6) x";
+
+/* The P3 analysis library's columns: one row per problem, platform and application (schema/003_pp.sql). */
+static const char results_p3_sql[] = "SELECT pp_p3_csv($1, $2, $3, $4, $5::timestamptz, $6::bigint)";
 
 static const char ready_sql[] = "SELECT count(*) FROM schema_migrations";
 
@@ -113,8 +117,8 @@ int fleet_results(struct request *r)
 
     if ((st = req_check_query(r, "suite,kernel,platform,model,since,limit,format")))
         return st;
-    if (format && strcmp(format, "json") && strcmp(format, "csv"))
-        return req_fail(r, 400, "invalid_parameter", "format", "format must be json or csv");
+    if (format && strcmp(format, "json") && strcmp(format, "csv") && strcmp(format, "p3"))
+        return req_fail(r, 400, "invalid_parameter", "format", "format must be json, csv or p3");
     if (limit_s && ((limit = api_parse_id(limit_s)) < 1 || limit > 100000))
         return req_fail(r, 400, "invalid_parameter", "limit", "limit must be from 1 to 100000");
     if (since && strspn(since, "0123456789-:TZ.+ ") != strlen(since))
@@ -128,7 +132,10 @@ int fleet_results(struct request *r)
                              lim};
     if (format && !strcmp(format, "csv"))
         return reply_query(r, results_csv_sql, 6, params, "text/csv");
-    st = reply_query(r, results_sql, 6, params, NULL);
+    if (format && !strcmp(format, "p3"))
+        st = reply_query(r, results_p3_sql, 6, params, "text/csv");
+    else
+        st = reply_query(r, results_sql, 6, params, NULL);
     if (st == 500 && !strncmp(r->err.code, "internal", 8) && since)
         return req_fail(r, 400, "invalid_parameter", "since", "since must be an RFC 3339 time");
     return st;

@@ -105,32 +105,35 @@ static int check_params(struct request *r, const struct catalog_suite *s, json_t
     names[s->nparams] = NULL;
     if (params && (st = check_fields(r, params, "params.", names)))
         return st;
-    *out = json_object();
-    for (int i = 0; i < s->nparams; i++) {
+    json_t *filled = json_object();
+    st = 0;
+    for (int i = 0; i < s->nparams && !st; i++) {
         const struct catalog_param *p = &s->params[i];
         json_t *v = params ? json_object_get(params, p->name) : NULL;
         char field[64];
         snprintf(field, sizeof(field), "params.%s", p->name);
         if (p->choices) {
-            const char *value = p->choices[p->def];
+            const char *value = v && json_is_string(v) ? json_string_value(v) : p->choices[p->def];
             int ok = 0;
-            if (v && !json_is_string(v))
-                return json_decref(*out), bad_type(r, field, "a string");
-            if (v)
-                value = json_string_value(v);
             for (int k = 0; p->choices[k]; k++)
                 ok |= !strcmp(p->choices[k], value);
-            if (!ok)
-                return json_decref(*out),
-                       req_fail(r, 422, "invalid_value", field, "%s: unknown value \"%s\"", field, value);
-            json_object_set_new(*out, p->name, json_string(value));
+            if (v && !json_is_string(v))
+                st = bad_type(r, field, "a string");
+            else if (!ok)
+                st = req_fail(r, 422, "invalid_value", field, "%s: unknown value \"%s\"", field, value);
+            else
+                json_object_set_new(filled, p->name, json_string(value));
         } else {
             long long value = p->def;
-            if ((st = get_int(r, params, p->name, field, p->min, p->max, &value)))
-                return json_decref(*out), st;
-            json_object_set_new(*out, p->name, json_integer(value));
+            if (!(st = get_int(r, params, p->name, field, p->min, p->max, &value)))
+                json_object_set_new(filled, p->name, json_integer(value));
         }
     }
+    if (st) {
+        json_decref(filled);
+        return st;
+    }
+    *out = filled; /* only on success: the caller owns it then */
     return 0;
 }
 

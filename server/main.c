@@ -234,7 +234,9 @@ static int cmd_token(struct options *o)
     rc = 0;
 out:
     PQfinish(c);
-    if (!keep_running)
+    if (keep_running)
+        pgembed_release(pg);
+    else
         pgembed_stop(pg);
     return rc;
 }

@@ -696,3 +696,8 @@ void pgembed_stop(struct pgembed *pg)
     fprintf(stderr, "<5>pgembed: postgresql stopped\n");
     free(pg);
 }
+
+void pgembed_release(struct pgembed *pg)
+{
+    free(pg);
+}

@@ -30,4 +30,7 @@ int pgembed_alive(struct pgembed *pg);
 /* pg_ctl stop -m fast (immediate if that fails), then free. NULL-safe. */
 void pgembed_stop(struct pgembed *pg);
 
+/* Forget the cluster without stopping it (a command that borrowed a running server's cluster). NULL-safe. */
+void pgembed_release(struct pgembed *pg);
+
 #endif
