@@ -115,6 +115,16 @@ static void find_peak(struct pp_platform *p)
 
 int platform_discover(struct pp_platform_list *out, struct pp_error *err)
 {
+    return platform_discover_model(out, NULL, err);
+}
+
+int platform_key_is_global(const char *key)
+{
+    return !strncasecmp(key, "cpu", 3) || !strncasecmp(key, "GPU-", 4) || strchr(key, ':') != NULL;
+}
+
+int platform_discover_model(struct pp_platform_list *out, const char *model, struct pp_error *err)
+{
     unsigned ngpu = 0, nacc = 0;
 
     memset(out, 0, sizeof(*out));
@@ -123,6 +133,8 @@ int platform_discover(struct pp_platform_list *out, struct pp_error *err)
         struct pp_device_list devs;
         struct pp_error why;
 
+        if (model && strcmp(model, b->name) != 0)
+            continue;
         memset(&devs, 0, sizeof(devs));
         if (b->discover(&devs, &why)) {
             if (out->nnotes < PP_MAX_NOTES)

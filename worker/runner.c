@@ -118,6 +118,14 @@ static int write_report(FILE *out, enum runner_format fmt, const struct run_repo
     return 0;
 }
 
+/* The device of model on the platform key names, or NULL. */
+static const struct pp_device *platform_device_of(const struct pp_platform_list *pl, const char *key,
+                                                  const char *model)
+{
+    const struct pp_platform *p = platform_find(pl, key);
+    return p ? platform_device(p, model) : NULL;
+}
+
 int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, struct pp_error *err)
 {
     static struct pp_platform_list pl; /* large: keep it off the stack */
@@ -141,8 +149,13 @@ int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, 
     /* Before any runtime starts its threads (discovery starts them): they inherit this thread's mask. */
     if (strcmp(job->model, "openmp") != 0)
         affinity_release_openmp_binding();
-    if (platform_discover(&pl, err))
-        return RUN_FAILED;
+    /* Discover only the job's model when the key names one platform whatever is asked; ask every model when
+     * that finds nothing, so the error says what the platform does run. */
+    if (!platform_key_is_global(job->platform) || platform_discover_model(&pl, job->model, err) ||
+        !platform_device_of(&pl, job->platform, job->model)) {
+        if (platform_discover(&pl, err))
+            return RUN_FAILED;
+    }
     memset(&r, 0, sizeof(r));
     r.model = job->model;
     if (!(r.platform = platform_find(&pl, job->platform))) {

@@ -53,7 +53,8 @@ struct serve {
     struct client *http;
     int sig_fd, chld_fd;
     sigset_t child_mask; /* the signal mask children run with (the one we started with) */
-    char platform[16];   /* the local id that `run --platform` takes: "cpu0" */
+    char platform[48];   /* what `run --platform` gets: the GPU's UUID or PCI bus id when known, else the
+                          * local id ("cpu0"); with those the job's process discovers only its own model */
     char platform_id[160];
     json_t *registration; /* the register request, kept for registering again */
     long long worker_id;
@@ -645,7 +646,10 @@ int serve_main(int argc, char **argv)
         slog(3, "%s", err.msg);
         goto out;
     }
-    snprintf(s.platform, sizeof(s.platform), "%s", json_string_value(json_object_get(platform, "id")));
+    const char *uuid = json_string_value(json_object_get(platform, "uuid"));
+    const char *pci = json_string_value(json_object_get(platform, "pci_bus_id"));
+    snprintf(s.platform, sizeof(s.platform), "%s",
+             uuid && *uuid ? uuid : pci && *pci ? pci : json_string_value(json_object_get(platform, "id")));
     rc = RUN_FAILED;
     s.registration = registration_new(host, platform);
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || !(s.http = client_new(url, tok, &err))) {
