@@ -12,12 +12,16 @@
 #include "server/catalog.h"
 #include "server/log.h"
 
+/* The platform check is part of the insert: no row back means the platform is unknown or cannot run the model
+ * (platform_error says which). */
 static const char insert_sql[] = "INSERT INTO jobs (suite, kernels, model, platform_id, selector, params, "
                                  "priority, timeout_s, max_attempts, "
                                  "tags, submitted_by) "
-                                 "VALUES ($1, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)), $3, $4, "
+                                 "SELECT $1, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)), $3, $4, "
                                  "$5::jsonb, $6::jsonb, $7, $8, $9, "
-                                 "ARRAY(SELECT jsonb_array_elements_text($10::jsonb)), $11) RETURNING id";
+                                 "ARRAY(SELECT jsonb_array_elements_text($10::jsonb)), $11 "
+                                 "WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM platforms WHERE id = $4 "
+                                 "AND $3 = ANY (models)) RETURNING id";
 
 static const char platform_sql[] =
     "SELECT $2 = ANY (models), array_to_string(models, ', ') FROM platforms WHERE id = $1";
@@ -180,35 +184,13 @@ static int check_tags(struct request *r, json_t *tags)
     return 0;
 }
 
-/* platform or selector: the job must be able to run somewhere now. */
-static int check_target(struct request *r, const char *model, json_t *platform, json_t *selector)
+static int check_selector(struct request *r, const char *model, json_t *selector)
 {
     static const char *const selector_fields[] = {"kind", "host", NULL};
     struct db_error dberr;
     PGresult *res;
     int st;
 
-    if (platform && selector)
-        return req_fail(r, 422, "conflicting_fields", "selector", "give platform or selector, not both");
-    if (!platform && !selector)
-        return req_fail(r, 422, "missing_field", "platform", "platform (or selector) is required");
-    if (platform) {
-        const char *params[2] = {json_string_value(platform), model};
-        if (!json_is_string(platform))
-            return bad_type(r, "platform", "a string");
-        if (!(res = db_query(platform_sql, 2, params, &dberr)))
-            return api_db_fail(r, &dberr);
-        if (PQntuples(res) == 0)
-            st = req_fail(r, 422, "unknown_platform", "platform", "unknown platform \"%s\"", params[0]);
-        else if (strcmp(PQgetvalue(res, 0, 0), "t") != 0)
-            st = req_fail(r, 422, "model_not_supported", "model",
-                          "platform %s cannot run model %s (it runs: %s)", params[0], model,
-                          PQgetvalue(res, 0, 1));
-        else
-            st = 0;
-        PQclear(res);
-        return st;
-    }
     if (!json_is_object(selector))
         return bad_type(r, "selector", "an object");
     if ((st = check_fields(r, selector, "selector.", selector_fields)))
@@ -227,6 +209,41 @@ static int check_target(struct request *r, const char *model, json_t *platform, 
              ? 0
              : req_fail(r, 422, "no_matching_platform", "selector",
                         "no platform matches the selector and runs model %s", model);
+    PQclear(res);
+    return st;
+}
+
+/* platform or selector: the job must be able to run somewhere now. A platform is checked by the insert itself
+ * (one round trip on the hot path); a selector here. */
+static int check_target(struct request *r, const char *model, json_t *platform, json_t *selector)
+{
+    if (platform && selector)
+        return req_fail(r, 422, "conflicting_fields", "selector", "give platform or selector, not both");
+    if (!platform && !selector)
+        return req_fail(r, 422, "missing_field", "platform", "platform (or selector) is required");
+    if (platform)
+        return json_is_string(platform) ? 0 : bad_type(r, "platform", "a string");
+    return check_selector(r, model, selector);
+}
+
+/* Why the insert found no platform for the job: unknown, or it does not run the model. */
+static int platform_error(struct request *r, const char *platform, const char *model)
+{
+    const char *params[2] = {platform, model};
+    struct db_error dberr;
+    PGresult *res;
+    int st;
+
+    if (!(res = db_query(platform_sql, 2, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    if (PQntuples(res) == 0)
+        st = req_fail(r, 422, "unknown_platform", "platform", "unknown platform \"%s\"", platform);
+    else if (strcmp(PQgetvalue(res, 0, 0), "t") != 0)
+        st = req_fail(r, 422, "model_not_supported", "model", "platform %s cannot run model %s (it runs: %s)",
+                      platform, model, PQgetvalue(res, 0, 1));
+    else
+        st = req_fail(r, 409, "platform_changed", "platform", "platform %s changed during the submission",
+                      platform);
     PQclear(res);
     return st;
 }
@@ -293,6 +310,10 @@ int jobs_submit(struct request *r)
                           r->token_id ? by : NULL};
     if (!(res = db_query(insert_sql, 11, qp, &dberr))) {
         st = api_db_fail(r, &dberr);
+        goto out;
+    }
+    if (PQntuples(res) == 0) {
+        st = platform_error(r, qp[3], qp[2]);
         goto out;
     }
     long long id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);

@@ -66,7 +66,7 @@ static PGconn *listen_conn(void)
 
     if (!c)
         return NULL;
-    res = PQexec(c, "LISTEN ppbench_jobs; LISTEN ppbench_events");
+    res = PQexec(c, "LISTEN ppbench");
     if (PQresultStatus(res) != PGRES_COMMAND_OK) {
         PQclear(res);
         PQfinish(c);
