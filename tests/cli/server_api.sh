@@ -4,7 +4,7 @@
 . "$(dirname "$0")/server_lib.sh"
 [ -x "$SERVER" ] || { skip "server api" "ppbenchd not built"; exit 0; }
 
-server_start "embedded_workers = false" "max_body_bytes = 65536"
+server_start "embedded_workers = false" "max_body_bytes = 65536" "lease_s = 2"
 token() { "$SERVER" token create --role "$1" --state-dir "$STATE" 2>>"$SERVER_LOG"; }
 READ=$(token read); SUBMIT=$(token submit); WORKER=$(token worker)
 [ -n "$READ" ] && [ -n "$SUBMIT" ] && [ -n "$WORKER" ] && pass "ppbenchd token create for each role" ||
@@ -77,6 +77,26 @@ expect_api "cancel it again"             409 job_finished          POST "$J/$id/
 api GET "$J?state=cancelled&limit=5"
 printf '%s' "$BODY" | jq -e --argjson id "$id" '.jobs[0].id == $id and .jobs[0].finished_at != null' >/dev/null &&
     pass "list by state" || fail "list by state" "$BODY"
+
+# A late result from an expired lease: claim (epoch 1), miss the heartbeats until the lease expires and the job
+# goes back to the queue, claim again (epoch 2); the old holder's result is refused, the new holder's accepted.
+api POST $J "$good" "$SUBMIT"
+late=$(printf '%s' "$BODY" | jq -r .id)
+api POST "/api/v1/workers/$WID/claim?wait=5" "" "$WORKER"
+e1=$(printf '%s' "$BODY" | jq -r .job.epoch)
+requeued=""
+for _ in $(seq 80); do
+    api GET "$J/$late"
+    [ "$(printf '%s' "$BODY" | jq -r .state)" = queued ] && { requeued=1; break; }
+    sleep 0.1
+done
+[ -n "$requeued" ] && pass "an expired lease puts the job back in the queue" || fail "an expired lease puts the job back in the queue" "$BODY"
+api POST "/api/v1/workers/$WID/heartbeat" '{}' "$WORKER"
+api POST "/api/v1/workers/$WID/claim?wait=5" "" "$WORKER"
+e2=$(printf '%s' "$BODY" | jq -r .job.epoch)
+[ "$e2" -gt "$e1" ] && pass "the second claim has a new epoch ($e1 -> $e2)" || fail "the second claim has a new epoch" "$e1 -> $e2"
+expect_api "the old holder's late result is refused" 409 stale_epoch POST "$J/$late/result" "{\"epoch\":$e1,\"outcome\":\"succeeded\"}" "$WORKER"
+expect_api "the current holder's result is accepted" 200 - POST "$J/$late/result" "{\"epoch\":$e2,\"outcome\":\"failed\",\"error\":\"test\"}" "$WORKER"
 
 # Reads can require a token.
 server_stop

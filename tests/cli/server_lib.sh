@@ -43,7 +43,7 @@ server_stop() {
     wait "$SERVER_PID" 2>/dev/null
     SERVER_PID=""
     # In the sanitizer build, a leak or undefined behaviour in the server is a failure like any other.
-    if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$SERVER_LOG"; then
+    if [ -f "$SERVER_LOG" ] && grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$SERVER_LOG"; then
         fail "ppbenchd sanitizer report ($(basename "$SERVER_LOG"))" \
             "$(grep -m1 -A6 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$SERVER_LOG" | tr '\n' ' ' | head -c 600)"
     fi
