@@ -10,6 +10,7 @@
 #include "stream.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,7 +156,8 @@ static int time_loop(const struct pp_backend *b, struct pp_ctx *ctx, struct stre
 }
 
 /* Test-only hook (docs/METHODOLOGY.md): PPBENCH_TEST_FAULT=<kernel>[:<index>] plants a wrong value in what
- * that kernel wrote, after read-back, to prove verification catches and names it. */
+ * that kernel wrote, after read-back, to prove verification catches and names it; PPBENCH_TEST_FAULT=crash
+ * makes the process die of SIGSEGV there, to prove a crash becomes a failed job. */
 static void plant_fault(const struct stream_params *p, void *arrays[3], double *sum)
 {
     const char *spec = getenv("PPBENCH_TEST_FAULT");
@@ -166,6 +168,8 @@ static void plant_fault(const struct stream_params *p, void *arrays[3], double *
 
     if (!spec || !*spec)
         return;
+    if (!strcmp(spec, "crash")) /* a kernel process that dies: the worker must report the signal */
+        raise(SIGSEGV);
     snprintf(name, sizeof(name), "%.*s", (int)strcspn(spec, ":"), spec);
     if (strchr(spec, ':'))
         idx = strtoull(strchr(spec, ':') + 1, NULL, 10);

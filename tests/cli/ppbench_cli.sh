@@ -49,3 +49,16 @@ fid=$(printf '%s' "$BODY" | jq -r '.jobs[0].id')
 api GET "/api/v1/jobs/$fid"
 printf '%s' "$BODY" | jq -e '.state == "failed" and ([.results[] | select(.verified == false) | .kernel] == ["triad"])' >/dev/null &&
     pass "planted fault: the failed kernel is stored unverified" || fail "planted fault: the failed kernel is stored unverified" "$(printf '%s' "$BODY" | head -c 300)"
+
+# A kernel process that crashes: the job fails with the signal, and the worker goes on serving.
+server_stop
+PPBENCH_TEST_FAULT=crash server_start "lease_s = 5" "heartbeat_s = 1"
+export PPBENCH_TOKEN=$ADMIN
+for _ in $(seq 100); do
+    "$CLI" platforms --json 2>/dev/null | jq -e '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle")' >/dev/null && break
+    sleep 0.2
+done
+expect "a crashing kernel process fails the job with its signal" 1 'SIGSEGV' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3
+expect "the worker serves on after the crash" 1 'SIGSEGV' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3
