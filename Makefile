@@ -145,6 +145,24 @@ $(BUILD)/obj/openapi.o: docs/openapi.json
 	$(Q)printf '\t.section .rodata\n\t.global pp_openapi_json\npp_openapi_json:\n\t.incbin "%s"\n\t.byte 0\n\t.section .note.GNU-stack,"",@progbits\n' $< >$(BUILD)/obj/openapi.S
 	$(Q)$(CC) -c $(BUILD)/obj/openapi.S -o $@
 
+# The dashboard is embedded in ppbenchd (one binary, no internet needed): every file of web/ and Chart.js from
+# Debian's libjs-chart.js (served as chart.js) become a NULL-terminated table pp_web_files of {name, bytes,
+# size}, each file followed by a NUL; server/static.c serves them at / and /ui/<name>. Text files only.
+WEB_FILES = $(sort $(wildcard web/*.html web/*.css web/*.js))
+CHARTJS  ?= /usr/share/javascript/chart.js/chart.min.js
+$(BUILD)/bin/ppbenchd: $(BUILD)/obj/web.o
+$(BUILD)/obj/web.o: $(WEB_FILES) $(wildcard $(CHARTJS))
+	@mkdir -p $(@D)
+	@test -f $(CHARTJS) || { echo "$(CHARTJS) not found: install libjs-chart.js (make deps) or set CHARTJS=" >&2; exit 1; }
+	$(call say,EMBED,web/)
+	$(Q){ printf '\t.section .rodata\n'; i=0; for f in $(WEB_FILES) $(CHARTJS); do \
+	  n=$$(basename $$f); [ $$f = $(CHARTJS) ] && n=chart.js; \
+	  printf 'pp_web_data_%d:\n\t.incbin "%s"\npp_web_end_%d:\n\t.byte 0\npp_web_name_%d:\n\t.asciz "%s"\n' $$i $$f $$i $$i $$n; i=$$((i+1)); done; \
+	  printf '\t.section .data.rel.ro\n\t.balign 8\n\t.global pp_web_files\npp_web_files:\n'; i=0; for f in $(WEB_FILES) $(CHARTJS); do \
+	  printf '\t.quad pp_web_name_%d, pp_web_data_%d, pp_web_end_%d - pp_web_data_%d\n' $$i $$i $$i $$i; i=$$((i+1)); done; \
+	  printf '\t.quad 0, 0, 0\n\t.section .note.GNU-stack,"",@progbits\n'; } >$(BUILD)/obj/web.S
+	$(Q)$(CC) -c $(BUILD)/obj/web.S -o $@
+
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CORE_OBJ) $(filter-out $(BUILD)/obj/worker/main.o,$(WORKER_OBJ))
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -1,0 +1,47 @@
+# The dashboard in a real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright from npm) against
+# the real service: ppbenchd with its embedded PostgreSQL and a supervised worker on cpu0 (with an operator peak,
+# so % of peak and architectural efficiency have a value). tests/browser/dashboard.mjs does what a user does and
+# prints the PASS/FAIL/SKIP lines; its screenshots go to $BUILD/browser-shots/. Playwright is installed from the
+# npm registry into tests/browser/node_modules (pinned by package-lock.json) when missing.
+# It runs for the normal build only: the sanitizer build serves the same pages and API, and the server tests
+# already run there.
+. "$(dirname "$0")/lib.sh"
+case "$BUILD" in
+*-asan)
+    skip "browser" "runs on the normal build only, not on the sanitizer build $BUILD"
+    exit 0
+    ;;
+esac
+. "$(dirname "$0")/server_lib.sh"
+[ -x "$SERVER" ] || { fail "browser" "ppbenchd not built"; exit 0; }
+[ -x /usr/bin/chromium ] || { fail "browser" "/usr/bin/chromium not found: install chromium (make deps)"; exit 0; }
+command -v node >/dev/null && command -v npm >/dev/null ||
+    { fail "browser" "node and npm not found: install nodejs and npm (make deps)"; exit 0; }
+
+DIR=tests/browser
+if [ ! -f "$DIR/node_modules/.package-lock.json" ] || [ "$DIR/package-lock.json" -nt "$DIR/node_modules/.package-lock.json" ]; then
+    if ! (cd "$DIR" && npm ci --registry=https://registry.npmjs.org/ --no-audit --no-fund --loglevel=error) >"$TMP/npm.log" 2>&1; then
+        fail "browser: npm ci in $DIR" "$(grep -v nodedir "$TMP/npm.log" | tail -n 3 | tr '\n' ' ')"
+        exit 0
+    fi
+fi
+
+export PPBENCH_PEAK_GBS_CPU0=200
+server_start "lease_s = 3" "heartbeat_s = 1"
+for _ in $(seq 100); do
+    api GET /api/v1/platforms
+    printf '%s' "$BODY" | jq -e '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle")' >/dev/null && break
+    sleep 0.2
+done
+CPU=$(printf '%s' "$BODY" | jq -r '.platforms[] | select(.local_id == "cpu0") | .id')
+[ -n "$CPU" ] || { fail "browser: a worker serves cpu0" "$(tail -n 5 "$SERVER_LOG" | tr '\n' ' ')"; exit 0; }
+
+SHOTS="$BUILD/browser-shots"
+rm -rf "$SHOTS" && mkdir -p "$SHOTS"
+PPBENCH_URL=$URL PPBENCH_TOKEN=$ADMIN PPBENCH_PLATFORM=$CPU SHOTS=$SHOTS \
+    PPBENCH_MODELS=$(printf '%s' "$BODY" | jq -r --arg p "$CPU" '.platforms[] | select(.id == $p) | .models | join(" ")') \
+    timeout 600 node "$DIR/dashboard.mjs" 2>"$TMP/node.err"
+rc=$?
+[ $rc -eq 0 ] || fail "browser: the test script" "exited $rc: $(tail -n 5 "$TMP/node.err" | tr '\n' ' ')"
+echo "screenshots: $SHOTS"
+server_stop

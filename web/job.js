@@ -1,0 +1,162 @@
+// job: one job, live. GET /api/v1/jobs/{id} for the document, then Server-Sent Events from
+// GET /api/v1/jobs/{id}/events (state and progress) until a terminal state, then the results: a table and bars
+// of bandwidth (with % of peak where the platform has one, GET /api/v1/platforms). Cancel posts
+// /api/v1/jobs/{id}/cancel with the saved token.
+import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, gbs, link, num, pageHref, pct, peakFraction,
+        platformsById, table, when} from './ui.js';
+
+function resultsTable(results, platforms) {
+    return table(['kernel', 'GB/s', '% of peak', 'GFLOP/s', 'min s', 'mean s', 'max s', 'iterations', 'verified'],
+                 results.map((r) => [
+                     r.kernel, gbs(r.bandwidth_bytes_per_s), pct(peakFraction(r, platforms)), num(r.gflops),
+                     num(r.stats_s.min), num(r.stats_s.mean), num(r.stats_s.max), String(r.stats_s.count),
+                     r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`),
+                 ]));
+}
+
+function resultsChart(ctx, parent, results, platforms) {
+    const ok = results.filter((r) => r.verified);
+    return chart(ctx, parent, 80 + 36 * ok.length, {
+        label: 'bandwidth per kernel',
+        type: 'bar',
+        data: {
+            labels: ok.map((r) => r.kernel),
+            datasets: [{label: 'bandwidth (GB/s)', data: ok.map((r) => r.bandwidth_bytes_per_s / 1e9),
+                        backgroundColor: COLORS[0]}],
+        },
+        options: {
+            indexAxis: 'y',
+            scales: {x: {beginAtZero: true, title: {display: true, text: 'GB/s (from the minimum time)'}}},
+            plugins: {
+                legend: {display: false},
+                tooltip: {callbacks: {afterLabel: (item) => {
+                    const f = peakFraction(ok[item.dataIndex], platforms);
+                    return f === null ? 'peak unknown' : `${pct(f)} of peak`;
+                }}},
+            },
+        },
+    });
+}
+
+export async function render(root, route, ctx) {
+    const id = route.arg;
+    if (!/^\d+$/.test(id)) {
+        root.append(el('h1', {}, 'Job'), empty('no job id in the link: open a job from ', link('#/fleet', 'Fleet'),
+                                               ' or ', link('#/submit', 'submit one')));
+        return;
+    }
+    const [job, platforms] = await Promise.all([api(`/api/v1/jobs/${id}`), platformsById()]);
+    const stateEl = el('span', {id: 'job-state'}, badge(job.state));
+    const bar = el('progress', {id: 'job-progress', max: 1, value: job.progress});
+    const barText = el('span', {class: 'muted'}, pct(job.progress));
+    const live = el('span', {id: 'job-live', class: 'muted', 'data-events': 0});
+    const errorEl = el('div', {id: 'job-error'});
+    const actions = el('div', {class: 'actions'});
+    const results = el('div', {id: 'job-results'});
+    const startedEl = el('dd', {}, when(job.started_at) || 'not yet');
+    const finishedEl = el('dd', {}, when(job.finished_at) || 'not yet');
+    const where = job.platform ? link(pageHref('platform', {id: job.platform}), job.platform)
+                               : `selector ${JSON.stringify(job.selector)}`;
+    const ranOn = job.ran_on && job.ran_on !== job.platform ? ` (ran on ${job.ran_on})` : '';
+    root.append(el('h1', {}, `Job #${job.id} `, stateEl),
+                el('dl', {class: 'facts'},
+                   el('dt', {}, 'suite'), el('dd', {}, `${job.suite}: ${job.kernels.join(', ')}`),
+                   el('dt', {}, 'model'), el('dd', {}, job.model),
+                   el('dt', {}, 'platform'), el('dd', {}, where, ranOn),
+                   el('dt', {}, 'params'), el('dd', {}, el('code', {}, JSON.stringify(job.params))),
+                   el('dt', {}, 'attempts'), el('dd', {id: 'job-attempts'}, `${job.attempts} of ${job.max_attempts}`),
+                   el('dt', {}, 'created'), el('dd', {}, when(job.created_at)),
+                   el('dt', {}, 'started'), startedEl, el('dt', {}, 'finished'), finishedEl),
+                el('div', {class: 'progress'}, bar, ' ', barText, ' ', live), errorEl, actions, results);
+
+    let state = job.state;
+    let es = null;
+    let finished = false;
+    const cancel = el('button', {id: 'cancel-job', type: 'button'}, 'Cancel job');
+    cancel.addEventListener('click', async () => {
+        cancel.disabled = true;
+        errorEl.replaceChildren();
+        try {
+            const j = await api(`/api/v1/jobs/${id}/cancel`, {method: 'POST', auth: true});
+            update({state: j.state, error: j.error});
+        } catch (e) {
+            errorEl.replaceChildren(errorBox(e, 'not cancelled'));
+            cancel.disabled = false;
+        }
+    });
+
+    async function showResults() {
+        const full = await api(`/api/v1/jobs/${id}`);
+        if (ctx.left)
+            return;
+        results.replaceChildren(el('h2', {}, 'Results'));
+        startedEl.textContent = when(full.started_at) || 'never';
+        finishedEl.textContent = when(full.finished_at);
+        if (full.error)
+            errorEl.replaceChildren(el('div', {class: 'error'}, `job ${full.state}: ${full.error}`));
+        if (!full.results.length) {
+            const why = {succeeded: 'the job stored no results', cancelled: 'no results: the job was cancelled'};
+            results.append(empty(why[full.state] || 'no results: the job failed'));
+            return;
+        }
+        resultsChart(ctx, results, full.results, platforms);
+        const all = pageHref('results', {suite: full.suite, platform: full.ran_on, model: full.model});
+        results.append(resultsTable(full.results, platforms),
+                       el('p', {}, link(all, 'all results of this platform and model')));
+    }
+
+    function update(data) {
+        if (data.state) {
+            state = data.state;
+            stateEl.replaceChildren(badge(state));
+            if (data.attempts !== undefined)
+                document.getElementById('job-attempts').textContent = `${data.attempts} of ${job.max_attempts}`;
+        }
+        if (data.progress !== undefined) {
+            bar.value = data.progress;
+            barText.textContent = pct(data.progress);
+        }
+        if (TERMINAL.includes(state)) {
+            if (state === 'succeeded') {
+                bar.value = 1;
+                barText.textContent = pct(1);
+            }
+            actions.replaceChildren();
+            live.textContent = '';
+            finish();
+        } else if (!actions.firstChild) {
+            actions.append(cancel);
+        }
+    }
+
+    // Once terminal: stop following (an EventSource left open would reconnect and replay) and show the results.
+    function finish() {
+        if (finished)
+            return;
+        finished = true;
+        if (es)
+            es.close();
+        showResults().catch((e) => results.replaceChildren(errorBox(e, 'results')));
+    }
+
+    update({});
+    if (finished)
+        return;
+    // Live: the stream replays the job's events from the start, then follows them.
+    es = new EventSource(`/api/v1/jobs/${id}/events`);
+    ctx.onLeave(() => es.close());
+    let events = 0;
+    live.textContent = 'connecting…';
+    const onEvent = (ev) => {
+        live.dataset.events = String(++events);
+        live.textContent = 'live';
+        update(JSON.parse(ev.data));
+    };
+    es.addEventListener('state', onEvent);
+    es.addEventListener('progress', onEvent);
+    es.addEventListener('error', () => {
+        if (!TERMINAL.includes(state))
+            live.textContent = es.readyState === EventSource.CLOSED ? 'event stream closed: reload the page'
+                                                                    : 'reconnecting…';
+    });
+}

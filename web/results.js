@@ -1,0 +1,159 @@
+// results: stored results, filtered by suite, kernel, platform, model and precision (all in the URL:
+// #/results?suite=stream&kernel=triad&platform=h/cpu0&model=openmp&precision=fp64&metric=bw). Calls
+// GET /api/v1/results (precision is filtered here: the API has no such parameter), /suites and /platforms.
+// Bars: the best verified figure of each platform, model, kernel, precision and size; bandwidth, GFLOP/s or %
+// of the platform's peak bandwidth (only where the platform has a peak).
+import {COLORS, api, chart, destroyCharts, el, empty, errorBox, gbs, link, num, option, pageHref, pct, peakFraction,
+        platformsById, setQuery, table, when} from './ui.js';
+
+const LIMIT = 1000;
+const METRICS = {
+    bw: {label: 'bandwidth (GB/s)', value: (r) => r.bandwidth_bytes_per_s / 1e9},
+    gflops: {label: 'GFLOP/s', value: (r) => r.gflops},
+    peak: {label: '% of peak bandwidth', value: (r, f) => (f === null ? null : 100 * f)},
+};
+
+function select(name, label, options, value) {
+    return el('label', {class: 'filter'}, label,
+              el('select', {name}, option('', 'all'), options.map((o) => option(o, o, o === value))));
+}
+
+// The best verified result of each series (platform, model, kernel, precision, size), in a stable order.
+function best(results) {
+    const groups = new Map();
+    for (const r of results) {
+        if (!r.verified)
+            continue;
+        const key = [r.kernel, r.platform, r.model, r.precision, r.size].join('\u0000');
+        const b = groups.get(key);
+        if (!b || r.bandwidth_bytes_per_s > b.bandwidth_bytes_per_s)
+            groups.set(key, r);
+    }
+    const order = (a, b) => a.kernel.localeCompare(b.kernel) || a.platform.localeCompare(b.platform) ||
+                            a.model.localeCompare(b.model) || a.precision.localeCompare(b.precision) || a.size - b.size;
+    return [...groups.values()].sort(order);
+}
+
+// One bar per series: the rows grouped by kernel and platform (and precision and size when they differ), one
+// colour per model.
+function barsChart(ctx, parent, rows, platforms, metric) {
+    const m = METRICS[metric] || METRICS.bw;
+    const shown = rows.filter((r) => m.value(r, peakFraction(r, platforms)) !== null);
+    if (!shown.length) {
+        parent.append(empty(metric === 'peak' ? 'no platform among these results has a known peak: set one with ' +
+                                                'PPBENCH_PEAK_GBS_<ID> on the worker, or choose another figure'
+                                              : 'nothing to draw'));
+        return;
+    }
+    const mixed = new Set(shown.map((r) => `${r.precision} ${r.size}`)).size > 1;
+    const labelOf = (r) => `${r.kernel} · ${r.platform}${mixed ? ` · ${r.precision} ${r.size}` : ''}`;
+    const labels = [...new Set(shown.map(labelOf))];
+    const models = [...new Set(shown.map((r) => r.model))];
+    const row = (label, model) => shown.find((r) => labelOf(r) === label && r.model === model);
+    chart(ctx, parent, 90 + 22 * labels.length * models.length, {
+        label: `results: ${m.label}`,
+        type: 'bar',
+        data: {
+            labels,
+            datasets: models.map((model, i) => ({
+                label: model,
+                data: labels.map((l) => {
+                    const r = row(l, model);
+                    return r ? m.value(r, peakFraction(r, platforms)) : null;
+                }),
+                backgroundColor: COLORS[i % COLORS.length],
+            })),
+        },
+        options: {
+            indexAxis: 'y',
+            scales: {x: {beginAtZero: true, title: {display: true, text: m.label}}},
+            plugins: {
+                tooltip: {callbacks: {afterLabel: (item) => {
+                    const r = row(labels[item.dataIndex], models[item.datasetIndex]);
+                    const f = peakFraction(r, platforms);
+                    const source = platforms.get(r.platform)?.peak_source;
+                    const peak = f === null ? 'peak unknown' : `${pct(f)} of peak (${source})`;
+                    return [`${gbs(r.bandwidth_bytes_per_s)} GB/s, ${num(r.gflops)} GFLOP/s`, peak,
+                            `${r.precision}, ${r.size} elements, job #${r.job_id}`];
+                }}},
+            },
+        },
+    });
+}
+
+function resultsTable(results, platforms) {
+    return table(['result', 'time', 'job', 'platform', 'model', 'kernel', 'precision', 'size', 'GB/s', '% of peak',
+                  'GFLOP/s', 'verified'],
+                 results.slice(0, 200).map((r) => [
+                     String(r.id), when(r.created_at), r.job_id ? link(`#/job/${r.job_id}`, `#${r.job_id}`) : 'import',
+                     link(pageHref('platform', {id: r.platform, suite: r.suite, kernel: r.kernel}), r.platform),
+                     r.model, r.kernel, r.precision, String(r.size), gbs(r.bandwidth_bytes_per_s),
+                     pct(peakFraction(r, platforms)), num(r.gflops),
+                     r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`),
+                 ]));
+}
+
+export async function render(root, route, ctx) {
+    const q = route.query;
+    const f = {suite: q.get('suite') || '', kernel: q.get('kernel') || '', platform: q.get('platform') || '',
+               model: q.get('model') || '', precision: q.get('precision') || '', metric: q.get('metric') || 'bw'};
+    const [catalog, platforms] = await Promise.all([api('/api/v1/suites'), platformsById()]);
+    const kernels = [...new Set(catalog.suites.flatMap((s) => s.kernels))];
+    const precisions = [...new Set(catalog.suites.flatMap((s) => s.params.filter((p) => p.name === 'precision')
+                                                                         .flatMap((p) => p.choices)))];
+    const filters = el('form', {class: 'filters'},
+                       select('suite', 'suite', catalog.suites.map((s) => s.name), f.suite),
+                       select('kernel', 'kernel', kernels, f.kernel),
+                       select('platform', 'platform', [...platforms.keys()], f.platform),
+                       select('model', 'model', catalog.models, f.model),
+                       select('precision', 'precision', precisions, f.precision),
+                       el('label', {class: 'filter'}, 'figure',
+                          el('select', {name: 'metric'},
+                             Object.entries(METRICS).map(([k, m]) => option(k, m.label, k === f.metric)))));
+    const body = el('div');
+    root.append(el('h1', {}, 'Results'), filters, body);
+
+    let loads = 0; // a slower earlier answer must not overwrite a later one
+    async function load() {
+        const seq = ++loads;
+        const params = new URLSearchParams({limit: LIMIT});
+        for (const k of ['suite', 'kernel', 'platform', 'model'])
+            if (f[k])
+                params.set(k, f[k]);
+        let doc;
+        try {
+            doc = await api(`/api/v1/results?${params}`);
+        } catch (e) {
+            if (seq === loads)
+                body.replaceChildren(errorBox(e, 'results'));
+            return;
+        }
+        if (ctx.left || seq !== loads)
+            return;
+        const results = doc.results.filter((r) => !f.precision || r.precision === f.precision);
+        const csv = new URLSearchParams(params);
+        csv.set('format', 'csv');
+        destroyCharts(body);
+        body.replaceChildren();
+        if (!results.length) {
+            const any = Object.entries(f).some(([k, v]) => v && k !== 'metric');
+            body.append(empty(any ? 'no results match these filters: clear some of them, or '
+                                  : 'no results yet: ', link('#/submit', 'submit a job'),
+                              any ? '' : ' and they appear here when it finishes'));
+            return;
+        }
+        const rows = best(results);
+        body.append(el('h2', {}, `Best of each series (${rows.length})`));
+        barsChart(ctx, body, rows, platforms, f.metric);
+        body.append(el('h2', {}, `Latest results (${results.length}${doc.results.length === LIMIT ? '+' : ''})`),
+                    el('p', {}, el('a', {href: `/api/v1/results?${csv}`}, 'BabelStream CSV of these results')),
+                    resultsTable(results, platforms));
+    }
+
+    filters.addEventListener('change', (ev) => {
+        f[ev.target.name] = ev.target.value;
+        setQuery('results', f.metric === 'bw' ? {...f, metric: ''} : f);
+        load();
+    });
+    await load();
+}

@@ -1,0 +1,164 @@
+// submit: a job form built from what the API serves: suites, kernels and their parameters (type, min, max,
+// default, choices) from GET /api/v1/suites, platforms and the models each runs from GET /api/v1/platforms.
+// The browser does not validate: POST /api/v1/jobs does, and its 422 message is shown next to the field it
+// names (error.field). The token saved in the header authorises the request. #/submit?platform=&model=&suite=
+// preselects.
+import {ApiError, api, el, empty, errorBox, link, option, setQuery, tick} from './ui.js';
+
+const ANY = {'any:cpu': {kind: 'cpu'}, 'any:gpu': {kind: 'gpu'}};
+
+function field(name, label, input, help) {
+    return el('div', {class: 'field', 'data-field': name}, el('label', {}, label), input,
+              help ? el('small', {class: 'help'}, help) : null, el('span', {class: 'field-error', role: 'alert'}));
+}
+
+function paramInput(p) {
+    const name = `params.${p.name}`;
+    if (p.choices)
+        return field(name, p.name, el('select', {name}, p.choices.map((c) => option(c, c, c === p.default))),
+                     p.description);
+    return field(name, p.name, integerInput(name, p.default),
+                 `${p.description} (${p.min} to ${p.max}, default ${p.default})`);
+}
+
+// Integers are typed in text boxes: a number box would hand over "" for "12x", and the API would then use the
+// default without a word. The text goes to the API as typed unless it is an integer, so the API names the fault.
+function integerInput(name, value) {
+    return el('input', {name, type: 'text', inputmode: 'numeric', value});
+}
+
+function numberValue(input) {
+    const raw = input.value.trim();
+    if (raw === '')
+        return undefined;
+    return /^-?\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+export async function render(root, route, ctx) {
+    const [catalog, plats] = await Promise.all([api('/api/v1/suites'), api('/api/v1/platforms')]);
+    const platforms = plats.platforms;
+    const q = route.query;
+    root.append(el('h1', {}, 'Submit a job'));
+    if (!catalog.suites.length) {
+        root.append(empty('this server offers no suites'));
+        return;
+    }
+    if (!platforms.length) {
+        root.append(empty('no platforms yet: start a worker first (see ', link('#/fleet', 'Fleet'), ')'));
+        return;
+    }
+
+    const suiteSel = el('select', {name: 'suite'}, catalog.suites.map((s) => option(s.name, s.name)));
+    const platformSel = el('select', {name: 'platform'}, platforms.map((p) => option(p.id, `${p.id} (${p.name})`)),
+                           option('any:cpu', 'any CPU platform'), option('any:gpu', 'any GPU platform'));
+    const modelSel = el('select', {name: 'model'});
+    const kernelsBox = el('div', {class: 'checks'});
+    const paramsBox = el('div');
+    const advanced = el('details', {}, el('summary', {}, 'priority, timeout, attempts, tags'),
+                        field('priority', 'priority', integerInput('priority', 0), '-1000 to 1000, higher first'),
+                        field('timeout_s', 'timeout (s)', integerInput('timeout_s', 600), '1 to 86400'),
+                        field('max_attempts', 'max attempts', integerInput('max_attempts', 3), '1 to 100'),
+                        field('tags', 'tags', el('input', {name: 'tags', type: 'text', placeholder: 'nightly, h100'}),
+                              'comma-separated'));
+    const status = el('div', {class: 'form-status'});
+    const form = el('form', {class: 'job-form', novalidate: true},
+                    field('suite', 'suite', suiteSel),
+                    field('platform', 'platform', platformSel),
+                    field('model', 'model', modelSel, 'the models the platform runs'),
+                    field('kernels', 'kernels', kernelsBox),
+                    paramsBox, advanced,
+                    el('div', {class: 'actions'}, el('button', {type: 'submit', id: 'submit-job'}, 'Submit'), status));
+    root.append(form);
+
+    if (q.get('suite'))
+        suiteSel.value = q.get('suite');
+    if (q.get('platform'))
+        platformSel.value = q.get('platform');
+
+    function suite() {
+        return catalog.suites.find((s) => s.name === suiteSel.value) || catalog.suites[0];
+    }
+
+    function fillModels(want) {
+        const p = platforms.find((x) => x.id === platformSel.value);
+        const models = p ? catalog.models.filter((m) => p.models.includes(m)) : catalog.models;
+        modelSel.replaceChildren(...models.map((m) => option(m, m)));
+        if (want && models.includes(want))
+            modelSel.value = want;
+    }
+
+    function fillSuite() {
+        const s = suite();
+        kernelsBox.replaceChildren(...s.kernels.map((k) => tick('checkbox', 'kernel', k, true, k)));
+        paramsBox.replaceChildren(...s.params.map(paramInput));
+    }
+
+    function remember() {
+        setQuery('submit', {suite: suiteSel.value, platform: platformSel.value, model: modelSel.value});
+    }
+
+    suiteSel.addEventListener('change', () => (fillSuite(), remember()));
+    platformSel.addEventListener('change', () => (fillModels(modelSel.value), remember()));
+    modelSel.addEventListener('change', remember);
+    fillModels(q.get('model'));
+    fillSuite();
+
+    function clearErrors() {
+        status.replaceChildren();
+        for (const f of form.querySelectorAll('.field')) {
+            f.classList.remove('invalid');
+            f.querySelector('.field-error').textContent = '';
+        }
+    }
+
+    // Show an API error next to the field it names ("params.arraysize", "kernels", "selector.kind", ...).
+    function showError(err) {
+        const name = err instanceof ApiError && err.field ? err.field.replace(/^selector\b.*/, 'platform') : '';
+        const fields = [...form.querySelectorAll('.field')];
+        const target = fields.find((f) => f.dataset.field === name) ||
+                       fields.find((f) => name && name.startsWith(`${f.dataset.field}[`));
+        if (target) {
+            target.classList.add('invalid');
+            target.querySelector('.field-error').textContent = err.message;
+            if (target.closest('details'))
+                target.closest('details').open = true;
+        }
+        status.replaceChildren(errorBox(err, 'not submitted'));
+    }
+
+    form.addEventListener('submit', async (ev) => {
+        ev.preventDefault();
+        clearErrors();
+        const s = suite();
+        const job = {suite: s.name, model: modelSel.value, params: {}};
+        if (ANY[platformSel.value])
+            job.selector = ANY[platformSel.value];
+        else
+            job.platform = platformSel.value;
+        const kernels = [...kernelsBox.querySelectorAll('input:checked')].map((i) => i.value);
+        if (kernels.length !== s.kernels.length)
+            job.kernels = kernels;
+        for (const p of s.params) {
+            const input = form.querySelector(`[name="params.${p.name}"]`);
+            const v = p.choices ? input.value : numberValue(input);
+            if (v !== undefined)
+                job.params[p.name] = v;
+        }
+        for (const name of ['priority', 'timeout_s', 'max_attempts']) {
+            const v = numberValue(form.querySelector(`[name="${name}"]`));
+            if (v !== undefined)
+                job[name] = v;
+        }
+        const tags = form.querySelector('[name="tags"]').value.split(',').map((t) => t.trim()).filter(Boolean);
+        if (tags.length)
+            job.tags = tags;
+        status.replaceChildren(el('span', {class: 'muted'}, 'submitting…'));
+        try {
+            const res = await api('/api/v1/jobs', {method: 'POST', body: job, auth: true});
+            if (!ctx.left)
+                location.hash = `#/job/${res.id}`;
+        } catch (e) {
+            showError(e);
+        }
+    });
+}

@@ -1,0 +1,218 @@
+// ui: what every page of the dashboard shares: API calls that turn errors into words, the token kept in
+// localStorage, the page's URL filters (#/page?key=value, so links can be shared), DOM helpers that never put
+// data through innerHTML, number formats, and Chart.js (the global Chart, served as /ui/chart.js) with the
+// house defaults.
+
+const TOKEN_KEY = 'ppbench.token';
+
+export class ApiError extends Error {
+    constructor(status, code, message, field, detail) {
+        super(message);
+        this.status = status;
+        this.code = code;
+        this.field = field || null;
+        this.detail = detail || null;
+    }
+}
+
+export function token() {
+    return localStorage.getItem(TOKEN_KEY) || '';
+}
+
+export function setToken(value) {
+    if (value)
+        localStorage.setItem(TOKEN_KEY, value);
+    else
+        localStorage.removeItem(TOKEN_KEY);
+}
+
+// Call the API; resolves to the parsed JSON body, rejects with an ApiError carrying error.message.
+export async function api(path, {method = 'GET', body, auth = false} = {}) {
+    const headers = {};
+    if (body !== undefined)
+        headers['Content-Type'] = 'application/json';
+    if (auth && token())
+        headers.Authorization = 'Bearer ' + token();
+    let resp;
+    try {
+        resp = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+    } catch (e) {
+        throw new ApiError(0, 'unreachable', `cannot reach ppbenchd (${e.message})`);
+    }
+    const text = await resp.text();
+    let doc = null;
+    try {
+        doc = text ? JSON.parse(text) : null;
+    } catch {
+        doc = null;
+    }
+    if (!resp.ok) {
+        const e = (doc && doc.error) || {};
+        let message = e.message || `${resp.status} ${resp.statusText}`.trim();
+        if (resp.status === 401 && auth)
+            message += ': enter one at the top right (ppbenchd token create --role submit)';
+        throw new ApiError(resp.status, e.code || `http_${resp.status}`, message, e.field, e.detail);
+    }
+    return doc;
+}
+
+// el('div', {class: 'x', onclick: fn, title: 't'}, 'text', child, [more children]): a new element.
+export function el(tag, attrs = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+        if (value === null || value === undefined || value === false)
+            continue;
+        if (key.startsWith('on'))
+            node.addEventListener(key.slice(2), value);
+        else if (key === 'class')
+            node.className = value;
+        else if (key === 'value')
+            node.value = value;
+        else if (key === 'checked' || key === 'selected' || key === 'disabled')
+            node[key] = Boolean(value);
+        else
+            node.setAttribute(key, value === true ? '' : value);
+    }
+    for (const child of children.flat(Infinity)) {
+        if (child === null || child === undefined || child === false)
+            continue;
+        node.append(child instanceof Node ? child : String(child));
+    }
+    return node;
+}
+
+export function link(href, text) {
+    return el('a', {href}, text);
+}
+
+export function option(value, label, selected) {
+    return el('option', {value, selected}, label);
+}
+
+// A labelled checkbox or radio button.
+export function tick(type, name, value, checked, label) {
+    return el('label', {class: 'check'}, el('input', {type, name, value, checked}), label);
+}
+
+// One row of a <dl class="facts">.
+export function fact(term, ...value) {
+    return [el('dt', {}, term), el('dd', {}, ...value)];
+}
+
+// An API error in words: the message, then the status and stable code in small print.
+export function errorBox(err, what) {
+    const status = err instanceof ApiError ? `${err.status || 'no answer'} ${err.code}` : 'error';
+    return el('div', {class: 'error', role: 'alert'}, what ? `${what}: ` : '', err.message || String(err),
+              el('small', {}, ` (${status}${err.detail ? `: ${err.detail}` : ''})`));
+}
+
+// An empty state: what is missing and what to do about it.
+export function empty(...children) {
+    return el('div', {class: 'empty'}, ...children);
+}
+
+export function badge(state) {
+    return el('span', {class: `badge ${state || 'none'}`}, state || 'none');
+}
+
+export function table(headers, rows) {
+    return el('table', {}, el('thead', {}, el('tr', {}, headers.map((h) => el('th', {}, h)))),
+              el('tbody', {}, rows.map((r) => el('tr', {}, r.map((c) => el('td', {}, c))))));
+}
+
+// The current hash, parsed: #/job/42?x=1 -> {page: 'job', arg: '42', query: URLSearchParams}.
+export function parseHash() {
+    const hash = location.hash.replace(/^#\/?/, '');
+    const q = hash.indexOf('?');
+    const path = q < 0 ? hash : hash.slice(0, q);
+    const [page, ...rest] = path.split('/');
+    return {page: page || 'fleet', arg: decodeURIComponent(rest.join('/')),
+            query: new URLSearchParams(q < 0 ? '' : hash.slice(q + 1))};
+}
+
+// "?a=1&b=x/y,z" from the values that are set (platform ids keep their / and lists their commas, readably).
+export function queryString(values) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(values))
+        if (v !== '' && v !== null && v !== undefined)
+            q.set(k, v);
+    const s = q.toString().replaceAll('%2F', '/').replaceAll('%2C', ',');
+    return s ? `?${s}` : '';
+}
+
+// A link to a page with its filters: #/results?suite=stream&kernel=triad.
+export function pageHref(page, values = {}) {
+    return `#/${page}${queryString(values)}`;
+}
+
+// Write the page's filters into the URL without re-rendering (the link can then be shared).
+export function setQuery(page, values) {
+    history.replaceState(null, '', pageHref(page, values));
+}
+
+export function gbs(bytesPerS) {
+    return bytesPerS === null || bytesPerS === undefined ? '' : (bytesPerS / 1e9).toPrecision(4);
+}
+
+export function pct(fraction) {
+    return fraction === null || fraction === undefined ? '' : `${(fraction * 100).toFixed(1)} %`;
+}
+
+export function num(v, digits = 4) {
+    if (v === null || v === undefined)
+        return '';
+    return v === 0 ? '0' : Number(v).toPrecision(digits);
+}
+
+export function when(iso) {
+    return iso ? new Date(iso).toLocaleString() : '';
+}
+
+export function ago(iso) {
+    if (!iso)
+        return '';
+    const s = Math.round((Date.now() - new Date(iso).getTime()) / 1000);
+    if (s < 90)
+        return `${Math.max(s, 0)} s ago`;
+    if (s < 5400)
+        return `${Math.round(s / 60)} min ago`;
+    if (s < 129600)
+        return `${Math.round(s / 3600)} h ago`;
+    return `${Math.round(s / 86400)} d ago`;
+}
+
+export const TERMINAL = ['succeeded', 'failed', 'cancelled'];
+
+// Colours of the data series, in order (the browser test looks for them on the canvas).
+export const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
+
+// A Chart.js chart in a box of the given height; destroyed when the page is left.
+export function chart(ctx, parent, height, config) {
+    const canvas = el('canvas', {role: 'img', 'aria-label': config.label || 'chart'});
+    parent.append(el('div', {class: 'chart', style: `height: ${height}px`}, canvas));
+    if (!window.Chart)
+        throw new Error('Chart.js did not load (/ui/chart.js)');
+    config.options = Object.assign({animation: false, responsive: true, maintainAspectRatio: false},
+                                   config.options || {});
+    const c = new window.Chart(canvas, config);
+    ctx.onLeave(() => window.Chart.getChart(canvas)?.destroy());
+    return c;
+}
+
+// Destroy the charts under node (before a page redraws that part).
+export function destroyCharts(node) {
+    for (const canvas of node.querySelectorAll('canvas'))
+        window.Chart.getChart(canvas)?.destroy();
+}
+
+// Platforms by id, and a platform's peak bandwidth (bytes/s) or null.
+export async function platformsById() {
+    const doc = await api('/api/v1/platforms');
+    return new Map(doc.platforms.map((p) => [p.id, p]));
+}
+
+export function peakFraction(result, platforms) {
+    const p = platforms.get(result.platform);
+    const peak = p && p.peak_bandwidth_bytes_per_s;
+    return peak ? result.bandwidth_bytes_per_s / peak : null;
+}
