@@ -11,8 +11,8 @@
 #include "server/log.h"
 
 const struct route api_routes[] = {
-    {"GET", "/", static_index, ROLE_READ, BODY_NONE},
-    {"GET", "/ui/{file}", static_file, ROLE_READ, BODY_NONE},
+    {"GET", "/", static_index, ROLE_NONE, BODY_NONE}, /* the page and its files hold no data */
+    {"GET", "/ui/{file}", static_file, ROLE_NONE, BODY_NONE},
     {"GET", "/healthz", fleet_healthz, ROLE_NONE, BODY_NONE},
     {"GET", "/readyz", fleet_readyz, ROLE_NONE, BODY_NONE},
     {"GET", "/api/v1/openapi.json", fleet_openapi, ROLE_NONE, BODY_NONE},
