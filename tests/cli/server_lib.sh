@@ -17,6 +17,18 @@ free_port() {
 
 # server_start [key = value ...]: start ppbenchd; sets URL and ADMIN (the admin token it prints).
 server_start() {
+    local attempt
+    for attempt in 1 2 3; do
+        server_start_once "$@" && return 0
+        # The port was taken between the probe and the bind (another test run): try another one.
+        grep -q 'cannot listen' "$SERVER_LOG" || break
+        PORT=""
+    done
+    echo "FAIL server start: $(tail -n 5 "$SERVER_LOG" | tr '\n' ' ')"
+    exit 1
+}
+
+server_start_once() {
     local conf="$TMP/ppbench.conf" i
     PORT=${PORT:-$(free_port)}
     SERVER_STARTS=$((${SERVER_STARTS:-0} + 1))
@@ -32,7 +44,7 @@ server_start() {
     done
     URL="http://127.0.0.1:$PORT"
     ADMIN=$(sed -n 's/^token: //p' "$SERVER_LOG" | tail -n 1)
-    [ -n "$ADMIN" ] || { echo "FAIL server start: $(tail -n 5 "$SERVER_LOG" | tr '\n' ' ')"; exit 1; }
+    [ -n "$ADMIN" ]
 }
 
 server_stop() {
