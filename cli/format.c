@@ -1,7 +1,7 @@
 /*
- * format: plain-text tables of the server's JSON for `ppbench jobs`, `platforms`, `results` and `submit`,
- * and the progress bar of `submit`. Documents are borrowed; a table owns its cells until it is printed.
- * Main thread only.
+ * format: plain-text tables of the server's JSON for `ppbench jobs`, `platforms`, `results`, `pp` and
+ * `submit`, and the progress bar of `submit`. Documents are borrowed; a table owns its cells until it is
+ * printed. Main thread only.
  *
  * Result rows are read by the names of the server's result document and the worker's report
  * (bandwidth_bytes_per_s, stats_s.min, ...) or, failing that, by the column names of the results table
@@ -12,8 +12,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define TABLE_MAXCOLS 12
 
 /* Cells in row-major order; columns are as wide as their widest cell and aligned left or right. */
 struct table {
@@ -74,10 +72,10 @@ static void print_row(FILE *f, const struct table *t, const size_t *width, const
 /* Prints the table and frees its cells. */
 static int table_print(FILE *f, struct table *t, struct pp_error *err)
 {
-    size_t width[TABLE_MAXCOLS] = {0};
+    size_t *width = calloc(t->ncols, sizeof(*width));
     int rc = -1;
 
-    if (t->oom) {
+    if (t->oom || !width) {
         pp_error_set(err, "out of memory");
         goto out;
     }
@@ -91,6 +89,7 @@ static int table_print(FILE *f, struct table *t, struct pp_error *err)
         print_row(f, t, width, (const char *const *)t->cells + i);
     rc = 0;
 out:
+    free(width);
     for (size_t i = 0; i < t->n; i++)
         free(t->cells[i]);
     free(t->cells);
@@ -276,6 +275,83 @@ int format_results(FILE *f, json_t *results, struct pp_error *err)
         cell(&t, "%s", verified(r));
     }
     return table_print(f, &t, err);
+}
+
+/* An efficiency or PP cell: three decimals; "-" where the application has no verified result, "n/a" where it
+ * has one but the figure is undefined (no theoretical peak). */
+static void eff_cell(struct table *t, json_t *v, int has_result)
+{
+    if (json_is_number(v))
+        cell(t, "%.3f", json_number_value(v));
+    else
+        cell(t, "%s", has_result ? "n/a" : "-");
+}
+
+int format_pp(FILE *f, json_t *doc, struct pp_error *err)
+{
+    json_t *platforms = json_object_get(doc, "platforms"), *apps = json_object_get(doc, "applications");
+    const char *eff = str(doc, "efficiency"), *size_note = str(doc, "size_note"),
+               *variant = str(doc, "variant");
+    size_t np = json_array_size(platforms), i, j;
+    struct table t = {.ncols = 2 + np};
+    const char **head = calloc(t.ncols, sizeof(*head));
+    char *align = calloc(t.ncols + 1, 1);
+    json_t *a, *p, *e;
+    double size;
+    int rc = -1;
+
+    if (!head || !align) {
+        pp_error_set(err, "out of memory");
+        goto out;
+    }
+    fprintf(f, "%s %s", dash(str(doc, "problem")), dash(str(doc, "precision")));
+    if (number(doc, "size", &size) == 0)
+        fprintf(f, ", size %.0f%s%s%s", size, size_note ? " (" : "", size_note ? size_note : "",
+                size_note ? ")" : "");
+    fprintf(f, ", %s efficiency, %s\n", eff && !strcmp(eff, "arch") ? "architectural" : "application",
+            variant ? "one fixed variant" : "best variant per platform");
+    if (str(doc, "note"))
+        fprintf(f, "%s\n", str(doc, "note"));
+    head[0] = "APPLICATION";
+    head[1] = "PP";
+    align[0] = 'l';
+    align[1] = 'r';
+    json_array_foreach(platforms, i, p)
+    {
+        head[2 + i] = dash(str(p, "id"));
+        align[2 + i] = 'r';
+    }
+    t.head = head;
+    t.align = align;
+    json_array_foreach(apps, i, a)
+    {
+        json_t *effs = json_object_get(a, "efficiencies");
+        cell(&t, "%s", dash(str(a, "application")));
+        eff_cell(&t, json_object_get(a, "pp"), 1);
+        for (j = 0; j < np; j++) {
+            e = json_array_get(effs, j);
+            eff_cell(&t, json_object_get(e, "efficiency"), json_is_integer(json_object_get(e, "result_id")));
+        }
+    }
+    if (json_array_size(apps) == 0) {
+        if (!str(doc, "note"))
+            fprintf(f, "no application has a verified result for this problem on these platforms\n");
+    } else if (table_print(f, &t, err)) {
+        goto out;
+    }
+    json_array_foreach(apps, i, a)
+    {
+        if (str(a, "pp_note"))
+            fprintf(f, "  %s: %s\n", dash(str(a, "application")), str(a, "pp_note"));
+    }
+    rc = 0;
+out:
+    for (i = 0; i < t.n; i++)
+        free(t.cells[i]);
+    free(t.cells);
+    free(head);
+    free(align);
+    return rc;
 }
 
 /* The number at path a (or else b) times scale in a column of width, or "-" there when there is none. */

@@ -1,5 +1,5 @@
 /*
- * format: the client's tables of jobs, platforms and results (from the server's JSON, borrowed), and the
+ * format: the client's tables of jobs, platforms, results and PP (from the server's JSON, borrowed), and the
  * progress bar. Fields a document lacks print as "-".
  */
 #ifndef PP_CLI_FORMAT_H
@@ -14,6 +14,10 @@
 int format_jobs(FILE *f, json_t *jobs, struct pp_error *err) PP_WUR;
 int format_platforms(FILE *f, json_t *platforms, struct pp_error *err) PP_WUR;
 int format_results(FILE *f, json_t *results, struct pp_error *err) PP_WUR;
+
+/* The PP table of GET /api/v1/pp: a line naming the problem, then one row per application with its PP and its
+ * efficiency on each platform ("-": no verified result, "n/a": undefined), then the applications' notes. */
+int format_pp(FILE *f, json_t *doc, struct pp_error *err) PP_WUR;
 
 /* One finished job as BabelStream prints a run: a few header lines, then one row per kernel. */
 void format_job_results(FILE *f, json_t *job);

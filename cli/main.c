@@ -36,6 +36,7 @@ static const struct command commands[] = {
     {"results", query_results_main, query_results_usage, "list stored results (table, csv or json)"},
     {"cancel", query_cancel_main, query_cancel_usage, "cancel a queued or running job"},
     {"platforms", query_platforms_main, query_platforms_usage, "list the platforms of the fleet"},
+    {"pp", query_pp_main, query_pp_usage, "performance portability of each application over platforms"},
     {"version", version_main, version_usage, "print the version of this client"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

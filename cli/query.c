@@ -1,5 +1,5 @@
 /*
- * query: `ppbench jobs`, `results`, `platforms` and `cancel`: one request each, printed as a table
+ * query: `ppbench jobs`, `results`, `platforms`, `pp` and `cancel`: one request each, printed as a table
  * (format.c), as the server's JSON (--json) or, for results, as the server's CSV. Options of jobs and results
  * are passed through as query parameters of the same name; the server checks their values. Main thread.
  */
@@ -23,8 +23,24 @@ const char query_results_usage[] =
     "                     only results that match\n"
     "  --since T          only results stored at or after T (RFC 3339, e.g. 2024-05-01T00:00:00Z)\n"
     "  --limit N          at most N results\n"
-    "  --format F         table (default), csv (BabelStream's columns, from the server) or json\n"
+    "  --format F         table (default), csv (BabelStream's columns, from the server), json, or p3\n"
+    "                     (the P3 analysis library's columns: one row per problem, platform and "
+    "application)\n"
     "  --json             the same as --format json\n";
+
+const char query_pp_usage[] =
+    "usage: ppbench pp --problem SUITE.KERNEL [--platforms ID,ID,...] [--efficiency app|arch]\n"
+    "                  [--precision fp64|fp32] [--size N] [--variant V] [--json]\n"
+    "  performance portability (PP) of each application (a model, best variant per platform) over a set of\n"
+    "  platforms, with its efficiency on each (docs/METHODOLOGY.md, \"Performance portability\")\n"
+    "  --problem P        e.g. stream.triad (required)\n"
+    "  --platforms LIST   the platform set (default: every platform with a verified result)\n"
+    "  --efficiency E     app: of the best on each platform (default); arch: of the platform's peak\n"
+    "  --precision P      fp64 (default) or fp32\n"
+    "  --size N           elements (default: the size with the most verified results)\n"
+    "  --variant V        one fixed variant instead of the best per platform\n"
+    "  --json             the server's JSON instead of a table\n"
+    "  in the table, \"-\" marks a platform without a verified result, \"n/a\" an undefined efficiency\n";
 
 const char query_platforms_usage[] =
     "usage: ppbench platforms [--json]\n"
@@ -142,16 +158,56 @@ int query_results_main(struct cli *c, int argc, char **argv)
     status = CLI_OK;
     if (strcmp(format, "json") == 0)
         c->json = 1;
-    else if (strcmp(format, "csv") != 0 && strcmp(format, "table") != 0)
-        return cli_usage_error("invalid --format \"%s\": expected table, csv or json", format);
+    else if (strcmp(format, "csv") != 0 && strcmp(format, "p3") != 0 && strcmp(format, "table") != 0)
+        return cli_usage_error("invalid --format \"%s\": expected table, csv, json or p3", format);
     if (c->json || strcmp(format, "table") == 0)
         return get_table(c, path, "results", format_results);
-    if (http_query_add(path, sizeof(path), "format", "csv", &err))
+    if (http_query_add(path, sizeof(path), "format", format, &err))
         return cli_usage_error("%s", err.msg);
     if (http_request(&c->http, "GET", path, NULL, &r, &err))
         status = cli_fail(c, &r, &err);
     else
-        cli_print_body(&r); /* the server's CSV as it came */
+        cli_print_body(&r); /* the server's CSV as it came (BabelStream's or P3's columns) */
+    http_reply_clear(&r);
+    return status;
+}
+
+int query_pp_main(struct cli *c, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"problem", required_argument, NULL, 1},
+        {"platforms", required_argument, NULL, 2},
+        {"efficiency", required_argument, NULL, 3},
+        {"precision", required_argument, NULL, 4},
+        {"size", required_argument, NULL, 5},
+        {"variant", required_argument, NULL, 6},
+        CLI_GLOBAL_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    char path[2048] = "/api/v1/pp";
+    struct http_reply r = {0};
+    struct pp_error err;
+    int status;
+
+    if (parse_query(c, argc, argv, longopts, query_pp_usage, path, sizeof(path), NULL, &status))
+        return status;
+    status = CLI_OK;
+    if (!strstr(path, "?problem=") && !strstr(path, "&problem="))
+        return cli_usage_error("pp needs --problem, e.g. --problem stream.triad");
+    if ((strstr(path, "?variant=") || strstr(path, "&variant=")) &&
+        http_query_add(path, sizeof(path), "variant_policy", "fixed", &err))
+        return cli_usage_error("%s", err.msg);
+    if (http_request(&c->http, "GET", path, NULL, &r, &err)) {
+        status = cli_fail(c, &r, &err);
+    } else if (!json_is_array(json_object_get(r.json, "applications"))) {
+        fprintf(stderr, "ppbench: the server's answer has no \"applications\" array\n");
+        status = CLI_UNREACHABLE;
+    } else if (c->json) {
+        cli_print_body(&r);
+    } else if (format_pp(stdout, r.json, &err)) {
+        fprintf(stderr, "ppbench: %s\n", err.msg);
+        status = CLI_UNREACHABLE;
+    }
     http_reply_clear(&r);
     return status;
 }

@@ -1,15 +1,333 @@
 /*
- * api_pp: performance portability (paper 003): efficiencies and PP over a platform set, and the BabelStream
- * CSV import. HTTP pool threads.
+ * api_pp: performance portability (paper 003) over the API. GET /api/v1/pp checks its parameters and asks
+ * PostgreSQL for the whole document (pp_doc in schema/003_pp.sql, where every efficiency and PP definition
+ * lives). POST /api/v1/import/babelstream parses BabelStream's CSV (server/import.c) before touching the
+ * database, then stores the rows, and the platform when it is new, in one statement: a malformed file imports
+ * nothing. HTTP pool threads; each request owns what it allocates.
  */
 #include "api.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "server/catalog.h"
+#include "server/import.h"
+#include "server/log.h"
+
+static const char pp_sql[] = "SELECT d->'error'->>'code', d->'error'->>'field', d->'error'->>'message', "
+                             "CASE WHEN d ? 'error' THEN NULL ELSE d::text END "
+                             "FROM pp_doc($1, $2, $3, $4::bigint, string_to_array($5, ','), $6, $7) d";
+
+static const char platform_sql[] = "SELECT host_id IS NOT NULL FROM platforms WHERE id = $1";
+
+/* $1 platform, $2 model, $3 platform_name, $4 kind, $5 peak GB/s, $6 variant, $7 the rows (JSON). A new
+ * platform has no host; an imported platform takes the description given; a registered one keeps its own. */
+static const char import_sql[] =
+    "WITH np AS (INSERT INTO platforms (id, kind, name, peak_bandwidth, peak_source) "
+    "  VALUES ($1, coalesce($4, 'gpu'), coalesce($3, $1), $5::float8 * 1e9, "
+    "    CASE WHEN $5 IS NULL THEN 'unknown: give peak_gbs (GB/s) when importing' "
+    "    ELSE 'operator: peak_gbs given at import' END) "
+    "  ON CONFLICT (id) DO UPDATE SET name = coalesce($3, platforms.name), "
+    "    kind = coalesce($4, platforms.kind), "
+    "    peak_bandwidth = coalesce($5::float8 * 1e9, platforms.peak_bandwidth), "
+    "    peak_source = CASE WHEN $5 IS NULL THEN platforms.peak_source "
+    "      ELSE 'operator: peak_gbs given at import' END, last_seen = now() "
+    "  WHERE platforms.host_id IS NULL RETURNING (xmax = 0) AS created), "
+    "ins AS (INSERT INTO results (platform_id, suite, kernel, model, variant, precision, size, bytes, flops, "
+    "    min_s, max_s, mean_s, bandwidth, gflops, verified, provenance, origin) "
+    "  SELECT $1, 'stream', x.kernel, $2, $6, x.precision, x.size, x.bytes, x.flops, x.min_s, x.max_s, "
+    "    x.mean_s, x.bandwidth, x.gflops, true, x.provenance, 'import' "
+    "  FROM jsonb_to_recordset($7::jsonb) AS x(line int, kernel text, precision text, size bigint, "
+    "    bytes float8, flops float8, min_s float8, max_s float8, mean_s float8, bandwidth float8, "
+    "    gflops float8, provenance jsonb) ORDER BY x.line RETURNING id) "
+    "SELECT coalesce((SELECT created FROM np), false), "
+    "  (SELECT coalesce(jsonb_agg(id ORDER BY id), '[]') FROM ins)::text";
+
+/* A platform id as the schema allows it: [A-Za-z0-9._/:-]{1,160}. */
+static bool valid_id(const char *s)
+{
+    size_t n = strlen(s);
+    return n >= 1 && n <= 160 &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/:-") == n;
+}
+
+/* Printable text of 1..max bytes (no control characters); empty_ok allows "". */
+static bool valid_text(const char *s, size_t max, bool empty_ok)
+{
+    size_t n = strlen(s);
+
+    if ((!n && !empty_ok) || n > max)
+        return false;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return false;
+    return true;
+}
+
+/* platforms=a,b,c: every id valid and none empty. */
+static bool valid_id_list(const char *s)
+{
+    char id[192];
+
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        if (n == 0 || n >= sizeof(id))
+            return false;
+        memcpy(id, s, n);
+        id[n] = '\0';
+        if (!valid_id(id))
+            return false;
+        s += n;
+        if (*s == ',' && !*++s)
+            return false; /* trailing comma */
+    }
+    return true;
+}
+
+static const char *or_default(const char *v, const char *def)
+{
+    return v && *v ? v : def;
+}
+
+/* problem=suite.kernel, both in the catalogue. */
+static int parse_problem(struct request *r, const char *problem, char *suite, char *kernel, size_t size)
+{
+    const char *dot;
+    const struct catalog_suite *s;
+
+    if (!problem || !*problem)
+        return req_fail(r, 400, "missing_parameter", "problem",
+                        "problem is required, e.g. problem=stream.triad");
+    dot = strchr(problem, '.');
+    if (!dot || dot == problem || !dot[1] || (size_t)(dot - problem) >= size || strlen(dot + 1) >= size)
+        return req_fail(r, 400, "invalid_parameter", "problem",
+                        "problem must be suite.kernel, e.g. stream.triad");
+    snprintf(suite, size, "%.*s", (int)(dot - problem), problem);
+    snprintf(kernel, size, "%s", dot + 1);
+    s = catalog_suite(suite);
+    if (!s || !catalog_kernel(s, kernel))
+        return req_fail(r, 422, "unknown_problem", "problem", "unknown problem \"%s\"", problem);
+    return 0;
+}
+
 int pp_get(struct request *r)
 {
-    return req_fail(r, 501, "not_implemented", NULL, "not implemented yet");
+    const char *platforms = or_default(req_query(r, "platforms"), NULL),
+               *efficiency = or_default(req_query(r, "efficiency"), "app"),
+               *precision = or_default(req_query(r, "precision"), "fp64"), *size_s = req_query(r, "size"),
+               *policy = or_default(req_query(r, "variant_policy"), "best"),
+               *variant = req_query(r, "variant");
+    char suite[64], kernel[64], size[24];
+    struct db_error dberr;
+    PGresult *res;
+    int st;
+
+    if ((st = req_check_query(r, "problem,platforms,efficiency,precision,size,variant_policy,variant")) ||
+        (st = parse_problem(r, req_query(r, "problem"), suite, kernel, sizeof(suite))))
+        return st;
+    if (strcmp(efficiency, "app") && strcmp(efficiency, "arch"))
+        return req_fail(r, 400, "invalid_parameter", "efficiency", "efficiency must be app or arch");
+    if (strcmp(precision, "fp64") && strcmp(precision, "fp32"))
+        return req_fail(r, 400, "invalid_parameter", "precision", "precision must be fp64 or fp32");
+    if (size_s && *size_s && api_parse_id(size_s) == 0)
+        return req_fail(r, 400, "invalid_parameter", "size", "size must be a positive number of elements");
+    snprintf(size, sizeof(size), "%lld", size_s && *size_s ? api_parse_id(size_s) : 0);
+    if (strcmp(policy, "best") && strcmp(policy, "fixed"))
+        return req_fail(r, 400, "invalid_parameter", "variant_policy",
+                        "variant_policy must be best or fixed");
+    if (!strcmp(policy, "fixed") && !variant)
+        return req_fail(r, 400, "missing_parameter", "variant", "variant_policy=fixed needs variant=...");
+    if (!strcmp(policy, "best") && variant)
+        return req_fail(r, 400, "invalid_parameter", "variant",
+                        "variant is only used with variant_policy=fixed");
+    if (variant && !valid_text(variant, 512, true))
+        return req_fail(r, 400, "invalid_parameter", "variant", "variant must be printable text");
+    if (platforms && !valid_id_list(platforms))
+        return req_fail(r, 400, "invalid_parameter", "platforms",
+                        "platforms must be a comma-separated list of ids");
+
+    const char *params[7] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
+                             platforms, efficiency, variant};
+    if (!(res = db_query(pp_sql, 7, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    if (!PQgetisnull(res, 0, 0))
+        st = req_fail(r, 422, PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1), "%s", PQgetvalue(res, 0, 2));
+    else
+        st = req_reply_text(r, 200, strdup(PQgetvalue(res, 0, 3)), NULL);
+    PQclear(res);
+    return st;
+}
+
+/* text/csv, or text/plain as BabelStream's output piped from a shell often is. */
+static bool csv_type(const char *ct)
+{
+    static const char *const ok[] = {"text/csv", "text/plain"};
+
+    for (int i = 0; ct && i < 2; i++) {
+        size_t n = strlen(ok[i]);
+        if (!strncasecmp(ct, ok[i], n) && (!ct[n] || ct[n] == ';' || ct[n] == ' '))
+            return true;
+    }
+    return false;
+}
+
+/* The rows as the JSON array import_sql reads (new string, free()), or NULL when out of memory. */
+static char *rows_json(struct request *r, const struct import_set *set)
+{
+    json_t *a = json_array();
+    char *s = NULL;
+
+    if (!a)
+        return NULL;
+    for (size_t i = 0; i < set->n; i++) {
+        const struct import_row *x = &set->rows[i];
+        json_t *prov =
+            json_pack("{s:s, s:s, s:i, s:s, s:I, s:s, s:s, s:s, s:I}", "source", "babelstream-csv",
+                      "babelstream_format", x->format, "csv_line", x->line, "function", x->function,
+                      "num_times", (json_int_t)x->num_times, "unit", x->unit, "verified_by",
+                      "babelstream (its own check; an imported row is taken as verified)", "request_id",
+                      r->id, "token_id", (json_int_t)r->token_id);
+        json_t *o =
+            json_pack("{s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "line", x->line,
+                      "kernel", x->kernel, "precision", x->element_bytes == 4 ? "fp32" : "fp64", "size",
+                      (json_int_t)x->n_elements, "bytes", x->bytes, "flops", x->flops, "min_s", x->min_s,
+                      "max_s", x->max_s, "mean_s", x->mean_s, "bandwidth", x->bandwidth, "gflops",
+                      x->min_s > 0 ? x->flops / x->min_s * 1e-9 : 0.0, "provenance", prov);
+        if (!o || json_array_append_new(a, o))
+            goto out;
+    }
+    s = json_dumps(a, JSON_COMPACT);
+out:
+    json_decref(a);
+    return s;
+}
+
+/* "5.0" or "5.0, 6.0": the formats the rows came in, in order of appearance. */
+static void formats(const struct import_set *set, char *buf, size_t size)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < set->n; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(set->rows[j].format, set->rows[i].format);
+        if (!seen && len < size)
+            len += snprintf(buf + len, size - len, "%s%s", len ? ", " : "", set->rows[i].format);
+    }
+}
+
+/* The query parameters of an import, checked. */
+static int import_params(struct request *r, const char **p)
+{
+    const char *peak = p[4];
+    char *end;
+    double v;
+
+    if (!p[0] || !*p[0])
+        return req_fail(r, 400, "missing_parameter", "platform", "platform is required");
+    if (!valid_id(p[0]))
+        return req_fail(r, 400, "invalid_parameter", "platform",
+                        "platform must be 1 to 160 of the characters A-Z a-z 0-9 . _ / : -");
+    if (!p[1] || !*p[1])
+        return req_fail(r, 400, "missing_parameter", "model",
+                        "model is required (the implementation, e.g. kokkos)");
+    if (strlen(p[1]) > 32 || p[1][0] < 'a' || p[1][0] > 'z' ||
+        strspn(p[1], "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(p[1]))
+        return req_fail(r, 400, "invalid_parameter", "model",
+                        "model must start with a-z and hold up to 32 of a-z 0-9 _ -");
+    if (p[2] && !valid_text(p[2], 128, false))
+        return req_fail(r, 400, "invalid_parameter", "platform_name",
+                        "platform_name must be 1 to 128 printable characters");
+    if (p[3] && strcmp(p[3], "cpu") && strcmp(p[3], "gpu") && strcmp(p[3], "accel"))
+        return req_fail(r, 400, "invalid_parameter", "kind", "kind must be cpu, gpu or accel");
+    if (peak) {
+        v = strtod(peak, &end);
+        if (!*peak || *end || !isfinite(v) || v <= 0 || v > 1e6)
+            return req_fail(r, 400, "invalid_parameter", "peak_gbs",
+                            "peak_gbs must be a number of GB/s above 0");
+    }
+    if (p[5] && !valid_text(p[5], 512, true))
+        return req_fail(r, 400, "invalid_parameter", "variant", "variant must be printable text");
+    return 0;
+}
+
+/* An existing platform: registered by a worker (its description is the worker's) or not; a new id must not
+ * look like a worker's host/device id. */
+static int check_platform(struct request *r, const char **p)
+{
+    const char *params[1] = {p[0]};
+    struct db_error dberr;
+    PGresult *res = db_query(platform_sql, 1, params, &dberr);
+    int st = 0;
+
+    if (!res)
+        return api_db_fail(r, &dberr);
+    if (PQntuples(res) == 0 && strchr(p[0], '/'))
+        st =
+            req_fail(r, 422, "invalid_value", "platform",
+                     "a new platform id may not contain \"/\": host/device ids belong to registered workers");
+    else if (PQntuples(res) == 1 && !strcmp(PQgetvalue(res, 0, 0), "t") && (p[2] || p[3] || p[4]))
+        st = req_fail(r, 422, "platform_registered",
+                      p[2]   ? "platform_name"
+                      : p[3] ? "kind"
+                             : "peak_gbs",
+                      "platform \"%s\" is registered by a worker: its name, kind and peak come from there",
+                      p[0]);
+    PQclear(res);
+    return st;
 }
 
 int import_babelstream(struct request *r)
 {
-    return req_fail(r, 501, "not_implemented", NULL, "not implemented yet");
+    const char *p[6] = {req_query(r, "platform"),      req_query(r, "model"),
+                        req_query(r, "platform_name"), req_query(r, "kind"),
+                        req_query(r, "peak_gbs"),      or_default(req_query(r, "variant"), "")};
+    struct import_set set = {0};
+    struct pp_error perr;
+    struct db_error dberr;
+    char *rows = NULL, fmt[64];
+    PGresult *res = NULL;
+    int st;
+
+    if ((st = req_check_query(r, "platform,model,variant,platform_name,kind,peak_gbs")) ||
+        (st = import_params(r, p)))
+        return st;
+    if (!csv_type(MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE)))
+        return req_fail(r, 415, "unsupported_media_type", NULL,
+                        "the body must be text/csv (BabelStream's --csv output)");
+    if (import_parse(r->body, r->body_len, &set, &perr))
+        return req_fail(r, 422, "invalid_csv", NULL, "%s", perr.msg);
+    if ((st = check_platform(r, p)))
+        goto out;
+    if (!(rows = rows_json(r, &set))) {
+        st = req_fail(r, 500, "internal", NULL, "out of memory");
+        goto out;
+    }
+    const char *params[7] = {p[0], p[1], p[2], p[3], p[4], p[5], rows};
+    if (!(res = db_query(import_sql, 7, params, &dberr))) {
+        if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
+            log_info("request=%s import refused: %s", r->id, dberr.e.msg);
+            st = req_fail(r, 422, "invalid_value", NULL, "the import does not satisfy the database's checks");
+        } else {
+            st = api_db_fail(r, &dberr);
+        }
+        goto out;
+    }
+    formats(&set, fmt, sizeof(fmt));
+    log_info("request=%s import platform=%s model=%s rows=%zu format=%s%s", r->id, p[0], p[1], set.n, fmt,
+             !strcmp(PQgetvalue(res, 0, 0), "t") ? " (new platform)" : "");
+    r->reply =
+        json_pack("{s:s, s:b, s:s, s:s, s:s, s:I, s:o}", "platform", p[0], "platform_created",
+                  !strcmp(PQgetvalue(res, 0, 0), "t"), "model", p[1], "variant", p[5], "format", fmt,
+                  "imported", (json_int_t)set.n, "result_ids", json_loads(PQgetvalue(res, 0, 1), 0, NULL));
+    st = r->reply ? 201 : req_fail(r, 500, "internal", NULL, "out of memory");
+out:
+    PQclear(res);
+    free(rows);
+    import_set_clear(&set);
+    return st;
 }
