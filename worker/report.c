@@ -65,7 +65,7 @@ void report_failures(FILE *f, const struct run_report *r)
             fprintf(f, "verification failed: %s\n", r->result->kernels[i].detail);
 }
 
-static json_t *info_object(const struct pp_info_list *l, const char *prefix)
+json_t *report_info_json(const struct pp_info_list *l, const char *prefix)
 {
     json_t *o = json_object();
     size_t plen = strlen(prefix);
@@ -76,7 +76,7 @@ static json_t *info_object(const struct pp_info_list *l, const char *prefix)
     return o;
 }
 
-static json_t *platform_json(const struct pp_platform *p)
+json_t *report_platform_json(const struct pp_platform *p)
 {
     char models[128];
 
@@ -114,21 +114,21 @@ int report_json(FILE *f, const struct run_report *r, struct pp_error *err)
 
     for (size_t i = 0; i < res->nkernels; i++)
         json_array_append_new(kernels, kernel_json(&res->kernels[i], p, r->platform->peak_bw));
-    doc =
-        json_pack("{s:i, s:s, s:s, s:o, s:{s:s, s:i, s:s, s:s}, s:{s:I, s:s, s:i, s:i, s:i, s:f, s:f, s:f}, "
-                  "s:{s:i, s:i, s:I}, s:{s:f, s:f}, s:b, s:o, s:o}",
-                  "schema", 1, "suite", "stream", "model", r->model, "platform", platform_json(r->platform),
-                  "device", "name", r->device->name, "index", r->device->index, "uuid", r->device->uuid,
-                  "pci_bus_id", r->device->pci_bus_id, "problem", "array_size", (json_int_t)p->n, "precision",
-                  pp_precision_name(p->prec), "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes",
-                  (int)p->numtimes, "warmup", 1, "scalar", STREAM_SCALAR, "start_a", STREAM_START_A,
-                  "start_b", STREAM_START_B, "variant", "work_group_size", (int)res->layout.work_group,
-                  "dot_groups", (int)res->layout.dot_groups, "dot_chain", (json_int_t)res->layout.dot_chain,
-                  "phases_s", "init", res->init_seconds, "read", res->read_seconds, "verified", res->verified,
-                  "kernels", kernels, "provenance", info_object(&r->provenance, ""));
+    doc = json_pack(
+        "{s:i, s:s, s:s, s:o, s:{s:s, s:i, s:s, s:s}, s:{s:I, s:s, s:i, s:i, s:i, s:f, s:f, s:f}, "
+        "s:{s:i, s:i, s:I}, s:{s:f, s:f}, s:b, s:o, s:o}",
+        "schema", 1, "suite", "stream", "model", r->model, "platform", report_platform_json(r->platform),
+        "device", "name", r->device->name, "index", r->device->index, "uuid", r->device->uuid, "pci_bus_id",
+        r->device->pci_bus_id, "problem", "array_size", (json_int_t)p->n, "precision",
+        pp_precision_name(p->prec), "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes",
+        (int)p->numtimes, "warmup", 1, "scalar", STREAM_SCALAR, "start_a", STREAM_START_A, "start_b",
+        STREAM_START_B, "variant", "work_group_size", (int)res->layout.work_group, "dot_groups",
+        (int)res->layout.dot_groups, "dot_chain", (json_int_t)res->layout.dot_chain, "phases_s", "init",
+        res->init_seconds, "read", res->read_seconds, "verified", res->verified, "kernels", kernels,
+        "provenance", report_info_json(&r->provenance, ""));
     if (!doc)
         return pp_error_set(err, "cannot build the json document");
-    json_object_set_new(json_object_get(doc, "provenance"), "backend", info_object(&r->backend, ""));
+    json_object_set_new(json_object_get(doc, "provenance"), "backend", report_info_json(&r->backend, ""));
     rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     fputc('\n', f);
     json_decref(doc);

@@ -5,9 +5,11 @@
 #ifndef PP_REPORT_H
 #define PP_REPORT_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "kernels/stream.h"
+#include "kernels/wilson.h"
 #include "lib/info.h"
 #include "worker/platform.h"
 
@@ -15,14 +17,20 @@ struct run_report {
     const struct pp_platform *platform;
     const struct pp_device *device;
     const char *model;
-    const struct stream_result *result;
-    struct pp_info_list provenance; /* ppbench, host, environment */
-    struct pp_info_list backend;    /* runtime, driver, compiler of the model */
+    const struct stream_result *result; /* --suite stream */
+    const struct wilson_result *wilson; /* --suite wilson (worker/runner_wilson.c reports it) */
+    struct pp_info_list provenance;     /* ppbench, host, environment */
+    struct pp_info_list backend;        /* runtime, driver, compiler of the model */
 };
 
 void report_table(FILE *f, const struct run_report *r);
 void report_csv(FILE *f, const struct run_report *r);
 int report_json(FILE *f, const struct run_report *r, struct pp_error *err) PP_WUR;
+
+/* Pieces every suite's JSON shares (new references): the entries of l whose key starts with prefix (prefix
+ * dropped), and the platform object. */
+json_t *report_info_json(const struct pp_info_list *l, const char *prefix);
+json_t *report_platform_json(const struct pp_platform *p);
 
 /* Verification failures, one line each, for stderr. */
 void report_failures(FILE *f, const struct run_report *r);

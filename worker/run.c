@@ -15,6 +15,7 @@
 
 #include "kernels/registry.h"
 #include "kernels/stream.h"
+#include "kernels/wilson.h"
 #include "worker/platform.h"
 #include "worker/runner.h"
 
@@ -40,27 +41,43 @@ static int parse_count(const char *opt, const char *s, unsigned long long max, u
 }
 
 static const char run_usage[] =
-    "usage: ppbench-worker run --platform ID --model MODEL --suite stream [options]\n"
+    "usage: ppbench-worker run --platform ID --model MODEL --suite stream|wilson [options]\n"
     "  --platform ID      platform id (see `ppbench-worker list`), GPU UUID or PCI bus id\n"
     "  --model MODEL      programming model (%s)\n"
-    "  --suite stream     the suite to run\n"
-    "  --arraysize N      elements per array (default 2^25)\n"
+    "  --suite SUITE      stream (BabelStream) or wilson (Wilson Dslash, even to odd checkerboard)\n"
     "  --numtimes K       iterations per kernel, K >= 2; the first is warm-up (default 100)\n"
-    "  --float            single precision (default double)\n"
+    "  --float            single precision (stream's default is double, wilson's is float)\n"
+    "  --double           double precision\n"
+    "stream:\n"
+    "  --arraysize N      elements per array (default 2^25)\n"
     "  --kernels LIST     comma-separated subset of copy,mul,add,triad,dot,nstream (default all)\n"
+    "wilson:\n"
+    "  --lattice XxYxZxT  lattice extents, each even and >= 4 (default 8x8x8x8)\n"
+    "  --layout LAYOUT    aos (site-major) or soa (structure of arrays over sites; default aos)\n"
     "  --csv | --json     BabelStream CSV, or one JSON document with everything (default: a table)\n"
     "  --progress-fd FD   write \"progress 0.42\" lines to FD while running (used by `serve`)\n";
 
 static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_format *fmt)
 {
     static const struct option longopts[] = {
-        {"platform", required_argument, NULL, 'p'}, {"model", required_argument, NULL, 'm'},
-        {"suite", required_argument, NULL, 's'},    {"arraysize", required_argument, NULL, 'n'},
-        {"numtimes", required_argument, NULL, 'k'}, {"float", no_argument, NULL, 'f'},
-        {"kernels", required_argument, NULL, 'K'},  {"csv", no_argument, NULL, 'c'},
-        {"json", no_argument, NULL, 'j'},           {"progress-fd", required_argument, NULL, 'P'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"platform", required_argument, NULL, 'p'},
+        {"model", required_argument, NULL, 'm'},
+        {"suite", required_argument, NULL, 's'},
+        {"arraysize", required_argument, NULL, 'n'},
+        {"numtimes", required_argument, NULL, 'k'},
+        {"float", no_argument, NULL, 'f'},
+        {"kernels", required_argument, NULL, 'K'},
+        {"csv", no_argument, NULL, 'c'},
+        {"json", no_argument, NULL, 'j'},
+        {"progress-fd", required_argument, NULL, 'P'},
+        {"help", no_argument, NULL, 'h'},
+        {"double", no_argument, NULL, 'd'},
+        {"lattice", required_argument, NULL, 'L'},
+        {"layout", required_argument, NULL, 'Y'},
+        {NULL, 0, NULL, 0},
     };
+    const char *stream_only = NULL, *wilson_only = NULL; /* an option given that only that suite takes */
+    int prec = -1;
     unsigned long long v;
     struct pp_error err;
     int c;
@@ -69,6 +86,7 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
     job->progress_fd = -1;
     *fmt = RUNNER_TABLE;
     stream_params_default(&job->stream);
+    wilson_params_default(&job->wilson);
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -86,18 +104,33 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
             if (parse_count("--arraysize", optarg, (unsigned long long)SIZE_MAX / 16, &v))
                 return RUN_USAGE;
             job->stream.n = (size_t)v;
+            stream_only = "--arraysize";
             break;
         case 'k':
             if (parse_count("--numtimes", optarg, 100000000ull, &v))
                 return RUN_USAGE;
-            job->stream.numtimes = (unsigned)v;
+            job->stream.numtimes = job->wilson.numtimes = (unsigned)v;
             break;
         case 'f':
-            job->stream.prec = PP_FP32;
+            prec = PP_FP32;
+            break;
+        case 'd':
+            prec = PP_FP64;
             break;
         case 'K':
             if (stream_kernels_parse(optarg, &job->stream.kernels, &err))
                 return usage_error("%s", err.msg);
+            stream_only = "--kernels";
+            break;
+        case 'L':
+            if (wilson_lattice_parse(optarg, job->wilson.dims, &err))
+                return usage_error("%s", err.msg);
+            wilson_only = "--lattice";
+            break;
+        case 'Y':
+            if (wilson_layout_parse(optarg, &job->wilson.layout, &err))
+                return usage_error("%s", err.msg);
+            wilson_only = "--layout";
             break;
         case 'c':
             *fmt = RUNNER_CSV;
@@ -121,8 +154,14 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
         return usage_error("unexpected argument \"%s\"", argv[optind]);
     if (!job->platform || !job->model || !job->suite)
         return usage_error("%s", "run needs --platform, --model and --suite (see --help)");
-    if (strcmp(job->suite, "stream") != 0)
-        return usage_error("unknown suite \"%s\" (built: stream)", job->suite);
+    if (strcmp(job->suite, "stream") != 0 && strcmp(job->suite, "wilson") != 0)
+        return usage_error("unknown suite \"%s\" (built: stream, wilson)", job->suite);
+    if (strcmp(job->suite, "wilson") == 0 && stream_only)
+        return usage_error("%s is a stream option (wilson takes --lattice, --layout)", stream_only);
+    if (strcmp(job->suite, "stream") == 0 && wilson_only)
+        return usage_error("%s is a wilson option (stream takes --arraysize, --kernels)", wilson_only);
+    if (prec >= 0)
+        job->stream.prec = job->wilson.prec = (enum pp_precision)prec;
     if (job->stream.numtimes < 2)
         return usage_error("%s", "numtimes must be at least 2 (the first iteration is warm-up)");
     if (job->stream.n == 0)

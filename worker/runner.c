@@ -27,6 +27,7 @@
 #include "worker/provenance.h"
 #include "worker/report.h"
 #include "worker/run.h"
+#include "worker/runner_wilson.h"
 
 struct progress_state {
     int fd;
@@ -138,12 +139,18 @@ int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, 
     char ids[256];
     int rc;
 
-    if (strcmp(job->suite, "stream") != 0) {
-        pp_error_set(err, "unknown suite \"%s\" (built: stream)", job->suite);
+    bool wilson = strcmp(job->suite, "wilson") == 0;
+
+    if (strcmp(job->suite, "stream") != 0 && !wilson) {
+        pp_error_set(err, "unknown suite \"%s\" (built: stream, wilson)", job->suite);
         return RUN_USAGE;
     }
     if (!(b = registry_find(job->model))) {
         pp_error_set(err, "unknown model \"%s\" (built: %s)", job->model, registry_names());
+        return RUN_USAGE;
+    }
+    if (wilson && !b->wilson) {
+        pp_error_set(err, "model %s has no wilson suite", job->model);
         return RUN_USAGE;
     }
     /* Before any runtime starts its threads (discovery starts them): they inherit this thread's mask. */
@@ -165,6 +172,14 @@ int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, 
     }
     if (!(r.device = platform_device(r.platform, job->model)))
         return no_device(&pl, r.platform, job->model, err);
+    if (wilson) {
+        struct wilson_params wp = job->wilson;
+        if (job->progress_fd >= 0) {
+            wp.progress = progress_write;
+            wp.progress_arg = &progress;
+        }
+        return runner_wilson(b, &r, &wp, out, fmt, err);
+    }
     if (stream_check(&params, r.device, err))
         return RUN_USAGE;
     if (b->open(r.device, &ctx, err)) {

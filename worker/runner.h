@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "kernels/stream.h"
+#include "kernels/wilson.h"
 #include "lib/error.h"
 
 enum runner_format { RUNNER_TABLE, RUNNER_CSV, RUNNER_JSON };
@@ -20,6 +21,7 @@ enum runner_format { RUNNER_TABLE, RUNNER_CSV, RUNNER_JSON };
 struct runner_job {
     const char *platform, *model, *suite;
     struct stream_params stream; /* progress/progress_arg are the runner's own when progress_fd >= 0 */
+    struct wilson_params wilson; /* the same, for --suite wilson */
     int progress_fd; /* -1, or a pipe that gets "progress 0.42\n" lines (at most ~10 per second) */
 };
 

@@ -1,7 +1,7 @@
 /*
  * openmp: discovery, context and provenance of the OpenMP model. The host CPU is one device; OpenMP reads
  * OMP_NUM_THREADS, OMP_PROC_BIND and OMP_PLACES itself, and describe() records what it made of them.
- * Runs on the caller's thread; the kernels' parallel regions are in kernels/openmp/stream.c.
+ * Runs on the caller's thread; the kernels' parallel regions are in kernels/openmp/stream.c and wilson.c.
  */
 #include "openmp.h"
 
@@ -102,6 +102,7 @@ static void openmp_close(struct pp_ctx *ctx)
     if (!ctx)
         return;
     openmp_stream_ops.release(ctx);
+    openmp_wilson_ops.release(ctx);
     free(ctx);
 }
 
@@ -112,4 +113,5 @@ const struct pp_backend pp_backend_openmp = {
     .describe = openmp_describe,
     .close = openmp_close,
     .stream = &openmp_stream_ops,
+    .wilson = &openmp_wilson_ops,
 };

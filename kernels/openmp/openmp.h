@@ -8,6 +8,7 @@
 
 extern const struct pp_backend pp_backend_openmp;
 extern const struct pp_stream_ops openmp_stream_ops;
+extern const struct pp_wilson_ops openmp_wilson_ops;
 
 /* The context, shared by the backend and its suite files. */
 struct pp_ctx {
@@ -15,6 +16,13 @@ struct pp_ctx {
     size_t n;
     enum pp_precision prec;
     void *a, *b, *c; /* page-aligned, first touched by the threads that use them */
+    struct {         /* the Wilson suite's fields (kernels/openmp/wilson.c) */
+        size_t n;    /* output sites = input sites */
+        enum pp_precision prec;
+        enum pp_wilson_layout layout;
+        void *gauge, *spinor, *out; /* in the layout and precision */
+        uint32_t *nbr;              /* [8][n] */
+    } w;
 };
 
 #endif

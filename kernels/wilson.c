@@ -1,0 +1,428 @@
+/*
+ * wilson: the Wilson Dslash suite driver. Runs on the thread that calls wilson_run; owns the host fields and
+ * the timing series it allocates (the series is freed by wilson_result_release), borrows the backend context.
+ *
+ * Order (docs/METHODOLOGY.md): generate the links and spinor from the seed on the full lattice; pack them
+ * into the canonical arrays (per output site its 8 links, the even-site spinor, the neighbour table); upload;
+ * time numtimes applications, each blocking and timed alone (times[0] is the warm-up); download; check every
+ * component of every odd site against wilson_ref, which works from the unpacked full-lattice fields.
+ */
+#include "wilson.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/wilson_ref.h"
+#include "lib/clock.h"
+
+static const char *const layout_names[PP_WILSON_NLAYOUTS] = {"aos", "soa"};
+static const char axis[4] = {'x', 'y', 'z', 't'};
+
+void wilson_params_default(struct wilson_params *p)
+{
+    memset(p, 0, sizeof(*p));
+    for (int mu = 0; mu < 4; mu++)
+        p->dims[mu] = WILSON_DEFAULT_EXTENT;
+    p->numtimes = WILSON_DEFAULT_NUMTIMES;
+    p->prec = PP_FP32;
+    p->layout = PP_WILSON_AOS;
+    p->seed = WILSON_DEFAULT_SEED;
+}
+
+const char *wilson_layout_name(enum pp_wilson_layout l)
+{
+    return (unsigned)l < PP_WILSON_NLAYOUTS ? layout_names[l] : "?";
+}
+
+int wilson_layout_parse(const char *s, enum pp_wilson_layout *out, struct pp_error *err)
+{
+    for (int l = 0; l < PP_WILSON_NLAYOUTS; l++)
+        if (strcmp(s, layout_names[l]) == 0) {
+            *out = (enum pp_wilson_layout)l;
+            return 0;
+        }
+    return pp_error_set(err, "unknown layout \"%s\" (wilson has aos: site-major, soa: structure of arrays)",
+                        s);
+}
+
+int wilson_lattice_parse(const char *s, unsigned dims[4], struct pp_error *err)
+{
+    const char *p = s;
+
+    for (int mu = 0; mu < 4; mu++) {
+        unsigned long v = 0;
+        size_t len = strspn(p, "0123456789");
+
+        if (len == 0 || len > 7)
+            goto bad;
+        for (size_t i = 0; i < len; i++)
+            v = v * 10 + (unsigned long)(p[i] - '0');
+        if (v == 0)
+            goto bad;
+        dims[mu] = (unsigned)v;
+        p += len;
+        if (*p != (mu < 3 ? 'x' : '\0'))
+            goto bad;
+        if (mu < 3)
+            p++;
+    }
+    return 0;
+bad:
+    return pp_error_set(err, "invalid --lattice \"%s\": expected four extents X x Y x Z x T, like 8x8x8x16",
+                        s);
+}
+
+double wilson_bytes_per_site(enum pp_precision prec)
+{
+    return (8.0 * 18 + 8.0 * 24 + 24) * (double)pp_precision_bytes(prec);
+}
+
+/* Host bytes per lattice site while a run holds its fields (doubles): u 72, psi 24, packed links 72, even
+ * spinor 12, output 12, reference 24, scale 1; neighbour table 16. */
+#define HOST_BYTES_PER_SITE (217.0 * 8 + 16)
+
+int wilson_check(const struct wilson_params *p, const struct pp_device *dev, struct pp_error *err)
+{
+    double volume = 1, device, host;
+
+    for (int mu = 0; mu < 4; mu++) {
+        if (p->dims[mu] < WILSON_MIN_EXTENT || p->dims[mu] % 2)
+            return pp_error_set(err, "lattice extent %u in %c must be even and at least %d", p->dims[mu],
+                                axis[mu], WILSON_MIN_EXTENT);
+        volume *= p->dims[mu];
+    }
+    if (p->numtimes < 2)
+        return pp_error_set(err, "numtimes must be at least 2 (the first application is warm-up), got %u",
+                            p->numtimes);
+    if ((unsigned)p->layout >= PP_WILSON_NLAYOUTS)
+        return pp_error_set(err, "layout %d out of range", (int)p->layout);
+    if (p->prec == PP_FP64 && !dev->fp64)
+        return pp_error_set(err, "device %s does not support fp64", dev->name);
+    device = volume / 2 * ((144.0 + 48.0) * (double)pp_precision_bytes(p->prec) + 32.0);
+    host = volume * HOST_BYTES_PER_SITE;
+    if (dev->kind == PP_DEVICE_CPU)
+        device += host; /* one memory holds both */
+    if (dev->mem_bytes && device > (double)dev->mem_bytes)
+        return pp_error_set(
+            err, "lattice %ux%ux%ux%u too large: its fields need %.1f GB, the device has %.1f GB", p->dims[0],
+            p->dims[1], p->dims[2], p->dims[3], device * 1e-9, (double)dev->mem_bytes * 1e-9);
+    if (volume / 2 > (double)UINT32_MAX)
+        return pp_error_set(err, "lattice %ux%ux%ux%u too large: more than 2^32 sites per checkerboard",
+                            p->dims[0], p->dims[1], p->dims[2], p->dims[3]);
+    return 0;
+}
+
+/* ---- fields ---- */
+
+double wilson_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1.0p-52 - 1.0;
+}
+
+/* row b -= <a, b> a, with <a, b> = sum conj(a_k) b_k */
+static void project_out(const double *a, double *b)
+{
+    double re = 0, im = 0;
+
+    for (int k = 0; k < 3; k++) {
+        re += a[2 * k] * b[2 * k] + a[2 * k + 1] * b[2 * k + 1];
+        im += a[2 * k] * b[2 * k + 1] - a[2 * k + 1] * b[2 * k];
+    }
+    for (int k = 0; k < 3; k++) {
+        b[2 * k] -= re * a[2 * k] - im * a[2 * k + 1];
+        b[2 * k + 1] -= re * a[2 * k + 1] + im * a[2 * k];
+    }
+}
+
+static void normalise(double *a)
+{
+    double n = 0;
+
+    for (int k = 0; k < 6; k++)
+        n += a[k] * a[k];
+    n = 1.0 / sqrt(n);
+    for (int k = 0; k < 6; k++)
+        a[k] *= n;
+}
+
+void wilson_random_su3(uint64_t *state, double u[18])
+{
+    double dr = 0, di = 0;
+
+    for (int k = 0; k < 18; k++)
+        u[k] = wilson_random(state);
+    normalise(&u[0]);
+    project_out(&u[0], &u[6]);
+    normalise(&u[6]);
+    project_out(&u[0], &u[12]);
+    project_out(&u[6], &u[12]);
+    normalise(&u[12]);
+    /* det = sum_c u2c * (u0 x u1)_c; multiplying row 2 by conj(det) makes it |det|^2 = 1 */
+    for (int c = 0; c < 3; c++) {
+        int a = (c + 1) % 3, b = (c + 2) % 3;
+        double xr = u[2 * a] * u[6 + 2 * b] - u[2 * a + 1] * u[6 + 2 * b + 1] -
+                    (u[2 * b] * u[6 + 2 * a] - u[2 * b + 1] * u[6 + 2 * a + 1]);
+        double xi = u[2 * a] * u[6 + 2 * b + 1] + u[2 * a + 1] * u[6 + 2 * b] -
+                    (u[2 * b] * u[6 + 2 * a + 1] + u[2 * b + 1] * u[6 + 2 * a]);
+        dr += u[12 + 2 * c] * xr - u[12 + 2 * c + 1] * xi;
+        di += u[12 + 2 * c] * xi + u[12 + 2 * c + 1] * xr;
+    }
+    for (int c = 0; c < 3; c++) {
+        double re = u[12 + 2 * c], im = u[12 + 2 * c + 1];
+        u[12 + 2 * c] = re * dr + im * di;
+        u[12 + 2 * c + 1] = im * dr - re * di;
+    }
+}
+
+void wilson_random_fields(const unsigned dims[4], uint64_t seed, double *u, double *psi)
+{
+    size_t volume = (size_t)dims[0] * dims[1] * dims[2] * dims[3];
+    uint64_t state = seed;
+
+    for (size_t s = 0; s < volume; s++)
+        for (int mu = 0; mu < 4; mu++)
+            wilson_random_su3(&state, &u[(s * 4 + (size_t)mu) * 18]);
+    for (size_t i = 0; i < volume * 24; i++)
+        psi[i] = wilson_random(&state);
+}
+
+/* The canonical arrays of struct pp_wilson_ops from the full-lattice fields. The checkerboard index of site s
+ * is s / 2 (x extent even: each row of x holds X/2 sites of each parity, in order). */
+static void pack(const unsigned dims[4], const double *u, const double *psi, double *gauge, double *spinor,
+                 uint32_t *nbr)
+{
+    size_t volume = (size_t)dims[0] * dims[1] * dims[2] * dims[3], n = volume / 2;
+
+    for (size_t s = 0; s < volume; s++) {
+        unsigned c[4], f[4], b[4];
+        size_t i = s / 2;
+
+        wilson_ref_coords(dims, s, c);
+        if (((c[0] + c[1] + c[2] + c[3]) & 1) == 0) {
+            memcpy(&spinor[i * 24], &psi[s * 24], 24 * sizeof(double));
+            continue;
+        }
+        for (int mu = 0; mu < 4; mu++) {
+            memcpy(f, c, sizeof(f));
+            memcpy(b, c, sizeof(b));
+            f[mu] = (c[mu] + 1) % dims[mu];
+            b[mu] = (c[mu] + dims[mu] - 1) % dims[mu];
+            size_t sf = wilson_ref_index(dims, f), sb = wilson_ref_index(dims, b);
+            memcpy(&gauge[(i * 8 + 2 * (size_t)mu) * 18], &u[(s * 4 + (size_t)mu) * 18], 18 * sizeof(double));
+            memcpy(&gauge[(i * 8 + 2 * (size_t)mu + 1) * 18], &u[(sb * 4 + (size_t)mu) * 18],
+                   18 * sizeof(double));
+            nbr[(2 * (size_t)mu) * n + i] = (uint32_t)(sf / 2);
+            nbr[(2 * (size_t)mu + 1) * n + i] = (uint32_t)(sb / 2);
+        }
+    }
+}
+
+struct fields {
+    size_t volume, n;
+    double *u, *psi;        /* full lattice */
+    double *gauge, *spinor; /* packed */
+    uint32_t *nbr;
+    double *out; /* n sites from the device */
+};
+
+static void fields_release(struct fields *f)
+{
+    free(f->u);
+    free(f->psi);
+    free(f->gauge);
+    free(f->spinor);
+    free(f->nbr);
+    free(f->out);
+    memset(f, 0, sizeof(*f));
+}
+
+static int fields_alloc(struct fields *f, const unsigned dims[4], bool full, struct pp_error *err)
+{
+    memset(f, 0, sizeof(*f));
+    f->volume = (size_t)dims[0] * dims[1] * dims[2] * dims[3];
+    f->n = f->volume / 2;
+    if (full) {
+        f->u = malloc(f->volume * 72 * sizeof(double));
+        f->psi = malloc(f->volume * 24 * sizeof(double));
+    }
+    f->gauge = malloc(f->n * 144 * sizeof(double));
+    f->spinor = malloc(f->n * 24 * sizeof(double));
+    f->nbr = malloc(f->n * 8 * sizeof(uint32_t));
+    f->out = malloc(f->n * 24 * sizeof(double));
+    if ((full && (!f->u || !f->psi)) || !f->gauge || !f->spinor || !f->nbr || !f->out) {
+        fields_release(f);
+        return pp_error_set(err, "out of host memory for the fields of %zu sites", f->volume);
+    }
+    return 0;
+}
+
+int wilson_apply(const struct pp_backend *b, struct pp_ctx *ctx, const struct wilson_params *p,
+                 const double *u, const double *psi, double *out, struct pp_error *err)
+{
+    const struct pp_wilson_ops *ops = b->wilson;
+    struct pp_wilson_variant variant;
+    struct fields f;
+    int rc = -1;
+
+    if (!ops)
+        return pp_error_set(err, "model %s has no wilson suite", b->name);
+    if (fields_alloc(&f, p->dims, false, err))
+        return -1;
+    pack(p->dims, u, psi, f.gauge, f.spinor, f.nbr);
+    if (ops->alloc(ctx, f.n, p->prec, p->layout, &variant, err))
+        goto out;
+    if (ops->upload(ctx, f.gauge, f.spinor, f.nbr, err) || ops->dslash(ctx, err) ||
+        ops->download(ctx, f.out, err))
+        goto out_release;
+    memset(out, 0, f.volume * 24 * sizeof(double));
+    for (size_t s = 0; s < f.volume; s++) {
+        unsigned c[4];
+        wilson_ref_coords(p->dims, s, c);
+        if ((c[0] + c[1] + c[2] + c[3]) & 1)
+            memcpy(&out[s * 24], &f.out[(s / 2) * 24], 24 * sizeof(double));
+    }
+    rc = 0;
+out_release:
+    ops->release(ctx);
+out:
+    fields_release(&f);
+    return rc;
+}
+
+/* Test-only hook (docs/METHODOLOGY.md): PPBENCH_TEST_FAULT=link[:<site>] corrupts the forward x link of that
+ * output site as uploaded, neighbour[:<site>] points its forward x neighbour at the next input site; the
+ * reference keeps the true fields, so verification must catch and name the site. crash dies of SIGSEGV. */
+static void plant_fault(struct fields *f)
+{
+    const char *spec = getenv("PPBENCH_TEST_FAULT");
+    size_t i = f->n / 2;
+
+    if (!spec || !*spec)
+        return;
+    if (!strcmp(spec, "crash"))
+        raise(SIGSEGV);
+    if (strchr(spec, ':'))
+        i = strtoull(strchr(spec, ':') + 1, NULL, 10);
+    if (i >= f->n)
+        i = f->n - 1;
+    if (!strncmp(spec, "link", strcspn(spec, ":")) && strcspn(spec, ":") == 4)
+        f->gauge[i * 144] += 0.5;
+    else if (!strncmp(spec, "neighbour", strcspn(spec, ":")) && strcspn(spec, ":") == 9)
+        f->nbr[i] = (uint32_t)((f->nbr[i] + 1) % f->n);
+}
+
+static void verify(struct wilson_result *res, const struct fields *f)
+{
+    const struct wilson_params *p = &res->params;
+    double *ref = malloc(f->volume * 24 * sizeof(double)), *scale = malloc(f->volume * sizeof(double));
+    static const char *const part[2] = {"re", "im"};
+
+    res->tolerance = 100.0 * (p->prec == PP_FP32 ? 0x1.0p-23 : 0x1.0p-52);
+    res->verified = false;
+    if (!ref || !scale) {
+        snprintf(res->detail, sizeof(res->detail), "out of host memory for the reference");
+        goto out;
+    }
+    wilson_ref_dslash(p->dims, 1, f->u, f->psi, ref, scale);
+    res->verified = true;
+    for (size_t s = 0; s < f->volume; s++) {
+        unsigned c[4];
+        wilson_ref_coords(p->dims, s, c);
+        if (((c[0] + c[1] + c[2] + c[3]) & 1) == 0)
+            continue;
+        for (int k = 0; k < 24; k++) {
+            double v = f->out[(s / 2) * 24 + (size_t)k], want = ref[s * 24 + (size_t)k];
+            double e = fabs(v - want) / scale[s];
+            if (isnan(e))
+                e = INFINITY;
+            if (e <= res->max_rel_err)
+                continue;
+            res->max_rel_err = e;
+            if (e > res->tolerance && res->verified) {
+                res->verified = false;
+                snprintf(res->detail, sizeof(res->detail),
+                         "dslash: site (%u,%u,%u,%u) [odd index %zu] spin %d colour %d %s = %.9g, expected "
+                         "%.9g (error %.3g of the site's scale %.3g > %.3g)",
+                         c[0], c[1], c[2], c[3], s / 2, k / 6, (k / 2) % 3, part[k % 2], v, want, e, scale[s],
+                         res->tolerance);
+            }
+        }
+    }
+out:
+    free(ref);
+    free(scale);
+}
+
+int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wilson_params *p,
+               struct wilson_result *res, struct pp_error *err)
+{
+    const struct pp_wilson_ops *ops = b->wilson;
+    struct fields f;
+    double t0;
+    int rc = -1, allocated = 0;
+
+    memset(res, 0, sizeof(*res));
+    res->params = *p;
+    if (!ops)
+        return pp_error_set(err, "model %s has no wilson suite", b->name);
+    if (fields_alloc(&f, p->dims, true, err))
+        return -1;
+    res->sites = f.volume;
+    res->out_sites = f.n;
+    res->flops = (double)WILSON_FLOPS_PER_SITE * (double)f.n;
+    res->bytes = wilson_bytes_per_site(p->prec) * (double)f.n;
+    if (!(res->times = calloc(p->numtimes, sizeof(double)))) {
+        pp_error_set(err, "out of memory for timings");
+        goto out;
+    }
+    wilson_random_fields(p->dims, p->seed, f.u, f.psi);
+    pack(p->dims, f.u, f.psi, f.gauge, f.spinor, f.nbr);
+    plant_fault(&f);
+
+    if (ops->alloc(ctx, f.n, p->prec, p->layout, &res->variant, err))
+        goto out;
+    allocated = 1;
+    t0 = clock_now();
+    if (ops->upload(ctx, f.gauge, f.spinor, f.nbr, err))
+        goto out;
+    res->init_seconds = clock_now() - t0;
+    for (unsigned it = 0; it < p->numtimes; it++) {
+        t0 = clock_now();
+        if (ops->dslash(ctx, err)) {
+            pp_error_prefix(err, "dslash, iteration %u", it);
+            goto out;
+        }
+        res->times[it] = clock_now() - t0;
+        if (p->progress)
+            p->progress(p->progress_arg, it + 1, p->numtimes);
+    }
+    t0 = clock_now();
+    if (ops->download(ctx, f.out, err))
+        goto out;
+    res->read_seconds = clock_now() - t0;
+
+    verify(res, &f);
+    stats_compute(res->times + 1, p->numtimes - 1, &res->stats);
+    res->bandwidth = res->stats.min > 0 ? res->bytes / res->stats.min : 0.0;
+    res->gflops = res->stats.min > 0 ? res->flops / res->stats.min * 1e-9 : 0.0;
+    rc = 0;
+out:
+    if (allocated)
+        ops->release(ctx);
+    fields_release(&f);
+    return rc;
+}
+
+void wilson_result_release(struct wilson_result *res)
+{
+    free(res->times);
+    res->times = NULL;
+}

@@ -1,0 +1,96 @@
+/*
+ * wilson: the Wilson Dslash suite driver (paper 000, Eq. 1). It owns everything the models share: the lattice
+ * and its checkerboard geometry, the random SU(3) links and spinors (seeded), the packing into the canonical
+ * arrays every backend takes (struct pp_wilson_ops), the byte and flop models, the timing statistics and the
+ * verification of every output site against the serial reference (wilson_ref). A backend supplies kernels
+ * only.
+ *
+ * The operator maps the even checkerboard ((x + y + z + t) even) to the odd one: the input lives on the even
+ * sites, the output on the odd sites; periodic boundaries in all four directions.
+ */
+#ifndef PP_WILSON_H
+#define PP_WILSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/backend.h"
+#include "lib/error.h"
+#include "lib/stats.h"
+
+#define WILSON_FLOPS_PER_SITE   1320 /* 8 x (2 x 66 + 12) + 7 x 24 (paper 000) */
+#define WILSON_DEFAULT_EXTENT   8    /* 8^4 on CPUs */
+#define WILSON_DEFAULT_NUMTIMES 100
+#define WILSON_DEFAULT_SEED     20200101u
+#define WILSON_MIN_EXTENT       4
+
+struct wilson_params {
+    unsigned dims[4];  /* extents in x, y, z, t: each even and >= 4 */
+    unsigned numtimes; /* applications; the first is warm-up, excluded from the statistics */
+    enum pp_precision prec;
+    enum pp_wilson_layout layout;
+    uint64_t seed;
+    /* Optional: called after each application (done of total), from the running thread. */
+    void (*progress)(void *arg, unsigned done, unsigned total);
+    void *progress_arg;
+};
+
+struct wilson_result {
+    struct wilson_params params;
+    struct pp_wilson_variant variant;
+    size_t sites, out_sites;           /* lattice volume; output (odd) sites = volume / 2 */
+    double init_seconds, read_seconds; /* upload, download */
+    double *times;                     /* numtimes seconds; times[0] is the warm-up */
+    struct pp_stats stats;             /* over times[1..numtimes) */
+    double bytes;                      /* byte model per application: Eq. 2 with R = 0, r = 0 */
+    double flops;                      /* 1320 per output site */
+    double bandwidth;                  /* bytes / stats.min */
+    double gflops;                     /* flops / stats.min / 1e9 */
+    bool verified;
+    double max_rel_err; /* worst |out - ref| / scale over every component of every output site */
+    double tolerance;
+    char detail[256]; /* on failure: the site, component, value and expected value */
+};
+
+void wilson_params_default(struct wilson_params *p);
+
+const char *wilson_layout_name(enum pp_wilson_layout l);
+/* "aos" (site-major) or "soa"; anything else is an error naming the layouts. */
+int wilson_layout_parse(const char *s, enum pp_wilson_layout *out, struct pp_error *err) PP_WUR;
+
+/* "8x8x8x16" into dims. Syntax only (four positive whole numbers); wilson_check judges the extents. */
+int wilson_lattice_parse(const char *s, unsigned dims[4], struct pp_error *err) PP_WUR;
+
+/* Bytes moved per output site (Eq. 2, R = 0, r = 0): (8 x 18 + 8 x 24 + 24) F = 360 F. */
+double wilson_bytes_per_site(enum pp_precision prec);
+
+/* Reject what cannot run before anything is allocated: an odd or too small extent, numtimes < 2, no fp64, or
+ * fields (device and host copies) that do not fit the memory. */
+int wilson_check(const struct wilson_params *p, const struct pp_device *dev, struct pp_error *err) PP_WUR;
+
+/* Run the suite on an open context. Returns -1 only when the device or runtime fails; a result that fails
+ * verification returns 0 with res->verified == false. res must be released with wilson_result_release. */
+int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wilson_params *p,
+               struct wilson_result *res, struct pp_error *err) PP_WUR;
+
+void wilson_result_release(struct wilson_result *res);
+
+/* ---- the pieces, for the tests ---- */
+
+/* Uniform in [-1, 1) from a splitmix64 state. */
+double wilson_random(uint64_t *state);
+
+/* A random SU(3) matrix [a][b][re, im]: random complex entries, rows orthonormalised by Gram-Schmidt, the
+ * last row multiplied by conj(det) so that det = 1. */
+void wilson_random_su3(uint64_t *state, double u[18]);
+
+/* The run's fields on the full lattice, lexicographic: u[s][mu][3][3][2] and psi[s][4][3][2] (every site). */
+void wilson_random_fields(const unsigned dims[4], uint64_t seed, double *u, double *psi);
+
+/* One application through the backend, untimed: out[s] = (D psi)(s) on the odd sites, zero on the even ones
+ * (same arrays as wilson_ref_dslash). p gives dims, precision and layout. */
+int wilson_apply(const struct pp_backend *b, struct pp_ctx *ctx, const struct wilson_params *p,
+                 const double *u, const double *psi, double *out, struct pp_error *err) PP_WUR;
+
+#endif

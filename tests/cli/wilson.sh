@@ -1,0 +1,79 @@
+# The Wilson Dslash suite through `ppbench-worker run` on openmp: every layout, fp32 and fp64, on 4^4, 8^4 and a
+# non-hypercubic lattice, verified against the serial reference; the output formats; planted faults caught and
+# named; bad input refused with exit 2 and a message naming the parameter.
+. "$(dirname "$0")/lib.sh"
+
+for layout in aos soa; do
+    for prec in fp32 fp64; do
+        flag=""; [ "$prec" = fp64 ] && flag="--double"
+        for lat in 4x4x4x4 8x8x8x8 4x4x4x8; do
+            name="wilson openmp $layout $prec $lat"
+            f="$TMP/$layout-$prec-$lat.json"
+            if "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice "$lat" --layout "$layout" \
+                --numtimes 3 $flag --json >"$f" 2>"$TMP/err"; then
+                jq_true "$name: verified" "$f" \
+                    ".verified == true and .kernels[0].verified == true and .variant.layout == \"$layout\"
+                     and .problem.precision == \"$prec\" and (.problem.lattice | map(tostring) | join(\"x\")) == \"$lat\""
+            else
+                fail "$name" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+            fi
+        done
+    done
+done
+
+f="$TMP/aos-fp32-4x4x4x8.json"
+jq_true "json: times, stats without the warm-up" "$f" \
+    '.kernels[0] | (.times_s | length) == 3 and .stats_s.count == 2 and .stats_s.min <= .stats_s.median and .stats_s.min > 0'
+jq_true "json: 1320 flop per output site, 1440 B per site in fp32 (Eq. 2, R = 0)" "$f" \
+    '.problem.output_sites == 256 and .kernels[0].flops == 1320 * 256 and .kernels[0].bytes == 1440 * 256'
+jq_true "json: GFLOP/s and bandwidth from the minimum time" "$f" \
+    '.kernels[0] | ((.gflops * 1e9 * .stats_s.min / .flops) - 1 | fabs) < 1e-9
+     and ((.bandwidth_bytes_per_s * .stats_s.min / .bytes) - 1 | fabs) < 1e-9'
+jq_true "json: fp64 counts 2880 B per site" "$TMP/aos-fp64-4x4x4x8.json" '.kernels[0].bytes == 2880 * 256'
+jq_true "json: provenance and variant" "$f" \
+    '.suite == "wilson" and .model == "openmp" and .platform.id == "cpu0" and .variant.threads >= 1
+     and (.provenance | has("ppbench.version") and has("compiler") and (.backend | has("openmp.threads")))'
+
+expect "wilson: default fp32 8^4 table" 0 '^Dslash .* yes$' -- \
+    "$WORKER" run --platform cpu0 --model openmp --suite wilson --numtimes 2
+expect "wilson: table names lattice and layout" 0 'Lattice: 4x4x4x8 .*' -- \
+    "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice 4x4x4x8 --layout soa --numtimes 2
+expect "wilson: csv" 0 '^Dslash,2,4x4x4x8,soa,4,' -- \
+    "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice 4x4x4x8 --layout soa --numtimes 2 --csv
+
+# Planted faults (PPBENCH_TEST_FAULT, docs/METHODOLOGY.md): a wrong link, a wrong neighbour index.
+for layout in aos soa; do
+    expect "wilson $layout: planted link fault caught and named" 1 \
+        'verification failed: dslash: site \([0-9,]+\) \[odd index 3\]' -- \
+        env PPBENCH_TEST_FAULT=link:3 "$WORKER" run --platform cpu0 --model openmp --suite wilson \
+        --lattice 4x4x4x8 --layout "$layout" --numtimes 2
+    expect "wilson $layout: planted neighbour fault caught and named" 1 \
+        'verification failed: dslash: site \([0-9,]+\) \[odd index 100\]' -- \
+        env PPBENCH_TEST_FAULT=neighbour:100 "$WORKER" run --platform cpu0 --model openmp --suite wilson \
+        --lattice 4x4x4x8 --layout "$layout" --numtimes 2 --double
+done
+env PPBENCH_TEST_FAULT=link:0 "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice 4x4x4x4 \
+    --numtimes 2 --json >"$TMP/fault.json" 2>/dev/null
+jq_true "json: failed run stored as failed with its reason" "$TMP/fault.json" \
+    '.verified == false and .kernels[0].verified == false and (.kernels[0].error | test("odd index 0"))'
+
+# Bad input: exit 2, the parameter named.
+bad() {
+    expect "wilson refuses $1" 2 "$2" -- "$WORKER" run --platform cpu0 --model openmp --suite wilson "${@:3}"
+}
+bad "an odd extent" 'lattice extent 5 in z must be even' --lattice 4x4x5x4
+bad "a too small extent" 'lattice extent 2 in t must be even and at least 4' --lattice 4x4x4x2
+bad "a malformed lattice" 'invalid --lattice "8x8x8"' --lattice 8x8x8
+bad "a lattice with junk" 'invalid --lattice "8x8x8x8y"' --lattice 8x8x8x8y
+bad "a lattice too large for memory" 'lattice 256x256x256x512 too large: .* GB, the device has' --lattice 256x256x256x512
+bad "an unknown layout" 'unknown layout "left"' --layout left
+bad "a stream option" '--arraysize is a stream option' --arraysize 100
+bad "numtimes 1" 'numtimes must be at least 2' --numtimes 1
+expect "stream refuses a wilson option" 2 '--lattice is a wilson option' -- \
+    "$WORKER" run --platform cpu0 --model openmp --suite stream --lattice 4x4x4x4
+if "$WORKER" list | grep -Eq '^cpu0 .*opencl'; then
+    expect "a model without the suite says so" 2 'model opencl has no wilson suite' -- \
+        "$WORKER" run --platform cpu0 --model opencl --suite wilson --lattice 4x4x4x4
+else
+    skip "a model without the suite says so" "no OpenCL CPU device"
+fi
