@@ -82,3 +82,9 @@ measure "pp problem=stream.triad efficiency=arch, 5 platforms" "/api/v1/pp?probl
 measure "pp problem=stream.dot fp32 size=2^28 fixed variant" "/api/v1/pp?problem=stream.dot&precision=fp32&size=268435456&variant_policy=fixed&variant=vec16"
 measure "results format=p3 kernel=triad (the P3 export)" "/api/v1/results?kernel=triad&format=p3"
 echo "load average after the calls: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ -d tests/browser/node_modules/playwright-core ] && [ -x /usr/bin/chromium ]; then
+    echo "== Pages in headless Chromium (navigation to chart and table drawn)"
+    PPBENCH_URL=$URL node bench/pages.mjs 7
+else
+    echo "== Pages: skipped (run make test once for tests/browser/node_modules, and install chromium)"
+fi

@@ -1,0 +1,42 @@
+// pages: how long the dashboard's Results and Portability pages take to become usable in a real headless
+// Chromium (Debian's, driven by the pinned playwright-core of tests/browser), against a running ppbenchd:
+// from navigation to the chart drawn and the table filled. Run by bench/pp.sh with PPBENCH_URL set.
+//   node bench/pages.mjs [N]
+import {createRequire} from 'module';
+
+const require = createRequire(new URL('../tests/browser/package.json', import.meta.url));
+const {chromium} = require('playwright-core');
+const URL_ = process.env.PPBENCH_URL;
+const N = Number(process.argv[2] || 7);
+const pages = [
+    ['Results (stream, triad)', '#/results?suite=stream&kernel=triad', ['canvas', 'table tbody tr']],
+    ['Portability (stream.triad, app)', '#/portability?problem=stream.triad&efficiency=app',
+     ['.cascade canvas', 'table tbody tr']],
+    ['Portability (stream.triad, arch)', '#/portability?problem=stream.triad&efficiency=arch',
+     ['.cascade canvas', 'table tbody tr']],
+];
+
+const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync'],
+});
+const page = await browser.newPage({viewport: {width: 1280, height: 900}});
+for (const [name, hash, selectors] of pages) {
+    const times = [];
+    for (let i = 0; i < N + 1; i++) {
+        await page.goto('about:blank');
+        const t0 = performance.now();
+        await page.goto(`${URL_}/${hash}`);
+        for (const s of selectors)
+            await page.waitForSelector(s, {timeout: 30000});
+        // Two frames: Chart.js has painted.
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        if (i > 0) // the first load warms the browser's own caches
+            times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    const p = (q) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)];
+    console.log(`${name.padEnd(36)} usable in: median ${p(0.5).toFixed(0)} ms, max ${p(1).toFixed(0)} ms (${N} loads)`);
+}
+await browser.close();
