@@ -44,7 +44,6 @@ int fleet_suites(struct request *r);
 int fleet_healthz(struct request *r);
 int fleet_readyz(struct request *r);
 int fleet_openapi(struct request *r);
-int fleet_index(struct request *r);
 int pp_get(struct request *r);
 int import_babelstream(struct request *r);
 int static_index(struct request *r);

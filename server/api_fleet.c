@@ -1,7 +1,6 @@
 /*
- * api_fleet: read-only views of the fleet and the results, health and readiness, the suite catalogue, the
- * OpenAPI document and the index page. HTTP pool threads. The JSON is built by PostgreSQL (one query a
- * request).
+ * api_fleet: read-only views of the fleet and the results, health and readiness, the suite catalogue and the
+ * OpenAPI document. HTTP pool threads. The JSON is built by PostgreSQL (one query a request).
  */
 #include "api.h"
 
@@ -175,14 +174,4 @@ int fleet_readyz(struct request *r)
 int fleet_openapi(struct request *r)
 {
     return req_reply_text(r, 200, strdup(pp_openapi_json), NULL);
-}
-
-int fleet_index(struct request *r)
-{
-    static const char page[] =
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>ppbench</title></head><body>"
-        "<h1>ppbench</h1><p>The API is served under <a href=\"/api/v1/openapi.json\">/api/v1</a>: "
-        "<a href=\"/api/v1/platforms\">platforms</a>, <a href=\"/api/v1/jobs\">jobs</a>, "
-        "<a href=\"/api/v1/results\">results</a>, <a href=\"/api/v1/workers\">workers</a>.</p></body></html>";
-    return req_reply_text(r, 200, strdup(page), "text/html; charset=utf-8");
 }
