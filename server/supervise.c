@@ -89,8 +89,9 @@ static void slog(int prio, const char *fmt, ...)
  * not on the command line, where any local user could read it with ps). NULL when out of memory. */
 static char **worker_env(const char *token)
 {
-    static const char *const drop[] = {"PPBENCH_DATABASE_URL=", "PGPASSWORD=", "NOTIFY_SOCKET=", "WATCHDOG_",
-                                       "LISTEN_", "PPBENCH_WORKER_TOKEN="};
+    static const char *const drop[] = {
+        "PPBENCH_DATABASE_URL=", "PGPASSWORD=", "NOTIFY_SOCKET=", "WATCHDOG_", "LISTEN_",
+        "PPBENCH_WORKER_TOKEN="};
     size_t n = 0, k = 0;
     char **envp;
 
@@ -469,8 +470,7 @@ int supervise_start(const char *worker_bin, const char *server_url, const char *
         pp_error_set(err, "cannot execute %s: %s", worker_bin, strerror(errno));
         goto out;
     }
-    if (!(s->bin = strdup(worker_bin)) || !(s->url = strdup(server_url)) ||
-        !(s->envp = worker_env(token))) {
+    if (!(s->bin = strdup(worker_bin)) || !(s->url = strdup(server_url)) || !(s->envp = worker_env(token))) {
         pp_error_set(err, "out of memory");
         goto out;
     }

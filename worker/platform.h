@@ -39,8 +39,8 @@ struct pp_platform_list {
 int platform_discover(struct pp_platform_list *out, struct pp_error *err) PP_WUR;
 
 /* The same, asking only one model (NULL: all). Ids of GPUs then count only that model's devices, so look
- * platforms up by UUID, PCI bus id or cpu0 after it (platform_key_is_global). Starting a runtime costs tens of
- * ms (PoCL), which a job's process need not pay for the models it does not use. */
+ * platforms up by UUID, PCI bus id or cpu0 after it (platform_key_is_global). Starting a runtime costs tens
+ * of ms (PoCL), which a job's process need not pay for the models it does not use. */
 int platform_discover_model(struct pp_platform_list *out, const char *model, struct pp_error *err) PP_WUR;
 
 /* Whether key names the same platform whatever models were asked: a UUID, a PCI bus id, or a CPU id. */

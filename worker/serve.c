@@ -649,7 +649,9 @@ int serve_main(int argc, char **argv)
     const char *uuid = json_string_value(json_object_get(platform, "uuid"));
     const char *pci = json_string_value(json_object_get(platform, "pci_bus_id"));
     snprintf(s.platform, sizeof(s.platform), "%s",
-             uuid && *uuid ? uuid : pci && *pci ? pci : json_string_value(json_object_get(platform, "id")));
+             uuid && *uuid ? uuid
+             : pci && *pci ? pci
+                           : json_string_value(json_object_get(platform, "id")));
     rc = RUN_FAILED;
     s.registration = registration_new(host, platform);
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || !(s.http = client_new(url, tok, &err))) {
