@@ -78,15 +78,19 @@ json_t *report_info_json(const struct pp_info_list *l, const char *prefix)
 
 json_t *report_platform_json(const struct pp_platform *p)
 {
+    json_t *devs = json_array();
     char models[128];
 
     platform_models(p, models, sizeof(models));
-    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:i, s:o, s:s, s:s}", "id", p->id, "kind",
+    for (size_t d = 0; d < p->ndevices; d++)
+        json_array_append_new(devs, json_pack("{s:s, s:i, s:s}", "model", p->devices[d].backend->name,
+                                              "index", p->devices[d].index, "name", p->devices[d].name));
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:i, s:o, s:s, s:s, s:o}", "id", p->id, "kind",
                      platform_kind_name(p->kind), "name", p->name, "vendor", p->vendor, "uuid", p->uuid,
                      "pci_bus_id", p->pci_bus_id, "memory_bytes", (json_int_t)p->mem_bytes, "compute_units",
                      (int)p->compute_units, "peak_bandwidth_bytes_per_s",
                      p->peak_bw > 0 ? json_real(p->peak_bw) : json_null(), "peak_source", p->peak_source,
-                     "models", models);
+                     "models", models, "devices", devs);
 }
 
 static json_t *kernel_json(const struct stream_kernel_result *k, const struct stream_params *p, double peak)

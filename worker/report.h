@@ -28,7 +28,8 @@ void report_csv(FILE *f, const struct run_report *r);
 int report_json(FILE *f, const struct run_report *r, struct pp_error *err) PP_WUR;
 
 /* Pieces every suite's JSON shares (new references): the entries of l whose key starts with prefix (prefix
- * dropped), and the platform object. */
+ * dropped), and the platform object (also one element of `list --json` .platforms[], which `serve`
+ * registers). */
 json_t *report_info_json(const struct pp_info_list *l, const char *prefix);
 json_t *report_platform_json(const struct pp_platform *p);
 

@@ -17,6 +17,7 @@
 #include "kernels/stream.h"
 #include "kernels/wilson.h"
 #include "worker/platform.h"
+#include "worker/report.h"
 #include "worker/runner.h"
 
 static int usage_error(const char *fmt, const char *arg)
@@ -185,27 +186,12 @@ int run_main(int argc, char **argv)
     return rc;
 }
 
-json_t *run_platform_json(const struct pp_platform *p)
-{
-    json_t *devs = json_array();
-
-    for (size_t d = 0; d < p->ndevices; d++)
-        json_array_append_new(devs, json_pack("{s:s, s:i, s:s}", "model", p->devices[d].backend->name,
-                                              "index", p->devices[d].index, "name", p->devices[d].name));
-    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:i, s:o, s:s, s:o}", "id", p->id, "kind",
-                     platform_kind_name(p->kind), "name", p->name, "vendor", p->vendor, "uuid", p->uuid,
-                     "pci_bus_id", p->pci_bus_id, "memory_bytes", (json_int_t)p->mem_bytes, "compute_units",
-                     (int)p->compute_units, "peak_bandwidth_bytes_per_s",
-                     p->peak_bw > 0 ? json_real(p->peak_bw) : json_null(), "peak_source", p->peak_source,
-                     "devices", devs);
-}
-
 static int list_json(const struct pp_platform_list *pl)
 {
     json_t *arr = json_array(), *notes = json_array(), *doc;
 
     for (size_t i = 0; i < pl->len; i++)
-        json_array_append_new(arr, run_platform_json(&pl->items[i]));
+        json_array_append_new(arr, report_platform_json(&pl->items[i]));
     for (size_t i = 0; i < pl->nnotes; i++)
         json_array_append_new(notes, json_string(pl->notes[i]));
     doc = json_pack("{s:o, s:o}", "platforms", arr, "notes", notes);

@@ -20,7 +20,4 @@ struct pp_platform;
 int run_list_main(int argc, char **argv);
 int run_main(int argc, char **argv);
 
-/* One element of `list --json` .platforms[] (new reference): what `serve` registers with the server. */
-json_t *run_platform_json(const struct pp_platform *p);
-
 #endif
