@@ -337,9 +337,7 @@ int stream_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct stre
     verify(res, arrays, sum);
     for (size_t i = 0; i < res->nkernels; i++) {
         struct stream_kernel_result *kr = &res->kernels[i];
-        stats_compute(kr->times + 1, p->numtimes - 1, &kr->stats);
-        kr->bandwidth = kr->stats.min > 0 ? kr->bytes / kr->stats.min : 0.0;
-        kr->gflops = kr->stats.min > 0 ? kr->flops / kr->stats.min * 1e-9 : 0.0;
+        stats_timed(kr->times, p->numtimes, kr->bytes, kr->flops, &kr->stats, &kr->bandwidth, &kr->gflops);
     }
     rc = 0;
 out:

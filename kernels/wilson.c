@@ -410,9 +410,7 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
     res->read_seconds = clock_now() - t0;
 
     verify(res, &f);
-    stats_compute(res->times + 1, p->numtimes - 1, &res->stats);
-    res->bandwidth = res->stats.min > 0 ? res->bytes / res->stats.min : 0.0;
-    res->gflops = res->stats.min > 0 ? res->flops / res->stats.min * 1e-9 : 0.0;
+    stats_timed(res->times, p->numtimes, res->bytes, res->flops, &res->stats, &res->bandwidth, &res->gflops);
     rc = 0;
 out:
     if (allocated)

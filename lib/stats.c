@@ -50,3 +50,11 @@ void stats_compute(const double *x, size_t n, struct pp_stats *out)
     out->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
     out->median = median_of(x, n);
 }
+
+void stats_timed(const double *times, unsigned numtimes, double bytes, double flops, struct pp_stats *out,
+                 double *bandwidth, double *gflops)
+{
+    stats_compute(times + 1, numtimes > 1 ? numtimes - 1 : 0, out);
+    *bandwidth = out->min > 0 ? bytes / out->min : 0.0;
+    *gflops = out->min > 0 ? flops / out->min * 1e-9 : 0.0;
+}
