@@ -186,22 +186,6 @@ static int migrate(struct pp_error *err)
     return rc;
 }
 
-/* Whether the embedded cluster of state_dir is running now (a ppbenchd is serving from it). */
-static bool embedded_running(const char *state_dir)
-{
-    char path[640];
-    long pid = 0;
-    FILE *f;
-
-    snprintf(path, sizeof(path), "%s/pg/data/postmaster.pid", state_dir);
-    if (!(f = fopen(path, "r")))
-        return false;
-    if (fscanf(f, "%ld", &pid) != 1)
-        pid = 0;
-    fclose(f);
-    return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
-}
-
 static int cmd_token(struct options *o)
 {
     struct pgembed *pg = NULL;
@@ -217,7 +201,7 @@ static int cmd_token(struct options *o)
         return 2;
     }
     /* A running server's cluster is only borrowed: it must go on running after this command. */
-    keep_running = !o->cfg.database_url[0] && embedded_running(o->cfg.state_dir);
+    keep_running = !o->cfg.database_url[0] && pgembed_running(o->cfg.state_dir);
     if (open_database(o, &pg, &err) || migrate(&err)) {
         fprintf(stderr, "ppbenchd: %s\n", err.msg);
         goto out;

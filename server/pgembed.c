@@ -688,6 +688,19 @@ int pgembed_alive(struct pgembed *pg)
     return postmaster_alive(pg, pid);
 }
 
+int pgembed_running(const char *state_dir)
+{
+    struct pgembed pg;
+    char state[PATH_MAX];
+
+    memset(&pg, 0, sizeof(pg));
+    if (!realpath(state_dir, state))
+        return 0;
+    snprintf(pg.dir, sizeof(pg.dir), "%s/pg", state);
+    snprintf(pg.data, sizeof(pg.data), "%s/data", pg.dir);
+    return pgembed_alive(&pg);
+}
+
 void pgembed_stop(struct pgembed *pg)
 {
     if (!pg)

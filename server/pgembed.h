@@ -27,6 +27,9 @@ int pgembed_start(const char *state_dir, struct pgembed **out, char *conninfo, s
  */
 int pgembed_alive(struct pgembed *pg);
 
+/* 1 when the cluster of state_dir is running now (a ppbenchd is serving from it), without touching it. */
+int pgembed_running(const char *state_dir);
+
 /* pg_ctl stop -m fast (immediate if that fails), then free. NULL-safe. */
 void pgembed_stop(struct pgembed *pg);
 
