@@ -43,6 +43,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "server/spawn.h"
+
 #define PG_DEFAULT_PORT 5432
 #define PG_WAIT_S       60
 #define PG_LOG_ROTATE   (16L << 20)
@@ -176,29 +178,6 @@ static int child_drop_privileges(const struct pgembed *pg)
     return setuid(0) == 0 ? -1 : 0; /* must be irreversible */
 }
 
-/* In a forked child: the clean slate a daemon's child needs (no blocked or ignored signals, no stray fds). */
-static void child_reset(int outfd)
-{
-    struct sigaction dfl = {.sa_handler = SIG_DFL};
-    sigset_t none;
-    int nul;
-
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    for (int s = 1; s < NSIG; s++)
-        sigaction(s, &dfl, NULL);
-    outfd = fcntl(outfd, F_DUPFD, 3); /* out of the way of 0..2 */
-    if ((nul = open("/dev/null", O_RDONLY)) >= 0 && nul != 0) {
-        dup2(nul, 0);
-        close(nul);
-    }
-    dup2(outfd, 1);
-    dup2(outfd, 2);
-    if (close_range(3, ~0U, 0) != 0)
-        for (int fd = 3; fd < 65536; fd++)
-            close(fd);
-}
-
 /*
  * Run argv as the cluster's user with the output (stdout and stderr) captured into out (its tail when long).
  * Returns the exit status (128 + signal when killed), or -1 with err filled when it could not be run.
@@ -226,7 +205,7 @@ static int run_cmd(const struct pgembed *pg, char *const argv[], char *out, size
     }
     if (pid == 0) {
         static const char msg[] = "cannot execute or cannot switch user for ";
-        child_reset(fds[1]);
+        spawn_child_reset(fds[1]);
         if (child_drop_privileges(pg) == 0 && chdir(pg->dir) == 0)
             execve(argv[0], argv, envp);
         if (write(2, msg, sizeof(msg) - 1) > 0 && write(2, argv[0], strlen(argv[0])) > 0) {

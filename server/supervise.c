@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "server/spawn.h"
+
 #define SUP_BACKOFF_MAX_S 60u
 #define SUP_RESET_AFTER_S 60.0
 #define SUP_GRACE_S       10.0
@@ -117,26 +119,6 @@ static char **worker_env(const char *token)
     return envp;
 }
 
-/* In a forked child: no blocked or ignored signals, stdin from /dev/null, no descriptors past stderr. */
-static void child_reset(void)
-{
-    struct sigaction dfl = {.sa_handler = SIG_DFL};
-    sigset_t none;
-    int nul;
-
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    for (int s = 1; s < NSIG; s++)
-        sigaction(s, &dfl, NULL);
-    if ((nul = open("/dev/null", O_RDONLY)) >= 0 && nul != 0) {
-        dup2(nul, 0);
-        close(nul);
-    }
-    if (close_range(3, ~0U, 0) != 0)
-        for (int fd = 3; fd < 65536; fd++)
-            close(fd);
-}
-
 static void child_exec_failed(const char *bin)
 {
     static const char msg[] = "<3>supervise: cannot execute ";
@@ -172,7 +154,7 @@ static int list_platforms(const char *bin, char **envp, json_t **ids, struct pp_
         setpgid(0, 0); /* a timeout kills the group: helpers of a hung `list` too */
         dup2(out[1], 1);
         dup2(errp[1], 2);
-        child_reset();
+        spawn_child_reset(-1);
         execve(bin, argv, envp);
         child_exec_failed(bin);
     }
@@ -294,7 +276,7 @@ static void spawn_locked(struct supervisor *s, struct worker *w)
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent) /* ppbenchd died before prctl */
             _exit(0);
-        child_reset();
+        spawn_child_reset(-1);
         execve(s->bin, argv, s->envp);
         child_exec_failed(s->bin);
     }
