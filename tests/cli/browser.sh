@@ -28,12 +28,7 @@ fi
 
 export PPBENCH_PEAK_GBS_CPU0=200
 server_start "lease_s = 3" "heartbeat_s = 1"
-for _ in $(seq 100); do
-    api GET /api/v1/platforms
-    printf '%s' "$BODY" | jq -e '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle")' >/dev/null && break
-    sleep 0.2
-done
-CPU=$(printf '%s' "$BODY" | jq -r '.platforms[] | select(.local_id == "cpu0") | .id')
+wait_cpu_worker
 [ -n "$CPU" ] || { fail "browser: a worker serves cpu0" "$(tail -n 5 "$SERVER_LOG" | tr '\n' ' ')"; exit 0; }
 
 SHOTS="$BUILD/browser-shots"

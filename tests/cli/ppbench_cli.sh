@@ -8,11 +8,7 @@ CLI="$BUILD/bin/ppbench"
 
 server_start "lease_s = 5" "heartbeat_s = 1"
 export PPBENCH_SERVER=$URL PPBENCH_TOKEN=$ADMIN
-for _ in $(seq 100); do
-    CPU=$("$CLI" platforms --json 2>/dev/null | jq -r '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle") | .id')
-    [ -n "$CPU" ] && break
-    sleep 0.2
-done
+wait_cpu_worker
 expect "ppbench platforms" 0 "^$CPU +cpu" -- "$CLI" platforms
 expect "ppbench submit waits and prints the verified results" 0 '^Triad +[0-9.]+ .* yes' -- \
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 5000 --numtimes 4
@@ -38,10 +34,7 @@ expect "ppbench against no server" 4 'cannot reach' -- "$CLI" --server http://12
 server_stop
 PPBENCH_TEST_FAULT=triad:3 server_start "lease_s = 5" "heartbeat_s = 1"
 export PPBENCH_TOKEN=$ADMIN
-for _ in $(seq 100); do
-    "$CLI" platforms --json 2>/dev/null | jq -e '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle")' >/dev/null && break
-    sleep 0.2
-done
+wait_cpu_worker
 expect "planted fault: the job fails and names the kernel" 1 'verification failed.*triad: a\[3\]' -- \
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --kernels copy,mul,add,triad,dot --arraysize 1000 --numtimes 3
 api GET "/api/v1/jobs?state=failed&limit=1"
@@ -55,10 +48,7 @@ server_stop
 # (In the sanitizer build ASan would catch the SIGSEGV and exit with a report instead: let it through.)
 ASAN_OPTIONS=handle_segv=0 PPBENCH_TEST_FAULT=crash server_start "lease_s = 5" "heartbeat_s = 1"
 export PPBENCH_TOKEN=$ADMIN
-for _ in $(seq 100); do
-    "$CLI" platforms --json 2>/dev/null | jq -e '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle")' >/dev/null && break
-    sleep 0.2
-done
+wait_cpu_worker
 expect "a crashing kernel process fails the job with its signal" 1 'SIGSEGV' -- \
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3
 expect "the worker serves on after the crash" 1 'SIGSEGV' -- \

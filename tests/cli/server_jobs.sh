@@ -10,12 +10,7 @@ server_start "lease_s = 3" "heartbeat_s = 1"
 J=/api/v1/jobs
 psql_q() { psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "$1"; }
 
-for _ in $(seq 100); do
-    api GET /api/v1/platforms
-    printf '%s' "$BODY" | jq -e '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle")' >/dev/null && break
-    sleep 0.2
-done
-CPU=$(printf '%s' "$BODY" | jq -r '.platforms[] | select(.local_id == "cpu0") | .id')
+wait_cpu_worker
 [ -n "$CPU" ] && pass "embedded default: a supervised worker registered $CPU" ||
     { fail "embedded default: a supervised worker registered cpu0" "$(tail -n 5 "$SERVER_LOG" | tr '\n' ' ')"; exit 0; }
 models=$(printf '%s' "$BODY" | jq -r --arg p "$CPU" '.platforms[] | select(.id == $p) | .models | join(" ")')

@@ -110,3 +110,16 @@ wait_job() {
     done
     return 1
 }
+
+# wait_cpu_worker: wait (up to 20 s) until a supervised worker serves cpu0 and is idle; sets CPU to that
+# platform's id ("host/cpu0"), empty when none came.
+wait_cpu_worker() {
+    CPU=""
+    for _ in $(seq 100); do
+        api GET /api/v1/platforms
+        CPU=$(printf '%s' "$BODY" | jq -r '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle") | .id')
+        [ -n "$CPU" ] && return 0
+        sleep 0.2
+    done
+    return 1
+}
