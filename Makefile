@@ -32,7 +32,7 @@ NVCC_FLAGS ?= -O3 -std=c++20 -Xcompiler -fPIC,-Wall \
 CUDA_SO     = $(BUILD)/lib/ppbench/libppbench-cuda.so
 
 LIB_SRC    = lib/error.c lib/info.c lib/stats.c
-KERNEL_SRC = kernels/registry.c kernels/stream.c kernels/stream_ref.c kernels/wilson.c kernels/wilson_ref.c \
+KERNEL_SRC = kernels/registry.c kernels/lattice.c kernels/stream.c kernels/stream_ref.c kernels/wilson.c kernels/wilson_ref.c \
              kernels/cuda_loader.c \
              kernels/openmp/openmp.c kernels/opencl/opencl.c kernels/opencl/stream.c
 OMP_KERNEL_SRC = kernels/openmp/stream.c kernels/openmp/wilson.c

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/lattice.h"
 #include "kernels/wilson_ref.h"
 #include "lib/clock.h"
 
 static const char *const layout_names[PP_WILSON_NLAYOUTS] = {"aos", "soa"};
-static const char axis[4] = {'x', 'y', 'z', 't'};
 
 void wilson_params_default(struct wilson_params *p)
 {
@@ -48,33 +48,6 @@ int wilson_layout_parse(const char *s, enum pp_wilson_layout *out, struct pp_err
                         s);
 }
 
-int wilson_lattice_parse(const char *s, unsigned dims[4], struct pp_error *err)
-{
-    const char *p = s;
-
-    for (int mu = 0; mu < 4; mu++) {
-        unsigned long v = 0;
-        size_t len = strspn(p, "0123456789");
-
-        if (len == 0 || len > 7)
-            goto bad;
-        for (size_t i = 0; i < len; i++)
-            v = v * 10 + (unsigned long)(p[i] - '0');
-        if (v == 0)
-            goto bad;
-        dims[mu] = (unsigned)v;
-        p += len;
-        if (*p != (mu < 3 ? 'x' : '\0'))
-            goto bad;
-        if (mu < 3)
-            p++;
-    }
-    return 0;
-bad:
-    return pp_error_set(err, "invalid --lattice \"%s\": expected four extents X x Y x Z x T, like 8x8x8x16",
-                        s);
-}
-
 double wilson_bytes_per_site(enum pp_precision prec)
 {
     return (8.0 * 18 + 8.0 * 24 + 24) * (double)pp_precision_bytes(prec);
@@ -86,14 +59,11 @@ double wilson_bytes_per_site(enum pp_precision prec)
 
 int wilson_check(const struct wilson_params *p, const struct pp_device *dev, struct pp_error *err)
 {
-    double volume = 1, device, host;
+    double volume, device, host;
 
-    for (int mu = 0; mu < 4; mu++) {
-        if (p->dims[mu] < WILSON_MIN_EXTENT || p->dims[mu] % 2)
-            return pp_error_set(err, "lattice extent %u in %c must be even and at least %d", p->dims[mu],
-                                axis[mu], WILSON_MIN_EXTENT);
-        volume *= p->dims[mu];
-    }
+    if (lattice_check_extents(p->dims, err))
+        return -1;
+    volume = (double)lattice_volume(p->dims);
     if (p->numtimes < 2)
         return pp_error_set(err, "numtimes must be at least 2 (the first application is warm-up), got %u",
                             p->numtimes);
@@ -109,78 +79,10 @@ int wilson_check(const struct wilson_params *p, const struct pp_device *dev, str
         return pp_error_set(
             err, "lattice %ux%ux%ux%u too large: its fields need %.1f GB, the device has %.1f GB", p->dims[0],
             p->dims[1], p->dims[2], p->dims[3], device * 1e-9, (double)dev->mem_bytes * 1e-9);
-    if (volume / 2 > (double)UINT32_MAX)
-        return pp_error_set(err, "lattice %ux%ux%ux%u too large: more than 2^32 sites per checkerboard",
-                            p->dims[0], p->dims[1], p->dims[2], p->dims[3]);
     return 0;
 }
 
 /* ---- fields ---- */
-
-double wilson_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1.0p-52 - 1.0;
-}
-
-/* row b -= <a, b> a, with <a, b> = sum conj(a_k) b_k */
-static void project_out(const double *a, double *b)
-{
-    double re = 0, im = 0;
-
-    for (int k = 0; k < 3; k++) {
-        re += a[2 * k] * b[2 * k] + a[2 * k + 1] * b[2 * k + 1];
-        im += a[2 * k] * b[2 * k + 1] - a[2 * k + 1] * b[2 * k];
-    }
-    for (int k = 0; k < 3; k++) {
-        b[2 * k] -= re * a[2 * k] - im * a[2 * k + 1];
-        b[2 * k + 1] -= re * a[2 * k + 1] + im * a[2 * k];
-    }
-}
-
-static void normalise(double *a)
-{
-    double n = 0;
-
-    for (int k = 0; k < 6; k++)
-        n += a[k] * a[k];
-    n = 1.0 / sqrt(n);
-    for (int k = 0; k < 6; k++)
-        a[k] *= n;
-}
-
-void wilson_random_su3(uint64_t *state, double u[18])
-{
-    double dr = 0, di = 0;
-
-    for (int k = 0; k < 18; k++)
-        u[k] = wilson_random(state);
-    normalise(&u[0]);
-    project_out(&u[0], &u[6]);
-    normalise(&u[6]);
-    project_out(&u[0], &u[12]);
-    project_out(&u[6], &u[12]);
-    normalise(&u[12]);
-    /* det = sum_c u2c * (u0 x u1)_c; multiplying row 2 by conj(det) makes it |det|^2 = 1 */
-    for (int c = 0; c < 3; c++) {
-        int a = (c + 1) % 3, b = (c + 2) % 3;
-        double xr = u[2 * a] * u[6 + 2 * b] - u[2 * a + 1] * u[6 + 2 * b + 1] -
-                    (u[2 * b] * u[6 + 2 * a] - u[2 * b + 1] * u[6 + 2 * a + 1]);
-        double xi = u[2 * a] * u[6 + 2 * b + 1] + u[2 * a + 1] * u[6 + 2 * b] -
-                    (u[2 * b] * u[6 + 2 * a + 1] + u[2 * b + 1] * u[6 + 2 * a]);
-        dr += u[12 + 2 * c] * xr - u[12 + 2 * c + 1] * xi;
-        di += u[12 + 2 * c] * xi + u[12 + 2 * c + 1] * xr;
-    }
-    for (int c = 0; c < 3; c++) {
-        double re = u[12 + 2 * c], im = u[12 + 2 * c + 1];
-        u[12 + 2 * c] = re * dr + im * di;
-        u[12 + 2 * c + 1] = im * dr - re * di;
-    }
-}
 
 void wilson_random_fields(const unsigned dims[4], uint64_t seed, double *u, double *psi)
 {
@@ -189,9 +91,9 @@ void wilson_random_fields(const unsigned dims[4], uint64_t seed, double *u, doub
 
     for (size_t s = 0; s < volume; s++)
         for (int mu = 0; mu < 4; mu++)
-            wilson_random_su3(&state, &u[(s * 4 + (size_t)mu) * 18]);
+            lattice_random_su3(&state, &u[(s * 4 + (size_t)mu) * 18]);
     for (size_t i = 0; i < volume * 24; i++)
-        psi[i] = wilson_random(&state);
+        psi[i] = lattice_random(&state);
 }
 
 /* The canonical arrays of struct pp_wilson_ops from the full-lattice fields. The checkerboard index of site s
@@ -205,7 +107,7 @@ static void pack(const unsigned dims[4], const double *u, const double *psi, dou
         unsigned c[4], f[4], b[4];
         size_t i = s / 2;
 
-        wilson_ref_coords(dims, s, c);
+        lattice_coords(dims, s, c);
         if (((c[0] + c[1] + c[2] + c[3]) & 1) == 0) {
             memcpy(&spinor[i * 24], &psi[s * 24], 24 * sizeof(double));
             continue;
@@ -215,7 +117,7 @@ static void pack(const unsigned dims[4], const double *u, const double *psi, dou
             memcpy(b, c, sizeof(b));
             f[mu] = (c[mu] + 1) % dims[mu];
             b[mu] = (c[mu] + dims[mu] - 1) % dims[mu];
-            size_t sf = wilson_ref_index(dims, f), sb = wilson_ref_index(dims, b);
+            size_t sf = lattice_index(dims, f), sb = lattice_index(dims, b);
             memcpy(&gauge[(i * 8 + 2 * (size_t)mu) * 18], &u[(s * 4 + (size_t)mu) * 18], 18 * sizeof(double));
             memcpy(&gauge[(i * 8 + 2 * (size_t)mu + 1) * 18], &u[(sb * 4 + (size_t)mu) * 18],
                    18 * sizeof(double));
@@ -279,13 +181,13 @@ int wilson_apply(const struct pp_backend *b, struct pp_ctx *ctx, const struct wi
     pack(p->dims, u, psi, f.gauge, f.spinor, f.nbr);
     if (ops->alloc(ctx, f.n, p->prec, p->layout, &variant, err))
         goto out;
-    if (ops->upload(ctx, f.gauge, f.spinor, f.nbr, err) || ops->dslash(ctx, err) ||
+    if (ops->upload(ctx, f.gauge, f.spinor, f.nbr, err) || ops->dslash(ctx, 1, err) ||
         ops->download(ctx, f.out, err))
         goto out_release;
     memset(out, 0, f.volume * 24 * sizeof(double));
     for (size_t s = 0; s < f.volume; s++) {
         unsigned c[4];
-        wilson_ref_coords(p->dims, s, c);
+        lattice_coords(p->dims, s, c);
         if ((c[0] + c[1] + c[2] + c[3]) & 1)
             memcpy(&out[s * 24], &f.out[(s / 2) * 24], 24 * sizeof(double));
     }
@@ -335,7 +237,7 @@ static void verify(struct wilson_result *res, const struct fields *f)
     res->verified = true;
     for (size_t s = 0; s < f->volume; s++) {
         unsigned c[4];
-        wilson_ref_coords(p->dims, s, c);
+        lattice_coords(p->dims, s, c);
         if (((c[0] + c[1] + c[2] + c[3]) & 1) == 0)
             continue;
         for (int k = 0; k < 24; k++) {
@@ -396,7 +298,7 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
     res->init_seconds = clock_now() - t0;
     for (unsigned it = 0; it < p->numtimes; it++) {
         t0 = clock_now();
-        if (ops->dslash(ctx, err)) {
+        if (ops->dslash(ctx, 1, err)) {
             pp_error_prefix(err, "dslash, iteration %u", it);
             goto out;
         }

@@ -23,7 +23,6 @@
 #define WILSON_DEFAULT_EXTENT   8    /* 8^4 on CPUs */
 #define WILSON_DEFAULT_NUMTIMES 100
 #define WILSON_DEFAULT_SEED     20200101u
-#define WILSON_MIN_EXTENT       4
 
 struct wilson_params {
     unsigned dims[4];  /* extents in x, y, z, t: each even and >= 4 */
@@ -59,9 +58,6 @@ const char *wilson_layout_name(enum pp_wilson_layout l);
 /* "aos" (site-major) or "soa"; anything else is an error naming the layouts. */
 int wilson_layout_parse(const char *s, enum pp_wilson_layout *out, struct pp_error *err) PP_WUR;
 
-/* "8x8x8x16" into dims. Syntax only (four positive whole numbers); wilson_check judges the extents. */
-int wilson_lattice_parse(const char *s, unsigned dims[4], struct pp_error *err) PP_WUR;
-
 /* Bytes moved per output site (Eq. 2, R = 0, r = 0): (8 x 18 + 8 x 24 + 24) F = 360 F. */
 double wilson_bytes_per_site(enum pp_precision prec);
 
@@ -77,13 +73,6 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
 void wilson_result_release(struct wilson_result *res);
 
 /* ---- the pieces, for the tests ---- */
-
-/* Uniform in [-1, 1) from a splitmix64 state. */
-double wilson_random(uint64_t *state);
-
-/* A random SU(3) matrix [a][b][re, im]: random complex entries, rows orthonormalised by Gram-Schmidt, the
- * last row multiplied by conj(det) so that det = 1. */
-void wilson_random_su3(uint64_t *state, double u[18]);
 
 /* The run's fields on the full lattice, lexicographic: u[s][mu][3][3][2] and psi[s][4][3][2] (every site). */
 void wilson_random_fields(const unsigned dims[4], uint64_t seed, double *u, double *psi);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "kernels/registry.h"
+#include "kernels/lattice.h"
 #include "kernels/stream.h"
 #include "kernels/wilson.h"
 #include "worker/platform.h"
@@ -124,7 +125,7 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
             stream_only = "--kernels";
             break;
         case 'L':
-            if (wilson_lattice_parse(optarg, job->wilson.dims, &err))
+            if (lattice_parse(optarg, job->wilson.dims, &err))
                 return usage_error("%s", err.msg);
             wilson_only = "--lattice";
             break;

@@ -121,10 +121,11 @@ static int wilson_upload(struct pp_ctx *x, const double *gauge, const double *sp
     return 0;
 }
 
-static int wilson_dslash(struct pp_ctx *x, struct pp_error *err)
+static int wilson_dslash(struct pp_ctx *x, unsigned iterations, struct pp_error *err)
 {
     (void)err;
-    DISPATCH(x, dslash);
+    for (unsigned it = 0; it < iterations; it++)
+        DISPATCH(x, dslash);
     return 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "kernels/openmp/openmp.h"
+#include "kernels/lattice.h"
 #include "kernels/wilson.h"
 #include "kernels/wilson_ref.h"
 
@@ -86,7 +87,7 @@ static void test_su3(void)
     double u[18], p[18];
 
     for (int t = 0; t < 100; t++) {
-        wilson_random_su3(&state, u);
+        lattice_random_su3(&state, u);
         mat_mul(u, u, 1, p);
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++)
@@ -147,7 +148,7 @@ static void test_free_field(void)
     struct pp_error err;
 
     for (int k = 0; k < 24; k++)
-        c[k] = wilson_random(&state);
+        c[k] = lattice_random(&state);
     for (size_t s = 0; s < v; s++) {
         for (int mu = 0; mu < 4; mu++)
             for (int a = 0; a < 3; a++)
@@ -234,7 +235,7 @@ static void test_gauge_covariance(void)
 
     wilson_random_fields(d, 5, u, psi);
     for (size_t s = 0; s < v; s++)
-        wilson_random_su3(&state, &g[s * 18]);
+        lattice_random_su3(&state, &g[s * 18]);
     for (size_t s = 0; s < v; s++) {
         unsigned c[4], f[4];
         wilson_ref_coords(d, s, c);
@@ -329,19 +330,19 @@ static void test_params(void)
     enum pp_wilson_layout l;
 
     wilson_params_default(&p);
-    CHECK(wilson_lattice_parse("8x8x8x16", p.dims, &err) == 0 && p.dims[3] == 16 && p.dims[0] == 8, "parse");
+    CHECK(lattice_parse("8x8x8x16", p.dims, &err) == 0 && p.dims[3] == 16 && p.dims[0] == 8, "parse");
     CHECK(wilson_check(&p, &dev, &err) == 0, "8x8x8x16 fits: %s", err.msg);
-    CHECK(wilson_lattice_parse("8x8x8", p.dims, &err) && strstr(err.msg, "--lattice"), "three extents");
-    CHECK(wilson_lattice_parse("8x8x8x8x8", p.dims, &err) && strstr(err.msg, "--lattice"), "five extents");
-    CHECK(wilson_lattice_parse("8x-8x8x8", p.dims, &err) && strstr(err.msg, "--lattice"), "negative");
-    CHECK(wilson_lattice_parse("8x0x8x8", p.dims, &err) && strstr(err.msg, "--lattice"), "zero");
-    CHECK(wilson_lattice_parse("4x4x5x4", p.dims, &err) == 0 && wilson_check(&p, &dev, &err) &&
+    CHECK(lattice_parse("8x8x8", p.dims, &err) && strstr(err.msg, "--lattice"), "three extents");
+    CHECK(lattice_parse("8x8x8x8x8", p.dims, &err) && strstr(err.msg, "--lattice"), "five extents");
+    CHECK(lattice_parse("8x-8x8x8", p.dims, &err) && strstr(err.msg, "--lattice"), "negative");
+    CHECK(lattice_parse("8x0x8x8", p.dims, &err) && strstr(err.msg, "--lattice"), "zero");
+    CHECK(lattice_parse("4x4x5x4", p.dims, &err) == 0 && wilson_check(&p, &dev, &err) &&
               strstr(err.msg, "extent 5 in z"),
           "odd extent: %s", err.msg);
-    CHECK(wilson_lattice_parse("2x4x4x4", p.dims, &err) == 0 && wilson_check(&p, &dev, &err) &&
+    CHECK(lattice_parse("2x4x4x4", p.dims, &err) == 0 && wilson_check(&p, &dev, &err) &&
               strstr(err.msg, "extent 2 in x"),
           "too small: %s", err.msg);
-    CHECK(wilson_lattice_parse("256x256x256x256", p.dims, &err) == 0 && wilson_check(&p, &dev, &err) &&
+    CHECK(lattice_parse("256x256x256x256", p.dims, &err) == 0 && wilson_check(&p, &dev, &err) &&
               strstr(err.msg, "too large"),
           "too large: %s", err.msg);
     CHECK(wilson_layout_parse("soa", &l, &err) == 0 && l == PP_WILSON_SOA, "soa");

@@ -1,0 +1,138 @@
+/*
+ * lattice: the lattice geometry and random fields shared by the lattice QCD suites. Pure functions, any
+ * thread.
+ */
+#include "lattice.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char axis[4] = {'x', 'y', 'z', 't'};
+
+int lattice_parse(const char *s, unsigned dims[4], struct pp_error *err)
+{
+    const char *p = s;
+
+    for (int mu = 0; mu < 4; mu++) {
+        unsigned long v = 0;
+        size_t len = strspn(p, "0123456789");
+
+        if (len == 0 || len > 7)
+            goto bad;
+        for (size_t i = 0; i < len; i++)
+            v = v * 10 + (unsigned long)(p[i] - '0');
+        if (v == 0)
+            goto bad;
+        dims[mu] = (unsigned)v;
+        p += len;
+        if (*p != (mu < 3 ? 'x' : '\0'))
+            goto bad;
+        if (mu < 3)
+            p++;
+    }
+    return 0;
+bad:
+    return pp_error_set(err, "invalid --lattice \"%s\": expected four extents X x Y x Z x T, like 8x8x8x16",
+                        s);
+}
+
+int lattice_check_extents(const unsigned dims[4], struct pp_error *err)
+{
+    for (int mu = 0; mu < 4; mu++)
+        if (dims[mu] < LATTICE_MIN_EXTENT || dims[mu] % 2)
+            return pp_error_set(err, "lattice extent %u in %c must be even and at least %d", dims[mu],
+                                axis[mu], LATTICE_MIN_EXTENT);
+    if (lattice_volume(dims) / 2 > UINT32_MAX)
+        return pp_error_set(err, "lattice %ux%ux%ux%u too large: more than 2^32 sites per checkerboard",
+                            dims[0], dims[1], dims[2], dims[3]);
+    return 0;
+}
+
+size_t lattice_index(const unsigned dims[4], const unsigned c[4])
+{
+    return c[0] + (size_t)dims[0] * (c[1] + (size_t)dims[1] * (c[2] + (size_t)dims[2] * c[3]));
+}
+
+void lattice_coords(const unsigned dims[4], size_t s, unsigned c[4])
+{
+    for (int mu = 0; mu < 4; mu++) {
+        c[mu] = (unsigned)(s % dims[mu]);
+        s /= dims[mu];
+    }
+}
+
+size_t lattice_shift(const unsigned dims[4], size_t s, int mu, int d)
+{
+    unsigned c[4];
+    long v;
+
+    lattice_coords(dims, s, c);
+    v = ((long)c[mu] + d) % (long)dims[mu];
+    c[mu] = (unsigned)(v < 0 ? v + (long)dims[mu] : v);
+    return lattice_index(dims, c);
+}
+
+double lattice_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1.0p-52 - 1.0;
+}
+
+/* row b -= <a, b> a, with <a, b> = sum conj(a_k) b_k */
+static void project_out(const double *a, double *b)
+{
+    double re = 0, im = 0;
+
+    for (int k = 0; k < 3; k++) {
+        re += a[2 * k] * b[2 * k] + a[2 * k + 1] * b[2 * k + 1];
+        im += a[2 * k] * b[2 * k + 1] - a[2 * k + 1] * b[2 * k];
+    }
+    for (int k = 0; k < 3; k++) {
+        b[2 * k] -= re * a[2 * k] - im * a[2 * k + 1];
+        b[2 * k + 1] -= re * a[2 * k + 1] + im * a[2 * k];
+    }
+}
+
+static void normalise(double *a)
+{
+    double n = 0;
+
+    for (int k = 0; k < 6; k++)
+        n += a[k] * a[k];
+    n = 1.0 / sqrt(n);
+    for (int k = 0; k < 6; k++)
+        a[k] *= n;
+}
+
+void lattice_random_su3(uint64_t *state, double u[18])
+{
+    double dr = 0, di = 0;
+
+    for (int k = 0; k < 18; k++)
+        u[k] = lattice_random(state);
+    normalise(&u[0]);
+    project_out(&u[0], &u[6]);
+    normalise(&u[6]);
+    project_out(&u[0], &u[12]);
+    project_out(&u[6], &u[12]);
+    normalise(&u[12]);
+    /* det = sum_c u2c * (u0 x u1)_c; multiplying row 2 by conj(det) makes it |det|^2 = 1 */
+    for (int c = 0; c < 3; c++) {
+        int a = (c + 1) % 3, b = (c + 2) % 3;
+        double xr = u[2 * a] * u[6 + 2 * b] - u[2 * a + 1] * u[6 + 2 * b + 1] -
+                    (u[2 * b] * u[6 + 2 * a] - u[2 * b + 1] * u[6 + 2 * a + 1]);
+        double xi = u[2 * a] * u[6 + 2 * b + 1] + u[2 * a + 1] * u[6 + 2 * b] -
+                    (u[2 * b] * u[6 + 2 * a + 1] + u[2 * b + 1] * u[6 + 2 * a]);
+        dr += u[12 + 2 * c] * xr - u[12 + 2 * c + 1] * xi;
+        di += u[12 + 2 * c] * xi + u[12 + 2 * c + 1] * xr;
+    }
+    for (int c = 0; c < 3; c++) {
+        double re = u[12 + 2 * c], im = u[12 + 2 * c + 1];
+        u[12 + 2 * c] = re * dr + im * di;
+        u[12 + 2 * c + 1] = im * dr - re * di;
+    }
+}
