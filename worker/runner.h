@@ -72,12 +72,15 @@ json_t *runner_child_json(struct runner_child *ch, struct pp_error *err);
 void runner_child_error(const struct runner_child *ch, json_t *report, char *out, size_t size);
 
 /* The command line of `run --json --progress-fd 3` for a job object of the API (its "suite", "model",
- * "kernels" and "params") on platform, for runner_child_start; argv points into a. A parameter that `run`
- * does not know fails the job rather than being ignored. */
+ * "kernels" and "params") on platform, for runner_child_start; argv points into a. Each parameter maps to its
+ * option through one table (worker/runner.c); a parameter that `run` does not know fails the job rather than
+ * being ignored. */
+#define RUNNER_MAX_PARAMS 16
 struct runner_args {
-    char *argv[24];
-    char platform[48], model[32], suite[32], kernels[160], arraysize[24], numtimes[24];
-    char summary[256]; /* for the log: "stream copy,triad arraysize=1024 numtimes=default fp64" */
+    char *argv[12 + 2 * RUNNER_MAX_PARAMS];
+    char platform[48], model[32], suite[32], kernels[160];
+    char values[RUNNER_MAX_PARAMS][64]; /* the parameters' option arguments */
+    char summary[256]; /* for the log: "wilson dslash lattice=4x4x4x8 layout=aos precision=fp32 numtimes=3" */
 };
 int runner_args_from_job(struct runner_args *a, json_t *job, const char *platform,
                          struct pp_error *err) PP_WUR;
