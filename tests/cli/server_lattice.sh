@@ -1,8 +1,9 @@
 # The lattice QCD suites (wilson, staggered) as jobs through the whole service: the embedded default (ppbenchd,
 # its own PostgreSQL, a supervised worker on cpu0) running real kernels. The catalogue, parameters refused by
-# name, jobs from submission to verified results (size = lattice sites, the problem and variant kept, GFLOP/s),
-# a lattice too large for the device failing with the worker's message, the results endpoint in its three
-# formats, and PP for wilson.dslash. The staggered job runs when the worker has that suite.
+# name, jobs from submission to verified results (size = lattice sites, the problem and variant kept, GFLOP/s
+# by the timing rule asked for), what only the worker can judge (a lattice too large for the device, a strategy
+# the model lacks, a work-group size the strategy cannot use) failing the job with the worker's message, the
+# results endpoint in its three formats, and PP for wilson.dslash and staggered.dslash.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/server_lib.sh"
 [ -x "$SERVER" ] || { skip "server lattice" "ppbenchd not built"; exit 0; }
@@ -117,20 +118,31 @@ check "pp wilson.dslash: the suite's precision (fp32) by default, the platform, 
 api GET "/api/v1/pp?problem=wilson.dslash&precision=fp64"
 check "pp wilson.dslash at fp64: the 4^4 lattice" '.precision == "fp64" and .size == 256 and (.applications | length) == 1'
 
-# --- a staggered job end to end, when the worker has the suite ---
-if "$WORKER" run --help 2>&1 | grep -q staggered; then
-    if run_job "staggered job" "{$S,\"params\":{\"lattice\":\"4x4x4x4\",\"strategy\":\"site\",\"runs\":2,\"iterations\":2}}" 60; then
-        check "staggered job: defaults filled in" \
-            '.params == {"lattice":"4x4x4x4","precision":"fp64","strategy":"site","runs":2,"iterations":2,"timing":"mean"}'
-        check "staggered result: suite, kernel, size = 256 sites, variant site, 1146 flop per site, GFLOP/s, verified" \
-            '.state == "succeeded" and (.results | length) == 1 and (.results[0] | .suite == "staggered" and
-             .kernel == "dslash" and .size == 256 and .precision == "fp64" and .problem.sites == 256 and
-             .provenance.variant.strategy == "site" and .flops == 1146 * 128 and .gflops > 0 and .verified and
-             .stats_s.count == 2)'
-    fi
-    api GET "/api/v1/pp?problem=staggered.dslash"
-    check "pp staggered.dslash: fp64 by default, openmp on the platform" \
-        ".precision == \"fp64\" and .size == 256 and .applications[0].efficiencies[0].platform == \"$CPU\""
-else
-    skip "staggered job" "this worker has no staggered suite yet (ppbench-worker run --help)"
+# --- staggered jobs end to end ---
+if run_job "staggered job" "{$S,\"params\":{\"lattice\":\"4x4x4x4\",\"strategy\":\"site\",\"runs\":2,\"iterations\":2}}" 60; then
+    check "staggered job: defaults filled in" \
+        '.params == {"lattice":"4x4x4x4","precision":"fp64","strategy":"site","runs":2,"iterations":2,"timing":"mean"}'
+    check "staggered result: suite, kernel, size = 256 sites, variant site, 1146 flop per site, GFLOP/s from the mean, verified" \
+        '.state == "succeeded" and (.results | length) == 1 and (.results[0] | .suite == "staggered" and
+         .kernel == "dslash" and .size == 256 and .precision == "fp64" and .problem.sites == 256 and
+         .provenance.variant.strategy == "site" and .flops == 1146 * 128 and .gflops > 0 and .verified and
+         .stats_s.count == 2 and ((.gflops - .flops / .stats_s.mean / 1e9) | fabs) < 1e-6 * .gflops)'
 fi
+if run_job "staggered simd job, best-sample timing" "{$S,\"params\":{\"lattice\":\"4x4x4x8\",\"strategy\":\"simd\",\"precision\":\"fp32\",\"runs\":3,\"iterations\":1,\"timing\":\"best\"}}" 60; then
+    check "staggered simd job: fp32, 512 sites, variant simd, three samples, the best one's rate" \
+        '.state == "succeeded" and (.results[0] | .precision == "fp32" and .size == 512 and
+         .provenance.variant.strategy == "simd" and .problem.timing == "best" and .stats_s.count == 3 and
+         (.times_s | length) == 3 and .verified and ((.gflops - .flops / .stats_s.min / 1e9) | fabs) < 1e-6 * .gflops)'
+fi
+# What only the worker can judge fails the job with its message, which names the parameter.
+if run_job "staggered: a strategy openmp lacks" "{$S,\"params\":{\"lattice\":\"4x4x4x4\",\"strategy\":\"3lp-1\"}}" 60; then
+    check "staggered: a strategy openmp lacks fails the job naming the strategy" \
+        '.state == "failed" and (.error | test("no strategy 3lp-1")) and (.results | length) == 0'
+fi
+if run_job "staggered: a work-group for a CPU loop" "{$S,\"params\":{\"lattice\":\"4x4x4x4\",\"strategy\":\"site\",\"work_group\":96}}" 60; then
+    check "staggered: a work-group size the strategy cannot use fails the job naming it" \
+        '.state == "failed" and (.error | test("work-group size 96"))'
+fi
+api GET "/api/v1/pp?problem=staggered.dslash"
+check "pp staggered.dslash: fp64 by default, openmp on the platform" \
+    ".precision == \"fp64\" and .size == 256 and .applications[0].efficiencies[0].platform == \"$CPU\""
