@@ -151,14 +151,14 @@ static int check_param(struct request *r, const struct catalog_param *p, json_t 
 /* Validate params against the suite's catalogue and fill defaults: new reference in *out. */
 static int check_params(struct request *r, const struct catalog_suite *s, json_t *params, json_t **out)
 {
-    const char *names[16];
+    const char *names[CATALOG_MAX_PARAMS + 1];
     int st = 0;
 
     if (params && !json_is_object(params))
         return bad_type(r, "params", "an object");
-    for (int i = 0; i < s->nparams && i < 15; i++)
+    for (int i = 0; i < s->nparams; i++)
         names[i] = s->params[i].name;
-    names[s->nparams < 15 ? s->nparams : 15] = NULL;
+    names[s->nparams] = NULL;
     if (params && (st = check_fields(r, params, "params.", names)))
         return st;
     json_t *filled = json_object();

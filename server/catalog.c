@@ -59,6 +59,10 @@ static const struct catalog_param staggered_params[] = {
      "rates from the mean sample (the paper's rule) or the best"},
 };
 
+_Static_assert(COUNT(stream_params) <= CATALOG_MAX_PARAMS && COUNT(wilson_params) <= CATALOG_MAX_PARAMS &&
+                   COUNT(staggered_params) <= CATALOG_MAX_PARAMS,
+               "a suite has more parameters than CATALOG_MAX_PARAMS");
+
 static const struct catalog_suite suites[] = {
     {"stream", stream_kernels, stream_params, COUNT(stream_params)},
     {"wilson", dslash_kernels, wilson_params, COUNT(wilson_params)},

@@ -25,11 +25,13 @@ struct catalog_param {
     const char *description;
 };
 
+#define CATALOG_MAX_PARAMS 15 /* per suite */
+
 struct catalog_suite {
     const char *name;
     const char *const *kernels; /* NULL-terminated */
     const struct catalog_param *params;
-    int nparams;
+    int nparams; /* at most CATALOG_MAX_PARAMS */
 };
 
 const struct catalog_suite *catalog_suite(const char *name);
