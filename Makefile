@@ -33,9 +33,10 @@ CUDA_SO     = $(BUILD)/lib/ppbench/libppbench-cuda.so
 
 LIB_SRC    = lib/error.c lib/info.c lib/stats.c
 KERNEL_SRC = kernels/registry.c kernels/lattice.c kernels/stream.c kernels/stream_ref.c kernels/wilson.c kernels/wilson_ref.c \
+             kernels/staggered.c kernels/staggered_ref.c \
              kernels/cuda_loader.c \
              kernels/openmp/openmp.c kernels/opencl/opencl.c kernels/opencl/stream.c
-OMP_KERNEL_SRC = kernels/openmp/stream.c kernels/openmp/wilson.c
+OMP_KERNEL_SRC = kernels/openmp/stream.c kernels/openmp/wilson.c kernels/openmp/staggered.c
 WORKER_SRC = $(wildcard worker/*.c)
 SERVER_SRC = $(wildcard server/*.c)
 CLI_SRC    = $(wildcard cli/*.c)
@@ -52,7 +53,8 @@ TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 WORKER     = $(BUILD)/bin/ppbench-worker
 SERVER     = $(if $(SERVER_SRC),$(BUILD)/bin/ppbenchd)
 CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
-SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c) $(BUILD)/obj/schema.o \
+# ppbenchd checks a job's lattice with the rule the worker applies (kernels/lattice.c).
+SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c kernels/lattice.c) $(BUILD)/obj/schema.o \
              $(BUILD)/obj/openapi.o
 
 ifneq ($(NVCC),)

@@ -1,7 +1,8 @@
 /*
  * lattice: what the lattice QCD suites (kernels/wilson.c, kernels/staggered.c) share: the 4-d lattice and its
- * checkerboards, the --lattice syntax and the rule on extents, and the seeded random numbers and SU(3)
- * matrices their fields are made of. Pure functions, any thread.
+ * checkerboards, the --lattice syntax and the rule on extents, the seeded random numbers and SU(3) matrices
+ * their fields are made of, and the test hook that plants a fault in them. Pure functions, any thread (the
+ * hook reads the environment).
  *
  * Sites are numbered lexicographically, x fastest: s = x + X (y + Y (z + Z t)). With X even, each row of x
  * holds X/2 sites of each parity in order, so the checkerboard index of site s is s / 2.
@@ -9,6 +10,7 @@
 #ifndef PP_LATTICE_H
 #define PP_LATTICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,5 +47,28 @@ double lattice_random(uint64_t *state);
 /* A random SU(3) matrix [a][b][re, im]: random complex entries, rows orthonormalised by Gram-Schmidt, the
  * last row multiplied by conj(det) so that det = 1. */
 void lattice_random_su3(uint64_t *state, double u[18]);
+
+/* Output of a Dslash on the odd sites, as a backend returns it (packed[i][comps], i = s / 2), into
+ * full-lattice order (full[s][comps]), zero on the even sites. */
+void lattice_unpack_odd(const unsigned dims[4], int comps, const double *packed, double *full);
+
+/* The verification of an odd-site output against a full-lattice reference: every component of every odd site,
+ * error |out - ref| / scale(s) (NaN counts as infinite). */
+struct lattice_check {
+    double max_err; /* worst error */
+    bool failed;    /* some error above the tolerance; the first such component: */
+    size_t site;    /* its lexicographic site */
+    int comp;       /* its component, 0 .. comps - 1 */
+    double value, want, err;
+};
+void lattice_check_odd(const unsigned dims[4], int comps, const double *packed, const double *ref,
+                       const double *scale, double tolerance, struct lattice_check *out);
+
+/* Test-only hook of the suite drivers (docs/METHODOLOGY.md), applied to the packed arrays before upload:
+ * PPBENCH_TEST_FAULT=link[:<i>] adds 0.5 to links[i * link_stride] (the first real of output site i's first
+ * link), neighbour[:<i>] points nbr[i] (its first neighbour entry) at the next input site; <i> is n / 2 when
+ * absent, at most n - 1. The reference keeps the true fields, so verification must catch and name the site.
+ * crash raises SIGSEGV here. Anything else plants nothing. */
+void lattice_plant_fault(size_t n, double *links, size_t link_stride, uint32_t *nbr);
 
 #endif

@@ -60,14 +60,10 @@ static int bad_type(struct request *r, const char *field, const char *want)
     return req_fail(r, 422, "wrong_type", field, "%s must be %s", field, want);
 }
 
-/* Integer field in [min, max]; *out keeps its default when the field is absent. */
-static int get_int(struct request *r, json_t *obj, const char *key, const char *field, long long min,
-                   long long max, long long *out)
+/* An integer in [min, max] (v not NULL). */
+static int check_int(struct request *r, json_t *v, const char *field, long long min, long long max,
+                     long long *out)
 {
-    json_t *v = json_object_get(obj, key);
-
-    if (!v)
-        return 0;
     if (!json_is_integer(v))
         return bad_type(r, field, "an integer");
     if (json_integer_value(v) < min || json_integer_value(v) > max)
@@ -75,6 +71,14 @@ static int get_int(struct request *r, json_t *obj, const char *key, const char *
                         max, (long long)json_integer_value(v));
     *out = json_integer_value(v);
     return 0;
+}
+
+/* Integer field in [min, max]; *out keeps its default when the field is absent. */
+static int get_int(struct request *r, json_t *obj, const char *key, const char *field, long long min,
+                   long long max, long long *out)
+{
+    json_t *v = json_object_get(obj, key);
+    return v ? check_int(r, v, field, min, max, out) : 0;
 }
 
 static int check_fields(struct request *r, json_t *obj, const char *prefix, const char *const *known)
@@ -96,11 +100,59 @@ static int check_fields(struct request *r, json_t *obj, const char *prefix, cons
     return 0;
 }
 
+/* value is one of the enum's choices; else the error lists them. */
+static int check_choice(struct request *r, const struct catalog_param *p, const char *field,
+                        const char *value)
+{
+    char known[160];
+    size_t used = 0;
+
+    for (int k = 0; p->choices[k]; k++) {
+        if (!strcmp(p->choices[k], value))
+            return 0;
+        if (used < sizeof(known))
+            used +=
+                (size_t)snprintf(known + used, sizeof(known) - used, "%s%s", k ? ", " : "", p->choices[k]);
+    }
+    return req_fail(r, 422, "invalid_value", field, "%s: unknown value \"%s\" (%s)", field, value, known);
+}
+
+/* One parameter: v (NULL when absent) checked against p; the value or p's default goes into filled (an
+ * optional parameter that is absent stays absent). */
+static int check_param(struct request *r, const struct catalog_param *p, json_t *v, json_t *filled)
+{
+    char field[64];
+    struct pp_error err;
+    long long n = p->def;
+    int st;
+
+    snprintf(field, sizeof(field), "params.%s", p->name);
+    if (!v && (p->optional || p->type == CATALOG_LATTICE)) /* a lattice has no default of its own */
+        return 0;
+    if (p->type == CATALOG_INTEGER) {
+        st = v ? check_int(r, v, field, p->min, p->max, &n) : 0;
+        if (!st)
+            json_object_set_new(filled, p->name, json_integer(n));
+        return st;
+    }
+    if (v && !json_is_string(v))
+        return bad_type(r, field, "a string");
+    const char *value = v ? json_string_value(v) : p->choices[p->def];
+    if (p->type == CATALOG_LATTICE) {
+        if (catalog_check_lattice(value, &err))
+            return req_fail(r, 422, "invalid_value", field, "%s: %s", field, err.msg);
+    } else if ((st = check_choice(r, p, field, value))) {
+        return st;
+    }
+    json_object_set_new(filled, p->name, json_string(value));
+    return 0;
+}
+
 /* Validate params against the suite's catalogue and fill defaults: new reference in *out. */
 static int check_params(struct request *r, const struct catalog_suite *s, json_t *params, json_t **out)
 {
-    const char *names[16];
-    int st;
+    const char *names[CATALOG_MAX_PARAMS + 1];
+    int st = 0;
 
     if (params && !json_is_object(params))
         return bad_type(r, "params", "an object");
@@ -110,29 +162,9 @@ static int check_params(struct request *r, const struct catalog_suite *s, json_t
     if (params && (st = check_fields(r, params, "params.", names)))
         return st;
     json_t *filled = json_object();
-    st = 0;
-    for (int i = 0; i < s->nparams && !st; i++) {
-        const struct catalog_param *p = &s->params[i];
-        json_t *v = params ? json_object_get(params, p->name) : NULL;
-        char field[64];
-        snprintf(field, sizeof(field), "params.%s", p->name);
-        if (p->choices) {
-            const char *value = v && json_is_string(v) ? json_string_value(v) : p->choices[p->def];
-            int ok = 0;
-            for (int k = 0; p->choices[k]; k++)
-                ok |= !strcmp(p->choices[k], value);
-            if (v && !json_is_string(v))
-                st = bad_type(r, field, "a string");
-            else if (!ok)
-                st = req_fail(r, 422, "invalid_value", field, "%s: unknown value \"%s\"", field, value);
-            else
-                json_object_set_new(filled, p->name, json_string(value));
-        } else {
-            long long value = p->def;
-            if (!(st = get_int(r, params, p->name, field, p->min, p->max, &value)))
-                json_object_set_new(filled, p->name, json_integer(value));
-        }
-    }
+    for (int i = 0; i < s->nparams && !st; i++)
+        st =
+            check_param(r, &s->params[i], params ? json_object_get(params, s->params[i].name) : NULL, filled);
     if (st) {
         json_decref(filled);
         return st;

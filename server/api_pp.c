@@ -92,8 +92,9 @@ static const char *or_default(const char *v, const char *def)
     return v && *v ? v : def;
 }
 
-/* problem=suite.kernel, both in the catalogue. */
-static int parse_problem(struct request *r, const char *problem, char *suite, char *kernel, size_t size)
+/* problem=suite.kernel, both in the catalogue; *out is the suite. */
+static int parse_problem(struct request *r, const char *problem, char *suite, char *kernel, size_t size,
+                         const struct catalog_suite **out)
 {
     const char *dot;
     const struct catalog_suite *s;
@@ -110,6 +111,7 @@ static int parse_problem(struct request *r, const char *problem, char *suite, ch
     s = catalog_suite(suite);
     if (!s || !catalog_kernel(s, kernel))
         return req_fail(r, 422, "unknown_problem", "problem", "unknown problem \"%s\"", problem);
+    *out = s;
     return 0;
 }
 
@@ -117,23 +119,27 @@ int pp_get(struct request *r)
 {
     const char *platforms = or_default(req_query(r, "platforms"), NULL),
                *efficiency = or_default(req_query(r, "efficiency"), "app"),
-               *precision = or_default(req_query(r, "precision"), "fp64"), *size_s = req_query(r, "size"),
+               *precision = req_query(r, "precision"), *size_s = req_query(r, "size"),
                *policy = or_default(req_query(r, "variant_policy"), "best"),
                *variant = req_query(r, "variant");
+    const struct catalog_suite *s = NULL;
     char suite[64], kernel[64], size[24];
     struct db_error dberr;
     PGresult *res;
     int st;
 
     if ((st = req_check_query(r, "problem,platforms,efficiency,precision,size,variant_policy,variant")) ||
-        (st = parse_problem(r, req_query(r, "problem"), suite, kernel, sizeof(suite))))
+        (st = parse_problem(r, req_query(r, "problem"), suite, kernel, sizeof(suite), &s)))
         return st;
+    if (!precision || !*precision) /* the suite's own default: fp32 for wilson, fp64 for the others */
+        precision = catalog_default_choice(s, "precision") ? catalog_default_choice(s, "precision") : "fp64";
     if (strcmp(efficiency, "app") && strcmp(efficiency, "arch"))
         return req_fail(r, 400, "invalid_parameter", "efficiency", "efficiency must be app or arch");
     if (strcmp(precision, "fp64") && strcmp(precision, "fp32"))
         return req_fail(r, 400, "invalid_parameter", "precision", "precision must be fp64 or fp32");
     if (size_s && *size_s && api_parse_id(size_s) == 0)
-        return req_fail(r, 400, "invalid_parameter", "size", "size must be a positive number of elements");
+        return req_fail(r, 400, "invalid_parameter", "size",
+                        "size must be a positive number of elements or lattice sites");
     snprintf(size, sizeof(size), "%lld", size_s && *size_s ? api_parse_id(size_s) : 0);
     if (strcmp(policy, "best") && strcmp(policy, "fixed"))
         return req_fail(r, 400, "invalid_parameter", "variant_policy",

@@ -71,19 +71,24 @@ static const char progress_sql[] =
 
 static const char job_state_sql[] = "SELECT state, epoch FROM jobs WHERE id = $1";
 
+/* One result row per kernel of the report. The size is the problem's array_size (stream) or its sites (the
+ * lattice suites: the whole lattice, both parities); the report's problem and variant documents are kept
+ * whole in the provenance (result_doc serves the problem as "problem"). */
 static const char result_sql[] =
     "WITH j AS (SELECT id, ran_on, model, suite, worker_id FROM jobs "
     "  WHERE id = $1 AND epoch = $2 AND state = 'running' FOR UPDATE), "
     "rep AS (SELECT $4::jsonb AS d), "
     "ins AS (INSERT INTO results (job_id, platform_id, suite, kernel, model, variant, precision, size, "
     "bytes, "
-    "  flops, times_s, min_s, max_s, mean_s, median_s, stddev_s, bandwidth, gflops, verified, error, "
+    "  flops, times_s, min_s, max_s, mean_s, median_s, stddev_s, stats_count, bandwidth, gflops, verified, "
+    "  error, "
     "provenance) "
     "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, coalesce((d->'variant')::text, ''), "
-    "  d->'problem'->>'precision', (d->'problem'->>'array_size')::bigint, (e->>'bytes')::float8, "
+    "  d->'problem'->>'precision', coalesce(d->'problem'->>'array_size', d->'problem'->>'sites')::bigint, "
+    "  (e->>'bytes')::float8, "
     "  (e->>'flops')::float8, ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(e->'times_s') x), "
     "  (e->'stats_s'->>'min')::float8, (e->'stats_s'->>'max')::float8, (e->'stats_s'->>'mean')::float8, "
-    "  (e->'stats_s'->>'median')::float8, (e->'stats_s'->>'stddev')::float8, "
+    "  (e->'stats_s'->>'median')::float8, (e->'stats_s'->>'stddev')::float8, (e->'stats_s'->>'count')::int, "
     "  (e->>'bandwidth_bytes_per_s')::float8, (e->>'gflops')::float8, (e->>'verified')::boolean, "
     "e->>'error', "
     "  coalesce(d->'provenance', '{}') || jsonb_build_object('platform', d->'platform', 'device', "

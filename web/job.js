@@ -1,12 +1,13 @@
 // job: one job, live. GET /api/v1/jobs/{id} for the document, then Server-Sent Events from
-// GET /api/v1/jobs/{id}/events (state and progress) until a terminal state, then the results: a table and bars
-// of bandwidth (with % of peak where the platform has one, GET /api/v1/platforms). Cancel posts
+// GET /api/v1/jobs/{id}/events (state and progress) until a terminal state, then the results: the problem
+// (array size, or lattice and sites) and variant, a table and bars of bandwidth (GFLOP/s for the lattice
+// suites), with % of peak where the platform has one (GET /api/v1/platforms). Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
-import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, gbs, link, num, pageHref, pct, peakFraction,
-        platformsById, table, when} from './ui.js';
+import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, gbs, link, num, pageHref, pct, peakFraction,
+        platformsById, sizeText, table, variantText, when} from './ui.js';
 
 function resultsTable(results, platforms) {
-    return table(['kernel', 'GB/s', '% of peak', 'GFLOP/s', 'min s', 'mean s', 'max s', 'iterations', 'verified'],
+    return table(['kernel', 'GB/s', '% of peak', 'GFLOP/s', 'min s', 'mean s', 'max s', 'timed samples', 'verified'],
                  results.map((r) => [
                      r.kernel, gbs(r.bandwidth_bytes_per_s), pct(peakFraction(r, platforms)), num(r.gflops),
                      num(r.stats_s.min), num(r.stats_s.mean), num(r.stats_s.max), String(r.stats_s.count),
@@ -14,28 +15,42 @@ function resultsTable(results, platforms) {
                  ]));
 }
 
-function resultsChart(ctx, parent, results, platforms) {
+// Bars per kernel: bandwidth for STREAM, GFLOP/s for the lattice suites (their papers' figure).
+function resultsChart(ctx, parent, suite, results, platforms) {
     const ok = results.filter((r) => r.verified);
+    const flops = suite !== 'stream';
     return chart(ctx, parent, 80 + 36 * ok.length, {
-        label: 'bandwidth per kernel',
+        label: flops ? 'GFLOP/s per kernel' : 'bandwidth per kernel',
         type: 'bar',
         data: {
             labels: ok.map((r) => r.kernel),
-            datasets: [{label: 'bandwidth (GB/s)', data: ok.map((r) => r.bandwidth_bytes_per_s / 1e9),
+            datasets: [{label: flops ? 'GFLOP/s' : 'bandwidth (GB/s)',
+                        data: ok.map((r) => (flops ? r.gflops : r.bandwidth_bytes_per_s / 1e9)),
                         backgroundColor: COLORS[0]}],
         },
         options: {
             indexAxis: 'y',
-            scales: {x: {beginAtZero: true, title: {display: true, text: 'GB/s (from the minimum time)'}}},
+            scales: {x: {beginAtZero: true, title: {display: true, text: flops ? "GFLOP/s (the suite's timing rule)"
+                                                                                : 'GB/s (from the minimum time)'}}},
             plugins: {
                 legend: {display: false},
                 tooltip: {callbacks: {afterLabel: (item) => {
-                    const f = peakFraction(ok[item.dataIndex], platforms);
-                    return f === null ? 'peak unknown' : `${pct(f)} of peak`;
+                    const r = ok[item.dataIndex];
+                    const f = peakFraction(r, platforms);
+                    return [`${gbs(r.bandwidth_bytes_per_s)} GB/s, ${num(r.gflops)} GFLOP/s`,
+                            f === null ? 'peak unknown' : `${pct(f)} of peak bandwidth`];
                 }}},
             },
         },
     });
+}
+
+// What the job's results measured (every kernel of a job shares them): the problem size, the variant.
+function problemFacts(results) {
+    const r = results[0];
+    return el('dl', {class: 'facts'},
+              fact('problem', el('span', {id: 'job-problem'}, `${sizeText(r)}, ${r.precision}`)),
+              fact('variant', el('span', {id: 'job-variant'}, variantText(r) || 'none')));
 }
 
 export async function render(root, route, ctx) {
@@ -99,7 +114,8 @@ export async function render(root, route, ctx) {
             results.append(empty(why[full.state] || 'no results: the job failed'));
             return;
         }
-        resultsChart(ctx, results, full.results, platforms);
+        results.append(problemFacts(full.results));
+        resultsChart(ctx, results, full.suite, full.results, platforms);
         const all = pageHref('results', {suite: full.suite, platform: full.ran_on, model: full.model});
         results.append(resultsTable(full.results, platforms),
                        el('p', {}, link(all, 'all results of this platform and model')));

@@ -1,9 +1,9 @@
 // platform: one platform's facts (GET /api/v1/platforms) and the history of a kernel's figure over time, one
 // line per model and precision, each point's provenance (ppbench version, compiler, threads, variant, job) in
-// its tooltip (GET /api/v1/results?platform=&suite=&kernel=). #/platform?id=h/cpu0&suite=stream&kernel=triad
-// &metric=bw|gflops.
+// its tooltip (GET /api/v1/results?platform=&suite=&kernel=), for any suite of the catalogue.
+// #/platform?id=h/cpu0&suite=stream&kernel=triad&metric=bw|gflops.
 import {COLORS, ago, api, badge, chart, destroyCharts, el, empty, errorBox, fact, gbs, link, num, option, pageHref,
-        setQuery, table, when} from './ui.js';
+        setQuery, sizeText, table, variantText, when} from './ui.js';
 
 const LIMIT = 1000;
 
@@ -12,9 +12,9 @@ function provenance(r) {
     const p = r.provenance || {};
     const backend = p.backend || {};
     const threads = backend['openmp.threads'];
-    const lines = [`job #${r.job_id ?? 'import'}, result ${r.id}, ${r.precision}, ${r.size} elements`];
+    const lines = [`job #${r.job_id ?? 'import'}, result ${r.id}, ${r.precision}, ${sizeText(r)}`];
     if (r.variant)
-        lines.push(`variant ${r.variant}`);
+        lines.push(`variant ${variantText(r)}`);
     if (p['ppbench.version'])
         lines.push(`ppbench ${p['ppbench.version']} on ${p.host || '?'}`);
     if (p.compiler)
@@ -116,12 +116,21 @@ export async function render(root, route, ctx) {
                           link('#/fleet', 'Fleet')));
         return;
     }
-    const f = {id, suite: q.get('suite') || catalog.suites[0].name, kernel: q.get('kernel') || 'triad',
+    const suiteOf = (name) => catalog.suites.find((s) => s.name === name) || catalog.suites[0];
+    const firstKernel = (s) => (s.kernels.includes('triad') ? 'triad' : s.kernels[0]);
+    const f = {id, suite: suiteOf(q.get('suite') || 'stream').name, kernel: q.get('kernel') || '',
                metric: q.get('metric') || 'bw'};
-    const suite = catalog.suites.find((s) => s.name === f.suite) || catalog.suites[0];
+    if (!suiteOf(f.suite).kernels.includes(f.kernel))
+        f.kernel = firstKernel(suiteOf(f.suite));
+    const kernelSel = el('select', {name: 'kernel'});
+    const fillKernels = () => kernelSel.replaceChildren(...suiteOf(f.suite).kernels.map((k) => option(k, k,
+                                                                                              k === f.kernel)));
+    fillKernels();
     const filters = el('form', {class: 'filters'},
-                       el('label', {class: 'filter'}, 'kernel',
-                          el('select', {name: 'kernel'}, suite.kernels.map((k) => option(k, k, k === f.kernel)))),
+                       el('label', {class: 'filter'}, 'suite',
+                          el('select', {name: 'suite'},
+                             catalog.suites.map((s) => option(s.name, s.name, s.name === f.suite)))),
+                       el('label', {class: 'filter'}, 'kernel', kernelSel),
                        el('label', {class: 'filter'}, 'figure',
                           el('select', {name: 'metric'}, option('bw', 'bandwidth (GB/s)', f.metric === 'bw'),
                              option('gflops', 'GFLOP/s', f.metric === 'gflops'))));
@@ -150,13 +159,17 @@ export async function render(root, route, ctx) {
                     table(['time', 'job', 'model', 'precision', 'size', 'GB/s', 'GFLOP/s', 'ppbench', 'compiler'],
                           ok.slice(0, 50).map((r) => [
                               when(r.created_at), r.job_id ? link(`#/job/${r.job_id}`, `#${r.job_id}`) : 'import',
-                              r.model, r.precision, String(r.size), gbs(r.bandwidth_bytes_per_s), num(r.gflops),
+                              r.model, r.precision, sizeText(r), gbs(r.bandwidth_bytes_per_s), num(r.gflops),
                               (r.provenance || {})['ppbench.version'] || '', (r.provenance || {}).compiler || '',
                           ])));
     }
 
     filters.addEventListener('change', (ev) => {
         f[ev.target.name] = ev.target.value;
+        if (ev.target.name === 'suite') {
+            f.kernel = firstKernel(suiteOf(f.suite));
+            fillKernels();
+        }
         setQuery('platform', {...f, metric: f.metric === 'bw' ? '' : f.metric});
         load().catch((e) => body.replaceChildren(errorBox(e, 'history')));
     });

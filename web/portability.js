@@ -1,11 +1,13 @@
-// portability: the cascade plot of paper 003 (Sewall et al., P3HPC 2020) and the PP table for a problem, a
+// portability: the cascade plot of paper 003 (Sewall et al., P3HPC 2020) and the PP table for a problem (a
+// kernel of any suite: stream.triad, wilson.dslash, staggered.dslash), a precision (default: the suite's), a
 // platform set and an efficiency (application or architectural), from
-// GET /api/v1/pp?problem=stream.triad&platforms=a,b&efficiency=app|arch. Per application, its efficiencies
-// sorted from high to low across the platforms (a line that stops early marks a platform it does not run on,
-// and PP = 0), with PP, the harmonic mean of the efficiencies, beside it.
-// #/portability?problem=stream.triad&platforms=a,b&efficiency=app
+// GET /api/v1/pp?problem=stream.triad&platforms=a,b&efficiency=app|arch&precision=. The figure of merit is the
+// bandwidth from the suite's byte model (for a lattice suite at one precision, proportional to its GFLOP/s).
+// Per application, its efficiencies sorted from high to low across the platforms (a line that stops early marks
+// a platform it does not run on, and PP = 0), with PP, the harmonic mean of the efficiencies, beside it.
+// #/portability?problem=wilson.dslash&platforms=a,b&efficiency=app&precision=fp32
 import {COLORS, api, chart, destroyCharts, el, empty, errorBox, gbs, link, num, option, pageHref, queryString, setQuery,
-        table, tick} from './ui.js';
+        sizeUnit, table, tick} from './ui.js';
 
 const EFFICIENCY = {app: 'application efficiency (of the best achieved on the platform)',
                     arch: 'architectural efficiency (of the platform peak bandwidth)'};
@@ -103,6 +105,11 @@ function peaks(doc) {
                                            p.peak_source || '']));
 }
 
+// The page's filters as the API's query and the page's link.
+function filterValues(f) {
+    return {problem: f.problem, platforms: f.platforms.join(','), efficiency: f.efficiency, precision: f.precision};
+}
+
 export async function render(root, route, ctx) {
     const q = route.query;
     const [catalog, plats] = await Promise.all([api('/api/v1/suites'), api('/api/v1/platforms')]);
@@ -111,7 +118,8 @@ export async function render(root, route, ctx) {
     const names = new Map(plats.platforms.map((p) => [p.id, `${p.id} (${p.name})`]));
     const f = {problem: q.get('problem') || (problems.includes('stream.triad') ? 'stream.triad' : problems[0]),
                platforms: q.has('platforms') ? q.get('platforms').split(',').filter(Boolean) : all,
-               efficiency: q.get('efficiency') === 'arch' ? 'arch' : 'app'};
+               efficiency: q.get('efficiency') === 'arch' ? 'arch' : 'app',
+               precision: ['fp32', 'fp64'].includes(q.get('precision')) ? q.get('precision') : ''};
     root.append(el('h1', {}, 'Performance portability'));
     if (!all.length) {
         root.append(empty('no platforms yet: start workers (see ', link('#/fleet', 'Fleet'), ') and run jobs on them'));
@@ -120,6 +128,9 @@ export async function render(root, route, ctx) {
     const form = el('form', {class: 'filters'},
                     el('label', {class: 'filter'}, 'problem',
                        el('select', {name: 'problem'}, problems.map((p) => option(p, p, p === f.problem)))),
+                    el('label', {class: 'filter'}, 'precision',
+                       el('select', {name: 'precision'}, option('', "the suite's default", !f.precision),
+                          ['fp64', 'fp32'].map((p) => option(p, p, p === f.precision)))),
                     el('fieldset', {class: 'filter'}, el('legend', {}, 'efficiency'),
                        Object.keys(EFFICIENCY).map((k) => tick('radio', 'efficiency', k, k === f.efficiency, k))),
                     el('fieldset', {class: 'filter'}, el('legend', {}, 'platform set'),
@@ -135,7 +146,7 @@ export async function render(root, route, ctx) {
             body.replaceChildren(empty('choose at least one platform'));
             return;
         }
-        const query = queryString({problem: f.problem, platforms: f.platforms.join(','), efficiency: f.efficiency});
+        const query = queryString(filterValues(f));
         let doc;
         try {
             doc = await api(`/api/v1/pp${query}`);
@@ -153,12 +164,13 @@ export async function render(root, route, ctx) {
         destroyCharts(body);
         body.replaceChildren();
         if (!doc.applications.length) {
+            const stream = f.problem.startsWith('stream.');
             body.append(empty(`no verified ${f.problem} results on these platforms: `, link('#/submit', 'run jobs'),
-                              ' with several models, or import BabelStream output with ',
-                              el('code', {}, 'POST /api/v1/import/babelstream')));
+                              ' with several models', stream ? ', or import BabelStream output with ' : '',
+                              stream ? el('code', {}, 'POST /api/v1/import/babelstream') : ''));
             return;
         }
-        const size = `${doc.size} elements${doc.size_note ? ` (${doc.size_note})` : ''}`;
+        const size = `${doc.size} ${sizeUnit(doc.problem.split('.')[0])}${doc.size_note ? ` (${doc.size_note})` : ''}`;
         body.append(el('p', {class: 'muted'},
                        `${doc.problem}, ${doc.precision}, ${size}; ${EFFICIENCY[doc.efficiency] || doc.efficiency}`));
         if (doc.note)
@@ -170,8 +182,9 @@ export async function render(root, route, ctx) {
     form.addEventListener('change', () => {
         f.problem = form.querySelector('[name="problem"]').value;
         f.efficiency = form.querySelector('[name="efficiency"]:checked').value;
+        f.precision = form.querySelector('[name="precision"]').value;
         f.platforms = [...form.querySelectorAll('[name="platform"]:checked')].map((i) => i.value);
-        setQuery('portability', {problem: f.problem, platforms: f.platforms.join(','), efficiency: f.efficiency});
+        setQuery('portability', filterValues(f));
         load();
     });
     await load();

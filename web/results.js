@@ -1,10 +1,11 @@
-// results: stored results, filtered by suite, kernel, platform, model and precision (all in the URL:
+// results: stored results of every suite (STREAM, and the lattice suites with their lattice and variant),
+// filtered by suite, kernel, platform, model and precision (all in the URL:
 // #/results?suite=stream&kernel=triad&platform=h/cpu0&model=openmp&precision=fp64&metric=bw). Calls
 // GET /api/v1/results (precision is filtered here: the API has no such parameter), /suites and /platforms.
-// Bars: the best verified figure of each platform, model, kernel, precision and size; bandwidth, GFLOP/s or %
-// of the platform's peak bandwidth (only where the platform has a peak).
+// Bars: the best verified figure of each platform, model, suite, kernel, precision and size (its best variant);
+// bandwidth, GFLOP/s or % of the platform's peak bandwidth (only where the platform has a peak).
 import {COLORS, api, chart, destroyCharts, el, empty, errorBox, gbs, link, num, option, pageHref, pct, peakFraction,
-        platformsById, setQuery, table, when} from './ui.js';
+        platformsById, setQuery, sizeText, table, variantText, when} from './ui.js';
 
 const LIMIT = 1000;
 const METRICS = {
@@ -18,19 +19,20 @@ function select(name, label, options, value) {
               el('select', {name}, option('', 'all'), options.map((o) => option(o, o, o === value))));
 }
 
-// The best verified result of each series (platform, model, kernel, precision, size), in a stable order.
+// The best verified result of each series (platform, model, suite, kernel, precision, size), in a stable order.
 function best(results) {
     const groups = new Map();
     for (const r of results) {
         if (!r.verified)
             continue;
-        const key = [r.kernel, r.platform, r.model, r.precision, r.size].join('\u0000');
+        const key = [r.suite, r.kernel, r.platform, r.model, r.precision, r.size].join('\u0000');
         const b = groups.get(key);
         if (!b || r.bandwidth_bytes_per_s > b.bandwidth_bytes_per_s)
             groups.set(key, r);
     }
-    const order = (a, b) => a.kernel.localeCompare(b.kernel) || a.platform.localeCompare(b.platform) ||
-                            a.model.localeCompare(b.model) || a.precision.localeCompare(b.precision) || a.size - b.size;
+    const order = (a, b) => a.suite.localeCompare(b.suite) || a.kernel.localeCompare(b.kernel) ||
+                            a.platform.localeCompare(b.platform) || a.model.localeCompare(b.model) ||
+                            a.precision.localeCompare(b.precision) || a.size - b.size;
     return [...groups.values()].sort(order);
 }
 
@@ -46,7 +48,8 @@ function barsChart(ctx, parent, rows, platforms, metric) {
         return;
     }
     const mixed = new Set(shown.map((r) => `${r.precision} ${r.size}`)).size > 1;
-    const labelOf = (r) => `${r.kernel} · ${r.platform}${mixed ? ` · ${r.precision} ${r.size}` : ''}`;
+    const kernelOf = (r) => (r.suite === 'stream' ? r.kernel : `${r.suite}.${r.kernel}`);
+    const labelOf = (r) => `${kernelOf(r)} · ${r.platform}${mixed ? ` · ${r.precision} ${r.size}` : ''}`;
     const labels = [...new Set(shown.map(labelOf))];
     const models = [...new Set(shown.map((r) => r.model))];
     const row = (label, model) => shown.find((r) => labelOf(r) === label && r.model === model);
@@ -74,7 +77,7 @@ function barsChart(ctx, parent, rows, platforms, metric) {
                     const source = platforms.get(r.platform)?.peak_source;
                     const peak = f === null ? 'peak unknown' : `${pct(f)} of peak (${source})`;
                     return [`${gbs(r.bandwidth_bytes_per_s)} GB/s, ${num(r.gflops)} GFLOP/s`, peak,
-                            `${r.precision}, ${r.size} elements, job #${r.job_id}`];
+                            `${r.precision}, ${sizeText(r)}, job #${r.job_id}`, variantText(r)];
                 }}},
             },
         },
@@ -82,12 +85,13 @@ function barsChart(ctx, parent, rows, platforms, metric) {
 }
 
 function resultsTable(results, platforms) {
-    return table(['result', 'time', 'job', 'platform', 'model', 'kernel', 'precision', 'size', 'GB/s', '% of peak',
-                  'GFLOP/s', 'verified'],
+    return table(['result', 'time', 'job', 'platform', 'model', 'suite', 'kernel', 'precision', 'size', 'variant',
+                  'GB/s', '% of peak', 'GFLOP/s', 'verified'],
                  results.slice(0, 200).map((r) => [
                      String(r.id), when(r.created_at), r.job_id ? link(`#/job/${r.job_id}`, `#${r.job_id}`) : 'import',
                      link(pageHref('platform', {id: r.platform, suite: r.suite, kernel: r.kernel}), r.platform),
-                     r.model, r.kernel, r.precision, String(r.size), gbs(r.bandwidth_bytes_per_s),
+                     r.model, r.suite, r.kernel, r.precision, sizeText(r), el('small', {}, variantText(r)),
+                     gbs(r.bandwidth_bytes_per_s),
                      pct(peakFraction(r, platforms)), num(r.gflops),
                      r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`),
                  ]));

@@ -1,5 +1,6 @@
-// submit: a job form built from what the API serves: suites, kernels and their parameters (type, min, max,
-// default, choices) from GET /api/v1/suites, platforms and the models each runs from GET /api/v1/platforms.
+// submit: a job form built from what the API serves: suites (stream, and the lattice suites wilson and
+// staggered), kernels and their parameters (type, min, max, default, choices, optional) from GET /api/v1/suites,
+// platforms and the models each runs from GET /api/v1/platforms.
 // The browser does not validate: POST /api/v1/jobs does, and its 422 message is shown next to the field it
 // names (error.field). The token saved in the header authorises the request. #/submit?platform=&model=&suite=
 // preselects.
@@ -12,13 +13,30 @@ function field(name, label, input, help) {
               help ? el('small', {class: 'help'}, help) : null, el('span', {class: 'field-error', role: 'alert'}));
 }
 
+// One parameter's input, as the catalogue describes it. An optional parameter (no default: the worker decides,
+// e.g. the device's lattice or the model's strategy) starts empty and is left out of the job when it stays so.
 function paramInput(p) {
     const name = `params.${p.name}`;
-    if (p.choices)
-        return field(name, p.name, el('select', {name}, p.choices.map((c) => option(c, c, c === p.default))),
+    if (p.choices) {
+        const blank = p.optional ? [option('', 'default (the worker decides)', true)] : [];
+        return field(name, p.name,
+                     el('select', {name}, blank, p.choices.map((c) => option(c, c, !p.optional && c === p.default))),
                      p.description);
-    return field(name, p.name, integerInput(name, p.default),
-                 `${p.description} (${p.min} to ${p.max}, default ${p.default})`);
+    }
+    if (p.type === 'string') {
+        const placeholder = p.format === 'lattice' ? '8x8x8x16' : '';
+        return field(name, p.name, el('input', {name, type: 'text', placeholder}), p.description);
+    }
+    const range = `${p.min} to ${p.max}, ${p.optional ? 'empty: the default' : `default ${p.default}`}`;
+    return field(name, p.name, integerInput(name, p.optional ? '' : p.default), `${p.description} (${range})`);
+}
+
+// A parameter's value from its input: undefined (left out of the job) when empty.
+function paramValue(p, input) {
+    if (p.type === 'integer')
+        return numberValue(input);
+    const v = input.value.trim();
+    return v === '' ? undefined : v;
 }
 
 // Integers are typed in text boxes: a number box would hand over "" for "12x", and the API would then use the
@@ -140,7 +158,7 @@ export async function render(root, route, ctx) {
             job.kernels = kernels;
         for (const p of s.params) {
             const input = form.querySelector(`[name="params.${p.name}"]`);
-            const v = p.choices ? input.value : numberValue(input);
+            const v = paramValue(p, input);
             if (v !== undefined)
                 job.params[p.name] = v;
         }

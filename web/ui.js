@@ -216,3 +216,30 @@ export function peakFraction(result, platforms) {
     const peak = p && p.peak_bandwidth_bytes_per_s;
     return peak ? result.bandwidth_bytes_per_s / peak : null;
 }
+
+// What a result measured: "33554432 elements" for STREAM, "4x4x4x8 lattice (512 sites)" for the lattice suites
+// (their size is the number of sites, the lattice is in the result's problem document).
+export function sizeText(r) {
+    const lattice = r.problem && r.problem.lattice;
+    if (Array.isArray(lattice))
+        return `${lattice.join('x')} lattice (${r.size} sites)`;
+    return `${r.size} ${sizeUnit(r.suite)}`;
+}
+
+// A result's variant in words: "layout aos, work_group_size 0, threads 2" (the report's variant document).
+export function variantText(r) {
+    let v = r.provenance && r.provenance.variant;
+    if (!v || typeof v !== 'object') {
+        try {
+            v = JSON.parse(r.variant || '{}');
+        } catch {
+            return r.variant || '';
+        }
+    }
+    return Object.entries(v || {}).map(([k, x]) => `${k} ${x}`).join(', ');
+}
+
+// The unit of a problem's size: elements for STREAM, lattice sites for the lattice suites.
+export function sizeUnit(suite) {
+    return suite === 'stream' ? 'elements' : 'lattice sites';
+}

@@ -27,6 +27,7 @@
 #include "worker/provenance.h"
 #include "worker/report.h"
 #include "worker/run.h"
+#include "worker/runner_staggered.h"
 #include "worker/runner_wilson.h"
 
 struct progress_state {
@@ -119,6 +120,26 @@ static int write_report(FILE *out, enum runner_format fmt, const struct run_repo
     return 0;
 }
 
+int runner_report(FILE *out, enum runner_format fmt, const struct run_report *r,
+                  const struct runner_writers *w, bool verified, const char *detail, struct pp_error *err)
+{
+    if (fmt == RUNNER_CSV)
+        w->csv(out, r);
+    else if (fmt == RUNNER_TABLE)
+        w->table(out, r);
+    else if (w->json(out, r, err))
+        return RUN_FAILED;
+    if (fflush(out) != 0) {
+        pp_error_set(err, "cannot write the report: %s", strerror(errno));
+        return RUN_FAILED;
+    }
+    if (verified)
+        return RUN_OK;
+    fprintf(stderr, "verification failed: %s\n", detail);
+    snprintf(err->msg, sizeof(err->msg), "verification failed: %s", detail);
+    return RUN_UNVERIFIED;
+}
+
 /* The device of model on the platform key names, or NULL. */
 static const struct pp_device *platform_device_of(const struct pp_platform_list *pl, const char *key,
                                                   const char *model)
@@ -139,18 +160,18 @@ int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, 
     char ids[256];
     int rc;
 
-    bool wilson = strcmp(job->suite, "wilson") == 0;
+    bool wilson = strcmp(job->suite, "wilson") == 0, staggered = strcmp(job->suite, "staggered") == 0;
 
-    if (strcmp(job->suite, "stream") != 0 && !wilson) {
-        pp_error_set(err, "unknown suite \"%s\" (built: stream, wilson)", job->suite);
+    if (strcmp(job->suite, "stream") != 0 && !wilson && !staggered) {
+        pp_error_set(err, "unknown suite \"%s\" (built: stream, wilson, staggered)", job->suite);
         return RUN_USAGE;
     }
     if (!(b = registry_find(job->model))) {
         pp_error_set(err, "unknown model \"%s\" (built: %s)", job->model, registry_names());
         return RUN_USAGE;
     }
-    if (wilson && !b->wilson) {
-        pp_error_set(err, "model %s has no wilson suite", job->model);
+    if ((wilson && !b->wilson) || (staggered && !b->staggered)) {
+        pp_error_set(err, "model %s has no %s suite", job->model, job->suite);
         return RUN_USAGE;
     }
     /* Before any runtime starts its threads (discovery starts them): they inherit this thread's mask. */
@@ -179,6 +200,14 @@ int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, 
             wp.progress_arg = &progress;
         }
         return runner_wilson(b, &r, &wp, out, fmt, err);
+    }
+    if (staggered) {
+        struct staggered_params sp = job->staggered;
+        if (job->progress_fd >= 0) {
+            sp.progress = progress_write;
+            sp.progress_arg = &progress;
+        }
+        return runner_staggered(b, &r, &sp, out, fmt, err);
     }
     if (stream_check(&params, r.device, err))
         return RUN_USAGE;
@@ -453,25 +482,110 @@ void runner_child_error(const struct runner_child *ch, json_t *report, char *out
         out[len - 1] = '\0'; /* no stderr: no empty line */
 }
 
-/* A job's "params" into a: stream has arraysize, numtimes (integers) and precision ("fp64", "fp32"). */
-static int args_params(struct runner_args *a, json_t *params, bool *fp32, struct pp_error *err)
-{
-    const char *key, *prec;
-    json_t *v;
+/* How each parameter of a job becomes an option of `run`: the one place where the API's parameter names
+ * (server/catalog.c) meet the command line's. A parameter that is not here fails the job; one that is here
+ * but that the job's suite does not take is refused by `run` itself ("--arraysize is a stream option"), which
+ * fails the job too. */
+enum arg_kind {
+    ARG_INTEGER,   /* a JSON integer, as a decimal */
+    ARG_STRING,    /* a JSON string, as it is (an enum value or a lattice) */
+    ARG_PRECISION, /* "fp32" or "fp64": --float or --double */
+};
 
+static const struct param_option {
+    const char *param, *option;
+    enum arg_kind kind;
+} param_options[] = {
+    {"arraysize", "--arraysize", ARG_INTEGER}, {"numtimes", "--numtimes", ARG_INTEGER},
+    {"precision", NULL, ARG_PRECISION},        {"lattice", "--lattice", ARG_STRING},
+    {"layout", "--layout", ARG_STRING},        {"strategy", "--strategy", ARG_STRING},
+    {"order", "--order", ARG_STRING},          {"work_group", "--work-group", ARG_INTEGER},
+    {"runs", "--runs", ARG_INTEGER},           {"iterations", "--iterations", ARG_INTEGER},
+    {"timing", "--timing", ARG_STRING},
+};
+
+static const struct param_option *param_option(const char *param)
+{
+    for (size_t i = 0; i < sizeof(param_options) / sizeof(param_options[0]); i++)
+        if (strcmp(param_options[i].param, param) == 0)
+            return &param_options[i];
+    return NULL;
+}
+
+/* value of the parameter key as the option's argument in out; the option itself in *option. */
+static int param_value(const char *key, json_t *v, char *out, size_t size, const char **option,
+                       struct pp_error *err)
+{
+    const struct param_option *po = param_option(key);
+    const char *s = json_string_value(v);
+
+    if (!po)
+        return pp_error_set(err, "invalid job: unknown parameter params.%s", key);
+    *option = po->option;
+    if (po->kind == ARG_INTEGER && json_is_integer(v)) {
+        snprintf(out, size, "%lld", (long long)json_integer_value(v));
+        return 0;
+    }
+    if (po->kind == ARG_PRECISION && s && (strcmp(s, "fp32") == 0 || strcmp(s, "fp64") == 0)) {
+        *option = strcmp(s, "fp32") == 0 ? "--float" : "--double";
+        snprintf(out, size, "%s", s);
+        return 0;
+    }
+    if (po->kind == ARG_STRING && s && *s && strlen(s) < size) {
+        snprintf(out, size, "%s", s);
+        return 0;
+    }
+    return pp_error_set(err, "invalid job: invalid value for params.%s", key);
+}
+
+/* A job's "params" as options of `run`, appended to a->argv from *n; the summary gets "key=value" for each.
+ */
+static int args_params(struct runner_args *a, json_t *params, int *n, size_t *sum, struct pp_error *err)
+{
+    const char *key, *option = NULL;
+    json_t *v;
+    int i = 0;
+
+    if (params && !json_is_object(params))
+        return pp_error_set(err, "invalid job: params must be an object");
     json_object_foreach(params, key, v)
     {
-        char *out = strcmp(key, "arraysize") == 0  ? a->arraysize
-                    : strcmp(key, "numtimes") == 0 ? a->numtimes
-                                                   : NULL;
-        prec = strcmp(key, "precision") == 0 ? json_string_value(v) : NULL;
-        if (out && json_is_integer(v))
-            snprintf(out, sizeof(a->arraysize), "%lld", (long long)json_integer_value(v));
-        else if (prec && (strcmp(prec, "fp32") == 0 || strcmp(prec, "fp64") == 0))
-            *fp32 = strcmp(prec, "fp32") == 0;
-        else
-            return pp_error_set(err, "invalid job: unknown or invalid parameter params.%s", key);
+        if (i == RUNNER_MAX_PARAMS)
+            return pp_error_set(err, "invalid job: more than %d parameters", RUNNER_MAX_PARAMS);
+        if (param_value(key, v, a->values[i], sizeof(a->values[i]), &option, err))
+            return -1;
+        a->argv[(*n)++] = (char *)option;
+        if (param_option(key)->kind != ARG_PRECISION)
+            a->argv[(*n)++] = a->values[i];
+        if (*sum < sizeof(a->summary))
+            *sum +=
+                (size_t)snprintf(a->summary + *sum, sizeof(a->summary) - *sum, " %s=%s", key, a->values[i]);
+        i++;
     }
+    return 0;
+}
+
+/* The job's kernels: stream's as --kernels; a lattice suite has the one kernel dslash and no such option. */
+static int args_kernels(struct runner_args *a, json_t *job, const char *suite, int *n, struct pp_error *err)
+{
+    bool stream = strcmp(suite, "stream") == 0;
+    json_t *k;
+    size_t i, used = 0;
+
+    json_array_foreach(json_object_get(job, "kernels"), i, k)
+    {
+        if (!json_is_string(k))
+            return pp_error_set(err, "invalid job: kernels must be strings");
+        if (!stream && strcmp(json_string_value(k), "dslash") != 0)
+            return pp_error_set(err, "invalid job: suite %s has the one kernel dslash, not \"%s\"", suite,
+                                json_string_value(k));
+        used += (size_t)snprintf(a->kernels + used, used < sizeof(a->kernels) ? sizeof(a->kernels) - used : 0,
+                                 "%s%s", used ? "," : "", json_string_value(k));
+    }
+    if (used >= sizeof(a->kernels))
+        return pp_error_set(err, "invalid job: kernel list too long");
+    if (stream && used)
+        a->argv[(*n)++] = "--kernels", a->argv[(*n)++] = a->kernels;
     return 0;
 }
 
@@ -479,31 +593,18 @@ int runner_args_from_job(struct runner_args *a, json_t *job, const char *platfor
 {
     const char *model = json_string_value(json_object_get(job, "model"));
     const char *suite = json_string_value(json_object_get(job, "suite"));
-    bool fp32 = false;
-    json_t *k;
-    size_t i, used = 0;
+    size_t sum;
     int n = 0;
 
     memset(a, 0, sizeof(*a));
     if (!model || !suite)
         return pp_error_set(err, "invalid job: no model or suite");
-    json_array_foreach(json_object_get(job, "kernels"), i, k)
-    {
-        if (!json_is_string(k))
-            return pp_error_set(err, "invalid job: kernels must be strings");
-        used += (size_t)snprintf(a->kernels + used, used < sizeof(a->kernels) ? sizeof(a->kernels) - used : 0,
-                                 "%s%s", used ? "," : "", json_string_value(k));
-    }
-    if (used >= sizeof(a->kernels) || strlen(model) >= sizeof(a->model) || strlen(suite) >= sizeof(a->suite))
-        return pp_error_set(err, "invalid job: model, suite or kernel list too long");
-    if (args_params(a, json_object_get(job, "params"), &fp32, err))
-        return -1;
+    if (strlen(model) >= sizeof(a->model) || strlen(suite) >= sizeof(a->suite) ||
+        strlen(platform) >= sizeof(a->platform))
+        return pp_error_set(err, "invalid job: model, suite or platform too long");
     snprintf(a->platform, sizeof(a->platform), "%s", platform);
     snprintf(a->model, sizeof(a->model), "%s", model);
     snprintf(a->suite, sizeof(a->suite), "%s", suite);
-    snprintf(a->summary, sizeof(a->summary), "%s %s arraysize=%s numtimes=%s %s", suite,
-             used ? a->kernels : "all", a->arraysize[0] ? a->arraysize : "default",
-             a->numtimes[0] ? a->numtimes : "default", fp32 ? "fp32" : "fp64");
     a->argv[n++] = "ppbench-worker";
     a->argv[n++] = "run";
     a->argv[n++] = "--platform";
@@ -512,14 +613,12 @@ int runner_args_from_job(struct runner_args *a, json_t *job, const char *platfor
     a->argv[n++] = a->model;
     a->argv[n++] = "--suite";
     a->argv[n++] = a->suite;
-    if (used)
-        a->argv[n++] = "--kernels", a->argv[n++] = a->kernels;
-    if (a->arraysize[0])
-        a->argv[n++] = "--arraysize", a->argv[n++] = a->arraysize;
-    if (a->numtimes[0])
-        a->argv[n++] = "--numtimes", a->argv[n++] = a->numtimes;
-    if (fp32)
-        a->argv[n++] = "--float";
+    if (args_kernels(a, job, suite, &n, err))
+        return -1;
+    sum =
+        (size_t)snprintf(a->summary, sizeof(a->summary), "%s %s", suite, a->kernels[0] ? a->kernels : "all");
+    if (args_params(a, json_object_get(job, "params"), &n, &sum, err))
+        return -1;
     a->argv[n++] = "--json";
     a->argv[n++] = "--progress-fd";
     a->argv[n++] = "3";

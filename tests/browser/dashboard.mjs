@@ -2,7 +2,8 @@
 // against a real ppbenchd with PostgreSQL and a worker, started by tests/cli/browser.sh, which passes
 // PPBENCH_URL, PPBENCH_TOKEN (role admin), PPBENCH_PLATFORM (the cpu0 platform id), PPBENCH_MODELS (the models
 // it runs) and SHOTS (the screenshot folder). It does what a user does: enters the token, submits STREAM jobs
-// from the form, watches them on the Job page, reads the charts. Prints one PASS/FAIL/SKIP line per check.
+// and a Wilson Dslash job from the form, watches them on the Job page, reads the charts. Prints one
+// PASS/FAIL/SKIP line per check.
 import {chromium} from 'playwright-core';
 
 const URL_ = process.env.PPBENCH_URL;
@@ -271,6 +272,53 @@ await check('cancel a running job from the job page (progress seen live first)',
     ensure(!(await page.$('#cancel-job')), 'the cancel button is still there');
     await shot(page, '08-cancelled');
     return {note: `job ${id}`};
+});
+
+await check('wilson job from the form: a bad lattice refused by name, then it runs and shows lattice, variant, GFLOP/s',
+            async () => {
+    await go(page, `#/submit?platform=${CPU}&model=openmp&suite=wilson`);
+    await page.waitForSelector('[name="params.lattice"]', {timeout: 10000});
+    ensure(await page.inputValue('[name="params.precision"]') === 'fp32', 'wilson is not fp32 by default');
+    const layouts = await page.$$eval('[name="params.layout"] option', (o) => o.map((x) => x.value).join());
+    ensure(layouts === 'aos,soa', `layouts offered: ${layouts}`);
+    await page.fill('[name="params.lattice"]', '4x4x5x4');
+    await page.fill('[name="params.numtimes"]', '3');
+    await page.click('#submit-job');
+    const err = await page.waitForSelector('[data-field="params.lattice"] .field-error:not(:empty)', {timeout: 10000});
+    const text = await err.textContent();
+    ensure(/params\.lattice: .*extent 5 in z/.test(text), `field message: "${text}"`);
+    await page.fill('[name="params.lattice"]', '4x4x4x8');
+    await page.selectOption('[name="params.layout"]', 'soa');
+    await page.click('#submit-job');
+    await page.waitForURL(/#\/job\/\d+$/, {timeout: 10000});
+    const id = page.url().match(/#\/job\/(\d+)$/)[1];
+    await waitState(page, 'succeeded', 60000);
+    const problem = await (await page.waitForSelector('#job-problem', {timeout: 10000})).textContent();
+    const variant = await page.textContent('#job-variant');
+    ensure(problem === '4x4x4x8 lattice (512 sites), fp32', `problem: "${problem}"`);
+    ensure(/layout soa/.test(variant), `variant: "${variant}"`);
+    const gflops = await page.evaluate(() => {
+        const t = document.querySelector('#job-results table');
+        const col = [...t.querySelectorAll('thead th')].findIndex((h) => h.textContent === 'GFLOP/s');
+        return [...t.querySelectorAll('tbody tr')].map((r) => Number(r.children[col].textContent));
+    });
+    ensure(gflops.length === 1 && gflops[0] > 0, `GFLOP/s column: ${gflops}`);
+    const n = await pixels(page, '#job-results canvas', BLUE);
+    ensure(n > 100, `the GFLOP/s chart has ${n} bar pixels`);
+    await shot(page, '09-wilson-job');
+    return {note: `job ${id}, ${gflops[0]} GFLOP/s; ${text}`};
+});
+
+await check('portability page compares models on wilson.dslash (fp32, the suite default)', async () => {
+    if (state.ppStatus === 501)
+        return {skip: 'GET /api/v1/pp answers 501 (not implemented yet)'};
+    await go(page, `#/portability?problem=wilson.dslash&platforms=${CPU}&efficiency=app`);
+    await page.waitForSelector('.cascade canvas', {timeout: 10000});
+    const text = await page.textContent('.page p.muted');
+    ensure(/^wilson\.dslash, fp32, 512 lattice sites/.test(text), `summary: "${text}"`);
+    ensure(await pixels(page, '.cascade canvas', BLUE) > 30, 'no cascade drawn for wilson.dslash');
+    await shot(page, '10-portability-wilson');
+    return {note: oneLine(text).slice(0, 80)};
 });
 
 await check('no console errors', async () => {

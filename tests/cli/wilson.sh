@@ -69,7 +69,7 @@ bad "a lattice too large for memory" 'lattice 256x256x256x256 too large: .* GB, 
 bad "an unknown layout" 'unknown layout "left"' --layout left
 bad "a stream option" '--arraysize is a stream option' --arraysize 100
 bad "numtimes 1" 'numtimes must be at least 2' --numtimes 1
-expect "stream refuses a wilson option" 2 '--lattice is a wilson option' -- \
+expect "stream refuses a wilson option" 2 '--lattice is a wilson and staggered option' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite stream --lattice 4x4x4x4
 if "$WORKER" list | grep -Eq '^cpu0 .*opencl'; then
     expect "a model without the suite says so" 2 'model opencl has no wilson suite' -- \
