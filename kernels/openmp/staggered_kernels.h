@@ -66,15 +66,12 @@ static inline __attribute__((always_inline)) void KERNEL(store)(REAL *restrict o
     o[3 * stride] = acc.i1, o[4 * stride] = acc.r2, o[5 * stride] = acc.i2;
 }
 
-static void KERNEL(dslash_site)(struct pp_ctx *x)
+/* Output sites [lo, hi) of the site strategy; compiled once per instruction set (OPENMP_CLONES). */
+static OPENMP_CLONES void KERNEL(sites)(const REAL *restrict links, const REAL *restrict vec,
+                                        const uint32_t *restrict nbr, REAL *restrict out, size_t n, size_t lo,
+                                        size_t hi)
 {
-    const REAL *restrict links = x->stag.links, *restrict vec = x->stag.vec;
-    const uint32_t *restrict nbr = x->stag.nbr;
-    REAL *restrict out = x->stag.out;
-    const size_t n = x->stag.n;
-
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = lo; i < hi; i++) {
         struct KERNEL(cvec) acc = KERNEL(mul)(&links[i * 72], 1, vec, nbr[i]);
 
         for (int t = 1; t < 16; t++) {
@@ -87,15 +84,22 @@ static void KERNEL(dslash_site)(struct pp_ctx *x)
     }
 }
 
-static void KERNEL(dslash_simd)(struct pp_ctx *x)
+static void KERNEL(dslash_site)(struct pp_ctx *x)
 {
-    const REAL *restrict links = x->stag.links, *restrict vec = x->stag.vec;
-    const uint32_t *restrict nbr = x->stag.nbr;
-    REAL *restrict out = x->stag.out;
-    const size_t blocks = x->stag.blocks;
+#pragma omp parallel
+    {
+        size_t lo, hi;
+        openmp_share(x->stag.n, &lo, &hi);
+        KERNEL(sites)(x->stag.links, x->stag.vec, x->stag.nbr, x->stag.out, x->stag.n, lo, hi);
+    }
+}
 
-#pragma omp parallel for schedule(static)
-    for (size_t b = 0; b < blocks; b++) {
+/* Blocks [lo, hi) of the simd strategy; compiled once per instruction set (OPENMP_CLONES). */
+static OPENMP_CLONES void KERNEL(blocks)(const REAL *restrict links, const REAL *restrict vec,
+                                         const uint32_t *restrict nbr, REAL *restrict out, size_t lo,
+                                         size_t hi)
+{
+    for (size_t b = lo; b < hi; b++) {
         const REAL *restrict lb = &links[b * 16 * 18 * STAG_BLOCK];
         const uint32_t *restrict nb = &nbr[b * 16 * STAG_BLOCK];
         REAL *restrict ob = &out[b * 6 * STAG_BLOCK];
@@ -112,6 +116,16 @@ static void KERNEL(dslash_simd)(struct pp_ctx *x)
             }
             KERNEL(store)(&ob[lane], STAG_BLOCK, acc);
         }
+    }
+}
+
+static void KERNEL(dslash_simd)(struct pp_ctx *x)
+{
+#pragma omp parallel
+    {
+        size_t lo, hi;
+        openmp_share(x->stag.blocks, &lo, &hi);
+        KERNEL(blocks)(x->stag.links, x->stag.vec, x->stag.nbr, x->stag.out, lo, hi);
     }
 }
 
