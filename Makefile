@@ -33,9 +33,11 @@ CUDA_SO     = $(BUILD)/lib/ppbench/libppbench-cuda.so
 
 LIB_SRC    = lib/error.c lib/info.c lib/stats.c
 KERNEL_SRC = kernels/registry.c kernels/lattice.c kernels/stream.c kernels/stream_ref.c kernels/wilson.c kernels/wilson_ref.c \
+             kernels/staggered.c kernels/staggered_ref.c \
              kernels/cuda_loader.c \
-             kernels/openmp/openmp.c kernels/opencl/opencl.c kernels/opencl/stream.c kernels/opencl/staggered.c
-OMP_KERNEL_SRC = kernels/openmp/stream.c kernels/openmp/wilson.c
+             kernels/openmp/openmp.c kernels/opencl/opencl.c kernels/opencl/stream.c
+OMP_KERNEL_SRC = kernels/openmp/stream.c kernels/openmp/wilson.c kernels/openmp/staggered.c
+KERNEL_SRC += kernels/opencl/staggered.c
 WORKER_SRC = $(wildcard worker/*.c)
 SERVER_SRC = $(wildcard server/*.c)
 CLI_SRC    = $(wildcard cli/*.c)

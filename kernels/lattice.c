@@ -1,10 +1,12 @@
 /*
- * lattice: the lattice geometry and random fields shared by the lattice QCD suites. Pure functions, any
- * thread.
+ * lattice: the lattice geometry, random fields and test-fault hook shared by the lattice QCD suites. Pure
+ * functions, any thread.
  */
 #include "lattice.h"
 
 #include <math.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char axis[4] = {'x', 'y', 'z', 't'};
@@ -135,4 +137,26 @@ void lattice_random_su3(uint64_t *state, double u[18])
         u[12 + 2 * c] = re * dr + im * di;
         u[12 + 2 * c + 1] = im * dr - re * di;
     }
+}
+
+enum lattice_fault lattice_test_fault(size_t n, size_t *site)
+{
+    const char *spec = getenv("PPBENCH_TEST_FAULT");
+    size_t kind_len;
+
+    *site = n / 2;
+    if (!spec || !*spec)
+        return LATTICE_FAULT_NONE;
+    if (!strcmp(spec, "crash"))
+        raise(SIGSEGV);
+    kind_len = strcspn(spec, ":");
+    if (spec[kind_len] == ':')
+        *site = strtoull(spec + kind_len + 1, NULL, 10);
+    if (*site >= n)
+        *site = n - 1;
+    if (kind_len == 4 && !strncmp(spec, "link", 4))
+        return LATTICE_FAULT_LINK;
+    if (kind_len == 9 && !strncmp(spec, "neighbour", 9))
+        return LATTICE_FAULT_NEIGHBOUR;
+    return LATTICE_FAULT_NONE;
 }

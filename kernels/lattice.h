@@ -1,7 +1,8 @@
 /*
  * lattice: what the lattice QCD suites (kernels/wilson.c, kernels/staggered.c) share: the 4-d lattice and its
- * checkerboards, the --lattice syntax and the rule on extents, and the seeded random numbers and SU(3)
- * matrices their fields are made of. Pure functions, any thread.
+ * checkerboards, the --lattice syntax and the rule on extents, the seeded random numbers and SU(3) matrices
+ * their fields are made of, and the test hook that plants a fault in them. Pure functions, any thread (the
+ * hook reads the environment).
  *
  * Sites are numbered lexicographically, x fastest: s = x + X (y + Y (z + Z t)). With X even, each row of x
  * holds X/2 sites of each parity in order, so the checkerboard index of site s is s / 2.
@@ -45,5 +46,12 @@ double lattice_random(uint64_t *state);
 /* A random SU(3) matrix [a][b][re, im]: random complex entries, rows orthonormalised by Gram-Schmidt, the
  * last row multiplied by conj(det) so that det = 1. */
 void lattice_random_su3(uint64_t *state, double u[18]);
+
+/* Test-only hook of the suite drivers (docs/METHODOLOGY.md): PPBENCH_TEST_FAULT=link[:<site>] asks the driver
+ * to corrupt a link of output site <site> as uploaded, neighbour[:<site>] to point one of its neighbour
+ * entries at another input site (the reference keeps the true fields, so verification must catch and name
+ * the site); crash raises SIGSEGV here. *site: <site>, n / 2 when absent, at most n - 1. */
+enum lattice_fault { LATTICE_FAULT_NONE = 0, LATTICE_FAULT_LINK, LATTICE_FAULT_NEIGHBOUR };
+enum lattice_fault lattice_test_fault(size_t n, size_t *site);
 
 #endif

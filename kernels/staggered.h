@@ -38,8 +38,9 @@ struct staggered_params {
     unsigned iterations; /* applications per sample */
     enum pp_precision prec;
     /* strategy, order, work_group asked for; PP_STAG_NSTRATEGIES: the model's default (3LP-1 k-major on
-     * GPUs, site on CPUs), work_group 0: the largest of 768, 384, 192, 96 (256 for 1LP) the strategy and
-     * lattice allow */
+     * GPUs, site on CPUs), order PP_NORDERS: the strategy's default (k, or l for 4LP-2; none for 1LP, 2LP
+     * and the CPU loops), work_group 0: the largest of 768, 384, 192, 96 (256 first for 1LP) the strategy
+     * and lattice allow */
     struct pp_staggered_variant variant;
     enum staggered_timing timing;
     uint64_t seed;
@@ -76,6 +77,12 @@ int staggered_order_parse(const char *s, enum pp_staggered_order *out, struct pp
 /* Bytes per output site with no reuse: 16 links of 18 reals, 16 input vectors and one output of 6 reals. */
 double staggered_bytes_per_site(enum pp_precision prec);
 
+/* Flop per application on a lattice: 1146 per output site (600,834,048 at 32^4). */
+double staggered_flops(const unsigned dims[4]);
+
+/* Work-items per target site of a GPU strategy: 1 (1LP), 3 (2LP), 12 (3LP), 48 (4LP); 0 for the CPU loops. */
+unsigned staggered_items_per_site(enum pp_staggered_strategy s);
+
 /* Resolve the defaults for this device and model and reject what cannot run, naming the parameter: an odd or
  * too small extent, a strategy the model lacks, an order the strategy has not, a work-group size that is not
  * a multiple of what the strategy needs or does not divide the global size, no fp64, fields too large. */
@@ -89,5 +96,17 @@ int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct s
                   struct staggered_result *res, struct pp_error *err) PP_WUR;
 
 void staggered_result_release(struct staggered_result *res);
+
+/* ---- the pieces, for the tests ---- */
+
+/* The run's fields on the full lattice, lexicographic: fat[s][k][18], lng[s][k][18] (random SU(3)) and
+ * vec[s][6] (every site). */
+void staggered_random_fields(const unsigned dims[4], uint64_t seed, double *fat, double *lng, double *vec);
+
+/* One application through the backend, untimed: out[s] = (D vec)(s) on the odd sites, zero on the even ones
+ * (same arrays as staggered_ref_dslash). p is resolved (staggered_resolve). */
+int staggered_apply(const struct pp_backend *b, struct pp_ctx *ctx, const struct staggered_params *p,
+                    const double *fat, const double *lng, const double *vec, double *out,
+                    struct pp_error *err) PP_WUR;
 
 #endif

@@ -10,7 +10,6 @@
 #include "wilson.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,26 +198,22 @@ out:
     return rc;
 }
 
-/* Test-only hook (docs/METHODOLOGY.md): PPBENCH_TEST_FAULT=link[:<site>] corrupts the forward x link of that
- * output site as uploaded, neighbour[:<site>] points its forward x neighbour at the next input site; the
- * reference keeps the true fields, so verification must catch and name the site. crash dies of SIGSEGV. */
+/* The test hook (lattice_test_fault): a link fault corrupts the forward x link of the output site as
+ * uploaded, a neighbour fault points its forward x neighbour at the next input site. */
 static void plant_fault(struct fields *f)
 {
-    const char *spec = getenv("PPBENCH_TEST_FAULT");
-    size_t i = f->n / 2;
+    size_t i;
 
-    if (!spec || !*spec)
-        return;
-    if (!strcmp(spec, "crash"))
-        raise(SIGSEGV);
-    if (strchr(spec, ':'))
-        i = strtoull(strchr(spec, ':') + 1, NULL, 10);
-    if (i >= f->n)
-        i = f->n - 1;
-    if (!strncmp(spec, "link", strcspn(spec, ":")) && strcspn(spec, ":") == 4)
+    switch (lattice_test_fault(f->n, &i)) {
+    case LATTICE_FAULT_LINK:
         f->gauge[i * 144] += 0.5;
-    else if (!strncmp(spec, "neighbour", strcspn(spec, ":")) && strcspn(spec, ":") == 9)
+        break;
+    case LATTICE_FAULT_NEIGHBOUR:
         f->nbr[i] = (uint32_t)((f->nbr[i] + 1) % f->n);
+        break;
+    case LATTICE_FAULT_NONE:
+        break;
+    }
 }
 
 static void verify(struct wilson_result *res, const struct fields *f)

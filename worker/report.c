@@ -93,43 +93,34 @@ json_t *report_platform_json(const struct pp_platform *p)
                      "models", models, "devices", devs);
 }
 
-static json_t *kernel_json(const struct stream_kernel_result *k, const struct stream_params *p, double peak)
+json_t *report_kernel_json(const struct report_kernel *k, double peak_bw)
 {
     json_t *times = json_array();
 
-    for (unsigned i = 0; i < p->numtimes; i++)
+    for (size_t i = 0; i < k->ntimes; i++)
         json_array_append_new(times, json_real(k->times[i]));
     return json_pack(
         "{s:s, s:b, s:s?, s:f, s:f, s:f, s:f, s:o, s:{s:i, s:f, s:f, s:f, s:f, s:f}, s:o, s:f, s:f}",
-        "kernel", stream_kernel_name(k->kernel), "verified", k->verified, "error",
-        k->verified ? NULL : k->detail, "bytes", k->bytes, "flops", k->flops, "bandwidth_bytes_per_s",
-        k->bandwidth, "gflops", k->gflops, "efficiency_arch",
-        peak > 0 ? json_real(k->bandwidth / peak) : json_null(), "stats_s", "count", (int)k->stats.count,
-        "min", k->stats.min, "max", k->stats.max, "mean", k->stats.mean, "median", k->stats.median, "stddev",
-        k->stats.stddev, "times_s", times, "max_rel_err", k->max_rel_err, "tolerance", k->tolerance);
+        "kernel", k->name, "verified", k->verified, "error", k->verified ? NULL : k->error, "bytes", k->bytes,
+        "flops", k->flops, "bandwidth_bytes_per_s", k->bandwidth, "gflops", k->gflops, "efficiency_arch",
+        peak_bw > 0 ? json_real(k->bandwidth / peak_bw) : json_null(), "stats_s", "count",
+        (int)k->stats->count, "min", k->stats->min, "max", k->stats->max, "mean", k->stats->mean, "median",
+        k->stats->median, "stddev", k->stats->stddev, "times_s", times, "max_rel_err", k->max_rel_err,
+        "tolerance", k->tolerance);
 }
 
-int report_json(FILE *f, const struct run_report *r, struct pp_error *err)
+int report_write_json(FILE *f, const struct run_report *r, const char *suite, json_t *problem,
+                      json_t *variant, json_t *phases, bool verified, json_t *kernels, struct pp_error *err)
 {
-    const struct stream_result *res = r->result;
-    const struct stream_params *p = &res->params;
-    json_t *kernels = json_array(), *doc;
+    json_t *doc;
     int rc;
 
-    for (size_t i = 0; i < res->nkernels; i++)
-        json_array_append_new(kernels, kernel_json(&res->kernels[i], p, r->platform->peak_bw));
-    doc = json_pack(
-        "{s:i, s:s, s:s, s:o, s:{s:s, s:i, s:s, s:s}, s:{s:I, s:s, s:i, s:i, s:i, s:f, s:f, s:f}, "
-        "s:{s:i, s:i, s:I}, s:{s:f, s:f}, s:b, s:o, s:o}",
-        "schema", 1, "suite", "stream", "model", r->model, "platform", report_platform_json(r->platform),
-        "device", "name", r->device->name, "index", r->device->index, "uuid", r->device->uuid, "pci_bus_id",
-        r->device->pci_bus_id, "problem", "array_size", (json_int_t)p->n, "precision",
-        pp_precision_name(p->prec), "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes",
-        (int)p->numtimes, "warmup", 1, "scalar", STREAM_SCALAR, "start_a", STREAM_START_A, "start_b",
-        STREAM_START_B, "variant", "work_group_size", (int)res->layout.work_group, "dot_groups",
-        (int)res->layout.dot_groups, "dot_chain", (json_int_t)res->layout.dot_chain, "phases_s", "init",
-        res->init_seconds, "read", res->read_seconds, "verified", res->verified, "kernels", kernels,
-        "provenance", report_info_json(&r->provenance, ""));
+    doc = json_pack("{s:i, s:s, s:s, s:o, s:{s:s, s:i, s:s, s:s}, s:o, s:o, s:o, s:b, s:o, s:o}", "schema", 1,
+                    "suite", suite, "model", r->model, "platform", report_platform_json(r->platform),
+                    "device", "name", r->device->name, "index", r->device->index, "uuid", r->device->uuid,
+                    "pci_bus_id", r->device->pci_bus_id, "problem", problem, "variant", variant, "phases_s",
+                    phases, "verified", verified, "kernels", kernels, "provenance",
+                    report_info_json(&r->provenance, ""));
     if (!doc)
         return pp_error_set(err, "cannot build the json document");
     json_object_set_new(json_object_get(doc, "provenance"), "backend", report_info_json(&r->backend, ""));
@@ -137,4 +128,40 @@ int report_json(FILE *f, const struct run_report *r, struct pp_error *err)
     fputc('\n', f);
     json_decref(doc);
     return rc ? pp_error_set(err, "cannot write the json document") : 0;
+}
+
+int report_json(FILE *f, const struct run_report *r, struct pp_error *err)
+{
+    const struct stream_result *res = r->result;
+    const struct stream_params *p = &res->params;
+    json_t *kernels = json_array();
+
+    for (size_t i = 0; i < res->nkernels; i++) {
+        const struct stream_kernel_result *k = &res->kernels[i];
+        const struct report_kernel rk = {
+            .name = stream_kernel_name(k->kernel),
+            .verified = k->verified,
+            .error = k->detail,
+            .bytes = k->bytes,
+            .flops = k->flops,
+            .bandwidth = k->bandwidth,
+            .gflops = k->gflops,
+            .stats = &k->stats,
+            .times = k->times,
+            .ntimes = p->numtimes,
+            .max_rel_err = k->max_rel_err,
+            .tolerance = k->tolerance,
+        };
+        json_array_append_new(kernels, report_kernel_json(&rk, r->platform->peak_bw));
+    }
+    return report_write_json(
+        f, r, "stream",
+        json_pack("{s:I, s:s, s:i, s:i, s:i, s:f, s:f, s:f}", "array_size", (json_int_t)p->n, "precision",
+                  pp_precision_name(p->prec), "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes",
+                  (int)p->numtimes, "warmup", 1, "scalar", STREAM_SCALAR, "start_a", STREAM_START_A,
+                  "start_b", STREAM_START_B),
+        json_pack("{s:i, s:i, s:I}", "work_group_size", (int)res->layout.work_group, "dot_groups",
+                  (int)res->layout.dot_groups, "dot_chain", (json_int_t)res->layout.dot_chain),
+        json_pack("{s:f, s:f}", "init", res->init_seconds, "read", res->read_seconds), res->verified, kernels,
+        err);
 }

@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/registry.h"
 #include "kernels/lattice.h"
+#include "kernels/registry.h"
+#include "kernels/staggered.h"
 #include "kernels/stream.h"
 #include "kernels/wilson.h"
 #include "worker/platform.h"
@@ -43,21 +44,74 @@ static int parse_count(const char *opt, const char *s, unsigned long long max, u
 }
 
 static const char run_usage[] =
-    "usage: ppbench-worker run --platform ID --model MODEL --suite stream|wilson [options]\n"
+    "usage: ppbench-worker run --platform ID --model MODEL --suite stream|wilson|staggered [options]\n"
     "  --platform ID      platform id (see `ppbench-worker list`), GPU UUID or PCI bus id\n"
     "  --model MODEL      programming model (%s)\n"
-    "  --suite SUITE      stream (BabelStream) or wilson (Wilson Dslash, even to odd checkerboard)\n"
-    "  --numtimes K       iterations per kernel, K >= 2; the first is warm-up (default 100)\n"
-    "  --float            single precision (stream's default is double, wilson's is float)\n"
-    "  --double           double precision\n"
+    "  --suite SUITE      stream (BabelStream), wilson (Wilson Dslash) or staggered (MILC staggered Dslash)\n"
+    "  --float            single precision (wilson's default)\n"
+    "  --double           double precision (the default of stream and staggered)\n"
     "stream:\n"
     "  --arraysize N      elements per array (default 2^25)\n"
     "  --kernels LIST     comma-separated subset of copy,mul,add,triad,dot,nstream (default all)\n"
+    "  --numtimes K       iterations per kernel, K >= 2; the first is warm-up (default 100; wilson too)\n"
+    "wilson and staggered (even to odd checkerboard, periodic):\n"
+    "  --lattice XxYxZxT  lattice extents, each even and >= 4 (default 8x8x8x8; staggered 32^4 on GPUs)\n"
     "wilson:\n"
-    "  --lattice XxYxZxT  lattice extents, each even and >= 4 (default 8x8x8x8)\n"
     "  --layout LAYOUT    aos (site-major) or soa (structure of arrays over sites; default aos)\n"
-    "  --csv | --json     BabelStream CSV, or one JSON document with everything (default: a table)\n"
+    "staggered (paper 001):\n"
+    "  --strategy S       1lp, 2lp, 3lp-1, 3lp-2, 3lp-3, 4lp-1, 4lp-2 (OpenCL, CUDA) or site, simd "
+    "(OpenMP);\n"
+    "                     default 3lp-1 on GPUs, site on CPUs\n"
+    "  --order O          work-item order: k or i (3lp-*, 4lp-1; default k), l or i (4lp-2; default l), "
+    "none\n"
+    "  --work-group N     work-items per work-group (GPU strategies): a multiple of 12 (3lp k), 4 (3lp i) "
+    "or\n"
+    "                     48 (4lp) dividing the global size; default the largest of 768, 384, 192, 96 that "
+    "fits\n"
+    "  --runs R           timed samples after one warm-up application (default 10)\n"
+    "  --iterations I     applications per sample, timed together (default 100)\n"
+    "  --timing T         mean (rates from the mean sample, the paper's rule; default) or best (the "
+    "fastest)\n"
+    "output:\n"
+    "  --csv | --json     CSV, or one JSON document with everything (default: a table)\n"
     "  --progress-fd FD   write \"progress 0.42\" lines to FD while running (used by `serve`)\n";
+
+/* The suites an option belongs to; an option given to a suite that does not take it is an error. */
+enum { SUITE_STREAM = 1, SUITE_WILSON = 2, SUITE_STAGGERED = 4 };
+
+struct suite_option {
+    const char *name;
+    unsigned suites;
+};
+
+static const char *suite_options(unsigned suite)
+{
+    return suite == SUITE_STREAM ? "--arraysize, --kernels, --numtimes"
+           : suite == SUITE_WILSON
+               ? "--lattice, --layout, --numtimes"
+               : "--lattice, --strategy, --order, --work-group, --runs, --iterations, --timing";
+}
+
+static const char *suite_names(unsigned suites)
+{
+    static const char *const names[8] = {"",
+                                         "stream",
+                                         "wilson",
+                                         "stream and wilson",
+                                         "staggered",
+                                         "stream and staggered",
+                                         "wilson and staggered",
+                                         "any"};
+    return names[suites & 7];
+}
+
+static unsigned suite_bit(const char *suite)
+{
+    return strcmp(suite, "stream") == 0      ? SUITE_STREAM
+           : strcmp(suite, "wilson") == 0    ? SUITE_WILSON
+           : strcmp(suite, "staggered") == 0 ? SUITE_STAGGERED
+                                             : 0;
+}
 
 static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_format *fmt)
 {
@@ -76,10 +130,18 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
         {"double", no_argument, NULL, 'd'},
         {"lattice", required_argument, NULL, 'L'},
         {"layout", required_argument, NULL, 'Y'},
+        {"strategy", required_argument, NULL, 'S'},
+        {"order", required_argument, NULL, 'O'},
+        {"work-group", required_argument, NULL, 'W'},
+        {"runs", required_argument, NULL, 'R'},
+        {"iterations", required_argument, NULL, 'I'},
+        {"timing", required_argument, NULL, 'T'},
         {NULL, 0, NULL, 0},
     };
-    const char *stream_only = NULL, *wilson_only = NULL; /* an option given that only that suite takes */
-    int prec = -1;
+    struct suite_option given[32]; /* the suite-specific options given, in order */
+    size_t ngiven = 0;
+    unsigned suite;
+    int prec = -1, li = 0;
     unsigned long long v;
     struct pp_error err;
     int c;
@@ -89,9 +151,18 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
     *fmt = RUNNER_TABLE;
     stream_params_default(&job->stream);
     wilson_params_default(&job->wilson);
+    staggered_params_default(&job->staggered);
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "", longopts, &li)) != -1) {
+        unsigned suites = c == 'n' || c == 'K'  ? SUITE_STREAM
+                          : c == 'k'            ? SUITE_STREAM | SUITE_WILSON
+                          : c == 'L'            ? SUITE_WILSON | SUITE_STAGGERED
+                          : c == 'Y'            ? SUITE_WILSON
+                          : strchr("SOWRIT", c) ? SUITE_STAGGERED
+                                                : 0;
+        if (suites && ngiven < sizeof(given) / sizeof(given[0]))
+            given[ngiven++] = (struct suite_option){longopts[li].name, suites};
         switch (c) {
         case 'p':
             job->platform = optarg;
@@ -106,7 +177,6 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
             if (parse_count("--arraysize", optarg, (unsigned long long)SIZE_MAX / 16, &v))
                 return RUN_USAGE;
             job->stream.n = (size_t)v;
-            stream_only = "--arraysize";
             break;
         case 'k':
             if (parse_count("--numtimes", optarg, 100000000ull, &v))
@@ -122,17 +192,43 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
         case 'K':
             if (stream_kernels_parse(optarg, &job->stream.kernels, &err))
                 return usage_error("%s", err.msg);
-            stream_only = "--kernels";
             break;
         case 'L':
             if (lattice_parse(optarg, job->wilson.dims, &err))
                 return usage_error("%s", err.msg);
-            wilson_only = "--lattice";
+            memcpy(job->staggered.dims, job->wilson.dims, sizeof(job->staggered.dims));
             break;
         case 'Y':
             if (wilson_layout_parse(optarg, &job->wilson.layout, &err))
                 return usage_error("%s", err.msg);
-            wilson_only = "--layout";
+            break;
+        case 'S':
+            if (staggered_strategy_parse(optarg, &job->staggered.variant.strategy, &err))
+                return usage_error("%s", err.msg);
+            break;
+        case 'O':
+            if (staggered_order_parse(optarg, &job->staggered.variant.order, &err))
+                return usage_error("%s", err.msg);
+            break;
+        case 'W':
+            if (parse_count("--work-group", optarg, 1u << 20, &v))
+                return RUN_USAGE;
+            job->staggered.variant.work_group = (unsigned)v;
+            break;
+        case 'R':
+            if (parse_count("--runs", optarg, 1000000ull, &v))
+                return RUN_USAGE;
+            job->staggered.runs = (unsigned)v;
+            break;
+        case 'I':
+            if (parse_count("--iterations", optarg, 100000000ull, &v))
+                return RUN_USAGE;
+            job->staggered.iterations = (unsigned)v;
+            break;
+        case 'T':
+            if (strcmp(optarg, "mean") && strcmp(optarg, "best"))
+                return usage_error("invalid --timing \"%s\": expected mean or best", optarg);
+            job->staggered.timing = strcmp(optarg, "best") ? STAGGERED_TIMING_MEAN : STAGGERED_TIMING_BEST;
             break;
         case 'c':
             *fmt = RUNNER_CSV;
@@ -156,14 +252,16 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
         return usage_error("unexpected argument \"%s\"", argv[optind]);
     if (!job->platform || !job->model || !job->suite)
         return usage_error("%s", "run needs --platform, --model and --suite (see --help)");
-    if (strcmp(job->suite, "stream") != 0 && strcmp(job->suite, "wilson") != 0)
-        return usage_error("unknown suite \"%s\" (built: stream, wilson)", job->suite);
-    if (strcmp(job->suite, "wilson") == 0 && stream_only)
-        return usage_error("%s is a stream option (wilson takes --lattice, --layout)", stream_only);
-    if (strcmp(job->suite, "stream") == 0 && wilson_only)
-        return usage_error("%s is a wilson option (stream takes --arraysize, --kernels)", wilson_only);
+    if (!(suite = suite_bit(job->suite)))
+        return usage_error("unknown suite \"%s\" (built: stream, wilson, staggered)", job->suite);
+    for (size_t i = 0; i < ngiven; i++)
+        if (!(given[i].suites & suite)) {
+            fprintf(stderr, "ppbench-worker: --%s is a %s option (%s takes %s)\n", given[i].name,
+                    suite_names(given[i].suites), job->suite, suite_options(suite));
+            return RUN_USAGE;
+        }
     if (prec >= 0)
-        job->stream.prec = job->wilson.prec = (enum pp_precision)prec;
+        job->stream.prec = job->wilson.prec = job->staggered.prec = (enum pp_precision)prec;
     if (job->stream.numtimes < 2)
         return usage_error("%s", "numtimes must be at least 2 (the first iteration is warm-up)");
     if (job->stream.n == 0)

@@ -27,6 +27,7 @@
 #include "worker/provenance.h"
 #include "worker/report.h"
 #include "worker/run.h"
+#include "worker/runner_staggered.h"
 #include "worker/runner_wilson.h"
 
 struct progress_state {
@@ -119,6 +120,26 @@ static int write_report(FILE *out, enum runner_format fmt, const struct run_repo
     return 0;
 }
 
+int runner_report(FILE *out, enum runner_format fmt, const struct run_report *r,
+                  const struct runner_writers *w, bool verified, const char *detail, struct pp_error *err)
+{
+    if (fmt == RUNNER_CSV)
+        w->csv(out, r);
+    else if (fmt == RUNNER_TABLE)
+        w->table(out, r);
+    else if (w->json(out, r, err))
+        return RUN_FAILED;
+    if (fflush(out) != 0) {
+        pp_error_set(err, "cannot write the report: %s", strerror(errno));
+        return RUN_FAILED;
+    }
+    if (verified)
+        return RUN_OK;
+    fprintf(stderr, "verification failed: %s\n", detail);
+    snprintf(err->msg, sizeof(err->msg), "verification failed: %s", detail);
+    return RUN_UNVERIFIED;
+}
+
 /* The device of model on the platform key names, or NULL. */
 static const struct pp_device *platform_device_of(const struct pp_platform_list *pl, const char *key,
                                                   const char *model)
@@ -139,18 +160,18 @@ int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, 
     char ids[256];
     int rc;
 
-    bool wilson = strcmp(job->suite, "wilson") == 0;
+    bool wilson = strcmp(job->suite, "wilson") == 0, staggered = strcmp(job->suite, "staggered") == 0;
 
-    if (strcmp(job->suite, "stream") != 0 && !wilson) {
-        pp_error_set(err, "unknown suite \"%s\" (built: stream, wilson)", job->suite);
+    if (strcmp(job->suite, "stream") != 0 && !wilson && !staggered) {
+        pp_error_set(err, "unknown suite \"%s\" (built: stream, wilson, staggered)", job->suite);
         return RUN_USAGE;
     }
     if (!(b = registry_find(job->model))) {
         pp_error_set(err, "unknown model \"%s\" (built: %s)", job->model, registry_names());
         return RUN_USAGE;
     }
-    if (wilson && !b->wilson) {
-        pp_error_set(err, "model %s has no wilson suite", job->model);
+    if ((wilson && !b->wilson) || (staggered && !b->staggered)) {
+        pp_error_set(err, "model %s has no %s suite", job->model, job->suite);
         return RUN_USAGE;
     }
     /* Before any runtime starts its threads (discovery starts them): they inherit this thread's mask. */
@@ -179,6 +200,14 @@ int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, 
             wp.progress_arg = &progress;
         }
         return runner_wilson(b, &r, &wp, out, fmt, err);
+    }
+    if (staggered) {
+        struct staggered_params sp = job->staggered;
+        if (job->progress_fd >= 0) {
+            sp.progress = progress_write;
+            sp.progress_arg = &progress;
+        }
+        return runner_staggered(b, &r, &sp, out, fmt, err);
     }
     if (stream_check(&params, r.device, err))
         return RUN_USAGE;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "kernels/staggered.h"
 #include "kernels/stream.h"
 #include "kernels/wilson.h"
 #include "lib/error.h"
@@ -20,8 +21,9 @@ enum runner_format { RUNNER_TABLE, RUNNER_CSV, RUNNER_JSON };
 
 struct runner_job {
     const char *platform, *model, *suite;
-    struct stream_params stream; /* progress/progress_arg are the runner's own when progress_fd >= 0 */
-    struct wilson_params wilson; /* the same, for --suite wilson */
+    struct stream_params stream;       /* progress/progress_arg are the runner's own when progress_fd >= 0 */
+    struct wilson_params wilson;       /* the same, for --suite wilson */
+    struct staggered_params staggered; /* and for --suite staggered */
     int progress_fd; /* -1, or a pipe that gets "progress 0.42\n" lines (at most ~10 per second) */
 };
 
@@ -30,6 +32,20 @@ struct runner_job {
  * RUN_OK, RUN_UNVERIFIED (err: the first failures), RUN_USAGE or RUN_FAILED (err: why). err may span lines
  * (a model's discovery notes follow its message, indented). */
 int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, struct pp_error *err) PP_WUR;
+
+/* A suite's report writers (worker/runner_<suite>.c), for runner_report. */
+struct run_report;
+struct runner_writers {
+    void (*table)(FILE *f, const struct run_report *r);
+    void (*csv)(FILE *f, const struct run_report *r);
+    int (*json)(FILE *f, const struct run_report *r, struct pp_error *err);
+};
+
+/* The end of a one-kernel suite's run: write r in fmt and flush; when !verified, detail goes to stderr and
+ * err as "verification failed: <detail>". Returns RUN_OK, RUN_UNVERIFIED or RUN_FAILED (err: why). */
+int runner_report(FILE *out, enum runner_format fmt, const struct run_report *r,
+                  const struct runner_writers *w, bool verified, const char *detail,
+                  struct pp_error *err) PP_WUR;
 
 /* A child process running `ppbench-worker <args>` from /proc/self/exe: stdout into an anonymous file (the
  * report, read once it exits), stderr and progress through non-blocking pipes. */

@@ -4,9 +4,7 @@
  */
 #include "runner_wilson.h"
 
-#include <errno.h>
 #include <jansson.h>
-#include <string.h>
 
 #include "worker/provenance.h"
 #include "worker/run.h"
@@ -52,44 +50,36 @@ static int json(FILE *f, const struct run_report *r, struct pp_error *err)
 {
     const struct wilson_result *w = r->wilson;
     const struct wilson_params *p = &w->params;
-    double peak = r->platform->peak_bw;
-    json_t *times = json_array(), *kernel, *doc;
-    int rc;
+    const struct report_kernel k = {
+        .name = "dslash",
+        .verified = w->verified,
+        .error = w->detail,
+        .bytes = w->bytes,
+        .flops = w->flops,
+        .bandwidth = w->bandwidth,
+        .gflops = w->gflops,
+        .stats = &w->stats,
+        .times = w->times,
+        .ntimes = p->numtimes,
+        .max_rel_err = w->max_rel_err,
+        .tolerance = w->tolerance,
+    };
 
-    for (unsigned i = 0; i < p->numtimes; i++)
-        json_array_append_new(times, json_real(w->times[i]));
-    kernel = json_pack(
-        "{s:s, s:b, s:s?, s:f, s:f, s:f, s:f, s:o, s:{s:i, s:f, s:f, s:f, s:f, s:f}, s:o, s:f, s:f}",
-        "kernel", "dslash", "verified", w->verified, "error", w->verified ? NULL : w->detail, "bytes",
-        w->bytes, "flops", w->flops, "bandwidth_bytes_per_s", w->bandwidth, "gflops", w->gflops,
-        "efficiency_arch", peak > 0 ? json_real(w->bandwidth / peak) : json_null(), "stats_s", "count",
-        (int)w->stats.count, "min", w->stats.min, "max", w->stats.max, "mean", w->stats.mean, "median",
-        w->stats.median, "stddev", w->stats.stddev, "times_s", times, "max_rel_err", w->max_rel_err,
-        "tolerance", w->tolerance);
-    doc = json_pack(
-        "{s:i, s:s, s:s, s:o, s:{s:s, s:i, s:s, s:s}, "
-        "s:{s:[i,i,i,i], s:I, s:I, s:s, s:s, s:i, s:i, s:i, s:I, s:s, s:i, s:f}, "
-        "s:{s:s, s:i, s:i}, s:{s:f, s:f}, s:b, s:[o], s:o}",
-        "schema", 1, "suite", "wilson", "model", r->model, "platform", report_platform_json(r->platform),
-        "device", "name", r->device->name, "index", r->device->index, "uuid", r->device->uuid, "pci_bus_id",
-        r->device->pci_bus_id, "problem", "lattice", p->dims[0], p->dims[1], p->dims[2], p->dims[3], "sites",
-        (json_int_t)w->sites, "output_sites", (json_int_t)w->out_sites, "output_parity", "odd", "precision",
-        pp_precision_name(p->prec), "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes",
-        (int)p->numtimes, "warmup", 1, "seed", (json_int_t)p->seed, "boundary", "periodic", "flops_per_site",
-        WILSON_FLOPS_PER_SITE, "bytes_per_site", wilson_bytes_per_site(p->prec), "variant", "layout",
-        wilson_layout_name(w->variant.layout), "work_group_size", (int)w->variant.work_group, "threads",
-        (int)w->variant.threads, "phases_s", "init", w->init_seconds, "read", w->read_seconds, "verified",
-        w->verified, "kernels", kernel, "provenance", report_info_json(&r->provenance, ""));
-    if (!doc)
-        return pp_error_set(err, "cannot build the json document");
-    json_object_set_new(json_object_get(doc, "provenance"), "backend", report_info_json(&r->backend, ""));
-    rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    json_decref(doc);
-    if (rc != 0)
-        return pp_error_set(err, "cannot write the json document");
-    fputc('\n', f);
-    return 0;
+    return report_write_json(
+        f, r, "wilson",
+        json_pack("{s:[i,i,i,i], s:I, s:I, s:s, s:s, s:i, s:i, s:i, s:I, s:s, s:i, s:f}", "lattice",
+                  p->dims[0], p->dims[1], p->dims[2], p->dims[3], "sites", (json_int_t)w->sites,
+                  "output_sites", (json_int_t)w->out_sites, "output_parity", "odd", "precision",
+                  pp_precision_name(p->prec), "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes",
+                  (int)p->numtimes, "warmup", 1, "seed", (json_int_t)p->seed, "boundary", "periodic",
+                  "flops_per_site", WILSON_FLOPS_PER_SITE, "bytes_per_site", wilson_bytes_per_site(p->prec)),
+        json_pack("{s:s, s:i, s:i}", "layout", wilson_layout_name(w->variant.layout), "work_group_size",
+                  (int)w->variant.work_group, "threads", (int)w->variant.threads),
+        json_pack("{s:f, s:f}", "init", w->init_seconds, "read", w->read_seconds), w->verified,
+        json_pack("[o]", report_kernel_json(&k, r->platform->peak_bw)), err);
 }
+
+static const struct runner_writers writers = {.table = table, .csv = csv, .json = json};
 
 int runner_wilson(const struct pp_backend *b, struct run_report *r, const struct wilson_params *p, FILE *out,
                   enum runner_format fmt, struct pp_error *err)
@@ -112,24 +102,7 @@ int runner_wilson(const struct pp_backend *b, struct run_report *r, const struct
     }
     b->describe(ctx, &r->backend);
     r->wilson = &res;
-    if (fmt == RUNNER_CSV)
-        csv(out, r);
-    else if (fmt == RUNNER_TABLE)
-        table(out, r);
-    else if (json(out, r, err)) {
-        rc = RUN_FAILED;
-        goto out;
-    }
-    if (fflush(out) != 0) {
-        pp_error_set(err, "cannot write the report: %s", strerror(errno));
-        rc = RUN_FAILED;
-        goto out;
-    }
-    if (!res.verified) {
-        fprintf(stderr, "verification failed: %s\n", res.detail);
-        snprintf(err->msg, sizeof(err->msg), "verification failed: %s", res.detail);
-    }
-    rc = res.verified ? RUN_OK : RUN_UNVERIFIED;
+    rc = runner_report(out, fmt, r, &writers, res.verified, res.detail, err);
 out:
     wilson_result_release(&res);
     b->close(ctx);

@@ -1,7 +1,8 @@
 /*
  * openmp: discovery, context and provenance of the OpenMP model. The host CPU is one device; OpenMP reads
  * OMP_NUM_THREADS, OMP_PROC_BIND and OMP_PLACES itself, and describe() records what it made of them.
- * Runs on the caller's thread; the kernels' parallel regions are in kernels/openmp/stream.c and wilson.c.
+ * Runs on the caller's thread; the kernels' parallel regions are in kernels/openmp/stream.c, wilson.c and
+ * staggered.c.
  */
 #include "openmp.h"
 
@@ -103,6 +104,7 @@ static void openmp_close(struct pp_ctx *ctx)
         return;
     openmp_stream_ops.release(ctx);
     openmp_wilson_ops.release(ctx);
+    openmp_staggered_ops.release(ctx);
     free(ctx);
 }
 
@@ -114,4 +116,5 @@ const struct pp_backend pp_backend_openmp = {
     .close = openmp_close,
     .stream = &openmp_stream_ops,
     .wilson = &openmp_wilson_ops,
+    .staggered = &openmp_staggered_ops,
 };

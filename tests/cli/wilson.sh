@@ -65,11 +65,11 @@ bad "an odd extent" 'lattice extent 5 in z must be even' --lattice 4x4x5x4
 bad "a too small extent" 'lattice extent 2 in t must be even and at least 4' --lattice 4x4x4x2
 bad "a malformed lattice" 'invalid --lattice "8x8x8"' --lattice 8x8x8
 bad "a lattice with junk" 'invalid --lattice "8x8x8x8y"' --lattice 8x8x8x8y
-bad "a lattice too large for memory" 'lattice 256x256x256x512 too large: .* GB, the device has' --lattice 256x256x256x512
+bad "a lattice too large for memory" 'lattice 256x256x256x256 too large: .* GB, the device has' --lattice 256x256x256x256
 bad "an unknown layout" 'unknown layout "left"' --layout left
 bad "a stream option" '--arraysize is a stream option' --arraysize 100
 bad "numtimes 1" 'numtimes must be at least 2' --numtimes 1
-expect "stream refuses a wilson option" 2 '--lattice is a wilson option' -- \
+expect "stream refuses a wilson option" 2 '--lattice is a wilson and staggered option' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite stream --lattice 4x4x4x4
 if "$WORKER" list | grep -Eq '^cpu0 .*opencl'; then
     expect "a model without the suite says so" 2 'model opencl has no wilson suite' -- \

@@ -1,0 +1,173 @@
+/*
+ * staggered_kernels: the OpenMP staggered Dslash, written once and instantiated per precision by
+ * staggered.c, which defines REAL (the element type), KERNEL(name) (the function name for that instance) and
+ * STAG_BLOCK (sites per block of the simd layout).
+ *
+ * One term of one output site is a product p = M v of a 3x3 complex matrix M (row-major, its reals `stride`
+ * apart) and the neighbour's colour vector v: 9 complex multiplications of 6 flop and 6 complex additions of
+ * 2, 66 flop; the first term is assigned, the other 15 added (l = 0, 1) or subtracted (l = 2, 3): 6 flop
+ * each, 1146 per site. Vectors are structs of six named reals, not arrays, so that the compiler keeps them in
+ * registers (an array indexed in a loop inside `omp simd` becomes a scatter to memory).
+ *
+ * Two strategies. site: one loop iteration per output site over the canonical arrays (kernels/backend.h),
+ * the links of term l of site i at ((l n + i) 4 + k) 18. simd: sites in blocks of STAG_BLOCK, each block
+ * holding, for each of its 16 matrices and 18 reals, the STAG_BLOCK sites side by side (links[((b 16 + t) 18
+ * + e) STAG_BLOCK + lane], t = 4 l + k), likewise the neighbour table and the output; the loop over the
+ * lanes of a block is `omp simd`, so one vector instruction works on consecutive sites with unit-stride link
+ * loads; the neighbours' vectors are gathered.
+ */
+
+struct KERNEL(cvec) {
+    REAL r0, i0, r1, i1, r2, i2;
+};
+
+#define M_(e) m[(size_t)(e)*stride]
+#define ROW_RE(i)                                                                                            \
+    (M_(6 * i) * v0 - M_(6 * i + 1) * v1 + M_(6 * i + 2) * v2 - M_(6 * i + 3) * v3 + M_(6 * i + 4) * v4 -    \
+     M_(6 * i + 5) * v5)
+#define ROW_IM(i)                                                                                            \
+    (M_(6 * i) * v1 + M_(6 * i + 1) * v0 + M_(6 * i + 2) * v3 + M_(6 * i + 3) * v2 + M_(6 * i + 4) * v5 +    \
+     M_(6 * i + 5) * v4)
+
+/* M v with v = vec[j] */
+static inline __attribute__((always_inline)) struct KERNEL(cvec)
+    KERNEL(mul)(const REAL *restrict m, size_t stride, const REAL *restrict vec, size_t j)
+{
+    const REAL v0 = vec[6 * j], v1 = vec[6 * j + 1], v2 = vec[6 * j + 2];
+    const REAL v3 = vec[6 * j + 3], v4 = vec[6 * j + 4], v5 = vec[6 * j + 5];
+    struct KERNEL(cvec) p = {ROW_RE(0), ROW_IM(0), ROW_RE(1), ROW_IM(1), ROW_RE(2), ROW_IM(2)};
+
+    return p;
+}
+
+#undef M_
+#undef ROW_RE
+#undef ROW_IM
+
+/* acc + p, or acc - p; by value, so that no address of a vector is taken inside `omp simd` (that would make
+ * it a per-lane array in memory) */
+static inline __attribute__((always_inline)) struct KERNEL(cvec)
+    KERNEL(add)(struct KERNEL(cvec) acc, struct KERNEL(cvec) p, int negative)
+{
+    if (negative) {
+        acc.r0 -= p.r0, acc.i0 -= p.i0, acc.r1 -= p.r1;
+        acc.i1 -= p.i1, acc.r2 -= p.r2, acc.i2 -= p.i2;
+    } else {
+        acc.r0 += p.r0, acc.i0 += p.i0, acc.r1 += p.r1;
+        acc.i1 += p.i1, acc.r2 += p.r2, acc.i2 += p.i2;
+    }
+    return acc;
+}
+
+static inline __attribute__((always_inline)) void KERNEL(store)(REAL *restrict o, size_t stride,
+                                                                struct KERNEL(cvec) acc)
+{
+    o[0] = acc.r0, o[stride] = acc.i0, o[2 * stride] = acc.r1;
+    o[3 * stride] = acc.i1, o[4 * stride] = acc.r2, o[5 * stride] = acc.i2;
+}
+
+static void KERNEL(dslash_site)(struct pp_ctx *x)
+{
+    const REAL *restrict links = x->stag.links, *restrict vec = x->stag.vec;
+    const uint32_t *restrict nbr = x->stag.nbr;
+    REAL *restrict out = x->stag.out;
+    const size_t n = x->stag.n;
+
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        struct KERNEL(cvec) acc = KERNEL(mul)(&links[i * 72], 1, vec, nbr[i]);
+
+        for (int t = 1; t < 16; t++) {
+            const size_t l = (size_t)t / 4, k = (size_t)t % 4;
+            const struct KERNEL(cvec) p =
+                KERNEL(mul)(&links[((l * n + i) * 4 + k) * 18], 1, vec, nbr[(size_t)t * n + i]);
+            acc = KERNEL(add)(acc, p, l >= 2);
+        }
+        KERNEL(store)(&out[i * 6], 1, acc);
+    }
+}
+
+static void KERNEL(dslash_simd)(struct pp_ctx *x)
+{
+    const REAL *restrict links = x->stag.links, *restrict vec = x->stag.vec;
+    const uint32_t *restrict nbr = x->stag.nbr;
+    REAL *restrict out = x->stag.out;
+    const size_t blocks = x->stag.blocks;
+
+#pragma omp parallel for schedule(static)
+    for (size_t b = 0; b < blocks; b++) {
+        const REAL *restrict lb = &links[b * 16 * 18 * STAG_BLOCK];
+        const uint32_t *restrict nb = &nbr[b * 16 * STAG_BLOCK];
+        REAL *restrict ob = &out[b * 6 * STAG_BLOCK];
+
+#pragma omp simd
+        for (size_t lane = 0; lane < STAG_BLOCK; lane++) {
+            struct KERNEL(cvec) acc = KERNEL(mul)(&lb[lane], STAG_BLOCK, vec, nb[lane]);
+
+#pragma GCC unroll 16
+            for (size_t t = 1; t < 16; t++) {
+                const struct KERNEL(cvec) p =
+                    KERNEL(mul)(&lb[t * 18 * STAG_BLOCK + lane], STAG_BLOCK, vec, nb[t * STAG_BLOCK + lane]);
+                acc = KERNEL(add)(acc, p, t >= 8);
+            }
+            KERNEL(store)(&ob[lane], STAG_BLOCK, acc);
+        }
+    }
+}
+
+/* Host canonical order (double) into the strategy's layout and precision, in parallel with the kernel's
+ * schedule (first touch). Lanes past n in the last simd block get zero links and neighbour 0. */
+static void KERNEL(upload)(struct pp_ctx *x, const double *links, const double *vec, const uint32_t *nbr)
+{
+    REAL *restrict l_ = x->stag.links, *restrict v_ = x->stag.vec, *restrict o_ = x->stag.out;
+    uint32_t *restrict n_ = x->stag.nbr;
+    const size_t n = x->stag.n, blocks = x->stag.blocks;
+
+    if (x->stag.strategy == PP_STAG_SITE) {
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++) {
+            for (int l = 0; l < 4; l++)
+                for (int e = 0; e < 72; e++)
+                    l_[((size_t)l * n + i) * 72 + (size_t)e] =
+                        (REAL)links[((size_t)l * n + i) * 72 + (size_t)e];
+            for (int t = 0; t < 16; t++)
+                n_[(size_t)t * n + i] = nbr[(size_t)t * n + i];
+            for (int c = 0; c < 6; c++) {
+                v_[i * 6 + (size_t)c] = (REAL)vec[i * 6 + (size_t)c];
+                o_[i * 6 + (size_t)c] = 0;
+            }
+        }
+        return;
+    }
+#pragma omp parallel for schedule(static)
+    for (size_t b = 0; b < blocks; b++)
+        for (size_t lane = 0; lane < STAG_BLOCK; lane++) {
+            const size_t i = b * STAG_BLOCK + lane;
+            for (int t = 0; t < 16; t++) {
+                const size_t l = (size_t)t / 4, k = (size_t)t % 4;
+                for (int e = 0; e < 18; e++)
+                    l_[((b * 16 + (size_t)t) * 18 + (size_t)e) * STAG_BLOCK + lane] =
+                        i < n ? (REAL)links[((l * n + i) * 4 + k) * 18 + (size_t)e] : 0;
+                n_[(b * 16 + (size_t)t) * STAG_BLOCK + lane] = i < n ? nbr[(size_t)t * n + i] : 0;
+            }
+            for (int c = 0; c < 6; c++) {
+                if (i < n)
+                    v_[i * 6 + (size_t)c] = (REAL)vec[i * 6 + (size_t)c];
+                o_[(b * 6 + (size_t)c) * STAG_BLOCK + lane] = 0;
+            }
+        }
+}
+
+static void KERNEL(download)(struct pp_ctx *x, double *host)
+{
+    const REAL *restrict out = x->stag.out;
+    const size_t n = x->stag.n;
+    const int simd = x->stag.strategy == PP_STAG_SIMD;
+
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++)
+        for (int c = 0; c < 6; c++)
+            host[i * 6 + (size_t)c] =
+                (double)(simd ? out[((i / STAG_BLOCK) * 6 + (size_t)c) * STAG_BLOCK + i % STAG_BLOCK]
+                              : out[i * 6 + (size_t)c]);
+}

@@ -1,0 +1,532 @@
+/*
+ * staggered: the MILC staggered Dslash suite driver. Runs on the thread that calls staggered_run; owns the
+ * host fields and the timing series it allocates (the series is freed by staggered_result_release), borrows
+ * the backend context.
+ *
+ * Order (docs/METHODOLOGY.md): generate the fat and long links and the colour vector from the seed on the
+ * full lattice; pack them into the canonical arrays of struct pp_staggered_ops (per output site its 16
+ * matrices, the backward ones as stored adjoints, the even-site vector, the neighbour table); upload; one
+ * warm-up application, then `runs` samples of `iterations` applications each; download; check every component
+ * of every odd site against staggered_ref, which works from the unpacked full-lattice fields.
+ */
+#include "staggered.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/lattice.h"
+#include "kernels/staggered_ref.h"
+#include "lib/clock.h"
+
+static const char *const strategy_names[PP_STAG_NSTRATEGIES] = {"1lp",   "2lp",   "3lp-1", "3lp-2", "3lp-3",
+                                                                "4lp-1", "4lp-2", "site",  "simd"};
+static const char *const order_names[PP_NORDERS] = {"none", "k", "i", "l"};
+
+/* Per term l of the canonical arrays: the displacement along k (x + k, x + 3k, x - k, x - 3k). */
+static const int term_step[4] = {+1, +3, -1, -3};
+
+void staggered_params_default(struct staggered_params *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->runs = STAGGERED_DEFAULT_RUNS;
+    p->iterations = STAGGERED_DEFAULT_ITERATIONS;
+    p->prec = PP_FP64;
+    p->variant.strategy = PP_STAG_NSTRATEGIES;
+    p->variant.order = PP_NORDERS;
+    p->timing = STAGGERED_TIMING_MEAN;
+    p->seed = STAGGERED_DEFAULT_SEED;
+}
+
+const char *staggered_strategy_name(enum pp_staggered_strategy s)
+{
+    return (unsigned)s < PP_STAG_NSTRATEGIES ? strategy_names[s] : "?";
+}
+
+const char *staggered_order_name(enum pp_staggered_order o)
+{
+    return (unsigned)o < PP_NORDERS ? order_names[o] : "?";
+}
+
+/* "a, b, c": the names whose bit is set in mask. */
+static void names_of(unsigned mask, const char *const *names, int count, char *out, size_t size)
+{
+    size_t used = 0;
+
+    out[0] = '\0';
+    for (int i = 0; i < count; i++)
+        if (mask & (1u << i))
+            used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s%s", used ? ", " : "",
+                                     names[i]);
+}
+
+int staggered_strategy_parse(const char *s, enum pp_staggered_strategy *out, struct pp_error *err)
+{
+    char all[128];
+
+    for (int i = 0; i < PP_STAG_NSTRATEGIES; i++)
+        if (strcmp(s, strategy_names[i]) == 0) {
+            *out = (enum pp_staggered_strategy)i;
+            return 0;
+        }
+    names_of(~0u, strategy_names, PP_STAG_NSTRATEGIES, all, sizeof(all));
+    return pp_error_set(err, "unknown strategy \"%s\" (staggered has: %s)", s, all);
+}
+
+int staggered_order_parse(const char *s, enum pp_staggered_order *out, struct pp_error *err)
+{
+    char all[64];
+
+    for (int i = 0; i < PP_NORDERS; i++)
+        if (strcmp(s, order_names[i]) == 0) {
+            *out = (enum pp_staggered_order)i;
+            return 0;
+        }
+    names_of(~0u, order_names, PP_NORDERS, all, sizeof(all));
+    return pp_error_set(err, "unknown order \"%s\" (the orders are: %s)", s, all);
+}
+
+double staggered_bytes_per_site(enum pp_precision prec)
+{
+    return (16.0 * 18 + 16.0 * 6 + 6) * (double)pp_precision_bytes(prec);
+}
+
+double staggered_flops(const unsigned dims[4])
+{
+    return (double)STAGGERED_FLOPS_PER_SITE * (double)(lattice_volume(dims) / 2);
+}
+
+unsigned staggered_items_per_site(enum pp_staggered_strategy s)
+{
+    switch (s) {
+    case PP_STAG_1LP:
+        return 1;
+    case PP_STAG_2LP:
+        return 3;
+    case PP_STAG_3LP_1:
+    case PP_STAG_3LP_2:
+    case PP_STAG_3LP_3:
+        return 12;
+    case PP_STAG_4LP_1:
+    case PP_STAG_4LP_2:
+        return 48;
+    default:
+        return 0;
+    }
+}
+
+/* ---- the strategies' rules (paper 001, Sec. III and IV-B) ---- */
+
+/* The orders a strategy has, as a mask of 1u << enum pp_staggered_order, and its default. */
+static unsigned orders_of(enum pp_staggered_strategy s)
+{
+    unsigned items = staggered_items_per_site(s);
+
+    if (s == PP_STAG_4LP_2)
+        return 1u << PP_ORDER_L | 1u << PP_ORDER_I;
+    return items >= 12 ? 1u << PP_ORDER_K | 1u << PP_ORDER_I : 1u << PP_ORDER_NONE;
+}
+
+static enum pp_staggered_order default_order(enum pp_staggered_strategy s)
+{
+    if (s == PP_STAG_4LP_2)
+        return PP_ORDER_L;
+    return staggered_items_per_site(s) >= 12 ? PP_ORDER_K : PP_ORDER_NONE;
+}
+
+/* What a work-group size must be a multiple of: the work-items that share one partial sum must share the
+ * group (3LP k-major: the 12 of a site; i-major: the 4 k of one row; 4LP: the 48 of a site). */
+static unsigned group_multiple(enum pp_staggered_strategy s, enum pp_staggered_order o)
+{
+    unsigned items = staggered_items_per_site(s);
+
+    if (items == 12)
+        return o == PP_ORDER_K ? 12 : 4;
+    return items == 48 ? 48 : 1;
+}
+
+static int resolve_strategy(struct pp_staggered_variant *v, const struct pp_backend *b,
+                            const struct pp_device *dev, struct pp_error *err)
+{
+    unsigned have = b->staggered->strategies;
+    char names[128];
+
+    if (v->strategy == PP_STAG_NSTRATEGIES) {
+        if (dev->kind == PP_DEVICE_CPU && (have & 1u << PP_STAG_SITE))
+            v->strategy = PP_STAG_SITE;
+        else if (have & 1u << PP_STAG_3LP_1)
+            v->strategy = PP_STAG_3LP_1;
+        else
+            for (int s = PP_STAG_NSTRATEGIES - 1; s >= 0; s--)
+                if (have & 1u << s)
+                    v->strategy = (enum pp_staggered_strategy)s;
+    }
+    if ((unsigned)v->strategy >= PP_STAG_NSTRATEGIES)
+        return pp_error_set(err, "strategy %d out of range", (int)v->strategy);
+    if (!(have & 1u << v->strategy)) {
+        names_of(have, strategy_names, PP_STAG_NSTRATEGIES, names, sizeof(names));
+        return pp_error_set(err, "model %s has no strategy %s (it has: %s)", b->name,
+                            strategy_names[v->strategy], names);
+    }
+    if (v->order == PP_NORDERS)
+        v->order = default_order(v->strategy);
+    if ((unsigned)v->order >= PP_NORDERS || !(orders_of(v->strategy) & 1u << v->order)) {
+        names_of(orders_of(v->strategy), order_names, PP_NORDERS, names, sizeof(names));
+        return pp_error_set(err, "strategy %s has no order %s (it has: %s)", strategy_names[v->strategy],
+                            staggered_order_name(v->order), names);
+    }
+    return 0;
+}
+
+static int resolve_work_group(struct pp_staggered_variant *v, size_t n, struct pp_error *err)
+{
+    static const unsigned preferred[] = {256, 768, 384, 192, 96}; /* 256 only for 1LP (paper, Table I) */
+    unsigned items = staggered_items_per_site(v->strategy), m = group_multiple(v->strategy, v->order);
+    size_t global = n * items;
+
+    if (items == 0) {
+        if (v->work_group != 0)
+            return pp_error_set(err,
+                                "work-group size %u given for strategy %s, a CPU loop without work-groups",
+                                v->work_group, strategy_names[v->strategy]);
+        return 0;
+    }
+    if (v->work_group != 0) {
+        if (v->work_group % m)
+            return pp_error_set(err, "work-group size %u for strategy %s (order %s) must be a multiple of %u",
+                                v->work_group, strategy_names[v->strategy], order_names[v->order], m);
+        if (global % v->work_group)
+            return pp_error_set(err,
+                                "work-group size %u does not divide the global size %zu (%zu sites x %u "
+                                "work-items of strategy %s)",
+                                v->work_group, global, n, items, strategy_names[v->strategy]);
+        return 0;
+    }
+    for (size_t i = v->strategy == PP_STAG_1LP ? 0 : 1; i < sizeof(preferred) / sizeof(preferred[0]); i++)
+        if (preferred[i] % m == 0 && global % preferred[i] == 0) {
+            v->work_group = preferred[i];
+            return 0;
+        }
+    for (unsigned w = 1024; w >= m; w--)
+        if (w % m == 0 && global % w == 0) {
+            v->work_group = w;
+            return 0;
+        }
+    return pp_error_set(err, "no work-group size for strategy %s divides the global size %zu",
+                        strategy_names[v->strategy], global);
+}
+
+/* Host bytes per lattice site while a run holds its fields (doubles): fat 72, long 72, vector 6, packed
+ * links 144, even vector 3, output 3, reference 6, scale 1; neighbour table 32. */
+#define HOST_BYTES_PER_SITE (307.0 * 8 + 32)
+
+static int check_memory(const struct staggered_params *p, const struct pp_device *dev, struct pp_error *err)
+{
+    double volume = (double)lattice_volume(p->dims);
+    double device = volume / 2 * ((16.0 * 18 + 12) * (double)pp_precision_bytes(p->prec) + 64.0);
+    double host = volume * HOST_BYTES_PER_SITE;
+
+    if (dev->kind == PP_DEVICE_CPU)
+        device += host; /* one memory holds both */
+    if (dev->mem_bytes && device > (double)dev->mem_bytes)
+        return pp_error_set(
+            err, "lattice %ux%ux%ux%u too large: its fields need %.1f GB, the device has %.1f GB", p->dims[0],
+            p->dims[1], p->dims[2], p->dims[3], device * 1e-9, (double)dev->mem_bytes * 1e-9);
+    return 0;
+}
+
+int staggered_resolve(struct staggered_params *p, const struct pp_backend *b, const struct pp_device *dev,
+                      struct pp_error *err)
+{
+    if (!b->staggered)
+        return pp_error_set(err, "model %s has no staggered suite", b->name);
+    if (!p->dims[0] && !p->dims[1] && !p->dims[2] && !p->dims[3])
+        for (int mu = 0; mu < 4; mu++)
+            p->dims[mu] =
+                dev->kind == PP_DEVICE_CPU ? STAGGERED_DEFAULT_EXTENT_CPU : STAGGERED_DEFAULT_EXTENT_GPU;
+    if (lattice_check_extents(p->dims, err))
+        return -1;
+    if (p->runs < 1)
+        return pp_error_set(err, "runs must be at least 1, got %u", p->runs);
+    if (p->iterations < 1)
+        return pp_error_set(err, "iterations must be at least 1, got %u", p->iterations);
+    if (p->prec != PP_FP64 && p->prec != PP_FP32)
+        return pp_error_set(err, "precision %d out of range", (int)p->prec);
+    if (p->prec == PP_FP64 && !dev->fp64)
+        return pp_error_set(err, "device %s does not support fp64", dev->name);
+    if (resolve_strategy(&p->variant, b, dev, err) ||
+        resolve_work_group(&p->variant, lattice_volume(p->dims) / 2, err))
+        return -1;
+    return check_memory(p, dev, err);
+}
+
+/* ---- fields ---- */
+
+void staggered_random_fields(const unsigned dims[4], uint64_t seed, double *fat, double *lng, double *vec)
+{
+    size_t volume = lattice_volume(dims);
+    uint64_t state = seed;
+
+    for (size_t i = 0; i < volume * 4; i++)
+        lattice_random_su3(&state, &fat[i * 18]);
+    for (size_t i = 0; i < volume * 4; i++)
+        lattice_random_su3(&state, &lng[i * 18]);
+    for (size_t i = 0; i < volume * 6; i++)
+        vec[i] = lattice_random(&state);
+}
+
+/* dst = src^dagger, 3x3 complex */
+static void adjoint(const double *src, double *dst)
+{
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            dst[(a * 3 + b) * 2] = src[(b * 3 + a) * 2];
+            dst[(a * 3 + b) * 2 + 1] = -src[(b * 3 + a) * 2 + 1];
+        }
+}
+
+/* The canonical arrays of struct pp_staggered_ops from the full-lattice fields; the checkerboard index of
+ * site s is s / 2 (kernels/lattice.h). */
+static void pack(const unsigned dims[4], const double *fat, const double *lng, const double *vec,
+                 double *links, double *even, uint32_t *nbr)
+{
+    size_t volume = lattice_volume(dims), n = volume / 2;
+
+    for (size_t s = 0; s < volume; s++) {
+        unsigned c[4];
+        size_t i = s / 2;
+
+        lattice_coords(dims, s, c);
+        if (lattice_parity(c) == 0) {
+            memcpy(&even[i * 6], &vec[s * 6], 6 * sizeof(double));
+            continue;
+        }
+        for (int l = 0; l < 4; l++)
+            for (int k = 0; k < 4; k++) {
+                size_t nb = lattice_shift(dims, s, k, term_step[l]);
+                double *dst = &links[((l * n + i) * 4 + (size_t)k) * 18];
+                const double *field = (l & 1) ? lng : fat;
+
+                if (l < 2)
+                    memcpy(dst, &field[(s * 4 + (size_t)k) * 18], 18 * sizeof(double));
+                else
+                    adjoint(&field[(nb * 4 + (size_t)k) * 18], dst);
+                nbr[(size_t)(l * 4 + k) * n + i] = (uint32_t)(nb / 2);
+            }
+    }
+}
+
+struct fields {
+    size_t volume, n;
+    double *fat, *lng, *vec; /* full lattice */
+    double *links, *even;    /* packed */
+    uint32_t *nbr;
+    double *out; /* n sites from the device */
+};
+
+static void fields_release(struct fields *f)
+{
+    free(f->fat);
+    free(f->lng);
+    free(f->vec);
+    free(f->links);
+    free(f->even);
+    free(f->nbr);
+    free(f->out);
+    memset(f, 0, sizeof(*f));
+}
+
+static int fields_alloc(struct fields *f, const unsigned dims[4], bool full, struct pp_error *err)
+{
+    memset(f, 0, sizeof(*f));
+    f->volume = lattice_volume(dims);
+    f->n = f->volume / 2;
+    if (full) {
+        f->fat = malloc(f->volume * 72 * sizeof(double));
+        f->lng = malloc(f->volume * 72 * sizeof(double));
+        f->vec = malloc(f->volume * 6 * sizeof(double));
+    }
+    f->links = malloc(f->n * 288 * sizeof(double));
+    f->even = malloc(f->n * 6 * sizeof(double));
+    f->nbr = malloc(f->n * 16 * sizeof(uint32_t));
+    f->out = malloc(f->n * 6 * sizeof(double));
+    if ((full && (!f->fat || !f->lng || !f->vec)) || !f->links || !f->even || !f->nbr || !f->out) {
+        fields_release(f);
+        return pp_error_set(err, "out of host memory for the fields of %zu sites", f->volume);
+    }
+    return 0;
+}
+
+int staggered_apply(const struct pp_backend *b, struct pp_ctx *ctx, const struct staggered_params *p,
+                    const double *fat, const double *lng, const double *vec, double *out,
+                    struct pp_error *err)
+{
+    const struct pp_staggered_ops *ops = b->staggered;
+    struct pp_staggered_variant variant = p->variant;
+    struct fields f;
+    int rc = -1;
+
+    if (!ops)
+        return pp_error_set(err, "model %s has no staggered suite", b->name);
+    if (fields_alloc(&f, p->dims, false, err))
+        return -1;
+    pack(p->dims, fat, lng, vec, f.links, f.even, f.nbr);
+    if (ops->alloc(ctx, f.n, p->prec, &variant, err))
+        goto out;
+    if (ops->upload(ctx, f.links, f.even, f.nbr, err) || ops->dslash(ctx, 1, err) ||
+        ops->download(ctx, f.out, err))
+        goto out_release;
+    memset(out, 0, f.volume * 6 * sizeof(double));
+    for (size_t s = 0; s < f.volume; s++) {
+        unsigned c[4];
+        lattice_coords(p->dims, s, c);
+        if (lattice_parity(c))
+            memcpy(&out[s * 6], &f.out[(s / 2) * 6], 6 * sizeof(double));
+    }
+    rc = 0;
+out_release:
+    ops->release(ctx);
+out:
+    fields_release(&f);
+    return rc;
+}
+
+/* The test hook (lattice_test_fault): a link fault corrupts the fat x link U_x(x) of the output site as
+ * uploaded, a neighbour fault points its x + 1 neighbour at the next input site. */
+static void plant_fault(struct fields *f)
+{
+    size_t i;
+
+    switch (lattice_test_fault(f->n, &i)) {
+    case LATTICE_FAULT_LINK:
+        f->links[i * 4 * 18] += 0.5;
+        break;
+    case LATTICE_FAULT_NEIGHBOUR:
+        f->nbr[i] = (uint32_t)((f->nbr[i] + 1) % f->n);
+        break;
+    case LATTICE_FAULT_NONE:
+        break;
+    }
+}
+
+static void verify(struct staggered_result *res, const struct fields *f)
+{
+    const struct staggered_params *p = &res->params;
+    double *ref = malloc(f->volume * 6 * sizeof(double)), *scale = malloc(f->volume * sizeof(double));
+    static const char *const part[2] = {"re", "im"};
+
+    res->tolerance = 100.0 * (p->prec == PP_FP32 ? 0x1.0p-23 : 0x1.0p-52);
+    res->verified = false;
+    if (!ref || !scale) {
+        snprintf(res->detail, sizeof(res->detail), "out of host memory for the reference");
+        goto out;
+    }
+    staggered_ref_dslash(p->dims, 1, f->fat, f->lng, f->vec, ref, scale);
+    res->verified = true;
+    for (size_t s = 0; s < f->volume; s++) {
+        unsigned c[4];
+        lattice_coords(p->dims, s, c);
+        if (lattice_parity(c) == 0)
+            continue;
+        for (int k = 0; k < 6; k++) {
+            double v = f->out[(s / 2) * 6 + (size_t)k], want = ref[s * 6 + (size_t)k];
+            double e = fabs(v - want) / scale[s];
+            if (isnan(e))
+                e = INFINITY;
+            if (e <= res->max_rel_err)
+                continue;
+            res->max_rel_err = e;
+            if (e > res->tolerance && res->verified) {
+                res->verified = false;
+                snprintf(
+                    res->detail, sizeof(res->detail),
+                    "dslash: site (%u,%u,%u,%u) [odd index %zu] colour %d %s = %.9g, expected %.9g (error "
+                    "%.3g of the site's scale %.3g > %.3g)",
+                    c[0], c[1], c[2], c[3], s / 2, k / 2, part[k % 2], v, want, e, scale[s], res->tolerance);
+            }
+        }
+    }
+out:
+    free(ref);
+    free(scale);
+}
+
+/* The paper's timing rule: one warm-up application, then runs samples of iterations applications each. */
+static int measure(const struct pp_staggered_ops *ops, struct pp_ctx *ctx, const struct staggered_params *p,
+                   struct staggered_result *res, struct pp_error *err)
+{
+    double t0 = clock_now();
+
+    if (ops->dslash(ctx, 1, err))
+        return pp_error_prefix(err, "dslash, warm-up");
+    res->warmup_seconds = clock_now() - t0;
+    for (unsigned r = 0; r < p->runs; r++) {
+        t0 = clock_now();
+        if (ops->dslash(ctx, p->iterations, err))
+            return pp_error_prefix(err, "dslash, run %u", r);
+        res->times[r] = (clock_now() - t0) / p->iterations;
+        if (p->progress)
+            p->progress(p->progress_arg, r + 1, p->runs);
+    }
+    stats_compute(res->times, p->runs, &res->stats);
+    res->seconds = p->timing == STAGGERED_TIMING_BEST ? res->stats.min : res->stats.mean;
+    res->bandwidth = res->seconds > 0 ? res->bytes / res->seconds : 0.0;
+    res->gflops = res->seconds > 0 ? res->flops / res->seconds * 1e-9 : 0.0;
+    return 0;
+}
+
+int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct staggered_params *p,
+                  struct staggered_result *res, struct pp_error *err)
+{
+    const struct pp_staggered_ops *ops = b->staggered;
+    struct fields f;
+    double t0;
+    int rc = -1, allocated = 0;
+
+    memset(res, 0, sizeof(*res));
+    res->params = *p;
+    res->variant = p->variant;
+    if (!ops)
+        return pp_error_set(err, "model %s has no staggered suite", b->name);
+    if (fields_alloc(&f, p->dims, true, err))
+        return -1;
+    res->sites = f.volume;
+    res->out_sites = f.n;
+    res->flops = staggered_flops(p->dims);
+    res->bytes = staggered_bytes_per_site(p->prec) * (double)f.n;
+    if (!(res->times = calloc(p->runs ? p->runs : 1, sizeof(double)))) {
+        pp_error_set(err, "out of memory for timings");
+        goto out;
+    }
+    staggered_random_fields(p->dims, p->seed, f.fat, f.lng, f.vec);
+    pack(p->dims, f.fat, f.lng, f.vec, f.links, f.even, f.nbr);
+    plant_fault(&f);
+
+    if (ops->alloc(ctx, f.n, p->prec, &res->variant, err))
+        goto out;
+    allocated = 1;
+    t0 = clock_now();
+    if (ops->upload(ctx, f.links, f.even, f.nbr, err))
+        goto out;
+    res->init_seconds = clock_now() - t0;
+    if (measure(ops, ctx, p, res, err))
+        goto out;
+    t0 = clock_now();
+    if (ops->download(ctx, f.out, err))
+        goto out;
+    res->read_seconds = clock_now() - t0;
+    verify(res, &f);
+    rc = 0;
+out:
+    if (allocated)
+        ops->release(ctx);
+    fields_release(&f);
+    return rc;
+}
+
+void staggered_result_release(struct staggered_result *res)
+{
+    free(res->times);
+    res->times = NULL;
+}
