@@ -144,8 +144,8 @@ enum pp_staggered_order {
     PP_NORDERS
 };
 
-/* Work-items per target site of a strategy (paper 001, Sec. III: |s|, |i|, |i||k|, |i||k||l|); 1 for the
- * OpenMP loops. */
+/* Work-items per target site of a strategy (paper 001, Sec. III: 1, |i|, |i||k|, |i||k||l|); 0 for the
+ * OpenMP loops, which have no work-items. */
 static inline unsigned pp_staggered_items_per_site(enum pp_staggered_strategy s)
 {
     switch (s) {
@@ -158,8 +158,10 @@ static inline unsigned pp_staggered_items_per_site(enum pp_staggered_strategy s)
     case PP_STAG_4LP_1:
     case PP_STAG_4LP_2:
         return 48;
-    default:
+    case PP_STAG_1LP:
         return 1;
+    default:
+        return 0;
     }
 }
 
