@@ -139,24 +139,67 @@ void lattice_random_su3(uint64_t *state, double u[18])
     }
 }
 
-enum lattice_fault lattice_test_fault(size_t n, size_t *site)
+void lattice_unpack_odd(const unsigned dims[4], int comps, const double *packed, double *full)
+{
+    size_t volume = lattice_volume(dims), w = (size_t)comps;
+
+    for (size_t s = 0; s < volume; s++) {
+        unsigned c[4];
+        lattice_coords(dims, s, c);
+        if (lattice_parity(c))
+            memcpy(&full[s * w], &packed[(s / 2) * w], w * sizeof(double));
+        else
+            memset(&full[s * w], 0, w * sizeof(double));
+    }
+}
+
+void lattice_check_odd(const unsigned dims[4], int comps, const double *packed, const double *ref,
+                       const double *scale, double tolerance, struct lattice_check *out)
+{
+    size_t volume = lattice_volume(dims), w = (size_t)comps;
+
+    memset(out, 0, sizeof(*out));
+    for (size_t s = 0; s < volume; s++) {
+        unsigned c[4];
+        lattice_coords(dims, s, c);
+        if (!lattice_parity(c))
+            continue;
+        for (size_t k = 0; k < w; k++) {
+            double v = packed[(s / 2) * w + k], want = ref[s * w + k];
+            double e = fabs(v - want) / scale[s];
+            if (isnan(e))
+                e = INFINITY;
+            if (e <= out->max_err)
+                continue;
+            out->max_err = e;
+            if (e > tolerance && !out->failed) {
+                out->failed = true;
+                out->site = s;
+                out->comp = (int)k;
+                out->value = v;
+                out->want = want;
+                out->err = e;
+            }
+        }
+    }
+}
+
+void lattice_plant_fault(size_t n, double *links, size_t link_stride, uint32_t *nbr)
 {
     const char *spec = getenv("PPBENCH_TEST_FAULT");
-    size_t kind_len;
+    size_t kind_len, i = n / 2;
 
-    *site = n / 2;
     if (!spec || !*spec)
-        return LATTICE_FAULT_NONE;
+        return;
     if (!strcmp(spec, "crash"))
         raise(SIGSEGV);
     kind_len = strcspn(spec, ":");
     if (spec[kind_len] == ':')
-        *site = strtoull(spec + kind_len + 1, NULL, 10);
-    if (*site >= n)
-        *site = n - 1;
+        i = strtoull(spec + kind_len + 1, NULL, 10);
+    if (i >= n)
+        i = n - 1;
     if (kind_len == 4 && !strncmp(spec, "link", 4))
-        return LATTICE_FAULT_LINK;
-    if (kind_len == 9 && !strncmp(spec, "neighbour", 9))
-        return LATTICE_FAULT_NEIGHBOUR;
-    return LATTICE_FAULT_NONE;
+        links[i * link_stride] += 0.5;
+    else if (kind_len == 9 && !strncmp(spec, "neighbour", 9))
+        nbr[i] = (uint32_t)((nbr[i] + 1) % n);
 }

@@ -10,6 +10,7 @@
 #ifndef PP_LATTICE_H
 #define PP_LATTICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,11 +48,27 @@ double lattice_random(uint64_t *state);
  * last row multiplied by conj(det) so that det = 1. */
 void lattice_random_su3(uint64_t *state, double u[18]);
 
-/* Test-only hook of the suite drivers (docs/METHODOLOGY.md): PPBENCH_TEST_FAULT=link[:<site>] asks the driver
- * to corrupt a link of output site <site> as uploaded, neighbour[:<site>] to point one of its neighbour
- * entries at another input site (the reference keeps the true fields, so verification must catch and name
- * the site); crash raises SIGSEGV here. *site: <site>, n / 2 when absent, at most n - 1. */
-enum lattice_fault { LATTICE_FAULT_NONE = 0, LATTICE_FAULT_LINK, LATTICE_FAULT_NEIGHBOUR };
-enum lattice_fault lattice_test_fault(size_t n, size_t *site);
+/* Output of a Dslash on the odd sites, as a backend returns it (packed[i][comps], i = s / 2), into
+ * full-lattice order (full[s][comps]), zero on the even sites. */
+void lattice_unpack_odd(const unsigned dims[4], int comps, const double *packed, double *full);
+
+/* The verification of an odd-site output against a full-lattice reference: every component of every odd site,
+ * error |out - ref| / scale(s) (NaN counts as infinite). */
+struct lattice_check {
+    double max_err; /* worst error */
+    bool failed;    /* some error above the tolerance; the first such component: */
+    size_t site;    /* its lexicographic site */
+    int comp;       /* its component, 0 .. comps - 1 */
+    double value, want, err;
+};
+void lattice_check_odd(const unsigned dims[4], int comps, const double *packed, const double *ref,
+                       const double *scale, double tolerance, struct lattice_check *out);
+
+/* Test-only hook of the suite drivers (docs/METHODOLOGY.md), applied to the packed arrays before upload:
+ * PPBENCH_TEST_FAULT=link[:<i>] adds 0.5 to links[i * link_stride] (the first real of output site i's first
+ * link), neighbour[:<i>] points nbr[i] (its first neighbour entry) at the next input site; <i> is n / 2 when
+ * absent, at most n - 1. The reference keeps the true fields, so verification must catch and name the site.
+ * crash raises SIGSEGV here. Anything else plants nothing. */
+void lattice_plant_fault(size_t n, double *links, size_t link_stride, uint32_t *nbr);
 
 #endif

@@ -11,7 +11,6 @@
  */
 #include "staggered.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,28 +60,37 @@ static void names_of(unsigned mask, const char *const *names, int count, char *o
                                      names[i]);
 }
 
+/* The index of s in names[0..count), or -1. */
+static int name_index(const char *s, const char *const *names, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 int staggered_strategy_parse(const char *s, enum pp_staggered_strategy *out, struct pp_error *err)
 {
+    int i = name_index(s, strategy_names, PP_STAG_NSTRATEGIES);
     char all[128];
 
-    for (int i = 0; i < PP_STAG_NSTRATEGIES; i++)
-        if (strcmp(s, strategy_names[i]) == 0) {
-            *out = (enum pp_staggered_strategy)i;
-            return 0;
-        }
+    if (i >= 0) {
+        *out = (enum pp_staggered_strategy)i;
+        return 0;
+    }
     names_of(~0u, strategy_names, PP_STAG_NSTRATEGIES, all, sizeof(all));
     return pp_error_set(err, "unknown strategy \"%s\" (staggered has: %s)", s, all);
 }
 
 int staggered_order_parse(const char *s, enum pp_staggered_order *out, struct pp_error *err)
 {
+    int i = name_index(s, order_names, PP_NORDERS);
     char all[64];
 
-    for (int i = 0; i < PP_NORDERS; i++)
-        if (strcmp(s, order_names[i]) == 0) {
-            *out = (enum pp_staggered_order)i;
-            return 0;
-        }
+    if (i >= 0) {
+        *out = (enum pp_staggered_order)i;
+        return 0;
+    }
     names_of(~0u, order_names, PP_NORDERS, all, sizeof(all));
     return pp_error_set(err, "unknown order \"%s\" (the orders are: %s)", s, all);
 }
@@ -377,13 +385,7 @@ int staggered_apply(const struct pp_backend *b, struct pp_ctx *ctx, const struct
     if (ops->upload(ctx, f.links, f.even, f.nbr, err) || ops->dslash(ctx, 1, err) ||
         ops->download(ctx, f.out, err))
         goto out_release;
-    memset(out, 0, f.volume * 6 * sizeof(double));
-    for (size_t s = 0; s < f.volume; s++) {
-        unsigned c[4];
-        lattice_coords(p->dims, s, c);
-        if (lattice_parity(c))
-            memcpy(&out[s * 6], &f.out[(s / 2) * 6], 6 * sizeof(double));
-    }
+    lattice_unpack_odd(p->dims, 6, f.out, out);
     rc = 0;
 out_release:
     ops->release(ctx);
@@ -392,29 +394,13 @@ out:
     return rc;
 }
 
-/* The test hook (lattice_test_fault): a link fault corrupts the fat x link U_x(x) of the output site as
- * uploaded, a neighbour fault points its x + 1 neighbour at the next input site. */
-static void plant_fault(struct fields *f)
-{
-    size_t i;
-
-    switch (lattice_test_fault(f->n, &i)) {
-    case LATTICE_FAULT_LINK:
-        f->links[i * 4 * 18] += 0.5;
-        break;
-    case LATTICE_FAULT_NEIGHBOUR:
-        f->nbr[i] = (uint32_t)((f->nbr[i] + 1) % f->n);
-        break;
-    case LATTICE_FAULT_NONE:
-        break;
-    }
-}
-
 static void verify(struct staggered_result *res, const struct fields *f)
 {
     const struct staggered_params *p = &res->params;
     double *ref = malloc(f->volume * 6 * sizeof(double)), *scale = malloc(f->volume * sizeof(double));
     static const char *const part[2] = {"re", "im"};
+    struct lattice_check check;
+    unsigned c[4];
 
     res->tolerance = 100.0 * (p->prec == PP_FP32 ? 0x1.0p-23 : 0x1.0p-52);
     res->verified = false;
@@ -423,29 +409,17 @@ static void verify(struct staggered_result *res, const struct fields *f)
         goto out;
     }
     staggered_ref_dslash(p->dims, 1, f->fat, f->lng, f->vec, ref, scale);
-    res->verified = true;
-    for (size_t s = 0; s < f->volume; s++) {
-        unsigned c[4];
-        lattice_coords(p->dims, s, c);
-        if (lattice_parity(c) == 0)
-            continue;
-        for (int k = 0; k < 6; k++) {
-            double v = f->out[(s / 2) * 6 + (size_t)k], want = ref[s * 6 + (size_t)k];
-            double e = fabs(v - want) / scale[s];
-            if (isnan(e))
-                e = INFINITY;
-            if (e <= res->max_rel_err)
-                continue;
-            res->max_rel_err = e;
-            if (e > res->tolerance && res->verified) {
-                res->verified = false;
-                snprintf(
-                    res->detail, sizeof(res->detail),
-                    "dslash: site (%u,%u,%u,%u) [odd index %zu] colour %d %s = %.9g, expected %.9g (error "
-                    "%.3g of the site's scale %.3g > %.3g)",
-                    c[0], c[1], c[2], c[3], s / 2, k / 2, part[k % 2], v, want, e, scale[s], res->tolerance);
-            }
-        }
+    lattice_check_odd(p->dims, 6, f->out, ref, scale, res->tolerance, &check);
+    res->max_rel_err = check.max_err;
+    res->verified = !check.failed;
+    if (check.failed) {
+        lattice_coords(p->dims, check.site, c);
+        snprintf(res->detail, sizeof(res->detail),
+                 "dslash: site (%u,%u,%u,%u) [odd index %zu] colour %d %s = %.9g, expected %.9g (error %.3g "
+                 "of the "
+                 "site's scale %.3g > %.3g)",
+                 c[0], c[1], c[2], c[3], check.site / 2, check.comp / 2, part[check.comp % 2], check.value,
+                 check.want, check.err, scale[check.site], res->tolerance);
     }
 out:
     free(ref);
@@ -501,7 +475,8 @@ int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct s
     }
     staggered_random_fields(p->dims, p->seed, f.fat, f.lng, f.vec);
     pack(p->dims, f.fat, f.lng, f.vec, f.links, f.even, f.nbr);
-    plant_fault(&f);
+    /* the test hook: the fat link U_x(x) of an output site (term l = 0), its x + 1 neighbour */
+    lattice_plant_fault(f.n, f.links, 72, f.nbr);
 
     if (ops->alloc(ctx, f.n, p->prec, &res->variant, err))
         goto out;

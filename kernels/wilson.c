@@ -9,7 +9,6 @@
  */
 #include "wilson.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,13 +182,7 @@ int wilson_apply(const struct pp_backend *b, struct pp_ctx *ctx, const struct wi
     if (ops->upload(ctx, f.gauge, f.spinor, f.nbr, err) || ops->dslash(ctx, 1, err) ||
         ops->download(ctx, f.out, err))
         goto out_release;
-    memset(out, 0, f.volume * 24 * sizeof(double));
-    for (size_t s = 0; s < f.volume; s++) {
-        unsigned c[4];
-        lattice_coords(p->dims, s, c);
-        if ((c[0] + c[1] + c[2] + c[3]) & 1)
-            memcpy(&out[s * 24], &f.out[(s / 2) * 24], 24 * sizeof(double));
-    }
+    lattice_unpack_odd(p->dims, 24, f.out, out);
     rc = 0;
 out_release:
     ops->release(ctx);
@@ -198,29 +191,13 @@ out:
     return rc;
 }
 
-/* The test hook (lattice_test_fault): a link fault corrupts the forward x link of the output site as
- * uploaded, a neighbour fault points its forward x neighbour at the next input site. */
-static void plant_fault(struct fields *f)
-{
-    size_t i;
-
-    switch (lattice_test_fault(f->n, &i)) {
-    case LATTICE_FAULT_LINK:
-        f->gauge[i * 144] += 0.5;
-        break;
-    case LATTICE_FAULT_NEIGHBOUR:
-        f->nbr[i] = (uint32_t)((f->nbr[i] + 1) % f->n);
-        break;
-    case LATTICE_FAULT_NONE:
-        break;
-    }
-}
-
 static void verify(struct wilson_result *res, const struct fields *f)
 {
     const struct wilson_params *p = &res->params;
     double *ref = malloc(f->volume * 24 * sizeof(double)), *scale = malloc(f->volume * sizeof(double));
     static const char *const part[2] = {"re", "im"};
+    struct lattice_check check;
+    unsigned c[4];
 
     res->tolerance = 100.0 * (p->prec == PP_FP32 ? 0x1.0p-23 : 0x1.0p-52);
     res->verified = false;
@@ -229,29 +206,17 @@ static void verify(struct wilson_result *res, const struct fields *f)
         goto out;
     }
     wilson_ref_dslash(p->dims, 1, f->u, f->psi, ref, scale);
-    res->verified = true;
-    for (size_t s = 0; s < f->volume; s++) {
-        unsigned c[4];
-        lattice_coords(p->dims, s, c);
-        if (((c[0] + c[1] + c[2] + c[3]) & 1) == 0)
-            continue;
-        for (int k = 0; k < 24; k++) {
-            double v = f->out[(s / 2) * 24 + (size_t)k], want = ref[s * 24 + (size_t)k];
-            double e = fabs(v - want) / scale[s];
-            if (isnan(e))
-                e = INFINITY;
-            if (e <= res->max_rel_err)
-                continue;
-            res->max_rel_err = e;
-            if (e > res->tolerance && res->verified) {
-                res->verified = false;
-                snprintf(res->detail, sizeof(res->detail),
-                         "dslash: site (%u,%u,%u,%u) [odd index %zu] spin %d colour %d %s = %.9g, expected "
-                         "%.9g (error %.3g of the site's scale %.3g > %.3g)",
-                         c[0], c[1], c[2], c[3], s / 2, k / 6, (k / 2) % 3, part[k % 2], v, want, e, scale[s],
-                         res->tolerance);
-            }
-        }
+    lattice_check_odd(p->dims, 24, f->out, ref, scale, res->tolerance, &check);
+    res->max_rel_err = check.max_err;
+    res->verified = !check.failed;
+    if (check.failed) {
+        lattice_coords(p->dims, check.site, c);
+        snprintf(
+            res->detail, sizeof(res->detail),
+            "dslash: site (%u,%u,%u,%u) [odd index %zu] spin %d colour %d %s = %.9g, expected %.9g (error "
+            "%.3g of the site's scale %.3g > %.3g)",
+            c[0], c[1], c[2], c[3], check.site / 2, check.comp / 6, (check.comp / 2) % 3,
+            part[check.comp % 2], check.value, check.want, check.err, scale[check.site], res->tolerance);
     }
 out:
     free(ref);
@@ -282,7 +247,8 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
     }
     wilson_random_fields(p->dims, p->seed, f.u, f.psi);
     pack(p->dims, f.u, f.psi, f.gauge, f.spinor, f.nbr);
-    plant_fault(&f);
+    /* the test hook: the forward x link U_x(x) of an output site, its forward x neighbour */
+    lattice_plant_fault(f.n, f.gauge, 144, f.nbr);
 
     if (ops->alloc(ctx, f.n, p->prec, p->layout, &res->variant, err))
         goto out;

@@ -1,0 +1,468 @@
+/*
+ * Unit tests of the MILC staggered Dslash suite: properties that hold for any correct staggered Dslash and so
+ * catch a wrong reference too (the plane-wave identity with unit links, gauge covariance), the OpenMP
+ * strategies against the reference in both precisions, the flop and byte models and the timing rule, the
+ * planted faults, and the parameter rules of every strategy (through a stand-in backend that claims the GPU
+ * strategies).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "kernels/lattice.h"
+#include "kernels/openmp/openmp.h"
+#include "kernels/staggered.h"
+#include "kernels/staggered_ref.h"
+
+static const unsigned dims44[4] = {4, 4, 4, 4}, dims84[4] = {8, 8, 8, 8}, dims4448[4] = {4, 4, 4, 8};
+static const unsigned dims64[4] = {6, 6, 6, 6}; /* 648 output sites: the simd layout's last block padded */
+static const unsigned *const shapes[] = {dims44, dims84, dims4448, dims64};
+static const enum pp_staggered_strategy omp_strategies[] = {PP_STAG_SITE, PP_STAG_SIMD};
+static const struct pp_device cpu = {.kind = PP_DEVICE_CPU, .mem_bytes = 1ull << 34, .fp64 = true};
+
+static double *alloc_doubles(size_t n)
+{
+    double *p = calloc(n, sizeof(double));
+    if (!p)
+        abort();
+    return p;
+}
+
+/* Worst |a - b| / scale (scale NULL: 1) over the odd sites; b on even sites must be zero in a too. */
+static double odd_error(const unsigned d[4], const double *a, const double *b, const double *scale)
+{
+    double worst = 0;
+
+    for (size_t s = 0; s < lattice_volume(d); s++) {
+        unsigned c[4];
+        lattice_coords(d, s, c);
+        if (!lattice_parity(c))
+            continue;
+        for (int k = 0; k < 6; k++) {
+            double e = fabs(a[s * 6 + (size_t)k] - b[s * 6 + (size_t)k]) / (scale ? scale[s] : 1.0);
+            worst = isnan(e) ? INFINITY : e > worst ? e : worst;
+        }
+    }
+    return worst;
+}
+
+static void params_for(struct staggered_params *p, const unsigned d[4], enum pp_precision prec,
+                       enum pp_staggered_strategy s)
+{
+    struct pp_error err;
+
+    staggered_params_default(p);
+    memcpy(p->dims, d, sizeof(p->dims));
+    p->prec = prec;
+    p->variant.strategy = s;
+    CHECK(staggered_resolve(p, &pp_backend_openmp, &cpu, &err) == 0, "resolve: %s", err.msg);
+}
+
+/* c = a b (dagger_b: a b^dagger), 3x3 complex */
+static void mat_mul(const double *a, const double *b, int dagger_b, double *c)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double re = 0, im = 0;
+            for (int k = 0; k < 3; k++) {
+                double ar = a[(i * 3 + k) * 2], ai = a[(i * 3 + k) * 2 + 1];
+                const double *e = dagger_b ? &b[(j * 3 + k) * 2] : &b[(k * 3 + j) * 2];
+                double br = e[0], bi = dagger_b ? -e[1] : e[1];
+                re += ar * br - ai * bi;
+                im += ar * bi + ai * br;
+            }
+            c[(i * 3 + j) * 2] = re;
+            c[(i * 3 + j) * 2 + 1] = im;
+        }
+}
+
+/* w = g v for one colour vector */
+static void vec_rotate(const double *g, const double *v, double *w)
+{
+    for (int a = 0; a < 3; a++) {
+        double re = 0, im = 0;
+        for (int b = 0; b < 3; b++) {
+            double gr = g[(a * 3 + b) * 2], gi = g[(a * 3 + b) * 2 + 1];
+            re += gr * v[b * 2] - gi * v[b * 2 + 1];
+            im += gr * v[b * 2 + 1] + gi * v[b * 2];
+        }
+        w[a * 2] = re;
+        w[a * 2 + 1] = im;
+    }
+}
+
+/* Unit links and B(x) = exp(i p.x) v with p_k = 2 pi n_k / L_k: C(x) = sum_k (2i sin p_k + 2i sin 3p_k) B(x),
+ * through the reference and every OpenMP strategy. On an extent of 4, x + 3k is x - k and the direction
+ * contributes nothing, so the identity is checked where it is not trivially zero too (8^4, 4x4x4x8). */
+static void test_plane_wave(void)
+{
+    static const int momenta[3][4] = {{1, 0, 1, 1}, {1, 2, 3, 1}, {0, 1, 0, 3}};
+    struct pp_ctx *ctx = NULL;
+    struct pp_error err;
+
+    CHECK(pp_backend_openmp.open(NULL, &ctx, &err) == 0, "open: %s", err.msg);
+    for (int sh = 0; sh < 3; sh++) {
+        const unsigned *d = shapes[sh];
+        size_t v = lattice_volume(d);
+        double *u = alloc_doubles(v * 72), *b = alloc_doubles(v * 6), *out = alloc_doubles(v * 6);
+        double *want = alloc_doubles(v * 6), vec[6], p[4], lambda = 0, largest = 0;
+        uint64_t state = 17;
+
+        for (int a = 0; a < 6; a++)
+            vec[a] = lattice_random(&state);
+        for (int mu = 0; mu < 4; mu++) {
+            p[mu] = 2 * M_PI * momenta[sh][mu] / d[mu];
+            lambda += 2 * sin(p[mu]) + 2 * sin(3 * p[mu]); /* C = i lambda B */
+        }
+        for (size_t s = 0; s < v; s++) {
+            unsigned c[4];
+            double phase = 0;
+            lattice_coords(d, s, c);
+            for (int mu = 0; mu < 4; mu++) {
+                phase += p[mu] * c[mu];
+                for (int a = 0; a < 3; a++)
+                    u[(s * 4 + (size_t)mu) * 18 + (size_t)(a * 4) * 2] = 1.0;
+            }
+            for (int a = 0; a < 3; a++) {
+                double re = vec[2 * a] * cos(phase) - vec[2 * a + 1] * sin(phase);
+                double im = vec[2 * a] * sin(phase) + vec[2 * a + 1] * cos(phase);
+                b[s * 6 + (size_t)a * 2] = re;
+                b[s * 6 + (size_t)a * 2 + 1] = im;
+                if (lattice_parity(c)) {
+                    want[s * 6 + (size_t)a * 2] = -lambda * im;
+                    want[s * 6 + (size_t)a * 2 + 1] = lambda * re;
+                }
+            }
+        }
+        for (size_t i = 0; i < v * 6; i++)
+            largest = fmax(largest, fabs(want[i]));
+        CHECK(sh == 0 || largest > 0.5, "identity trivially zero on %ux%ux%ux%u", d[0], d[1], d[2], d[3]);
+        staggered_ref_dslash(d, 1, u, u, b, out, NULL);
+        CHECK(odd_error(d, out, want, NULL) < 1e-13, "reference on %ux%ux%ux%u: C != i lambda B (error %g)",
+              d[0], d[1], d[2], d[3], odd_error(d, out, want, NULL));
+        for (size_t s = 0; s < v; s++) /* the even sites of the reference's output are zero */
+            for (int a = 0; a < 6; a++) {
+                unsigned c[4];
+                lattice_coords(d, s, c);
+                CHECK(lattice_parity(c) || out[s * 6 + (size_t)a] == 0, "even site %zu written", s);
+            }
+        for (int st = 0; st < 2; st++)
+            for (int prec = PP_FP64; prec <= PP_FP32; prec++) {
+                struct staggered_params sp;
+                params_for(&sp, d, (enum pp_precision)prec, omp_strategies[st]);
+                CHECK(staggered_apply(&pp_backend_openmp, ctx, &sp, u, u, b, out, &err) == 0, "apply: %s",
+                      err.msg);
+                double e = odd_error(d, out, want, NULL);
+                CHECK(e < (prec == PP_FP32 ? 1e-4 : 1e-12), "openmp %s %s on %ux%ux%ux%u: error %g",
+                      staggered_strategy_name(omp_strategies[st]), pp_precision_name(sp.prec), d[0], d[1],
+                      d[2], d[3], e);
+            }
+        free(u);
+        free(b);
+        free(out);
+        free(want);
+    }
+    pp_backend_openmp.close(ctx);
+}
+
+/* U_k(x) -> g(x) U g(x + k)^dagger, W_k(x) -> g(x) W g(x + 3k)^dagger, B -> g B: C -> g C, through the
+ * reference and every OpenMP strategy. */
+static void test_gauge_covariance(void)
+{
+    const unsigned *d = dims4448;
+    size_t v = lattice_volume(d);
+    double *fat = alloc_doubles(v * 72), *lng = alloc_doubles(v * 72), *b = alloc_doubles(v * 6);
+    double *fat2 = alloc_doubles(v * 72), *lng2 = alloc_doubles(v * 72), *b2 = alloc_doubles(v * 6);
+    double *g = alloc_doubles(v * 18), *out = alloc_doubles(v * 6), *out2 = alloc_doubles(v * 6);
+    double *want = alloc_doubles(v * 6), tmp[18];
+    uint64_t state = 99;
+    struct pp_ctx *ctx = NULL;
+    struct pp_error err;
+
+    staggered_random_fields(d, 5, fat, lng, b);
+    for (size_t s = 0; s < v; s++)
+        lattice_random_su3(&state, &g[s * 18]);
+    for (size_t s = 0; s < v; s++) {
+        for (int k = 0; k < 4; k++) {
+            size_t f1 = lattice_shift(d, s, k, 1), f3 = lattice_shift(d, s, k, 3),
+                   at = (s * 4 + (size_t)k) * 18;
+            mat_mul(&g[s * 18], &fat[at], 0, tmp);
+            mat_mul(tmp, &g[f1 * 18], 1, &fat2[at]);
+            mat_mul(&g[s * 18], &lng[at], 0, tmp);
+            mat_mul(tmp, &g[f3 * 18], 1, &lng2[at]);
+        }
+        vec_rotate(&g[s * 18], &b[s * 6], &b2[s * 6]);
+    }
+    staggered_ref_dslash(d, 1, fat, lng, b, out, NULL);
+    for (size_t s = 0; s < v; s++)
+        vec_rotate(&g[s * 18], &out[s * 6], &want[s * 6]);
+    staggered_ref_dslash(d, 1, fat2, lng2, b2, out2, NULL);
+    CHECK(odd_error(d, out2, want, NULL) < 1e-12, "reference not covariant: error %g",
+          odd_error(d, out2, want, NULL));
+    CHECK(pp_backend_openmp.open(NULL, &ctx, &err) == 0, "open: %s", err.msg);
+    for (int st = 0; st < 2; st++) {
+        struct staggered_params p;
+        params_for(&p, d, PP_FP64, omp_strategies[st]);
+        CHECK(staggered_apply(&pp_backend_openmp, ctx, &p, fat2, lng2, b2, out2, &err) == 0, "apply: %s",
+              err.msg);
+        CHECK(odd_error(d, out2, want, NULL) < 1e-12, "openmp %s not covariant: error %g",
+              staggered_strategy_name(omp_strategies[st]), odd_error(d, out2, want, NULL));
+    }
+    /* the check has teeth: the long links transformed as if they were first-neighbour links fail it */
+    for (size_t s = 0; s < v; s++)
+        for (int k = 0; k < 4; k++) {
+            size_t f1 = lattice_shift(d, s, k, 1), at = (s * 4 + (size_t)k) * 18;
+            mat_mul(&g[s * 18], &lng[at], 0, tmp);
+            mat_mul(tmp, &g[f1 * 18], 1, &lng2[at]);
+        }
+    staggered_ref_dslash(d, 1, fat2, lng2, b2, out2, NULL);
+    CHECK(odd_error(d, out2, want, NULL) > 1e-3, "covariance check cannot fail");
+    pp_backend_openmp.close(ctx);
+    free(fat);
+    free(lng);
+    free(b);
+    free(fat2);
+    free(lng2);
+    free(b2);
+    free(g);
+    free(out);
+    free(out2);
+    free(want);
+}
+
+/* Every OpenMP strategy and precision matches the reference on random fields, within the driver's bound. */
+static void test_backend_matches_reference(void)
+{
+    struct pp_ctx *ctx = NULL;
+    struct pp_error err;
+
+    CHECK(pp_backend_openmp.open(NULL, &ctx, &err) == 0, "open: %s", err.msg);
+    for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++) {
+        const unsigned *d = shapes[sh];
+        size_t v = lattice_volume(d);
+        double *fat = alloc_doubles(v * 72), *lng = alloc_doubles(v * 72), *b = alloc_doubles(v * 6);
+        double *out = alloc_doubles(v * 6), *ref = alloc_doubles(v * 6), *scale = alloc_doubles(v);
+
+        staggered_random_fields(d, 11, fat, lng, b);
+        staggered_ref_dslash(d, 1, fat, lng, b, ref, scale);
+        for (int st = 0; st < 2; st++)
+            for (int prec = PP_FP64; prec <= PP_FP32; prec++) {
+                struct staggered_params p;
+                params_for(&p, d, (enum pp_precision)prec, omp_strategies[st]);
+                CHECK(staggered_apply(&pp_backend_openmp, ctx, &p, fat, lng, b, out, &err) == 0, "apply: %s",
+                      err.msg);
+                double e = odd_error(d, out, ref, scale);
+                double tol = prec == PP_FP32 ? 100 * 0x1.0p-23 : 100 * 0x1.0p-52;
+                CHECK(e <= tol, "%s %s on %ux%ux%ux%u: error %g > %g",
+                      staggered_strategy_name(p.variant.strategy), pp_precision_name(p.prec), d[0], d[1],
+                      d[2], d[3], e, tol);
+                printf("# %s %s %ux%ux%ux%u: worst error %.3g of the site scale (bound %.3g)\n",
+                       staggered_strategy_name(p.variant.strategy), pp_precision_name(p.prec), d[0], d[1],
+                       d[2], d[3], e, tol);
+            }
+        free(fat);
+        free(lng);
+        free(b);
+        free(out);
+        free(ref);
+        free(scale);
+    }
+    pp_backend_openmp.close(ctx);
+}
+
+static void test_models(void)
+{
+    const unsigned d32[4] = {32, 32, 32, 32};
+    struct pp_ctx *ctx = NULL;
+    struct pp_error err;
+
+    CHECK(STAGGERED_FLOPS_PER_SITE == 16 * 66 + 15 * 6 && STAGGERED_FLOPS_PER_SITE == 1146, "1146 per site");
+    CHECK(staggered_flops(d32) == 600834048.0, "600,834,048 flop at 32^4, got %.0f", staggered_flops(d32));
+    CHECK(staggered_flops(dims4448) == 1146.0 * 256, "1146 per output site");
+    CHECK(staggered_bytes_per_site(PP_FP64) == 3120 && staggered_bytes_per_site(PP_FP32) == 1560,
+          "390 reals per site");
+    CHECK(pp_backend_openmp.open(NULL, &ctx, &err) == 0, "open: %s", err.msg);
+    for (int timing = STAGGERED_TIMING_MEAN; timing <= STAGGERED_TIMING_BEST; timing++) {
+        struct staggered_params p;
+        struct staggered_result res;
+        params_for(&p, dims4448, PP_FP64, PP_STAG_SIMD);
+        p.runs = 3;
+        p.iterations = 4;
+        p.timing = (enum staggered_timing)timing;
+        CHECK(staggered_run(&pp_backend_openmp, ctx, &p, &res, &err) == 0, "run: %s", err.msg);
+        CHECK(res.verified, "run verified: %s", res.detail);
+        CHECK(res.out_sites == 256 && res.flops == 1146.0 * 256 && res.bytes == 3120.0 * 256,
+              "flops %g bytes %g", res.flops, res.bytes);
+        CHECK(res.stats.count == 3 && res.stats.min > 0 && res.warmup_seconds > 0,
+              "3 samples after a warm-up");
+        CHECK(res.seconds == (timing == STAGGERED_TIMING_BEST ? res.stats.min : res.stats.mean),
+              "rates from the %s", timing == STAGGERED_TIMING_BEST ? "minimum" : "mean");
+        CHECK(fabs(res.gflops - res.flops / res.seconds * 1e-9) < 1e-9 &&
+                  fabs(res.bandwidth - res.bytes / res.seconds) < 1e-3,
+              "rates from the chosen time");
+        CHECK(res.variant.strategy == PP_STAG_SIMD && res.variant.threads >= 1, "variant");
+        staggered_result_release(&res);
+    }
+    pp_backend_openmp.close(ctx);
+}
+
+static void test_planted_faults(void)
+{
+    static const char *const specs[] = {"link:3", "neighbour:5"};
+    struct pp_ctx *ctx = NULL;
+    struct pp_error err;
+
+    CHECK(pp_backend_openmp.open(NULL, &ctx, &err) == 0, "open: %s", err.msg);
+    for (int i = 0; i < 2; i++)
+        for (int st = 0; st < 2; st++)
+            for (int prec = PP_FP64; prec <= PP_FP32; prec++) {
+                struct staggered_params p;
+                struct staggered_result res;
+                params_for(&p, dims44, (enum pp_precision)prec, omp_strategies[st]);
+                p.runs = 1;
+                p.iterations = 1;
+                setenv("PPBENCH_TEST_FAULT", specs[i], 1);
+                CHECK(staggered_run(&pp_backend_openmp, ctx, &p, &res, &err) == 0, "run: %s", err.msg);
+                unsetenv("PPBENCH_TEST_FAULT");
+                CHECK(!res.verified && strstr(res.detail, i ? "[odd index 5]" : "[odd index 3]"),
+                      "%s %s %s not caught or not named: %s", specs[i],
+                      staggered_strategy_name(omp_strategies[st]), pp_precision_name(p.prec), res.detail);
+                staggered_result_release(&res);
+            }
+    pp_backend_openmp.close(ctx);
+}
+
+/* A stand-in for the GPU models: claims the paper's seven strategies, runs nothing. */
+static const struct pp_staggered_ops gpu_ops = {.strategies = (1u << PP_STAG_SITE) - 1};
+static const struct pp_backend gpu_backend = {.name = "gpu-like", .staggered = &gpu_ops};
+static const struct pp_device gpu = {.kind = PP_DEVICE_GPU, .mem_bytes = 80ull << 30, .fp64 = true};
+
+/* Resolve strategy s (order o, work-group w) on dims d with the stand-in; returns the message or "". */
+static const char *resolve_gpu(const unsigned d[4], enum pp_staggered_strategy s, enum pp_staggered_order o,
+                               unsigned w, struct staggered_params *p)
+{
+    static struct pp_error err;
+
+    staggered_params_default(p);
+    if (d)
+        memcpy(p->dims, d, sizeof(p->dims));
+    p->variant.strategy = s;
+    p->variant.order = o;
+    p->variant.work_group = w;
+    return staggered_resolve(p, &gpu_backend, &gpu, &err) ? err.msg : "";
+}
+
+static void test_strategy_rules(void)
+{
+    struct staggered_params p;
+    const char *m;
+
+    m = resolve_gpu(NULL, PP_STAG_NSTRATEGIES, PP_NORDERS, 0, &p);
+    CHECK(!*m && p.variant.strategy == PP_STAG_3LP_1 && p.variant.order == PP_ORDER_K &&
+              p.variant.work_group == 768 && p.dims[0] == 32 && p.dims[3] == 32,
+          "GPU default 3lp-1 k 768 at 32^4: %s", m);
+    m = resolve_gpu(NULL, PP_STAG_1LP, PP_NORDERS, 0, &p);
+    CHECK(!*m && p.variant.work_group == 256 && p.variant.order == PP_ORDER_NONE, "1lp default 256: %s", m);
+    m = resolve_gpu(dims44, PP_STAG_1LP, PP_NORDERS, 0, &p);
+    CHECK(!*m && p.variant.work_group == 128, "1lp on 4^4 (128 sites): largest divisor, got %u",
+          p.variant.work_group);
+    m = resolve_gpu(NULL, PP_STAG_4LP_2, PP_NORDERS, 0, &p);
+    CHECK(!*m && p.variant.order == PP_ORDER_L && p.variant.work_group == 768, "4lp-2 default l 768: %s", m);
+    m = resolve_gpu(dims64, PP_STAG_3LP_1, PP_ORDER_K, 0, &p);
+    CHECK(!*m && p.variant.work_group == 96, "3lp-1 on 6^4 (global 7776): 96, got %u", p.variant.work_group);
+    m = resolve_gpu(dims44, PP_STAG_3LP_2, PP_ORDER_I, 4, &p);
+    CHECK(!*m, "3lp i-major takes a multiple of 4: %s", m);
+    m = resolve_gpu(dims44, PP_STAG_3LP_2, PP_ORDER_K, 4, &p);
+    CHECK(strstr(m, "work-group size 4") && strstr(m, "multiple of 12"), "3lp k-major needs 12: %s", m);
+    m = resolve_gpu(dims44, PP_STAG_3LP_3, PP_ORDER_I, 100, &p);
+    CHECK(strstr(m, "work-group size 100 does not divide the global size 1536"), "divides: %s", m);
+    m = resolve_gpu(dims44, PP_STAG_4LP_1, PP_ORDER_K, 72, &p);
+    CHECK(strstr(m, "multiple of 48"), "4lp needs 48: %s", m);
+    m = resolve_gpu(dims44, PP_STAG_4LP_1, PP_ORDER_I, 96, &p);
+    CHECK(!*m, "4lp-1 i-major 96: %s", m);
+    m = resolve_gpu(dims44, PP_STAG_4LP_2, PP_ORDER_K, 0, &p);
+    CHECK(strstr(m, "strategy 4lp-2 has no order k (it has: i, l)"), "4lp-2 order: %s", m);
+    m = resolve_gpu(dims44, PP_STAG_3LP_1, PP_ORDER_L, 0, &p);
+    CHECK(strstr(m, "strategy 3lp-1 has no order l (it has: k, i)"), "3lp order: %s", m);
+    m = resolve_gpu(dims44, PP_STAG_1LP, PP_ORDER_K, 0, &p);
+    CHECK(strstr(m, "strategy 1lp has no order k (it has: none)"), "1lp order: %s", m);
+    m = resolve_gpu(dims44, PP_STAG_2LP, PP_NORDERS, 7, &p);
+    CHECK(strstr(m, "does not divide the global size 384"), "2lp 7: %s", m);
+    m = resolve_gpu(dims44, PP_STAG_SITE, PP_NORDERS, 0, &p);
+    CHECK(strstr(m,
+                 "model gpu-like has no strategy site (it has: 1lp, 2lp, 3lp-1, 3lp-2, 3lp-3, 4lp-1, 4lp-2)"),
+          "missing strategy: %s", m);
+    for (int s = PP_STAG_1LP; s <= PP_STAG_4LP_2; s++)
+        CHECK(staggered_items_per_site((enum pp_staggered_strategy)s) == (s == 0               ? 1u
+                                                                          : s == 1             ? 3u
+                                                                          : s <= PP_STAG_3LP_3 ? 12u
+                                                                                               : 48u),
+              "work-items per site of %s", staggered_strategy_name((enum pp_staggered_strategy)s));
+}
+
+static void test_params(void)
+{
+    struct pp_device nofp64 = cpu;
+    struct staggered_params p;
+    struct pp_error err;
+    enum pp_staggered_strategy s;
+    enum pp_staggered_order o;
+
+    staggered_params_default(&p);
+    CHECK(staggered_resolve(&p, &pp_backend_openmp, &cpu, &err) == 0 && p.variant.strategy == PP_STAG_SITE &&
+              p.variant.order == PP_ORDER_NONE && p.variant.work_group == 0 && p.dims[0] == 8 &&
+              p.prec == PP_FP64 && p.runs == 10 && p.iterations == 100,
+          "CPU default site, 8^4, fp64, 10 x 100: %s", err.msg);
+#define REFUSES(field, value, want)                                                                          \
+    do {                                                                                                     \
+        staggered_params_default(&p);                                                                        \
+        field = value;                                                                                       \
+        CHECK(staggered_resolve(&p, &pp_backend_openmp, &cpu, &err) && strstr(err.msg, want), "%s: %s",      \
+              want, err.msg);                                                                                \
+    } while (0)
+    REFUSES(p.variant.strategy, PP_STAG_3LP_1, "model openmp has no strategy 3lp-1 (it has: site, simd)");
+    REFUSES(p.variant.order, PP_ORDER_K, "strategy site has no order k");
+    REFUSES(p.variant.work_group, 96, "work-group size 96 given for strategy site");
+    REFUSES(p.runs, 0, "runs must be at least 1");
+    REFUSES(p.iterations, 0, "iterations must be at least 1");
+#undef REFUSES
+    staggered_params_default(&p);
+    CHECK(lattice_parse("4x4x5x4", p.dims, &err) == 0 &&
+              staggered_resolve(&p, &pp_backend_openmp, &cpu, &err) &&
+              strstr(err.msg, "lattice extent 5 in z must be even"),
+          "odd extent: %s", err.msg);
+    CHECK(lattice_parse("4x4x4x2", p.dims, &err) == 0 &&
+              staggered_resolve(&p, &pp_backend_openmp, &cpu, &err) && strstr(err.msg, "extent 2 in t"),
+          "too small: %s", err.msg);
+    CHECK(lattice_parse("256x256x256x256", p.dims, &err) == 0 &&
+              staggered_resolve(&p, &pp_backend_openmp, &cpu, &err) && strstr(err.msg, "too large"),
+          "too large: %s", err.msg);
+    staggered_params_default(&p);
+    nofp64.fp64 = false;
+    CHECK(staggered_resolve(&p, &pp_backend_openmp, &nofp64, &err) && strstr(err.msg, "fp64"), "fp64: %s",
+          err.msg);
+    p.prec = PP_FP32;
+    CHECK(staggered_resolve(&p, &pp_backend_openmp, &nofp64, &err) == 0, "fp32 without fp64: %s", err.msg);
+    CHECK(staggered_strategy_parse("3lp-2", &s, &err) == 0 && s == PP_STAG_3LP_2, "3lp-2");
+    CHECK(staggered_strategy_parse("5lp", &s, &err) &&
+              strstr(err.msg,
+                     "unknown strategy \"5lp\" (staggered has: 1lp, 2lp, 3lp-1, 3lp-2, 3lp-3, 4lp-1, "
+                     "4lp-2, site, simd)"),
+          "unknown strategy: %s", err.msg);
+    CHECK(staggered_order_parse("l", &o, &err) == 0 && o == PP_ORDER_L, "l");
+    CHECK(staggered_order_parse("j", &o, &err) && strstr(err.msg, "none, k, i, l"), "unknown order: %s",
+          err.msg);
+}
+
+int main(void)
+{
+    RUN(test_plane_wave);
+    RUN(test_gauge_covariance);
+    RUN(test_backend_matches_reference);
+    RUN(test_models);
+    RUN(test_planted_faults);
+    RUN(test_strategy_rules);
+    RUN(test_params);
+    return check_failures ? 1 : 0;
+}
