@@ -7,10 +7,12 @@
  * precision and read as complex numbers (double2, float2):
  *   links[((l * n + s) * 4 + k) * 9 + i * 3 + j], vec[b * 3 + j], nbr[(l * 4 + k) * n + s], out[s * 3 + i]
  * Term (l, k) of row i of site s: +/- sum_j L(l, k)[i][j] B(nbr)[j] (plus for l = 0, 1, minus for 2, 3). Each
- * thread accumulates its terms in registers; the strategies differ in which loops are spread over threads and
- * how partial sums meet (shared memory and barriers, or atomicAdd, sm_60+ for double). Thread indices are
- * 32-bit with compile-time divisors (alloc keeps the grid below 2^32 threads); link offsets are size_t. Every
- * kernel is bounded to 1024 threads per block (64 registers), so any block size the strategy allows fits.
+ * thread accumulates its terms in registers, the first product and the first term assigned (1146 flop per
+ * site, docs/METHODOLOGY.md; the atomic strategies add the first term onto a zeroed output); the strategies
+ * differ in which loops are spread over threads and how partial sums meet (shared memory and barriers, or
+ * atomicAdd, sm_60+ for double). Thread indices are 32-bit with compile-time divisors (alloc keeps the grid
+ * below 2^32 threads); link offsets are size_t. Every kernel is bounded to 1024 threads per block (64
+ * registers), so any block size the strategy allows fits.
  *
  * alloc picks the kernel, refuses a block the kernel or device cannot run (naming --work-group), creates the
  * arrays and a stream; dslash launches its iterations back to back on that stream and synchronises it once.
@@ -81,6 +83,16 @@ __device__ __forceinline__ colour<C> load_vec(const stag_args<C> &a, unsigned s,
     return v;
 }
 
+template <typename C> __device__ __forceinline__ C add(C a, C b)
+{
+    return C{a.x + b.x, a.y + b.y};
+}
+
+template <typename C> __device__ __forceinline__ C cmul(C a, C b)
+{
+    return C{a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
+}
+
 /* Row i of matrix (l, k) of site s times v, the thread's share of the matrix-vector product, signed by the
  * term: sum_j L[i][j] v[j] for l = 0, 1, its negative for l = 2, 3. */
 template <typename C>
@@ -88,24 +100,12 @@ __device__ __forceinline__ C row_times_vec(const stag_args<C> &a, unsigned s, un
                                            unsigned i, const colour<C> &v)
 {
     const C *row = a.links + ((size_t)(l * a.n + s) * NDIM + k) * (NROW * NCOL) + i * NCOL;
-    C acc = {0, 0};
+    C acc = cmul(__ldg(row), v.c[0]);
 
 #pragma unroll
-    for (unsigned j = 0; j < NCOL; j++) {
-        const C u = __ldg(row + j);
-        acc.x += u.x * v.c[j].x - u.y * v.c[j].y;
-        acc.y += u.x * v.c[j].y + u.y * v.c[j].x;
-    }
-    if (l >= 2) {
-        acc.x = -acc.x;
-        acc.y = -acc.y;
-    }
-    return acc;
-}
-
-template <typename C> __device__ __forceinline__ C add(C a, C b)
-{
-    return C{a.x + b.x, a.y + b.y};
+    for (unsigned j = 1; j < NCOL; j++)
+        acc = add(acc, cmul(__ldg(row + j), v.c[j]));
+    return l < 2 ? acc : C{-acc.x, -acc.y};
 }
 
 /* Term (l, k) of row i of site s: the work of one 4LP thread. */
@@ -119,10 +119,10 @@ __device__ __forceinline__ C term(const stag_args<C> &a, unsigned s, unsigned l,
 template <typename C>
 __device__ __forceinline__ C sum_over_l(const stag_args<C> &a, unsigned s, unsigned k, unsigned i)
 {
-    C acc = {0, 0};
+    C acc = term(a, s, 0, k, i);
 
 #pragma unroll
-    for (unsigned l = 0; l < NMAT; l++)
+    for (unsigned l = 1; l < NMAT; l++)
         acc = add(acc, term(a, s, l, k, i));
     return acc;
 }
@@ -232,16 +232,15 @@ template <typename C> __global__ void __launch_bounds__(MAX_BLOCK) stag_1lp(stag
     C acc[NROW];
 
 #pragma unroll
-    for (unsigned i = 0; i < NROW; i++)
-        acc[i] = C{0, 0};
-#pragma unroll
     for (unsigned l = 0; l < NMAT; l++)
 #pragma unroll
         for (unsigned k = 0; k < NDIM; k++) {
             const colour<C> v = load_vec(a, s, l, k);
 #pragma unroll
-            for (unsigned i = 0; i < NROW; i++)
-                acc[i] = add(acc[i], row_times_vec(a, s, l, k, i, v));
+            for (unsigned i = 0; i < NROW; i++) {
+                const C p = row_times_vec(a, s, l, k, i, v);
+                acc[i] = l == 0 && k == 0 ? p : add(acc[i], p);
+            }
         }
 #pragma unroll
     for (unsigned i = 0; i < NROW; i++)
@@ -253,13 +252,11 @@ template <typename C> __global__ void __launch_bounds__(MAX_BLOCK) stag_2lp(stag
 {
     const unsigned g = global_id();
     const unsigned s = g / NROW, i = g % NROW;
-    C acc = {0, 0};
+    C acc = term(a, s, 0, 0, i);
 
 #pragma unroll
-    for (unsigned l = 0; l < NMAT; l++)
-#pragma unroll
-        for (unsigned k = 0; k < NDIM; k++)
-            acc = add(acc, term(a, s, l, k, i));
+    for (unsigned t = 1; t < NMAT * NDIM; t++) /* t = l * NDIM + k */
+        acc = add(acc, term(a, s, t / NDIM, t % NDIM, i));
     a.out[s * NROW + i] = acc;
 }
 

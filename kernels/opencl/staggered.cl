@@ -11,9 +11,11 @@
  *   links[((l * n + s) * 4 + k) * 9 + i * 3 + j]  element (i, j) of matrix (l, k) of target site s
  *   vec[b * 3 + j], nbr[(l * 4 + k) * n + s], out[s * 3 + i]
  * Term (l, k) of row i: +/- sum_j L(l, k)[i][j] B(nbr)[j], plus for l = 0, 1 and minus for l = 2, 3.
- * Each work-item accumulates its terms in registers; the strategies differ in which loops are spread over
- * work-items and how the partial sums meet (local memory and barriers, or atomics). Index math is 32-bit
- * unsigned (the host keeps the global size below 2^32) with compile-time divisors; link offsets are size_t.
+ * Each work-item accumulates its terms in registers, the first product and the first term assigned (1146 flop
+ * per site, docs/METHODOLOGY.md; the atomic strategies add the first term onto a zeroed output); the
+ * strategies differ in which loops are spread over work-items and how the partial sums meet (local memory and
+ * barriers, or atomics). Index math is 32-bit unsigned (the host keeps the global size below 2^32) with
+ * compile-time divisors; link offsets are size_t.
  */
 #ifdef PP_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -76,17 +78,20 @@ inline colour load_vec(vec_ptr vec, nbr_ptr nbr, uint n, uint s, uint l, uint k)
     return v;
 }
 
+inline CPLX cmul(CPLX a, CPLX b)
+{
+    return (CPLX)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+
 /* Row i of matrix (l, k) of site s times v, the work-item's share of the matrix-vector product, signed by the
  * term: sum_j L[i][j] v[j] for l = 0, 1, its negative for l = 2, 3. */
 inline CPLX row_times_vec(links_ptr links, uint n, uint s, uint l, uint k, uint i, colour v)
 {
     links_ptr row = links + ((size_t)(l * n + s) * NDIM + k) * (NROW * NCOL) + i * NCOL;
-    CPLX acc = (CPLX)(0);
+    CPLX acc = cmul(row[0], v.c[0]);
 
-    for (uint j = 0; j < NCOL; j++) {
-        const CPLX u = row[j];
-        acc += (CPLX)(u.x * v.c[j].x - u.y * v.c[j].y, u.x * v.c[j].y + u.y * v.c[j].x);
-    }
+    for (uint j = 1; j < NCOL; j++)
+        acc += cmul(row[j], v.c[j]);
     return l < 2 ? acc : -acc;
 }
 
@@ -99,9 +104,9 @@ inline CPLX term(links_ptr links, vec_ptr vec, nbr_ptr nbr, uint n, uint s, uint
 /* Sum over l of the terms (l, k) of row i: the work of one 3LP work-item. */
 inline CPLX sum_over_l(links_ptr links, vec_ptr vec, nbr_ptr nbr, uint n, uint s, uint k, uint i)
 {
-    CPLX acc = (CPLX)(0);
+    CPLX acc = term(links, vec, nbr, n, s, 0, k, i);
 
-    for (uint l = 0; l < NMAT; l++)
+    for (uint l = 1; l < NMAT; l++)
         acc += term(links, vec, nbr, n, s, l, k, i);
     return acc;
 }
@@ -145,13 +150,15 @@ inline void atomic_add_cplx(global CPLX *p, CPLX v)
 KERNEL stag_1lp(global CPLX *restrict out, links_ptr links, vec_ptr vec, nbr_ptr nbr, uint n)
 {
     const uint s = get_global_id(0);
-    CPLX acc[NROW] = {(CPLX)(0), (CPLX)(0), (CPLX)(0)};
+    CPLX acc[NROW];
 
     for (uint l = 0; l < NMAT; l++)
         for (uint k = 0; k < NDIM; k++) {
             const colour v = load_vec(vec, nbr, n, s, l, k);
-            for (uint i = 0; i < NROW; i++)
-                acc[i] += row_times_vec(links, n, s, l, k, i, v);
+            for (uint i = 0; i < NROW; i++) {
+                const CPLX p = row_times_vec(links, n, s, l, k, i, v);
+                acc[i] = l == 0 && k == 0 ? p : acc[i] + p;
+            }
         }
     for (uint i = 0; i < NROW; i++)
         out[s * NROW + i] = acc[i];
@@ -165,11 +172,10 @@ KERNEL stag_2lp(global CPLX *restrict out, links_ptr links, vec_ptr vec, nbr_ptr
     const uint global_id = get_global_id(0);
     const uint s = global_id / NROW;
     const uint i = global_id % NROW;
-    CPLX acc = (CPLX)(0);
+    CPLX acc = term(links, vec, nbr, n, s, 0, 0, i);
 
-    for (uint l = 0; l < NMAT; l++)
-        for (uint k = 0; k < NDIM; k++)
-            acc += term(links, vec, nbr, n, s, l, k, i);
+    for (uint t = 1; t < NMAT * NDIM; t++) /* t = l * NDIM + k */
+        acc += term(links, vec, nbr, n, s, t / NDIM, t % NDIM, i);
     out[s * NROW + i] = acc;
 }
 #endif
