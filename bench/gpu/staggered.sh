@@ -11,8 +11,10 @@
 # run), sweep.tsv (strategy, order, work-group, model, GFLOP/s, verified, seconds the run took), summary.txt
 # (GFLOP/s on CUDA and OpenCL per configuration, the best of each model marked *), ncu.csv.
 # Knobs: PLATFORM (gpu0), LATTICE (32x32x32x32), RUNS (10), ITERATIONS (100), MODELS ("cuda opencl"),
-# STRATEGIES (all seven, in the order swept), VERIFY (1), NCU (0), DEADLINE (seconds from the start after which
-# no new sweep run starts; 0: none).
+# STRATEGIES (all seven, in the order swept), VERIFY (1), VERIFY_MODELS (MODELS), NCU (0), DEADLINE (seconds
+# from the start after which no new sweep run starts; 0: none), PREVIOUS (a sweep.tsv of an earlier session on
+# the same kind of GPU: its verified configurations are not run again but copied into this sweep.tsv, so that a
+# sweep longer than one session can be finished in another; the table then mixes the two sessions).
 set -u
 OUT=${1:-${OUT:-bench-out}}
 mkdir -p "$OUT"
@@ -24,6 +26,8 @@ ITERATIONS=${ITERATIONS:-100}
 MODELS=${MODELS:-"cuda opencl"}
 STRATEGIES=${STRATEGIES:-"3lp-1 3lp-2 3lp-3 4lp-1 4lp-2 2lp 1lp"}
 VERIFY=${VERIFY:-1}
+VERIFY_MODELS=${VERIFY_MODELS:-$MODELS}
+PREVIOUS=${PREVIOUS:-}
 DEADLINE=${DEADLINE:-0}
 NCU=${NCU:-0}
 start=$(date +%s)
@@ -90,7 +94,7 @@ if [ "$VERIFY" = 1 ]; then
     : >"$OUT/verify.json"
     for s in $STRATEGIES; do
         for o in $(orders_of "$s"); do
-            for m in $MODELS; do
+            for m in $VERIFY_MODELS; do
                 r=$(run_one "$OUT/verify.json" --model "$m" --lattice 8x8x8x16 --strategy "$s" --order "$o" --float \
                     --runs 1 --iterations 2)
                 echo "verify fp32 8x8x8x16 $m $s $o: $r"
@@ -101,10 +105,14 @@ fi
 
 : >"$OUT/sweep.json"
 : >"$OUT/sweep.tsv"
+[ -n "$PREVIOUS" ] && awk -F'\t' '$6 == "yes"' "$PREVIOUS" >>"$OUT/sweep.tsv"
 for s in $STRATEGIES; do
     for o in $(orders_of "$s"); do
         for wg in $(work_groups_of "$s"); do
             for m in $MODELS; do
+                if [ -n "$PREVIOUS" ] && awk -F'\t' -v k="$s $o $wg $m" '$1" "$2" "$3" "$4 == k && $6 == "yes" {f = 1} END {exit !f}' "$PREVIOUS"; then
+                    continue
+                fi
                 if [ "$DEADLINE" -gt 0 ] && [ $(($(date +%s) - start)) -ge "$DEADLINE" ]; then
                     echo "deadline: $s $o $wg $m and what follows not run" >&2
                     break 4

@@ -172,7 +172,7 @@ static void cuda_close(struct pp_ctx *ctx)
     if (!ctx)
         return;
     cuda_stream_ops.release(ctx);
-    cuda_staggered_ops.release(ctx);
+    cuda_staggered_free(ctx);
     free(ctx);
 }
 

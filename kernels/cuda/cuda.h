@@ -38,7 +38,7 @@ struct pp_ctx {
     void *host_partials; /* pinned host copy of partials */
     unsigned dot_groups; /* blocks of the dot kernel: sm_count x dot blocks per SM */
 
-    struct cuda_staggered *staggered; /* staggered suite state (staggered.cu), alloc .. release; or NULL */
+    struct cuda_staggered *staggered; /* staggered suite state (staggered.cu), alloc .. close; or NULL */
 };
 
 /* The one exported symbol (cuda.cu); the names below stay inside the shared object. */
@@ -54,7 +54,10 @@ CUDA_HIDDEN const char *cuda_variant_name(enum cuda_variant v);
 /* The STREAM choices of ctx (variant, block, dot blocks per SM, kernel registers) as cuda.* keys. */
 CUDA_HIDDEN void cuda_stream_describe(struct pp_ctx *ctx, struct pp_info_list *out);
 
-/* The staggered kernel of an allocated run (registers, spills, launch shape) as cuda.* keys; none without. */
+/* Free the staggered state (close). */
+CUDA_HIDDEN void cuda_staggered_free(struct pp_ctx *ctx);
+
+/* The staggered kernel of the last run (registers, spills, launch shape) as cuda.* keys; none without. */
 CUDA_HIDDEN void cuda_staggered_describe(struct pp_ctx *ctx, struct pp_info_list *out);
 
 /* 0 on cudaSuccess; else -1 with "what: cudaErrorName: description" in err. */

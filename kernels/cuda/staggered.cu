@@ -16,7 +16,8 @@
  *
  * alloc picks the kernel, refuses a block the kernel or device cannot run (naming --work-group), creates the
  * arrays and a stream; dslash launches its iterations back to back on that stream and synchronises it once.
- * Ownership: the state (struct cuda_staggered) belongs to the context from alloc to release (or close).
+ * Ownership: the arrays belong to the context from alloc to release (or close); the state (struct
+ * cuda_staggered) with the kernel's attributes, which describe reports, until the next alloc or close.
  * Threads: the context's thread only.
  */
 #include "kernels/cuda/cuda.h"
@@ -362,6 +363,8 @@ const void *find_kernel(enum pp_staggered_strategy s, enum pp_staggered_order o,
     ((1u << PP_STAG_1LP) | (1u << PP_STAG_2LP) | (1u << PP_STAG_3LP_1) | (1u << PP_STAG_3LP_2) |             \
      (1u << PP_STAG_3LP_3) | (1u << PP_STAG_4LP_1) | (1u << PP_STAG_4LP_2))
 
+/* Frees the arrays and the stream; the kernel's description stays for describe until the next alloc or
+ * cuda_staggered_free. */
 static void staggered_release(struct pp_ctx *ctx)
 {
     struct cuda_staggered *st = ctx->staggered;
@@ -375,7 +378,16 @@ static void staggered_release(struct pp_ctx *ctx)
     (void)cudaFree(st->nbr);
     if (st->stream)
         (void)cudaStreamDestroy(st->stream);
-    free(st);
+    st->links = st->vec = st->out = NULL;
+    st->nbr = NULL;
+    st->stream = NULL;
+    st->n = 0;
+}
+
+void cuda_staggered_free(struct pp_ctx *ctx)
+{
+    staggered_release(ctx);
+    free(ctx->staggered);
     ctx->staggered = NULL;
 }
 
@@ -417,7 +429,7 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
     bool shared = false;
     int ret = -1;
 
-    staggered_release(ctx);
+    cuda_staggered_free(ctx);
     /* 32-bit thread and neighbour indices: the grid and the neighbour table stay below 2^32 */
     if (n == 0 || n > max_sites)
         return pp_error_set(err, "%zu target sites are out of range (1 to %zu)", n, max_sites);
@@ -459,13 +471,15 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
     ret = 0;
 out:
     if (ret < 0)
-        staggered_release(ctx);
+        cuda_staggered_free(ctx);
     return ret;
 }
 
 static int need_arrays(struct pp_ctx *ctx, struct pp_error *err)
 {
-    return ctx->staggered ? 0 : pp_error_set(err, "no staggered arrays allocated (alloc first)");
+    return ctx->staggered && ctx->staggered->n
+               ? 0
+               : pp_error_set(err, "no staggered arrays allocated (alloc first)");
 }
 
 /* Copy count doubles to the device array dst in the working precision (a narrowed copy for fp32). */
@@ -554,7 +568,7 @@ void cuda_staggered_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
     const struct cuda_staggered *st = ctx->staggered;
 
-    if (!st)
+    if (!st || !st->kernel)
         return;
     info_add(out, "cuda.staggered_kernel", "sm_%d, %d registers, %zu bytes spilled, block %u, grid %u",
              st->attr.binaryVersion, st->attr.numRegs, st->attr.localSizeBytes, st->block, st->grid);
