@@ -79,6 +79,19 @@ int opencl_error(struct pp_error *err, cl_int rc, const char *what)
     return pp_error_set(err, "%s: %s (%d)", what, opencl_strerror(rc), (int)rc);
 }
 
+int opencl_buffer_new(struct opencl_ctx *c, cl_mem_flags flags, size_t bytes, const char *name, cl_mem *out,
+                      struct pp_error *err)
+{
+    char what[96];
+    cl_int rc;
+
+    *out = clCreateBuffer(c->context, flags, bytes, NULL, &rc);
+    if (*out)
+        return 0;
+    snprintf(what, sizeof(what), "clCreateBuffer(%s, %zu bytes)", name, bytes);
+    return opencl_error(err, rc, what);
+}
+
 /* ---- device and platform queries ---- */
 
 /* A string query of platform p, or of device d when p is NULL, as a new malloc'd string (the caller frees) or

@@ -87,6 +87,11 @@ const char *opencl_strerror(cl_int rc);
 /* Whether the context's device lists the extension ext (CL_DEVICE_EXTENSIONS). */
 bool opencl_device_extension(struct opencl_ctx *c, const char *ext);
 
+/* A new buffer of the context (*out, the caller releases it), or -1 with "clCreateBuffer(name, bytes): ..."
+ * in err. */
+int opencl_buffer_new(struct opencl_ctx *c, cl_mem_flags flags, size_t bytes, const char *name, cl_mem *out,
+                      struct pp_error *err) PP_WUR;
+
 /* Fill err with "what: CL_NAME (code)". Returns -1. */
 int opencl_error(struct pp_error *err, cl_int rc, const char *what);
 

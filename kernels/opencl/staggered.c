@@ -78,19 +78,6 @@ static void staggered_release(struct pp_ctx *ctx)
     c->staggered = NULL;
 }
 
-static int create_buffer(struct opencl_ctx *c, cl_mem_flags flags, size_t bytes, const char *name,
-                         cl_mem *out, struct pp_error *err)
-{
-    char what[80];
-    cl_int rc;
-
-    *out = clCreateBuffer(c->context, flags, bytes, NULL, &rc);
-    if (*out)
-        return 0;
-    snprintf(what, sizeof(what), "clCreateBuffer(staggered %s, %zu bytes)", name, bytes);
-    return opencl_error(err, rc, what);
-}
-
 /* Refuse a work-group above the device's limit (before building: the kernels require their work-group size),
  * naming --work-group. */
 static int check_device_work_group(struct opencl_ctx *c, unsigned wg, struct pp_error *err)
@@ -235,10 +222,13 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
     if (build_kernel(c, st, variant, err) != 0 ||
         check_kernel_work_group(c, st, name, kernels[s].local, err) != 0)
         goto out;
-    if (create_buffer(c, CL_MEM_READ_ONLY, link_bytes, "links", &st->links, err) != 0 ||
-        create_buffer(c, CL_MEM_READ_ONLY, n * REALS_PER_VEC * elem, "vec", &st->vec, err) != 0 ||
-        create_buffer(c, CL_MEM_READ_ONLY, n * NBR_PER_SITE * sizeof(cl_uint), "nbr", &st->nbr, err) != 0 ||
-        create_buffer(c, CL_MEM_READ_WRITE, n * REALS_PER_VEC * elem, "out", &st->out, err) != 0)
+    if (opencl_buffer_new(c, CL_MEM_READ_ONLY, link_bytes, "staggered links", &st->links, err) != 0 ||
+        opencl_buffer_new(c, CL_MEM_READ_ONLY, n * REALS_PER_VEC * elem, "staggered vec", &st->vec, err) !=
+            0 ||
+        opencl_buffer_new(c, CL_MEM_READ_ONLY, n * NBR_PER_SITE * sizeof(cl_uint), "staggered nbr", &st->nbr,
+                          err) != 0 ||
+        opencl_buffer_new(c, CL_MEM_READ_WRITE, n * REALS_PER_VEC * elem, "staggered out", &st->out, err) !=
+            0)
         goto out;
     if (set_args(st, kernels[s].local, err) != 0)
         goto out;

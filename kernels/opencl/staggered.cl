@@ -115,28 +115,26 @@ inline CPLX sum_over_l(links_ptr links, vec_ptr vec, nbr_ptr nbr, uint n, uint s
 /* *p += v as a compare-and-swap loop on the bits (cl_khr_int64_base_atomics for fp64, the core 32-bit
  * atomic_cmpxchg for fp32), relaxed. */
 #ifdef PP_FP64
-inline void atomic_add_real(volatile global REAL *p, REAL v)
-{
-    volatile global ulong *u = (volatile global ulong *)p;
-    ulong seen, old = *u;
-
-    do {
-        seen = old;
-        old = atom_cmpxchg(u, seen, as_ulong(as_double(seen) + v));
-    } while (old != seen);
-}
+#define BITS         ulong
+#define CMPXCHG      atom_cmpxchg
+#define AS_BITS(x)   as_ulong(x)
+#define FROM_BITS(x) as_double(x)
 #else
+#define BITS         uint
+#define CMPXCHG      atomic_cmpxchg
+#define AS_BITS(x)   as_uint(x)
+#define FROM_BITS(x) as_float(x)
+#endif
 inline void atomic_add_real(volatile global REAL *p, REAL v)
 {
-    volatile global uint *u = (volatile global uint *)p;
-    uint seen, old = *u;
+    volatile global BITS *u = (volatile global BITS *)p;
+    BITS seen, old = *u;
 
     do {
         seen = old;
-        old = atomic_cmpxchg(u, seen, as_uint(as_float(seen) + v));
+        old = CMPXCHG(u, seen, AS_BITS(FROM_BITS(seen) + v));
     } while (old != seen);
 }
-#endif
 
 inline void atomic_add_cplx(global CPLX *p, CPLX v)
 {
