@@ -570,8 +570,9 @@ void cuda_staggered_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 
     if (!st || !st->kernel)
         return;
-    info_add(out, "cuda.staggered_kernel", "sm_%d, %d registers, %zu bytes spilled, block %u, grid %u",
-             st->attr.binaryVersion, st->attr.numRegs, st->attr.localSizeBytes, st->block, st->grid);
+    info_add(out, "cuda.staggered_kernel",
+             "sm_%d, %d registers, %zu bytes of local memory, block %u, grid %u", st->attr.binaryVersion,
+             st->attr.numRegs, st->attr.localSizeBytes, st->block, st->grid);
 }
 
 const struct pp_staggered_ops cuda_staggered_ops = {

@@ -19,10 +19,6 @@
 
 #include "kernels/opencl/embedded.h"
 
-#ifndef CL_DEVICE_REGISTERS_PER_BLOCK_NV
-#define CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002 /* cl_nv_device_attribute_query */
-#endif
-
 /* staggered.cl numbers the strategies and orders as backend.h does. */
 _Static_assert(PP_STAG_1LP == 0 && PP_STAG_2LP == 1 && PP_STAG_3LP_1 == 2 && PP_STAG_3LP_2 == 3 &&
                    PP_STAG_3LP_3 == 4 && PP_STAG_4LP_1 == 5 && PP_STAG_4LP_2 == 6,
@@ -117,40 +113,15 @@ static int check_kernel_work_group(struct opencl_ctx *c, struct opencl_staggered
     return 0;
 }
 
-/*
- * NVIDIA's OpenCL compiles without a register cap and reports CL_KERNEL_WORK_GROUP_SIZE 256 for these kernels
- * (H100, driver 580: as if each work-item could take 255 registers), so larger work-groups would be refused;
- * cl_nv_compiler_options' -cl-nv-maxrregcount caps the registers at what a work-group of wg fits in the
- * registers of one work-group (CL_DEVICE_REGISTERS_PER_BLOCK_NV), allocated 8 per work-item at a time. Writes
- * the option, or "" on other devices.
- */
-static void nv_register_cap(struct opencl_ctx *c, unsigned wg, char *buf, size_t len)
-{
-    cl_uint regs = 0;
-    unsigned cap;
-
-    buf[0] = '\0';
-    if (!opencl_device_extension(c, "cl_nv_compiler_options"))
-        return;
-    if (clGetDeviceInfo(c->device, CL_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof(regs), &regs, NULL) !=
-            CL_SUCCESS ||
-        regs == 0)
-        regs = 65536;
-    cap = regs / wg / 8 * 8;
-    snprintf(buf, len, " -cl-nv-maxrregcount=%u", cap > 255 ? 255 : cap < 16 ? 16 : cap);
-}
-
 static int build_kernel(struct opencl_ctx *c, struct opencl_staggered *st,
                         const struct pp_staggered_variant *v, struct pp_error *err)
 {
-    char options[192], cap[40];
+    char options[192];
     cl_int rc;
 
-    nv_register_cap(c, v->work_group, cap, sizeof(cap));
-    snprintf(options, sizeof(options),
-             "-cl-std=CL1.2 -DREAL=%s -DSTAG_STRATEGY=%d -DSTAG_ORDER=%d -DSTAG_WG=%u%s",
-             st->prec == PP_FP64 ? "double -DPP_FP64" : "float", (int)v->strategy, (int)v->order,
-             v->work_group, cap);
+    snprintf(
+        options, sizeof(options), "-cl-std=CL1.2 -DREAL=%s -DSTAG_STRATEGY=%d -DSTAG_ORDER=%d -DSTAG_WG=%u",
+        st->prec == PP_FP64 ? "double -DPP_FP64" : "float", (int)v->strategy, (int)v->order, v->work_group);
     if (opencl_program_build(c, "staggered", pp_cl_staggered, options, &st->program, err) != 0)
         return -1;
     st->kernel = clCreateKernel(st->program, kernels[v->strategy].kernel, &rc);
