@@ -87,6 +87,32 @@ static void KERNEL(dslash_site)(struct pp_ctx *x)
     }
 }
 
+/* One term t of the lanes of a simd block: acc[.][lane] = p (mode 0), += p (mode 1) or -= p (mode 2), p = M
+ * v. */
+static inline __attribute__((always_inline)) void KERNEL(simd_term)(const REAL *restrict lt,
+                                                                    const uint32_t *restrict nt,
+                                                                    const REAL *restrict vec,
+                                                                    REAL acc[6][STAG_BLOCK], int mode)
+{
+#pragma omp simd
+    for (size_t lane = 0; lane < STAG_BLOCK; lane++) {
+        const struct KERNEL(cvec) p = KERNEL(mul)(&lt[lane], STAG_BLOCK, vec, nt[lane]);
+        if (mode == 0) {
+            acc[0][lane] = p.r0, acc[1][lane] = p.i0, acc[2][lane] = p.r1;
+            acc[3][lane] = p.i1, acc[4][lane] = p.r2, acc[5][lane] = p.i2;
+        } else if (mode == 1) {
+            acc[0][lane] += p.r0, acc[1][lane] += p.i0, acc[2][lane] += p.r1;
+            acc[3][lane] += p.i1, acc[4][lane] += p.r2, acc[5][lane] += p.i2;
+        } else {
+            acc[0][lane] -= p.r0, acc[1][lane] -= p.i0, acc[2][lane] -= p.r1;
+            acc[3][lane] -= p.i1, acc[4][lane] -= p.r2, acc[5][lane] -= p.i2;
+        }
+    }
+}
+
+/* The terms one after the other, each a vector loop over the block's lanes; the block's partial sums stay in
+ * a small array (L1) between terms. (All 16 terms inside one lane loop make GCC spill most of its registers.)
+ */
 static void KERNEL(dslash_simd)(struct pp_ctx *x)
 {
     const REAL *restrict links = x->stag.links, *restrict vec = x->stag.vec;
@@ -98,20 +124,14 @@ static void KERNEL(dslash_simd)(struct pp_ctx *x)
     for (size_t b = 0; b < blocks; b++) {
         const REAL *restrict lb = &links[b * 16 * 18 * STAG_BLOCK];
         const uint32_t *restrict nb = &nbr[b * 16 * STAG_BLOCK];
-        REAL *restrict ob = &out[b * 6 * STAG_BLOCK];
+        REAL acc[6][STAG_BLOCK] __attribute__((aligned(64)));
 
-#pragma omp simd
-        for (size_t lane = 0; lane < STAG_BLOCK; lane++) {
-            struct KERNEL(cvec) acc = KERNEL(mul)(&lb[lane], STAG_BLOCK, vec, nb[lane]);
-
-#pragma GCC unroll 16
-            for (size_t t = 1; t < 16; t++) {
-                const struct KERNEL(cvec) p =
-                    KERNEL(mul)(&lb[t * 18 * STAG_BLOCK + lane], STAG_BLOCK, vec, nb[t * STAG_BLOCK + lane]);
-                acc = KERNEL(add)(acc, p, t >= 8);
-            }
-            KERNEL(store)(&ob[lane], STAG_BLOCK, acc);
-        }
+        KERNEL(simd_term)(lb, nb, vec, acc, 0);
+        for (size_t t = 1; t < 8; t++)
+            KERNEL(simd_term)(&lb[t * 18 * STAG_BLOCK], &nb[t * STAG_BLOCK], vec, acc, 1);
+        for (size_t t = 8; t < 16; t++)
+            KERNEL(simd_term)(&lb[t * 18 * STAG_BLOCK], &nb[t * STAG_BLOCK], vec, acc, 2);
+        memcpy(&out[b * 6 * STAG_BLOCK], acc, sizeof(acc));
     }
 }
 

@@ -15,6 +15,7 @@
 #include "kernels/openmp/openmp.h"
 #include "kernels/staggered.h"
 #include "kernels/staggered_ref.h"
+#include "su3.h"
 
 static const unsigned dims44[4] = {4, 4, 4, 4}, dims84[4] = {8, 8, 8, 8}, dims4448[4] = {4, 4, 4, 8};
 static const unsigned dims64[4] = {6, 6, 6, 6}; /* 648 output sites: the simd layout's last block padded */
@@ -58,39 +59,6 @@ static void params_for(struct staggered_params *p, const unsigned d[4], enum pp_
     p->prec = prec;
     p->variant.strategy = s;
     CHECK(staggered_resolve(p, &pp_backend_openmp, &cpu, &err) == 0, "resolve: %s", err.msg);
-}
-
-/* c = a b (dagger_b: a b^dagger), 3x3 complex */
-static void mat_mul(const double *a, const double *b, int dagger_b, double *c)
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            double re = 0, im = 0;
-            for (int k = 0; k < 3; k++) {
-                double ar = a[(i * 3 + k) * 2], ai = a[(i * 3 + k) * 2 + 1];
-                const double *e = dagger_b ? &b[(j * 3 + k) * 2] : &b[(k * 3 + j) * 2];
-                double br = e[0], bi = dagger_b ? -e[1] : e[1];
-                re += ar * br - ai * bi;
-                im += ar * bi + ai * br;
-            }
-            c[(i * 3 + j) * 2] = re;
-            c[(i * 3 + j) * 2 + 1] = im;
-        }
-}
-
-/* w = g v for one colour vector */
-static void vec_rotate(const double *g, const double *v, double *w)
-{
-    for (int a = 0; a < 3; a++) {
-        double re = 0, im = 0;
-        for (int b = 0; b < 3; b++) {
-            double gr = g[(a * 3 + b) * 2], gi = g[(a * 3 + b) * 2 + 1];
-            re += gr * v[b * 2] - gi * v[b * 2 + 1];
-            im += gr * v[b * 2 + 1] + gi * v[b * 2];
-        }
-        w[a * 2] = re;
-        w[a * 2 + 1] = im;
-    }
 }
 
 /* Unit links and B(x) = exp(i p.x) v with p_k = 2 pi n_k / L_k: C(x) = sum_k (2i sin p_k + 2i sin 3p_k) B(x),
@@ -194,16 +162,16 @@ static void gauge_pair_init(struct gauge_pair *t)
         for (int k = 0; k < 4; k++) {
             size_t f1 = lattice_shift(t->d, s, k, 1), f3 = lattice_shift(t->d, s, k, 3),
                    at = (s * 4 + (size_t)k) * 18;
-            mat_mul(&t->g[s * 18], &t->fat[at], 0, tmp);
-            mat_mul(tmp, &t->g[f1 * 18], 1, &t->fat2[at]);
-            mat_mul(&t->g[s * 18], &t->lng[at], 0, tmp);
-            mat_mul(tmp, &t->g[f3 * 18], 1, &t->lng2[at]);
+            su3_mul(&t->g[s * 18], &t->fat[at], 0, tmp);
+            su3_mul(tmp, &t->g[f1 * 18], 1, &t->fat2[at]);
+            su3_mul(&t->g[s * 18], &t->lng[at], 0, tmp);
+            su3_mul(tmp, &t->g[f3 * 18], 1, &t->lng2[at]);
         }
-        vec_rotate(&t->g[s * 18], &t->b[s * 6], &t->b2[s * 6]);
+        su3_times_vec(&t->g[s * 18], &t->b[s * 6], &t->b2[s * 6]);
     }
     staggered_ref_dslash(t->d, 1, t->fat, t->lng, t->b, t->out, NULL);
     for (size_t s = 0; s < v; s++)
-        vec_rotate(&t->g[s * 18], &t->out[s * 6], &t->want[s * 6]);
+        su3_times_vec(&t->g[s * 18], &t->out[s * 6], &t->want[s * 6]);
 }
 
 static void gauge_pair_release(struct gauge_pair *t)
@@ -239,8 +207,8 @@ static void test_gauge_covariance(void)
     for (size_t s = 0; s < t.v; s++)
         for (int k = 0; k < 4; k++) {
             size_t f1 = lattice_shift(t.d, s, k, 1), at = (s * 4 + (size_t)k) * 18;
-            mat_mul(&t.g[s * 18], &t.lng[at], 0, tmp);
-            mat_mul(tmp, &t.g[f1 * 18], 1, &t.lng2[at]);
+            su3_mul(&t.g[s * 18], &t.lng[at], 0, tmp);
+            su3_mul(tmp, &t.g[f1 * 18], 1, &t.lng2[at]);
         }
     staggered_ref_dslash(t.d, 1, t.fat2, t.lng2, t.b2, t.out2, NULL);
     CHECK(odd_error(t.d, t.out2, t.want, NULL) > 1e-3, "covariance check cannot fail");

@@ -13,6 +13,7 @@
 #include "kernels/lattice.h"
 #include "kernels/wilson.h"
 #include "kernels/wilson_ref.h"
+#include "su3.h"
 
 static const unsigned dims44[4] = {4, 4, 4, 4}, dims4448[4] = {4, 4, 4, 8};
 
@@ -21,39 +22,11 @@ static size_t volume_of(const unsigned d[4])
     return (size_t)d[0] * d[1] * d[2] * d[3];
 }
 
-/* c = a b (transpose_b: a b^dagger), 3x3 complex */
-static void mat_mul(const double *a, const double *b, int dagger_b, double *c)
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            double re = 0, im = 0;
-            for (int k = 0; k < 3; k++) {
-                double ar = a[(i * 3 + k) * 2], ai = a[(i * 3 + k) * 2 + 1];
-                const double *e = dagger_b ? &b[(j * 3 + k) * 2] : &b[(k * 3 + j) * 2];
-                double br = e[0], bi = dagger_b ? -e[1] : e[1];
-                re += ar * br - ai * bi;
-                im += ar * bi + ai * br;
-            }
-            c[(i * 3 + j) * 2] = re;
-            c[(i * 3 + j) * 2 + 1] = im;
-        }
-}
-
 /* w = g v on each of the 4 spin components */
 static void spinor_rotate(const double *g, const double *v, double *w)
 {
     for (int s = 0; s < 4; s++)
-        for (int a = 0; a < 3; a++) {
-            double re = 0, im = 0;
-            for (int b = 0; b < 3; b++) {
-                double gr = g[(a * 3 + b) * 2], gi = g[(a * 3 + b) * 2 + 1];
-                double vr = v[(s * 3 + b) * 2], vi = v[(s * 3 + b) * 2 + 1];
-                re += gr * vr - gi * vi;
-                im += gr * vi + gi * vr;
-            }
-            w[(s * 3 + a) * 2] = re;
-            w[(s * 3 + a) * 2 + 1] = im;
-        }
+        su3_times_vec(g, &v[s * 6], &w[s * 6]);
 }
 
 static void test_gamma_algebra(void)
@@ -88,7 +61,7 @@ static void test_su3(void)
 
     for (int t = 0; t < 100; t++) {
         lattice_random_su3(&state, u);
-        mat_mul(u, u, 1, p);
+        su3_mul(u, u, 1, p);
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++)
                 CHECK(fabs(p[(i * 3 + j) * 2] - (i == j)) < 1e-14 && fabs(p[(i * 3 + j) * 2 + 1]) < 1e-14,
@@ -242,8 +215,8 @@ static void test_gauge_covariance(void)
         for (int mu = 0; mu < 4; mu++) {
             memcpy(f, c, sizeof(f));
             f[mu] = (c[mu] + 1) % d[mu];
-            mat_mul(&g[s * 18], &u[(s * 4 + (size_t)mu) * 18], 0, tmp);
-            mat_mul(tmp, &g[wilson_ref_index(d, f) * 18], 1, &u2[(s * 4 + (size_t)mu) * 18]);
+            su3_mul(&g[s * 18], &u[(s * 4 + (size_t)mu) * 18], 0, tmp);
+            su3_mul(tmp, &g[wilson_ref_index(d, f) * 18], 1, &u2[(s * 4 + (size_t)mu) * 18]);
         }
         spinor_rotate(&g[s * 18], &psi[s * 24], &psi2[s * 24]);
     }
