@@ -4,7 +4,8 @@
 # L^4/2 = 2^19 at L = 32: 128, 256, 512, 1024) on CUDA and on NVIDIA OpenCL, fp64, 32^4, the paper's timing
 # rule (one warm-up, then 10 runs of 100 applications, rates from the mean). The driver verifies every run
 # against the five-loop reference. Before the sweep (VERIFY=1): every strategy and order in fp32 on 8x8x8x16 in
-# both models. With NCU=1, first Nsight Compute on one CUDA launch of 3LP-1 k-major, work-group 768.
+# both models (work-group 96, 1LP 128). With NCU=1, first Nsight Compute on one CUDA launch of 3LP-1 k-major,
+# work-group 768.
 # Run from the repository root (or a folder holding build/bin, build/lib and bench/) on that machine:
 #   bench/gpu/staggered.sh [OUTDIR]
 # Results in OUTDIR: env.txt (GPU, driver, clocks), verify.json and sweep.json (one worker JSON document per
@@ -95,9 +96,10 @@ if [ "$VERIFY" = 1 ]; then
     for s in $STRATEGIES; do
         for o in $(orders_of "$s"); do
             for m in $VERIFY_MODELS; do
+                wg=96; [ "$s" = 1lp ] && wg=128 # fits every model (NVIDIA OpenCL: at most 256)
                 r=$(run_one "$OUT/verify.json" --model "$m" --lattice 8x8x8x16 --strategy "$s" --order "$o" --float \
-                    --runs 1 --iterations 2)
-                echo "verify fp32 8x8x8x16 $m $s $o: $r"
+                    --work-group "$wg" --runs 1 --iterations 2)
+                echo "verify fp32 8x8x8x16 $m $s $o wg $wg: $r"
             done
         done
     done
