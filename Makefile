@@ -37,6 +37,7 @@ KERNEL_SRC = kernels/registry.c kernels/lattice.c kernels/stream.c kernels/strea
              kernels/cuda_loader.c \
              kernels/openmp/openmp.c kernels/opencl/opencl.c kernels/opencl/stream.c
 OMP_KERNEL_SRC = kernels/openmp/stream.c kernels/openmp/wilson.c kernels/openmp/staggered.c
+KERNEL_SRC += kernels/opencl/staggered.c
 WORKER_SRC = $(wildcard worker/*.c)
 SERVER_SRC = $(wildcard server/*.c)
 CLI_SRC    = $(wildcard cli/*.c)

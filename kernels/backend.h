@@ -144,6 +144,27 @@ enum pp_staggered_order {
     PP_NORDERS
 };
 
+/* Work-items per target site of a strategy (paper 001, Sec. III: 1, |i|, |i||k|, |i||k||l|); 0 for the
+ * OpenMP loops, which have no work-items. */
+static inline unsigned pp_staggered_items_per_site(enum pp_staggered_strategy s)
+{
+    switch (s) {
+    case PP_STAG_2LP:
+        return 3;
+    case PP_STAG_3LP_1:
+    case PP_STAG_3LP_2:
+    case PP_STAG_3LP_3:
+        return 12;
+    case PP_STAG_4LP_1:
+    case PP_STAG_4LP_2:
+        return 48;
+    case PP_STAG_1LP:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* What a staggered run asks for and gets; stored with the result as the variant. */
 struct pp_staggered_variant {
     enum pp_staggered_strategy strategy;

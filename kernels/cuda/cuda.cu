@@ -1,7 +1,8 @@
 /*
  * cuda: the CUDA backend's table (pp_backend_cuda), device discovery, contexts and provenance. The kernels
- * are in stream.cu. This file is built by nvcc into libppbench-cuda.so with the runtime linked statically;
- * the worker finds the table with dlsym, so a host without a CUDA driver only sees discover() fail.
+ * are in stream.cu and staggered.cu. This file is built by nvcc into libppbench-cuda.so with the runtime
+ * linked statically; the worker finds the table with dlsym, so a host without a CUDA driver only sees
+ * discover() fail.
  *
  * Ownership: open() returns a context the caller frees with close(); close() also frees any STREAM arrays.
  * Threads: discover() from any thread; a context from the thread that uses it, one at a time.
@@ -171,6 +172,7 @@ static void cuda_close(struct pp_ctx *ctx)
     if (!ctx)
         return;
     cuda_stream_ops.release(ctx);
+    cuda_staggered_free(ctx);
     free(ctx);
 }
 
@@ -199,6 +201,7 @@ static void cuda_describe(struct pp_ctx *ctx, struct pp_info_list *out)
         info_add(out, "cuda.mem_bus_bits", "%d", ctx->bus_width_bits);
     info_add(out, "cuda.sync", "spin");
     cuda_stream_describe(ctx, out);
+    cuda_staggered_describe(ctx, out);
 }
 
 extern "C" __attribute__((visibility("default"))) const struct pp_backend pp_backend_cuda = {
@@ -208,4 +211,5 @@ extern "C" __attribute__((visibility("default"))) const struct pp_backend pp_bac
     .describe = cuda_describe,
     .close = cuda_close,
     .stream = &cuda_stream_ops,
+    .staggered = &cuda_staggered_ops,
 };

@@ -1,6 +1,7 @@
 /*
  * cuda: declarations shared by the CUDA backend's files (cuda.cu: discovery, contexts, provenance; stream.cu:
- * the STREAM kernels). C++ (nvcc) only; the worker sees nothing of it but the pp_backend_cuda table.
+ * the STREAM kernels; staggered.cu: the staggered Dslash). C++ (nvcc) only; the worker sees nothing of it but
+ * the pp_backend_cuda table.
  *
  * A context belongs to the thread that opened it and is used by one thread at a time. It owns the device
  * arrays of one STREAM run (alloc .. release) and the pinned host buffer of the dot's partial sums.
@@ -36,6 +37,8 @@ struct pp_ctx {
     void *partials;      /* device: one partial sum per dot block */
     void *host_partials; /* pinned host copy of partials */
     unsigned dot_groups; /* blocks of the dot kernel: sm_count x dot blocks per SM */
+
+    struct cuda_staggered *staggered; /* staggered suite state (staggered.cu), alloc .. close; or NULL */
 };
 
 /* The one exported symbol (cuda.cu); the names below stay inside the shared object. */
@@ -44,11 +47,18 @@ extern "C" const struct pp_backend pp_backend_cuda;
 #define CUDA_HIDDEN __attribute__((visibility("hidden")))
 
 extern const struct pp_stream_ops cuda_stream_ops CUDA_HIDDEN;
+extern const struct pp_staggered_ops cuda_staggered_ops CUDA_HIDDEN;
 
 CUDA_HIDDEN const char *cuda_variant_name(enum cuda_variant v);
 
 /* The STREAM choices of ctx (variant, block, dot blocks per SM, kernel registers) as cuda.* keys. */
 CUDA_HIDDEN void cuda_stream_describe(struct pp_ctx *ctx, struct pp_info_list *out);
+
+/* Free the staggered state (close). */
+CUDA_HIDDEN void cuda_staggered_free(struct pp_ctx *ctx);
+
+/* The staggered kernel of the last run (registers, spills, launch shape) as cuda.* keys; none without. */
+CUDA_HIDDEN void cuda_staggered_describe(struct pp_ctx *ctx, struct pp_info_list *out);
 
 /* 0 on cudaSuccess; else -1 with "what: cudaErrorName: description" in err. */
 CUDA_HIDDEN int cuda_check(cudaError_t e, struct pp_error *err, const char *what) PP_WUR;

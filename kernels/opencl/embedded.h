@@ -6,6 +6,7 @@
 #ifndef PP_OPENCL_EMBEDDED_H
 #define PP_OPENCL_EMBEDDED_H
 
-extern const char pp_cl_stream[]; /* kernels/opencl/stream.cl */
+extern const char pp_cl_stream[];    /* kernels/opencl/stream.cl */
+extern const char pp_cl_staggered[]; /* kernels/opencl/staggered.cl */
 
 #endif

@@ -2,7 +2,7 @@
  * opencl: the OpenCL backend's device side. Discovers every device of every platform the ICD loader offers,
  * opens one into a context (context + in-order queue, struct opencl_ctx behind the opaque struct pp_ctx),
  * builds programs from embedded sources through an on-disk binary cache, and reports provenance. The kernels
- * live in the suite files (stream.c).
+ * live in the suite files (stream.c, staggered.c).
  *
  * Ownership: open() returns a context the caller frees with close(), which also frees any suite state left
  * allocated. Programs returned by opencl_program_build() belong to the caller. No globals beyond the const
@@ -79,6 +79,19 @@ int opencl_error(struct pp_error *err, cl_int rc, const char *what)
     return pp_error_set(err, "%s: %s (%d)", what, opencl_strerror(rc), (int)rc);
 }
 
+int opencl_buffer_new(struct opencl_ctx *c, cl_mem_flags flags, size_t bytes, const char *name, cl_mem *out,
+                      struct pp_error *err)
+{
+    char what[96];
+    cl_int rc;
+
+    *out = clCreateBuffer(c->context, flags, bytes, NULL, &rc);
+    if (*out)
+        return 0;
+    snprintf(what, sizeof(what), "clCreateBuffer(%s, %zu bytes)", name, bytes);
+    return opencl_error(err, rc, what);
+}
+
 /* ---- device and platform queries ---- */
 
 /* A string query of platform p, or of device d when p is NULL, as a new malloc'd string (the caller frees) or
@@ -125,6 +138,15 @@ static bool has_extension(const char *exts, const char *ext)
         if ((p == exts || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
             return true;
     return false;
+}
+
+bool opencl_device_extension(struct opencl_ctx *c, const char *ext)
+{
+    char *exts = str_new(NULL, c->device, CL_DEVICE_EXTENSIONS);
+    bool found = has_extension(exts, ext);
+
+    free(exts);
+    return found;
 }
 
 static void fill_identity(struct pp_device *dv, cl_device_id d)
@@ -302,6 +324,7 @@ static void opencl_close(struct pp_ctx *ctx)
     if (!c)
         return;
     opencl_stream_ops.release(ctx);
+    opencl_staggered_ops.release(ctx);
     if (c->queue)
         clReleaseCommandQueue(c->queue);
     if (c->context)
@@ -638,4 +661,5 @@ const struct pp_backend pp_backend_opencl = {
     .describe = opencl_describe,
     .close = opencl_close,
     .stream = &opencl_stream_ops,
+    .staggered = &opencl_staggered_ops,
 };

@@ -25,6 +25,11 @@ extern const struct pp_backend pp_backend_opencl;
 /* STREAM suite (kernels/opencl/stream.c). */
 extern const struct pp_stream_ops opencl_stream_ops;
 
+/* Staggered Dslash suite (kernels/opencl/staggered.c); its state (struct opencl_staggered, private to that
+ * file) hangs off the context. */
+extern const struct pp_staggered_ops opencl_staggered_ops;
+struct opencl_staggered;
+
 /* STREAM state of a context; all zero when no arrays are allocated. Owned by kernels/opencl/stream.c. */
 enum {
     OPENCL_STREAM_INIT,
@@ -68,6 +73,7 @@ struct opencl_ctx {
     const char *program_cache;  /* "hit", "miss", "off" or NULL before any build */
     const char *stream_variant; /* "vec16" or "scalar" once STREAM arrays were allocated */
     struct opencl_stream stream;
+    struct opencl_staggered *staggered; /* owned by kernels/opencl/staggered.c; NULL when none */
 };
 
 static inline struct opencl_ctx *opencl_ctx(struct pp_ctx *ctx)
@@ -77,6 +83,14 @@ static inline struct opencl_ctx *opencl_ctx(struct pp_ctx *ctx)
 
 /* Readable name of an OpenCL status code ("CL_OUT_OF_RESOURCES"); "CL_UNKNOWN_ERROR" for codes it lacks. */
 const char *opencl_strerror(cl_int rc);
+
+/* Whether the context's device lists the extension ext (CL_DEVICE_EXTENSIONS). */
+bool opencl_device_extension(struct opencl_ctx *c, const char *ext);
+
+/* A new buffer of the context (*out, the caller releases it), or -1 with "clCreateBuffer(name, bytes): ..."
+ * in err. */
+int opencl_buffer_new(struct opencl_ctx *c, cl_mem_flags flags, size_t bytes, const char *name, cl_mem *out,
+                      struct pp_error *err) PP_WUR;
 
 /* Fill err with "what: CL_NAME (code)". Returns -1. */
 int opencl_error(struct pp_error *err, cl_int rc, const char *what);

@@ -197,19 +197,6 @@ static int set_args(struct opencl_ctx *c, size_t elem, struct pp_error *err)
     return 0;
 }
 
-static int create_buffer(struct opencl_ctx *c, cl_mem_flags flags, size_t bytes, const char *name,
-                         cl_mem *out, struct pp_error *err)
-{
-    char what[64];
-    cl_int rc;
-
-    *out = clCreateBuffer(c->context, flags, bytes, NULL, &rc);
-    if (*out)
-        return 0;
-    snprintf(what, sizeof(what), "clCreateBuffer(%s, %zu bytes)", name, bytes);
-    return opencl_error(err, rc, what);
-}
-
 /* Elements per access: 16 bytes (vec16) or one element (scalar), by default or PPBENCH_OPENCL_VARIANT. */
 static int choose_vec(struct opencl_ctx *c, size_t elem, unsigned *out, struct pp_error *err)
 {
@@ -293,12 +280,12 @@ static int stream_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, st
     if (!set)
         per_cu = c->kind == PP_DEVICE_CPU ? DOT_GROUPS_PER_CU_CPU : DOT_GROUPS_PER_CU_GPU;
     s->dot_groups = (size_t)c->compute_units * per_cu;
-    if (create_buffer(c, CL_MEM_READ_WRITE, bytes, "a", &s->a, err) != 0 ||
-        create_buffer(c, CL_MEM_READ_WRITE, bytes, "b", &s->b, err) != 0 ||
-        create_buffer(c, CL_MEM_READ_WRITE, bytes, "c", &s->c, err) != 0 ||
-        create_buffer(c, CL_MEM_READ_WRITE, s->dot_groups * elem, "partials", &s->partials, err) != 0 ||
-        create_buffer(c, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->dot_groups * elem, "host partials",
-                      &s->host_buffer, err) != 0)
+    if (opencl_buffer_new(c, CL_MEM_READ_WRITE, bytes, "a", &s->a, err) != 0 ||
+        opencl_buffer_new(c, CL_MEM_READ_WRITE, bytes, "b", &s->b, err) != 0 ||
+        opencl_buffer_new(c, CL_MEM_READ_WRITE, bytes, "c", &s->c, err) != 0 ||
+        opencl_buffer_new(c, CL_MEM_READ_WRITE, s->dot_groups * elem, "partials", &s->partials, err) != 0 ||
+        opencl_buffer_new(c, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->dot_groups * elem, "host partials",
+                          &s->host_buffer, err) != 0)
         goto out;
     /* The dot reads its partials into this mapping: page-locked on NVIDIA, a direct DMA rather than a copy
      * staged through a driver buffer (H100: +7% on the fp64 dot at 2^25 elements) */

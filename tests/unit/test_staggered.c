@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "kernels/lattice.h"
+#include "kernels/opencl/opencl.h"
 #include "kernels/openmp/openmp.h"
 #include "kernels/staggered.h"
 #include "kernels/staggered_ref.h"
@@ -134,69 +135,136 @@ static void test_plane_wave(void)
     pp_backend_openmp.close(ctx);
 }
 
-/* U_k(x) -> g(x) U g(x + k)^dagger, W_k(x) -> g(x) W g(x + 3k)^dagger, B -> g B: C -> g C, through the
- * reference and every OpenMP strategy. */
-static void test_gauge_covariance(void)
-{
-    const unsigned *d = dims4448;
-    size_t v = lattice_volume(d);
-    double *fat = alloc_doubles(v * 72), *lng = alloc_doubles(v * 72), *b = alloc_doubles(v * 6);
-    double *fat2 = alloc_doubles(v * 72), *lng2 = alloc_doubles(v * 72), *b2 = alloc_doubles(v * 6);
-    double *g = alloc_doubles(v * 18), *out = alloc_doubles(v * 6), *out2 = alloc_doubles(v * 6);
-    double *want = alloc_doubles(v * 6), tmp[18];
-    uint64_t state = 99;
-    struct pp_ctx *ctx = NULL;
-    struct pp_error err;
+/* Random fields on 4x4x4x8 and their image under a random SU(3) gauge transformation g:
+ * U_k(x) -> g(x) U g(x + k)^dagger, W_k(x) -> g(x) W g(x + 3k)^dagger, B -> g B; want = g C. */
+struct gauge_pair {
+    const unsigned *d;
+    size_t v;
+    double *fat, *lng, *b, *fat2, *lng2, *b2, *g, *out, *out2, *want;
+};
 
-    staggered_random_fields(d, 5, fat, lng, b);
+static void gauge_pair_init(struct gauge_pair *t)
+{
+    size_t v = lattice_volume(dims4448);
+    double tmp[18];
+    uint64_t state = 99;
+
+    t->d = dims4448;
+    t->v = v;
+    t->fat = alloc_doubles(v * 72), t->lng = alloc_doubles(v * 72), t->b = alloc_doubles(v * 6);
+    t->fat2 = alloc_doubles(v * 72), t->lng2 = alloc_doubles(v * 72), t->b2 = alloc_doubles(v * 6);
+    t->g = alloc_doubles(v * 18), t->out = alloc_doubles(v * 6), t->out2 = alloc_doubles(v * 6);
+    t->want = alloc_doubles(v * 6);
+    staggered_random_fields(t->d, 5, t->fat, t->lng, t->b);
     for (size_t s = 0; s < v; s++)
-        lattice_random_su3(&state, &g[s * 18]);
+        lattice_random_su3(&state, &t->g[s * 18]);
     for (size_t s = 0; s < v; s++) {
         for (int k = 0; k < 4; k++) {
-            size_t f1 = lattice_shift(d, s, k, 1), f3 = lattice_shift(d, s, k, 3),
+            size_t f1 = lattice_shift(t->d, s, k, 1), f3 = lattice_shift(t->d, s, k, 3),
                    at = (s * 4 + (size_t)k) * 18;
-            su3_mul(&g[s * 18], &fat[at], 0, tmp);
-            su3_mul(tmp, &g[f1 * 18], 1, &fat2[at]);
-            su3_mul(&g[s * 18], &lng[at], 0, tmp);
-            su3_mul(tmp, &g[f3 * 18], 1, &lng2[at]);
+            su3_mul(&t->g[s * 18], &t->fat[at], 0, tmp);
+            su3_mul(tmp, &t->g[f1 * 18], 1, &t->fat2[at]);
+            su3_mul(&t->g[s * 18], &t->lng[at], 0, tmp);
+            su3_mul(tmp, &t->g[f3 * 18], 1, &t->lng2[at]);
         }
-        su3_times_vec(&g[s * 18], &b[s * 6], &b2[s * 6]);
+        su3_times_vec(&t->g[s * 18], &t->b[s * 6], &t->b2[s * 6]);
     }
-    staggered_ref_dslash(d, 1, fat, lng, b, out, NULL);
+    staggered_ref_dslash(t->d, 1, t->fat, t->lng, t->b, t->out, NULL);
     for (size_t s = 0; s < v; s++)
-        su3_times_vec(&g[s * 18], &out[s * 6], &want[s * 6]);
-    staggered_ref_dslash(d, 1, fat2, lng2, b2, out2, NULL);
-    CHECK(odd_error(d, out2, want, NULL) < 1e-12, "reference not covariant: error %g",
-          odd_error(d, out2, want, NULL));
+        su3_times_vec(&t->g[s * 18], &t->out[s * 6], &t->want[s * 6]);
+}
+
+static void gauge_pair_release(struct gauge_pair *t)
+{
+    double *all[] = {t->fat, t->lng, t->b, t->fat2, t->lng2, t->b2, t->g, t->out, t->out2, t->want};
+
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        free(all[i]);
+}
+
+/* The transformed fields through the reference and every OpenMP strategy give g C. */
+static void test_gauge_covariance(void)
+{
+    struct gauge_pair t;
+    struct pp_ctx *ctx = NULL;
+    struct pp_error err;
+    double tmp[18];
+
+    gauge_pair_init(&t);
+    staggered_ref_dslash(t.d, 1, t.fat2, t.lng2, t.b2, t.out2, NULL);
+    CHECK(odd_error(t.d, t.out2, t.want, NULL) < 1e-12, "reference not covariant: error %g",
+          odd_error(t.d, t.out2, t.want, NULL));
     CHECK(pp_backend_openmp.open(NULL, &ctx, &err) == 0, "open: %s", err.msg);
     for (int st = 0; st < 2; st++) {
         struct staggered_params p;
-        params_for(&p, d, PP_FP64, omp_strategies[st]);
-        CHECK(staggered_apply(&pp_backend_openmp, ctx, &p, fat2, lng2, b2, out2, &err) == 0, "apply: %s",
-              err.msg);
-        CHECK(odd_error(d, out2, want, NULL) < 1e-12, "openmp %s not covariant: error %g",
-              staggered_strategy_name(omp_strategies[st]), odd_error(d, out2, want, NULL));
+        params_for(&p, t.d, PP_FP64, omp_strategies[st]);
+        CHECK(staggered_apply(&pp_backend_openmp, ctx, &p, t.fat2, t.lng2, t.b2, t.out2, &err) == 0,
+              "apply: %s", err.msg);
+        CHECK(odd_error(t.d, t.out2, t.want, NULL) < 1e-12, "openmp %s not covariant: error %g",
+              staggered_strategy_name(omp_strategies[st]), odd_error(t.d, t.out2, t.want, NULL));
     }
     /* the check has teeth: the long links transformed as if they were first-neighbour links fail it */
-    for (size_t s = 0; s < v; s++)
+    for (size_t s = 0; s < t.v; s++)
         for (int k = 0; k < 4; k++) {
-            size_t f1 = lattice_shift(d, s, k, 1), at = (s * 4 + (size_t)k) * 18;
-            su3_mul(&g[s * 18], &lng[at], 0, tmp);
-            su3_mul(tmp, &g[f1 * 18], 1, &lng2[at]);
+            size_t f1 = lattice_shift(t.d, s, k, 1), at = (s * 4 + (size_t)k) * 18;
+            su3_mul(&t.g[s * 18], &t.lng[at], 0, tmp);
+            su3_mul(tmp, &t.g[f1 * 18], 1, &t.lng2[at]);
         }
-    staggered_ref_dslash(d, 1, fat2, lng2, b2, out2, NULL);
-    CHECK(odd_error(d, out2, want, NULL) > 1e-3, "covariance check cannot fail");
+    staggered_ref_dslash(t.d, 1, t.fat2, t.lng2, t.b2, t.out2, NULL);
+    CHECK(odd_error(t.d, t.out2, t.want, NULL) > 1e-3, "covariance check cannot fail");
     pp_backend_openmp.close(ctx);
-    free(fat);
-    free(lng);
-    free(b);
-    free(fat2);
-    free(lng2);
-    free(b2);
-    free(g);
-    free(out);
-    free(out2);
-    free(want);
+    gauge_pair_release(&t);
+}
+
+/* The first OpenCL CPU device (PoCL), or false. */
+static struct pp_device opencl_cpu;
+static bool opencl_cpu_device(struct pp_device *out)
+{
+    struct pp_device_list devs = {0};
+    struct pp_error err;
+
+    if (pp_backend_opencl.discover(&devs, &err) != 0)
+        return false;
+    for (size_t i = 0; i < devs.len; i++)
+        if (devs.items[i].kind == PP_DEVICE_CPU) {
+            *out = devs.items[i];
+            return true;
+        }
+    return false;
+}
+
+/* Every OpenCL strategy and order (kernels/opencl/staggered.cl) is covariant too, in fp64. */
+static void test_gauge_covariance_opencl(void)
+{
+    static const struct {
+        enum pp_staggered_strategy s;
+        enum pp_staggered_order o;
+    } variants[] = {{PP_STAG_1LP, PP_ORDER_NONE}, {PP_STAG_2LP, PP_ORDER_NONE}, {PP_STAG_3LP_1, PP_ORDER_K},
+                    {PP_STAG_3LP_1, PP_ORDER_I},  {PP_STAG_3LP_2, PP_ORDER_K},  {PP_STAG_3LP_2, PP_ORDER_I},
+                    {PP_STAG_3LP_3, PP_ORDER_K},  {PP_STAG_3LP_3, PP_ORDER_I},  {PP_STAG_4LP_1, PP_ORDER_K},
+                    {PP_STAG_4LP_1, PP_ORDER_I},  {PP_STAG_4LP_2, PP_ORDER_L},  {PP_STAG_4LP_2, PP_ORDER_I}};
+    const struct pp_device dev = opencl_cpu;
+    struct gauge_pair t;
+    struct pp_ctx *ctx = NULL;
+    struct pp_error err;
+
+    gauge_pair_init(&t);
+    CHECK(pp_backend_opencl.open(&dev, &ctx, &err) == 0, "open: %s", err.msg);
+    for (size_t i = 0; ctx && i < sizeof(variants) / sizeof(variants[0]); i++) {
+        struct staggered_params p;
+        staggered_params_default(&p);
+        memcpy(p.dims, t.d, sizeof(p.dims));
+        p.variant.strategy = variants[i].s;
+        p.variant.order = variants[i].o;
+        CHECK(staggered_resolve(&p, &pp_backend_opencl, &dev, &err) == 0, "resolve: %s", err.msg);
+        CHECK(staggered_apply(&pp_backend_opencl, ctx, &p, t.fat2, t.lng2, t.b2, t.out2, &err) == 0,
+              "apply: %s", err.msg);
+        CHECK(odd_error(t.d, t.out2, t.want, NULL) < 1e-12, "opencl %s %s not covariant: error %g",
+              staggered_strategy_name(p.variant.strategy), staggered_order_name(p.variant.order),
+              odd_error(t.d, t.out2, t.want, NULL));
+    }
+    pp_backend_opencl.close(ctx);
+    gauge_pair_release(&t);
 }
 
 /* Every OpenMP strategy and precision matches the reference on random fields, within the driver's bound. */
@@ -427,6 +495,10 @@ int main(void)
 {
     RUN(test_plane_wave);
     RUN(test_gauge_covariance);
+    if (opencl_cpu_device(&opencl_cpu))
+        RUN(test_gauge_covariance_opencl);
+    else
+        printf("SKIP test_gauge_covariance_opencl: no OpenCL CPU device (PoCL)\n");
     RUN(test_backend_matches_reference);
     RUN(test_models);
     RUN(test_planted_faults);
