@@ -105,31 +105,12 @@ double staggered_flops(const unsigned dims[4])
     return (double)STAGGERED_FLOPS_PER_SITE * (double)(lattice_volume(dims) / 2);
 }
 
-unsigned staggered_items_per_site(enum pp_staggered_strategy s)
-{
-    switch (s) {
-    case PP_STAG_1LP:
-        return 1;
-    case PP_STAG_2LP:
-        return 3;
-    case PP_STAG_3LP_1:
-    case PP_STAG_3LP_2:
-    case PP_STAG_3LP_3:
-        return 12;
-    case PP_STAG_4LP_1:
-    case PP_STAG_4LP_2:
-        return 48;
-    default:
-        return 0;
-    }
-}
-
 /* ---- the strategies' rules (paper 001, Sec. III and IV-B) ---- */
 
 /* The orders a strategy has, as a mask of 1u << enum pp_staggered_order, and its default. */
 static unsigned orders_of(enum pp_staggered_strategy s)
 {
-    unsigned items = staggered_items_per_site(s);
+    unsigned items = pp_staggered_items_per_site(s);
 
     if (s == PP_STAG_4LP_2)
         return 1u << PP_ORDER_L | 1u << PP_ORDER_I;
@@ -140,14 +121,14 @@ static enum pp_staggered_order default_order(enum pp_staggered_strategy s)
 {
     if (s == PP_STAG_4LP_2)
         return PP_ORDER_L;
-    return staggered_items_per_site(s) >= 12 ? PP_ORDER_K : PP_ORDER_NONE;
+    return pp_staggered_items_per_site(s) >= 12 ? PP_ORDER_K : PP_ORDER_NONE;
 }
 
 /* What a work-group size must be a multiple of: the work-items that share one partial sum must share the
  * group (3LP k-major: the 12 of a site; i-major: the 4 k of one row; 4LP: the 48 of a site). */
 static unsigned group_multiple(enum pp_staggered_strategy s, enum pp_staggered_order o)
 {
-    unsigned items = staggered_items_per_site(s);
+    unsigned items = pp_staggered_items_per_site(s);
 
     if (items == 12)
         return o == PP_ORDER_K ? 12 : 4;
@@ -190,7 +171,7 @@ static int resolve_strategy(struct pp_staggered_variant *v, const struct pp_back
 static int resolve_work_group(struct pp_staggered_variant *v, size_t n, struct pp_error *err)
 {
     static const unsigned preferred[] = {256, 768, 384, 192, 96}; /* 256 only for 1LP (paper, Table I) */
-    unsigned items = staggered_items_per_site(v->strategy), m = group_multiple(v->strategy, v->order);
+    unsigned items = pp_staggered_items_per_site(v->strategy), m = group_multiple(v->strategy, v->order);
     size_t global = n * items;
 
     if (items == 0) {

@@ -80,9 +80,6 @@ double staggered_bytes_per_site(enum pp_precision prec);
 /* Flop per application on a lattice: 1146 per output site (600,834,048 at 32^4). */
 double staggered_flops(const unsigned dims[4]);
 
-/* Work-items per target site of a GPU strategy: 1 (1LP), 3 (2LP), 12 (3LP), 48 (4LP); 0 for the CPU loops. */
-unsigned staggered_items_per_site(enum pp_staggered_strategy s);
-
 /* Resolve the defaults for this device and model and reject what cannot run, naming the parameter: an odd or
  * too small extent, a strategy the model lacks, an order the strategy has not, a work-group size that is not
  * a multiple of what the strategy needs or does not divide the global size, no fp64, fields too large. */

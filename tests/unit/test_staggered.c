@@ -430,7 +430,7 @@ static void test_strategy_rules(void)
                  "model gpu-like has no strategy site (it has: 1lp, 2lp, 3lp-1, 3lp-2, 3lp-3, 4lp-1, 4lp-2)"),
           "missing strategy: %s", m);
     for (int s = PP_STAG_1LP; s <= PP_STAG_4LP_2; s++)
-        CHECK(staggered_items_per_site((enum pp_staggered_strategy)s) == (s == 0               ? 1u
+        CHECK(pp_staggered_items_per_site((enum pp_staggered_strategy)s) == (s == 0               ? 1u
                                                                           : s == 1             ? 3u
                                                                           : s <= PP_STAG_3LP_3 ? 12u
                                                                                                : 48u),
