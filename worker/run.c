@@ -54,8 +54,9 @@ static const char run_usage[] =
     "  --arraysize N      elements per array (default 2^25)\n"
     "  --kernels LIST     comma-separated subset of copy,mul,add,triad,dot,nstream (default all)\n"
     "wilson:\n"
-    "  --lattice XxYxZxT  lattice extents, each even and >= 4 (default 8x8x8x8)\n"
+    "  --lattice XxYxZxT  lattice extents, each even and >= 4 (default 32^4 on GPUs, 8^4 on CPUs)\n"
     "  --layout LAYOUT    aos (site-major) or soa (structure of arrays over sites; default aos)\n"
+    "  --iterations N     applications per timed sample, back to back (default 1)\n"
     "  --csv | --json     BabelStream CSV, or one JSON document with everything (default: a table)\n"
     "  --progress-fd FD   write \"progress 0.42\" lines to FD while running (used by `serve`)\n";
 
@@ -76,6 +77,7 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
         {"double", no_argument, NULL, 'd'},
         {"lattice", required_argument, NULL, 'L'},
         {"layout", required_argument, NULL, 'Y'},
+        {"iterations", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0},
     };
     const char *stream_only = NULL, *wilson_only = NULL; /* an option given that only that suite takes */
@@ -134,6 +136,12 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
                 return usage_error("%s", err.msg);
             wilson_only = "--layout";
             break;
+        case 'I':
+            if (parse_count("--iterations", optarg, WILSON_MAX_ITERATIONS, &v))
+                return RUN_USAGE;
+            job->wilson.iterations = (unsigned)v;
+            wilson_only = "--iterations";
+            break;
         case 'c':
             *fmt = RUNNER_CSV;
             break;
@@ -159,7 +167,8 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
     if (strcmp(job->suite, "stream") != 0 && strcmp(job->suite, "wilson") != 0)
         return usage_error("unknown suite \"%s\" (built: stream, wilson)", job->suite);
     if (strcmp(job->suite, "wilson") == 0 && stream_only)
-        return usage_error("%s is a stream option (wilson takes --lattice, --layout)", stream_only);
+        return usage_error("%s is a stream option (wilson takes --lattice, --layout, --iterations)",
+                           stream_only);
     if (strcmp(job->suite, "stream") == 0 && wilson_only)
         return usage_error("%s is a wilson option (stream takes --arraysize, --kernels)", wilson_only);
     if (prec >= 0)

@@ -72,8 +72,7 @@ static int cuda_discover(struct pp_device_list *out, struct pp_error *err)
     return added ? 0 : -1;
 }
 
-/* An unsigned integer from the environment in [lo, hi]; *val is kept when the variable is unset or empty. */
-static int env_unsigned(const char *name, unsigned lo, unsigned hi, unsigned *val, struct pp_error *err)
+int cuda_env_unsigned(const char *name, unsigned lo, unsigned hi, unsigned *val, struct pp_error *err)
 {
     const char *s = getenv(name);
     char *end;
@@ -105,13 +104,13 @@ static int read_env(struct pp_ctx *ctx, struct pp_error *err)
                                 "PPBENCH_CUDA_VARIANT: unknown variant \"%s\" (expected vec16 or scalar)", v);
     }
     ctx->block = CUDA_MAX_BLOCK;
-    if (env_unsigned("PPBENCH_CUDA_BLOCK", 32, CUDA_MAX_BLOCK, &ctx->block, err) < 0)
+    if (cuda_env_unsigned("PPBENCH_CUDA_BLOCK", 32, CUDA_MAX_BLOCK, &ctx->block, err) < 0)
         return -1;
     if (ctx->block & (ctx->block - 1))
         return pp_error_set(err, "PPBENCH_CUDA_BLOCK: %u is not a power of two in [32, %d]", ctx->block,
                             CUDA_MAX_BLOCK);
     ctx->dot_per_sm = 0;
-    return env_unsigned("PPBENCH_CUDA_DOT_BLOCKS_PER_SM", 1, 64, &ctx->dot_per_sm, err);
+    return cuda_env_unsigned("PPBENCH_CUDA_DOT_BLOCKS_PER_SM", 1, 64, &ctx->dot_per_sm, err);
 }
 
 static int attribute(enum cudaDeviceAttr attr, int device)
@@ -171,6 +170,7 @@ static void cuda_close(struct pp_ctx *ctx)
     if (!ctx)
         return;
     cuda_stream_ops.release(ctx);
+    cuda_wilson_ops.release(ctx);
     free(ctx);
 }
 
@@ -199,6 +199,7 @@ static void cuda_describe(struct pp_ctx *ctx, struct pp_info_list *out)
         info_add(out, "cuda.mem_bus_bits", "%d", ctx->bus_width_bits);
     info_add(out, "cuda.sync", "spin");
     cuda_stream_describe(ctx, out);
+    cuda_wilson_describe(ctx, out);
 }
 
 extern "C" __attribute__((visibility("default"))) const struct pp_backend pp_backend_cuda = {
@@ -208,4 +209,5 @@ extern "C" __attribute__((visibility("default"))) const struct pp_backend pp_bac
     .describe = cuda_describe,
     .close = cuda_close,
     .stream = &cuda_stream_ops,
+    .wilson = &cuda_wilson_ops,
 };

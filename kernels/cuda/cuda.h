@@ -1,6 +1,7 @@
 /*
  * cuda: declarations shared by the CUDA backend's files (cuda.cu: discovery, contexts, provenance; stream.cu:
- * the STREAM kernels). C++ (nvcc) only; the worker sees nothing of it but the pp_backend_cuda table.
+ * the STREAM kernels; wilson.cu: the Wilson Dslash). C++ (nvcc) only; the worker sees nothing of it but the
+ * pp_backend_cuda table.
  *
  * A context belongs to the thread that opened it and is used by one thread at a time. It owns the device
  * arrays of one STREAM run (alloc .. release) and the pinned host buffer of the dot's partial sums.
@@ -11,6 +12,10 @@
 #include <cuda_runtime.h>
 
 #include "kernels/backend.h"
+
+struct pp_ctx;
+/* Launches the Wilson kernel chosen at alloc on a grid of blocks (kernels/cuda/wilson.cu). */
+typedef void (*cuda_wilson_launch)(const struct pp_ctx *ctx, unsigned grid);
 
 /* How the streaming kernels touch memory (PPBENCH_CUDA_VARIANT). */
 enum cuda_variant {
@@ -36,6 +41,22 @@ struct pp_ctx {
     void *partials;      /* device: one partial sum per dot block */
     void *host_partials; /* pinned host copy of partials */
     unsigned dot_groups; /* blocks of the dot kernel: sm_count x dot blocks per SM */
+
+    /* Wilson state (wilson.cu): the fields alloc .. release; the launch choices and the kernel's registers
+     * stay for describe. */
+    struct {
+        size_t n; /* output sites = input sites */
+        enum pp_precision prec;
+        enum pp_wilson_layout layout;
+        void *gauge, *spinor, *out; /* device, in the layout and precision */
+        unsigned *nbr;              /* device, [8][n] */
+        cuda_wilson_launch launch;  /* the kernel of the precision, layout, index type and register cap */
+        unsigned block;             /* threads per block; 0 before any Wilson alloc */
+        unsigned minblocks;         /* __launch_bounds__ minimum blocks (register cap) */
+        unsigned index_bits;        /* 32 or 64 */
+        int regs;                   /* registers per thread of the kernel */
+        unsigned local_bytes;       /* its local memory per thread (spills) */
+    } w;
 };
 
 /* The one exported symbol (cuda.cu); the names below stay inside the shared object. */
@@ -44,11 +65,20 @@ extern "C" const struct pp_backend pp_backend_cuda;
 #define CUDA_HIDDEN __attribute__((visibility("hidden")))
 
 extern const struct pp_stream_ops cuda_stream_ops CUDA_HIDDEN;
+extern const struct pp_wilson_ops cuda_wilson_ops CUDA_HIDDEN;
 
 CUDA_HIDDEN const char *cuda_variant_name(enum cuda_variant v);
 
 /* The STREAM choices of ctx (variant, block, dot blocks per SM, kernel registers) as cuda.* keys. */
 CUDA_HIDDEN void cuda_stream_describe(struct pp_ctx *ctx, struct pp_info_list *out);
+
+/* The Wilson kernel's launch (block size, register cap, index bits, registers, local memory) as cuda.wilson_*
+ * keys, after a run. */
+CUDA_HIDDEN void cuda_wilson_describe(struct pp_ctx *ctx, struct pp_info_list *out);
+
+/* An unsigned integer from the environment in [lo, hi]; *val is kept when the variable is unset or empty. */
+CUDA_HIDDEN int cuda_env_unsigned(const char *name, unsigned lo, unsigned hi, unsigned *val,
+                                  struct pp_error *err) PP_WUR;
 
 /* 0 on cudaSuccess; else -1 with "what: cudaErrorName: description" in err. */
 CUDA_HIDDEN int cuda_check(cudaError_t e, struct pp_error *err, const char *what) PP_WUR;

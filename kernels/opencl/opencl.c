@@ -2,7 +2,7 @@
  * opencl: the OpenCL backend's device side. Discovers every device of every platform the ICD loader offers,
  * opens one into a context (context + in-order queue, struct opencl_ctx behind the opaque struct pp_ctx),
  * builds programs from embedded sources through an on-disk binary cache, and reports provenance. The kernels
- * live in the suite files (stream.c).
+ * live in the suite files (stream.c, wilson.c).
  *
  * Ownership: open() returns a context the caller frees with close(), which also frees any suite state left
  * allocated. Programs returned by opencl_program_build() belong to the caller. No globals beyond the const
@@ -77,6 +77,31 @@ const char *opencl_strerror(cl_int rc)
 int opencl_error(struct pp_error *err, cl_int rc, const char *what)
 {
     return pp_error_set(err, "%s: %s (%d)", what, opencl_strerror(rc), (int)rc);
+}
+
+int opencl_env_unsigned(const char *name, unsigned long *out)
+{
+    const char *env = getenv(name);
+    char *end;
+
+    if (!env || !*env)
+        return 0;
+    errno = 0;
+    *out = strtoul(env, &end, 10);
+    return errno || *end || env[0] == '-' ? -1 : 1;
+}
+
+int opencl_buffer_new(struct opencl_ctx *c, cl_mem_flags flags, size_t bytes, const char *name, cl_mem *out,
+                      struct pp_error *err)
+{
+    char what[64];
+    cl_int rc;
+
+    *out = clCreateBuffer(c->context, flags, bytes, NULL, &rc);
+    if (*out)
+        return 0;
+    snprintf(what, sizeof(what), "clCreateBuffer(%s, %zu bytes)", name, bytes);
+    return opencl_error(err, rc, what);
 }
 
 /* ---- device and platform queries ---- */
@@ -302,6 +327,7 @@ static void opencl_close(struct pp_ctx *ctx)
     if (!c)
         return;
     opencl_stream_ops.release(ctx);
+    opencl_wilson_ops.release(ctx);
     if (c->queue)
         clReleaseCommandQueue(c->queue);
     if (c->context)
@@ -391,6 +417,11 @@ static void opencl_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     }
     if (c->stream_variant)
         info_add(out, "opencl.variant", "%s", c->stream_variant);
+    if (c->wilson_built.index_bits) {
+        info_add(out, "opencl.wilson_index_bits", "%u", c->wilson_built.index_bits);
+        info_add(out, "opencl.wilson_kernel_max_work_group", "%zu", c->wilson_built.max_work_group);
+        info_add(out, "opencl.wilson_kernel_private_bytes", "%llu", c->wilson_built.private_bytes);
+    }
 }
 
 /* ---- programs and their binary cache ---- */
@@ -638,4 +669,5 @@ const struct pp_backend pp_backend_opencl = {
     .describe = opencl_describe,
     .close = opencl_close,
     .stream = &opencl_stream_ops,
+    .wilson = &opencl_wilson_ops,
 };

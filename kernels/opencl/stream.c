@@ -12,7 +12,6 @@
  */
 #include "kernels/opencl/opencl.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,19 +106,6 @@ static size_t floor_pow2(size_t v)
     return p;
 }
 
-/* An unsigned integer from the environment: 0 if name is unset or empty, 1 with *out set, -1 if malformed. */
-static int env_unsigned(const char *name, unsigned long *out)
-{
-    const char *env = getenv(name);
-    char *end;
-
-    if (!env || !*env)
-        return 0;
-    errno = 0;
-    *out = strtoul(env, &end, 10);
-    return errno || *end || env[0] == '-' ? -1 : 1;
-}
-
 /*
  * The work-group size of every kernel: the default for the device kind, or PPBENCH_OPENCL_WG, capped by what
  * the compiled kernels and the dot's local buffer allow. A power of two: the dot's tree needs one.
@@ -147,7 +133,7 @@ static int choose_work_group(struct opencl_ctx *c, size_t elem, size_t *out, str
         limit = (size_t)((c->local_mem_bytes - used) / elem);
     limit = floor_pow2(limit ? limit : 1);
 
-    set = env_unsigned("PPBENCH_OPENCL_WG", &want);
+    set = opencl_env_unsigned("PPBENCH_OPENCL_WG", &want);
     if (set < 0 || (set && (want == 0 || (want & (want - 1)) || want > limit)))
         return pp_error_set(err, "PPBENCH_OPENCL_WG=%s: must be a power of two from 1 to %zu on %s",
                             getenv("PPBENCH_OPENCL_WG"), limit, c->name);
@@ -195,19 +181,6 @@ static int set_args(struct opencl_ctx *c, size_t elem, struct pp_error *err)
     if (rc != CL_SUCCESS)
         return fail(err, rc, "clSetKernelArg", OPENCL_STREAM_DOT);
     return 0;
-}
-
-static int create_buffer(struct opencl_ctx *c, cl_mem_flags flags, size_t bytes, const char *name,
-                         cl_mem *out, struct pp_error *err)
-{
-    char what[64];
-    cl_int rc;
-
-    *out = clCreateBuffer(c->context, flags, bytes, NULL, &rc);
-    if (*out)
-        return 0;
-    snprintf(what, sizeof(what), "clCreateBuffer(%s, %zu bytes)", name, bytes);
-    return opencl_error(err, rc, what);
 }
 
 /* Elements per access: 16 bytes (vec16) or one element (scalar), by default or PPBENCH_OPENCL_VARIANT. */
@@ -284,7 +257,7 @@ static int stream_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, st
         goto out;
     threads = n / s->vec + n % s->vec; /* one per pack, one per tail element */
     s->global = (threads + s->work_group - 1) / s->work_group * s->work_group;
-    set = env_unsigned("PPBENCH_OPENCL_DOT_GROUPS_PER_CU", &per_cu);
+    set = opencl_env_unsigned("PPBENCH_OPENCL_DOT_GROUPS_PER_CU", &per_cu);
     if (set < 0 || (set && (per_cu < 1 || per_cu > 1024))) {
         pp_error_set(err, "PPBENCH_OPENCL_DOT_GROUPS_PER_CU=%s: must be an integer from 1 to 1024",
                      getenv("PPBENCH_OPENCL_DOT_GROUPS_PER_CU"));
@@ -293,12 +266,12 @@ static int stream_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, st
     if (!set)
         per_cu = c->kind == PP_DEVICE_CPU ? DOT_GROUPS_PER_CU_CPU : DOT_GROUPS_PER_CU_GPU;
     s->dot_groups = (size_t)c->compute_units * per_cu;
-    if (create_buffer(c, CL_MEM_READ_WRITE, bytes, "a", &s->a, err) != 0 ||
-        create_buffer(c, CL_MEM_READ_WRITE, bytes, "b", &s->b, err) != 0 ||
-        create_buffer(c, CL_MEM_READ_WRITE, bytes, "c", &s->c, err) != 0 ||
-        create_buffer(c, CL_MEM_READ_WRITE, s->dot_groups * elem, "partials", &s->partials, err) != 0 ||
-        create_buffer(c, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->dot_groups * elem, "host partials",
-                      &s->host_buffer, err) != 0)
+    if (opencl_buffer_new(c, CL_MEM_READ_WRITE, bytes, "a", &s->a, err) != 0 ||
+        opencl_buffer_new(c, CL_MEM_READ_WRITE, bytes, "b", &s->b, err) != 0 ||
+        opencl_buffer_new(c, CL_MEM_READ_WRITE, bytes, "c", &s->c, err) != 0 ||
+        opencl_buffer_new(c, CL_MEM_READ_WRITE, s->dot_groups * elem, "partials", &s->partials, err) != 0 ||
+        opencl_buffer_new(c, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->dot_groups * elem, "host partials",
+                          &s->host_buffer, err) != 0)
         goto out;
     /* The dot reads its partials into this mapping: page-locked on NVIDIA, a direct DMA rather than a copy
      * staged through a driver buffer (H100: +7% on the fp64 dot at 2^25 elements) */

@@ -1,0 +1,288 @@
+/*
+ * opencl/wilson: the Wilson Dslash (paper 000, Eq. 1) on an OpenCL device, as opencl_wilson_ops, for fp32 and
+ * fp64 and both layouts (aos: site-major; soa: one array per real component, site fastest, coalesced on
+ * GPUs). The program is kernels/wilson_dslash.h (the arithmetic of a site, shared with CUDA) followed by
+ * kernels/opencl/wilson.cl, built per precision, layout and index type.
+ *
+ * alloc builds the program, creates the fields and sets the kernel's arguments once; upload and download move
+ * the fields between the driver's canonical arrays and the layout (kernels/wilson_layout.h) through a host
+ * staging buffer; dslash(iterations) enqueues its kernels back to back on the context's in-order queue and
+ * waits once (clFinish). The state lives in the context (struct opencl_wilson) until release or close. One
+ * thread at a time, like the context.
+ * Chosen at alloc: the work-group size (WORK_GROUP_GPU or _CPU, or PPBENCH_WILSON_WG), 32-bit indices where
+ * every element index fits (PPBENCH_WILSON_INDEX=64 forces 64-bit ones), and extra build options from
+ * PPBENCH_OPENCL_WILSON_OPTIONS (experiments); describe reports them with the kernel's limits.
+ */
+#include "kernels/opencl/opencl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/opencl/embedded.h"
+#include "kernels/wilson_layout.h"
+
+/* Work-items per work-group. GPUs: as the CUDA backend's blocks (kernels/cuda/wilson.cu). CPUs: a work-group
+ * becomes one loop over its work-items on one thread; 64 sites keep the groups many on small lattices. */
+#define WORK_GROUP_GPU 128
+#define WORK_GROUP_CPU 64
+
+static void wilson_release(struct pp_ctx *ctx)
+{
+    struct opencl_wilson *w = &opencl_ctx(ctx)->wilson;
+    cl_mem mems[] = {w->gauge, w->spinor, w->nbr, w->out};
+
+    if (w->kernel)
+        clReleaseKernel(w->kernel);
+    for (size_t i = 0; i < sizeof(mems) / sizeof(mems[0]); i++)
+        if (mems[i])
+            clReleaseMemObject(mems[i]);
+    if (w->program)
+        clReleaseProgram(w->program);
+    memset(w, 0, sizeof(*w));
+}
+
+/* The index width: 32 bits where the largest element index (of the links: 144 n) fits, unless
+ * PPBENCH_WILSON_INDEX=64. */
+static int choose_index_bits(size_t n, unsigned *bits, struct pp_error *err)
+{
+    unsigned long want = 32;
+    int set = opencl_env_unsigned("PPBENCH_WILSON_INDEX", &want);
+
+    if (set < 0 || (set && want != 32 && want != 64))
+        return pp_error_set(err, "PPBENCH_WILSON_INDEX=%s: must be 32 or 64", getenv("PPBENCH_WILSON_INDEX"));
+    *bits = want == 32 && n * WILSON_LINKS_REALS <= UINT32_MAX ? 32 : 64;
+    return 0;
+}
+
+/* The program source: the shared site arithmetic, then the kernel. A new string the caller frees, or NULL. */
+static char *program_source(void)
+{
+    size_t a = strlen(pp_cl_wilson_dslash), b = strlen(pp_cl_wilson);
+    char *s = malloc(a + b + 2);
+
+    if (!s)
+        return NULL;
+    memcpy(s, pp_cl_wilson_dslash, a);
+    s[a] = '\n';
+    memcpy(s + a + 1, pp_cl_wilson, b + 1);
+    return s;
+}
+
+static int build(struct opencl_ctx *c, unsigned index_bits, struct pp_error *err)
+{
+    struct opencl_wilson *w = &c->wilson;
+    const char *extra = getenv("PPBENCH_OPENCL_WILSON_OPTIONS");
+    char options[256], *source = program_source();
+    cl_int rc;
+    int ret = -1;
+
+    if (!source)
+        return pp_error_set(err, "out of memory for the wilson program");
+    snprintf(options, sizeof(options), "-cl-std=CL1.2 -DREAL=%s -DWILSON_SOA=%d -DWILSON_SIZE=%s%s%s",
+             w->prec == PP_FP64 ? "double" : "float", w->layout == PP_WILSON_SOA,
+             index_bits == 32 ? "uint" : "ulong", extra && *extra ? " " : "", extra ? extra : "");
+    if (opencl_program_build(c, "wilson", source, options, &w->program, err) != 0)
+        goto out;
+    w->kernel = clCreateKernel(w->program, "wilson_dslash", &rc);
+    if (!w->kernel) {
+        opencl_error(err, rc, "clCreateKernel(wilson_dslash)");
+        goto out;
+    }
+    ret = 0;
+out:
+    free(source);
+    return ret;
+}
+
+/* The work-group size: the default for the device kind, or PPBENCH_WILSON_WG, within what the compiled kernel
+ * allows (recorded for describe with its private memory). */
+static int choose_work_group(struct opencl_ctx *c, struct pp_error *err)
+{
+    struct opencl_wilson *w = &c->wilson;
+    size_t limit = c->max_work_group, v = 0;
+    cl_ulong priv = 0;
+    unsigned long want = 0;
+    int set;
+    cl_int rc;
+
+    rc = clGetKernelWorkGroupInfo(w->kernel, c->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(v), &v, NULL);
+    if (rc != CL_SUCCESS)
+        return opencl_error(err, rc, "clGetKernelWorkGroupInfo(wilson_dslash)");
+    if (v && v < limit)
+        limit = v;
+    if (clGetKernelWorkGroupInfo(w->kernel, c->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof(priv), &priv,
+                                 NULL) != CL_SUCCESS)
+        priv = 0;
+    c->wilson_built.max_work_group = v;
+    c->wilson_built.private_bytes = priv;
+    set = opencl_env_unsigned("PPBENCH_WILSON_WG", &want);
+    if (set < 0 || (set && (want == 0 || want > limit)))
+        return pp_error_set(err, "PPBENCH_WILSON_WG=%s: must be a work-group size from 1 to %zu on %s",
+                            getenv("PPBENCH_WILSON_WG"), limit, c->name);
+    if (!set)
+        want = c->kind == PP_DEVICE_CPU ? WORK_GROUP_CPU : WORK_GROUP_GPU; /* accelerators as GPUs */
+    w->work_group = want < limit ? want : limit;
+    w->global = (w->n + w->work_group - 1) / w->work_group * w->work_group;
+    return 0;
+}
+
+/* A buffer of the fields, within the device's largest allocation. */
+static int create_buffer(struct opencl_ctx *c, size_t bytes, const char *name, cl_mem *out,
+                         struct pp_error *err)
+{
+    if (c->max_alloc_bytes && bytes > c->max_alloc_bytes)
+        return pp_error_set(err, "the %s (%zu bytes) exceed the largest allocation of %s (%llu bytes)", name,
+                            bytes, c->name, (unsigned long long)c->max_alloc_bytes);
+    return opencl_buffer_new(c, CL_MEM_READ_WRITE, bytes, name, out, err);
+}
+
+static int set_args(struct opencl_ctx *c, unsigned index_bits, struct pp_error *err)
+{
+    struct opencl_wilson *w = &c->wilson;
+    cl_mem mems[] = {w->spinor, w->gauge, w->nbr, w->out};
+    cl_uint n32 = (cl_uint)w->n;
+    cl_ulong n64 = w->n;
+    cl_uint i;
+    cl_int rc = CL_SUCCESS;
+
+    for (i = 0; i < 4 && rc == CL_SUCCESS; i++)
+        rc = clSetKernelArg(w->kernel, i, sizeof(cl_mem), &mems[i]);
+    if (rc == CL_SUCCESS)
+        rc = index_bits == 32 ? clSetKernelArg(w->kernel, 4, sizeof(n32), &n32)
+                              : clSetKernelArg(w->kernel, 4, sizeof(n64), &n64);
+    return rc == CL_SUCCESS ? 0 : opencl_error(err, rc, "clSetKernelArg(wilson_dslash)");
+}
+
+static int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_wilson_layout layout,
+                        struct pp_wilson_variant *variant, struct pp_error *err)
+{
+    struct opencl_ctx *c = opencl_ctx(ctx);
+    struct opencl_wilson *w = &c->wilson;
+    const size_t elem = pp_precision_bytes(prec);
+    const cl_uchar zero = 0;
+    unsigned index_bits = 64;
+    cl_int rc;
+    int ret = -1;
+
+    wilson_release(ctx);
+    if (layout != PP_WILSON_AOS && layout != PP_WILSON_SOA)
+        return pp_error_set(err, "layout %d out of range", (int)layout);
+    if (prec == PP_FP64 && !c->fp64)
+        return pp_error_set(err, "device %s does not support fp64", c->name);
+    if (n == 0 || n > UINT32_MAX)
+        return pp_error_set(err, "%zu output sites (1 to 2^32 - 1 are possible)", n);
+    if (choose_index_bits(n, &index_bits, err) != 0)
+        return -1;
+    w->n = n;
+    w->prec = prec;
+    w->layout = layout;
+    if (build(c, index_bits, err) != 0 || choose_work_group(c, err) != 0)
+        goto out;
+    if (create_buffer(c, n * WILSON_LINKS_REALS * elem, "links", &w->gauge, err) != 0 ||
+        create_buffer(c, n * WILSON_SPINOR_REALS * elem, "spinor", &w->spinor, err) != 0 ||
+        create_buffer(c, n * WILSON_SPINOR_REALS * elem, "output spinor", &w->out, err) != 0 ||
+        create_buffer(c, n * 8 * sizeof(cl_uint), "neighbour table", &w->nbr, err) != 0 ||
+        set_args(c, index_bits, err) != 0)
+        goto out;
+    rc = clEnqueueFillBuffer(c->queue, w->out, &zero, 1, 0, n * WILSON_SPINOR_REALS * elem, 0, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        opencl_error(err, rc, "clEnqueueFillBuffer(output spinor)");
+        goto out;
+    }
+    c->wilson_built.index_bits = index_bits;
+    memset(variant, 0, sizeof(*variant));
+    variant->layout = layout;
+    variant->work_group = (unsigned)w->work_group;
+    ret = 0;
+out:
+    if (ret != 0)
+        wilson_release(ctx);
+    return ret;
+}
+
+/* The canonical field src (per_site doubles per site) into buffer dst in the layout and precision, through a
+ * host staging buffer. */
+static int put_field(struct opencl_ctx *c, cl_mem dst, const double *src, unsigned per_site, const char *what,
+                     struct pp_error *err)
+{
+    struct opencl_wilson *w = &c->wilson;
+    const size_t bytes = w->n * per_site * pp_precision_bytes(w->prec);
+    void *host = malloc(bytes);
+    char call[64];
+    cl_int rc;
+
+    if (!host)
+        return pp_error_set(err, "out of host memory for the %s (%zu bytes)", what, bytes);
+    for (size_t i = 0; i < w->n; i++)
+        wilson_layout_put(host, src, w->n, i, per_site, w->prec, w->layout == PP_WILSON_SOA);
+    rc = clEnqueueWriteBuffer(c->queue, dst, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+    free(host);
+    if (rc == CL_SUCCESS)
+        return 0;
+    snprintf(call, sizeof(call), "clEnqueueWriteBuffer(%s)", what);
+    return opencl_error(err, rc, call);
+}
+
+static int wilson_upload(struct pp_ctx *ctx, const double *gauge, const double *spinor, const uint32_t *nbr,
+                         struct pp_error *err)
+{
+    struct opencl_ctx *c = opencl_ctx(ctx);
+    struct opencl_wilson *w = &c->wilson;
+    cl_int rc;
+
+    if (!w->kernel)
+        return pp_error_set(err, "no fields allocated (alloc first)");
+    if (put_field(c, w->gauge, gauge, WILSON_LINKS_REALS, "links", err) != 0 ||
+        put_field(c, w->spinor, spinor, WILSON_SPINOR_REALS, "spinor", err) != 0)
+        return -1;
+    rc = clEnqueueWriteBuffer(c->queue, w->nbr, CL_TRUE, 0, w->n * 8 * sizeof(cl_uint), nbr, 0, NULL, NULL);
+    return rc == CL_SUCCESS ? 0 : opencl_error(err, rc, "clEnqueueWriteBuffer(neighbour table)");
+}
+
+static int wilson_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_error *err)
+{
+    struct opencl_ctx *c = opencl_ctx(ctx);
+    struct opencl_wilson *w = &c->wilson;
+    cl_int rc;
+
+    if (!w->kernel)
+        return pp_error_set(err, "no fields allocated (alloc first)");
+    for (unsigned it = 0; it < iterations; it++) {
+        rc = clEnqueueNDRangeKernel(c->queue, w->kernel, 1, NULL, &w->global, &w->work_group, 0, NULL, NULL);
+        if (rc != CL_SUCCESS) {
+            clFinish(c->queue);
+            return opencl_error(err, rc, "clEnqueueNDRangeKernel(wilson_dslash)");
+        }
+    }
+    rc = clFinish(c->queue);
+    return rc == CL_SUCCESS ? 0 : opencl_error(err, rc, "clFinish(wilson_dslash)");
+}
+
+static int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
+{
+    struct opencl_ctx *c = opencl_ctx(ctx);
+    struct opencl_wilson *w = &c->wilson;
+    const size_t bytes = w->n * WILSON_SPINOR_REALS * pp_precision_bytes(w->prec);
+    void *host;
+    cl_int rc;
+
+    if (!w->kernel)
+        return pp_error_set(err, "no fields allocated (alloc first)");
+    if (!(host = malloc(bytes)))
+        return pp_error_set(err, "out of host memory for the output (%zu bytes)", bytes);
+    rc = clEnqueueReadBuffer(c->queue, w->out, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+    if (rc == CL_SUCCESS)
+        for (size_t i = 0; i < w->n; i++)
+            wilson_layout_get(out, host, w->n, i, WILSON_SPINOR_REALS, w->prec, w->layout == PP_WILSON_SOA);
+    free(host);
+    return rc == CL_SUCCESS ? 0 : opencl_error(err, rc, "clEnqueueReadBuffer(output spinor)");
+}
+
+const struct pp_wilson_ops opencl_wilson_ops = {
+    .alloc = wilson_alloc,
+    .upload = wilson_upload,
+    .dslash = wilson_dslash,
+    .download = wilson_download,
+    .release = wilson_release,
+};
