@@ -24,7 +24,13 @@
 #ifndef PP_WILSON_DSLASH_H
 #define PP_WILSON_DSLASH_H
 
-#if defined(__OPENCL_VERSION__) && defined(cl_khr_fp64)
+/* OpenCL C: __OPENCL_VERSION__ names the device's version (every OpenCL compiler), __OPENCL_C_VERSION__ the
+ * language's (1.2 on; some compilers define only this one) */
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+#define WILSON_OPENCL 1
+#endif
+
+#if defined(WILSON_OPENCL) && defined(cl_khr_fp64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
@@ -49,7 +55,7 @@
  * type of ld and s (the site functions' WILSON_SIZE). */
 #define WILSON_INDEX(soa, ld, s, per_site, c) ((soa) ? (c) * (ld) + (s) : (s) * (per_site) + (c))
 
-#if defined(__OPENCL_VERSION__)
+#if defined(WILSON_OPENCL)
 #define WILSON_GLOBAL   global
 #define WILSON_RESTRICT restrict
 #ifndef WILSON_FN
@@ -77,7 +83,7 @@
 /* Unroll the small constant loops completely: GCC needs its own spelling (otherwise the OpenMP site loop does
  * not vectorise); the GPU compilers unroll them anyway and take the hint. */
 #ifndef WILSON_UNROLL
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && !defined(__OPENCL_VERSION__)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && !defined(WILSON_OPENCL)
 #define WILSON_UNROLL _Pragma("GCC unroll 8")
 #else
 #define WILSON_UNROLL _Pragma("unroll")

@@ -7,9 +7,10 @@
 # Results: OUTDIR/triad.json and OUTDIR/wilson.json (streams of the worker's JSON documents), OUTDIR/env.txt (GPU,
 # driver, clocks before and after) and OUTDIR/summary.txt (bench/gpu/wilson_summary.py OUTDIR: GFLOP/s, GB/s,
 # % of the roofline, implied reuse R, OpenCL/CUDA).
-# Options (environment): LATTICE, NUMTIMES, ITERATIONS, TRIAD_N; SWEEP=1 adds the launch sweep (OUTDIR/sweep.json:
-# work-group sizes on both models, CUDA register caps); NCU=1 adds Nsight Compute's view of the CUDA fp32
-# kernels (OUTDIR/ncu.csv: kernel time, DRAM bytes, L2 hit rate, occupancy).
+# Options (environment): LATTICE, NUMTIMES, ITERATIONS, TRIAD_N; SWEEP=1 adds the launch sweep (OUTDIR/sweep.json,
+# some 32 runs more: register budgets 0, 128, 255 and work-group sizes 64, 256 on both models); NCU=1 adds
+# Nsight Compute's view of the CUDA fp32 kernels (OUTDIR/ncu.csv: kernel time, DRAM bytes, L2 hit rate,
+# occupancy).
 set -u
 OUT=${1:-${OUT:-bench-out}}
 mkdir -p "$OUT"
@@ -64,21 +65,16 @@ python3 "$HERE/wilson_summary.py" "$OUT" | tee "$OUT/summary.txt"
 if [ "${SWEEP:-0}" = 1 ]; then
     f="$OUT/sweep.json"
     : >"$f"
-    for layout in soa aos; do
-        for wg in 64 128 256; do
-            for minb in 0 1; do
-                wilson "$f" cuda "$layout" fp32 PPBENCH_WILSON_WG=$wg PPBENCH_WILSON_CUDA_MINBLOCKS=$minb
+    for prec in fp32 fp64; do
+        for layout in soa aos; do
+            for model in cuda opencl; do
+                for regs in 0 128 255; do
+                    wilson "$f" "$model" "$layout" "$prec" PPBENCH_WILSON_REGS=$regs
+                done
+                [ "$prec" = fp32 ] && for wg in 64 256; do
+                    wilson "$f" "$model" "$layout" "$prec" PPBENCH_WILSON_WG=$wg
+                done
             done
-            wilson "$f" opencl "$layout" fp32 PPBENCH_WILSON_WG=$wg
-        done
-        for minb in 2 3; do
-            wilson "$f" cuda "$layout" fp32 PPBENCH_WILSON_CUDA_MINBLOCKS=$minb
-        done
-        for minb in 1 2; do
-            wilson "$f" cuda "$layout" fp64 PPBENCH_WILSON_CUDA_MINBLOCKS=$minb
-        done
-        for wg in 64 256; do
-            wilson "$f" opencl "$layout" fp64 PPBENCH_WILSON_WG=$wg
         done
     done
     python3 "$HERE/wilson_summary.py" "$OUT" | tee "$OUT/summary.txt"

@@ -57,8 +57,9 @@ def knobs(d):
     env = d.get("provenance", {})
     be = env.get("backend", {})
     parts = ["wg%d" % d["variant"]["work_group_size"]]
-    if env.get("env.PPBENCH_WILSON_CUDA_MINBLOCKS"):
-        parts.append("minb" + env["env.PPBENCH_WILSON_CUDA_MINBLOCKS"])
+    budget = be.get("cuda.wilson_max_regs", be.get("opencl.wilson_max_regs"))
+    if budget is not None:
+        parts.append("budget" + budget.split()[0])
     if env.get("env.PPBENCH_OPENCL_WILSON_OPTIONS"):
         parts.append("'" + env["env.PPBENCH_OPENCL_WILSON_OPTIONS"] + "'")
     if be.get("cuda.wilson_kernel_regs"):

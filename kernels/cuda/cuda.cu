@@ -72,7 +72,8 @@ static int cuda_discover(struct pp_device_list *out, struct pp_error *err)
     return added ? 0 : -1;
 }
 
-int cuda_env_unsigned(const char *name, unsigned lo, unsigned hi, unsigned *val, struct pp_error *err)
+/* An unsigned integer from the environment in [lo, hi]; *val is kept when the variable is unset or empty. */
+static int env_unsigned(const char *name, unsigned lo, unsigned hi, unsigned *val, struct pp_error *err)
 {
     const char *s = getenv(name);
     char *end;
@@ -104,13 +105,13 @@ static int read_env(struct pp_ctx *ctx, struct pp_error *err)
                                 "PPBENCH_CUDA_VARIANT: unknown variant \"%s\" (expected vec16 or scalar)", v);
     }
     ctx->block = CUDA_MAX_BLOCK;
-    if (cuda_env_unsigned("PPBENCH_CUDA_BLOCK", 32, CUDA_MAX_BLOCK, &ctx->block, err) < 0)
+    if (env_unsigned("PPBENCH_CUDA_BLOCK", 32, CUDA_MAX_BLOCK, &ctx->block, err) < 0)
         return -1;
     if (ctx->block & (ctx->block - 1))
         return pp_error_set(err, "PPBENCH_CUDA_BLOCK: %u is not a power of two in [32, %d]", ctx->block,
                             CUDA_MAX_BLOCK);
     ctx->dot_per_sm = 0;
-    return cuda_env_unsigned("PPBENCH_CUDA_DOT_BLOCKS_PER_SM", 1, 64, &ctx->dot_per_sm, err);
+    return env_unsigned("PPBENCH_CUDA_DOT_BLOCKS_PER_SM", 1, 64, &ctx->dot_per_sm, err);
 }
 
 static int attribute(enum cudaDeviceAttr attr, int device)

@@ -52,7 +52,8 @@ struct pp_ctx {
         unsigned *nbr;              /* device, [8][n] */
         cuda_wilson_launch launch;  /* the kernel of the precision, layout, index type and register cap */
         unsigned block;             /* threads per block; 0 before any Wilson alloc */
-        unsigned minblocks;         /* __launch_bounds__ minimum blocks (register cap) */
+        unsigned max_regs;          /* register budget (kernels/wilson_gpu.h); 0: the compiler's choice */
+        unsigned minblocks;         /* the __launch_bounds__ minimum of blocks per SM that sets it */
         unsigned index_bits;        /* 32 or 64 */
         int regs;                   /* registers per thread of the kernel */
         unsigned local_bytes;       /* its local memory per thread (spills) */
@@ -75,10 +76,6 @@ CUDA_HIDDEN void cuda_stream_describe(struct pp_ctx *ctx, struct pp_info_list *o
 /* The Wilson kernel's launch (block size, register cap, index bits, registers, local memory) as cuda.wilson_*
  * keys, after a run. */
 CUDA_HIDDEN void cuda_wilson_describe(struct pp_ctx *ctx, struct pp_info_list *out);
-
-/* An unsigned integer from the environment in [lo, hi]; *val is kept when the variable is unset or empty. */
-CUDA_HIDDEN int cuda_env_unsigned(const char *name, unsigned lo, unsigned hi, unsigned *val,
-                                  struct pp_error *err) PP_WUR;
 
 /* 0 on cudaSuccess; else -1 with "what: cudaErrorName: description" in err. */
 CUDA_HIDDEN int cuda_check(cudaError_t e, struct pp_error *err, const char *what) PP_WUR;

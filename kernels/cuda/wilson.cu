@@ -6,9 +6,9 @@
  * (kernels/wilson_layout.h) through a host staging buffer.
  *
  * dslash(iterations) launches its kernels back to back on the legacy default stream (in order) and waits
- * once. Chosen at alloc: the block size (WILSON_BLOCK, or PPBENCH_WILSON_WG from 1 to WILSON_MAX_BLOCK),
- * 32-bit indices where every element index fits (PPBENCH_WILSON_INDEX=64 forces size_t), and for experiments
- * a register cap (PPBENCH_WILSON_CUDA_MINBLOCKS); describe reports them with the kernel's registers.
+ * once. Chosen at alloc (kernels/wilson_gpu.h): the block size (up to WILSON_MAX_BLOCK), the register budget
+ * (a __launch_bounds__ minimum of blocks per SM) and the index width; describe reports them with the
+ * registers the kernel got.
  *
  * Ownership: alloc() owns the device fields until release() (or the next alloc, or close); the launch choices
  * stay in the context for describe. Threads: the context's thread only.
@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/wilson_gpu.h"
 #include "kernels/wilson_layout.h"
 
 /* The site functions once per precision and index type (overloads). */
@@ -39,13 +40,11 @@
 #undef WILSON_SIZE
 #undef REAL
 
-/* Threads per block: the default, and the bound the kernels are compiled for. */
-#define WILSON_BLOCK     128
-#define WILSON_MAX_BLOCK 256
-/* Register caps on offer: PPBENCH_WILSON_CUDA_MINBLOCKS = m from 1 to 4 makes the compiler fit m blocks of
- * WILSON_MAX_BLOCK threads on an SM (at most 65536 / (256 m) registers per thread, and with m = 1 it takes up
- * to 255); 0 gives no minimum (the compiler's own choice). */
-#define WILSON_MINBLOCKS     0
+/* Threads per block: the bound the kernels are compiled for (the default is WILSON_GPU_WORK_GROUP). The
+ * register budget r of kernels/wilson_gpu.h becomes __launch_bounds__(WILSON_MAX_BLOCK, m), m = 65536 / (256
+ * r) blocks per SM: m = 1, 2, 3, 4 for 255, 128, 80, 64 registers, and none (m = 0) for the compiler's
+ * choice. */
+#define WILSON_MAX_BLOCK     256
 #define WILSON_MAX_MINBLOCKS 4
 
 namespace
@@ -110,21 +109,6 @@ kernel_ref pick(enum pp_precision prec, bool idx32, bool soa, unsigned minblocks
                  : pick_layout<double, size_t>(soa, minblocks);
 }
 
-/* PPBENCH_WILSON_WG, PPBENCH_WILSON_CUDA_MINBLOCKS and PPBENCH_WILSON_INDEX (32 or 64 bits). */
-int read_env(unsigned *block, unsigned *minblocks, unsigned *index_bits, struct pp_error *err)
-{
-    *block = WILSON_BLOCK;
-    *minblocks = WILSON_MINBLOCKS;
-    *index_bits = 32;
-    if (cuda_env_unsigned("PPBENCH_WILSON_WG", 1, WILSON_MAX_BLOCK, block, err) < 0 ||
-        cuda_env_unsigned("PPBENCH_WILSON_CUDA_MINBLOCKS", 0, WILSON_MAX_MINBLOCKS, minblocks, err) < 0 ||
-        cuda_env_unsigned("PPBENCH_WILSON_INDEX", 32, 64, index_bits, err) < 0)
-        return -1;
-    if (*index_bits != 32 && *index_bits != 64)
-        return pp_error_set(err, "PPBENCH_WILSON_INDEX: %u is neither 32 nor 64", *index_bits);
-    return 0;
-}
-
 void wilson_release(struct pp_ctx *ctx)
 {
     /* Errors are ignored: after a sticky kernel fault every call fails, and the process ends soon after. */
@@ -144,8 +128,8 @@ int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_w
     const size_t bytes = n * (WILSON_LINKS_REALS + 2 * WILSON_SPINOR_REALS) * elem + n * 8 * sizeof(uint32_t);
     size_t free_bytes = 0, total_bytes = 0;
     struct cudaFuncAttributes attr;
+    struct wilson_gpu_launch l = {0, 0, 0};
     kernel_ref k;
-    unsigned block, minblocks, index_bits;
     int ret = -1;
 
     wilson_release(ctx);
@@ -153,8 +137,12 @@ int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_w
         return pp_error_set(err, "layout %d out of range", (int)layout);
     if (n == 0 || n > UINT32_MAX)
         return pp_error_set(err, "alloc: %zu output sites (1 to 2^32 - 1 are possible)", n);
-    if (read_env(&block, &minblocks, &index_bits, err) < 0)
+    if (wilson_gpu_launch_choose(&l, n, prec, layout, err) < 0)
         return -1;
+    if (l.work_group > WILSON_MAX_BLOCK)
+        return pp_error_set(err,
+                            "PPBENCH_WILSON_WG=%u: the kernels are built for blocks of at most %d threads",
+                            l.work_group, WILSON_MAX_BLOCK);
     if (cuda_check(cudaMemGetInfo(&free_bytes, &total_bytes), err, "alloc: cudaMemGetInfo") < 0)
         return -1;
     if (bytes > free_bytes)
@@ -164,11 +152,11 @@ int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_w
     ctx->w.n = n;
     ctx->w.prec = prec;
     ctx->w.layout = layout;
-    ctx->w.block = block;
-    ctx->w.minblocks = minblocks;
-    /* 32-bit indices where the largest element index (of the links: 144 n) fits */
-    ctx->w.index_bits = index_bits == 32 && n * WILSON_LINKS_REALS <= UINT32_MAX ? 32 : 64;
-    k = pick(prec, ctx->w.index_bits == 32, layout == PP_WILSON_SOA, minblocks);
+    ctx->w.block = l.work_group ? l.work_group : WILSON_GPU_WORK_GROUP;
+    ctx->w.max_regs = l.max_regs;
+    ctx->w.minblocks = l.max_regs ? 65536 / (WILSON_MAX_BLOCK * l.max_regs) : 0;
+    ctx->w.index_bits = l.index_bits;
+    k = pick(prec, ctx->w.index_bits == 32, layout == PP_WILSON_SOA, ctx->w.minblocks);
     ctx->w.launch = k.launch;
     if (cuda_check(cudaMalloc(&ctx->w.gauge, n * WILSON_LINKS_REALS * elem), err, "alloc: cudaMalloc") < 0 ||
         cuda_check(cudaMalloc(&ctx->w.spinor, n * WILSON_SPINOR_REALS * elem), err, "alloc: cudaMalloc") <
@@ -184,7 +172,7 @@ int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_w
     ctx->w.local_bytes = (unsigned)attr.localSizeBytes;
     memset(variant, 0, sizeof(*variant));
     variant->layout = layout;
-    variant->work_group = block;
+    variant->work_group = ctx->w.block;
     ret = 0;
 out:
     if (ret < 0)
@@ -262,7 +250,7 @@ void cuda_wilson_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     if (!ctx->w.block)
         return; /* no Wilson run on this context */
     info_add(out, "cuda.wilson_block_size", "%u", ctx->w.block);
-    info_add(out, "cuda.wilson_min_blocks", "%u", ctx->w.minblocks);
+    info_add(out, "cuda.wilson_max_regs", "%u (min blocks %u)", ctx->w.max_regs, ctx->w.minblocks);
     info_add(out, "cuda.wilson_index_bits", "%u", ctx->w.index_bits);
     info_add(out, "cuda.wilson_kernel_regs", "%d", ctx->w.regs);
     info_add(out, "cuda.wilson_kernel_local_bytes", "%u", ctx->w.local_bytes);

@@ -79,18 +79,6 @@ int opencl_error(struct pp_error *err, cl_int rc, const char *what)
     return pp_error_set(err, "%s: %s (%d)", what, opencl_strerror(rc), (int)rc);
 }
 
-int opencl_env_unsigned(const char *name, unsigned long *out)
-{
-    const char *env = getenv(name);
-    char *end;
-
-    if (!env || !*env)
-        return 0;
-    errno = 0;
-    *out = strtoul(env, &end, 10);
-    return errno || *end || env[0] == '-' ? -1 : 1;
-}
-
 int opencl_buffer_new(struct opencl_ctx *c, cl_mem_flags flags, size_t bytes, const char *name, cl_mem *out,
                       struct pp_error *err)
 {
@@ -371,6 +359,11 @@ static int opencl_open(const struct pp_device *dev, struct pp_ctx **ctx, struct 
     c->max_alloc_bytes = now.max_alloc_bytes;
     c->compute_units = now.compute_units ? now.compute_units : 1;
     c->fp64 = now.fp64;
+    {
+        char *exts = str_new(NULL, f.device, CL_DEVICE_EXTENSIONS);
+        c->nv_compiler_options = has_extension(exts, "cl_nv_compiler_options");
+        free(exts);
+    }
     clGetDeviceInfo(f.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(local_mem), &local_mem, NULL);
     clGetDeviceInfo(f.device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(max_wg), &max_wg, NULL);
     c->local_mem_bytes = local_mem;
@@ -419,6 +412,7 @@ static void opencl_describe(struct pp_ctx *ctx, struct pp_info_list *out)
         info_add(out, "opencl.variant", "%s", c->stream_variant);
     if (c->wilson_built.index_bits) {
         info_add(out, "opencl.wilson_index_bits", "%u", c->wilson_built.index_bits);
+        info_add(out, "opencl.wilson_max_regs", "%u", c->wilson_built.max_regs);
         info_add(out, "opencl.wilson_kernel_max_work_group", "%zu", c->wilson_built.max_work_group);
         info_add(out, "opencl.wilson_kernel_private_bytes", "%llu", c->wilson_built.private_bytes);
     }

@@ -77,6 +77,7 @@ struct opencl_ctx {
     size_t max_work_group;
     unsigned compute_units;
     bool fp64;
+    bool nv_compiler_options; /* cl_nv_compiler_options: -cl-nv-maxrregcount and friends */
     /* provenance of the last program built (describe) */
     char build_options[192];
     const char *program_cache;  /* "hit", "miss", "off" or NULL before any build */
@@ -85,6 +86,7 @@ struct opencl_ctx {
     struct opencl_wilson wilson;
     struct {                              /* the last Wilson kernel built, for describe; kept by release */
         unsigned index_bits;              /* 32 or 64; 0 before any */
+        unsigned max_regs;                /* register budget applied (-cl-nv-maxrregcount); 0: none */
         unsigned long long private_bytes; /* CL_KERNEL_PRIVATE_MEM_SIZE: per work-item (spills) */
         size_t max_work_group;            /* CL_KERNEL_WORK_GROUP_SIZE */
     } wilson_built;
@@ -100,9 +102,6 @@ const char *opencl_strerror(cl_int rc);
 
 /* Fill err with "what: CL_NAME (code)". Returns -1. */
 int opencl_error(struct pp_error *err, cl_int rc, const char *what);
-
-/* An unsigned integer from the environment: 0 if name is unset or empty, 1 with *out set, -1 if malformed. */
-int opencl_env_unsigned(const char *name, unsigned long *out);
 
 /* *out = a new buffer of bytes with flags in the context; on failure err names the buffer and its size. */
 int opencl_buffer_new(struct opencl_ctx *c, cl_mem_flags flags, size_t bytes, const char *name, cl_mem *out,

@@ -9,9 +9,9 @@
  * staging buffer; dslash(iterations) enqueues its kernels back to back on the context's in-order queue and
  * waits once (clFinish). The state lives in the context (struct opencl_wilson) until release or close. One
  * thread at a time, like the context.
- * Chosen at alloc: the work-group size (WORK_GROUP_GPU or _CPU, or PPBENCH_WILSON_WG), 32-bit indices where
- * every element index fits (PPBENCH_WILSON_INDEX=64 forces 64-bit ones), and extra build options from
- * PPBENCH_OPENCL_WILSON_OPTIONS (experiments); describe reports them with the kernel's limits.
+ * Chosen at alloc (kernels/wilson_gpu.h): the work-group size, the register budget (-cl-nv-maxrregcount where
+ * the compiler is NVIDIA's) and the index width; PPBENCH_OPENCL_WILSON_OPTIONS appends build options
+ * (experiments); describe reports them with the kernel's limits.
  */
 #include "kernels/opencl/opencl.h"
 
@@ -20,11 +20,11 @@
 #include <string.h>
 
 #include "kernels/opencl/embedded.h"
+#include "kernels/wilson_gpu.h"
 #include "kernels/wilson_layout.h"
 
-/* Work-items per work-group. GPUs: as the CUDA backend's blocks (kernels/cuda/wilson.cu). CPUs: a work-group
- * becomes one loop over its work-items on one thread; 64 sites keep the groups many on small lattices. */
-#define WORK_GROUP_GPU 128
+/* Work-items per work-group on CPUs: a work-group becomes one loop over its work-items on one thread; 64
+ * sites keep the groups many on small lattices. GPUs and accelerators: WILSON_GPU_WORK_GROUP, as CUDA. */
 #define WORK_GROUP_CPU 64
 
 static void wilson_release(struct pp_ctx *ctx)
@@ -42,19 +42,6 @@ static void wilson_release(struct pp_ctx *ctx)
     memset(w, 0, sizeof(*w));
 }
 
-/* The index width: 32 bits where the largest element index (of the links: 144 n) fits, unless
- * PPBENCH_WILSON_INDEX=64. */
-static int choose_index_bits(size_t n, unsigned *bits, struct pp_error *err)
-{
-    unsigned long want = 32;
-    int set = opencl_env_unsigned("PPBENCH_WILSON_INDEX", &want);
-
-    if (set < 0 || (set && want != 32 && want != 64))
-        return pp_error_set(err, "PPBENCH_WILSON_INDEX=%s: must be 32 or 64", getenv("PPBENCH_WILSON_INDEX"));
-    *bits = want == 32 && n * WILSON_LINKS_REALS <= UINT32_MAX ? 32 : 64;
-    return 0;
-}
-
 /* The program source: the shared site arithmetic, then the kernel. A new string the caller frees, or NULL. */
 static char *program_source(void)
 {
@@ -69,21 +56,35 @@ static char *program_source(void)
     return s;
 }
 
-static int build(struct opencl_ctx *c, unsigned index_bits, struct pp_error *err)
+/* Build the program for the precision, layout and index width, with the register budget where the compiler
+ * takes one (NVIDIA: cl_nv_compiler_options; a driver that refuses the option gets the build without it) and
+ * PPBENCH_OPENCL_WILSON_OPTIONS appended. */
+static int build(struct opencl_ctx *c, const struct wilson_gpu_launch *l, struct pp_error *err)
 {
     struct opencl_wilson *w = &c->wilson;
     const char *extra = getenv("PPBENCH_OPENCL_WILSON_OPTIONS");
-    char options[256], *source = program_source();
+    char options[256], regs[40] = "", *source = program_source();
     cl_int rc;
     int ret = -1;
 
     if (!source)
         return pp_error_set(err, "out of memory for the wilson program");
-    snprintf(options, sizeof(options), "-cl-std=CL1.2 -DREAL=%s -DWILSON_SOA=%d -DWILSON_SIZE=%s%s%s",
-             w->prec == PP_FP64 ? "double" : "float", w->layout == PP_WILSON_SOA,
-             index_bits == 32 ? "uint" : "ulong", extra && *extra ? " " : "", extra ? extra : "");
-    if (opencl_program_build(c, "wilson", source, options, &w->program, err) != 0)
-        goto out;
+    c->wilson_built.max_regs = c->nv_compiler_options ? l->max_regs : 0;
+    for (;;) {
+        if (c->wilson_built.max_regs)
+            snprintf(regs, sizeof(regs), " -cl-nv-maxrregcount=%u", c->wilson_built.max_regs);
+        else
+            regs[0] = '\0';
+        snprintf(options, sizeof(options), "-cl-std=CL1.2 -DREAL=%s -DWILSON_SOA=%d -DWILSON_SIZE=%s%s%s%s",
+                 w->prec == PP_FP64 ? "double" : "float", w->layout == PP_WILSON_SOA,
+                 l->index_bits == 32 ? "uint" : "ulong", regs, extra && *extra ? " " : "",
+                 extra ? extra : "");
+        if (opencl_program_build(c, "wilson", source, options, &w->program, err) == 0)
+            break;
+        if (!c->wilson_built.max_regs)
+            goto out;
+        c->wilson_built.max_regs = 0; /* again without the register budget */
+    }
     w->kernel = clCreateKernel(w->program, "wilson_dslash", &rc);
     if (!w->kernel) {
         opencl_error(err, rc, "clCreateKernel(wilson_dslash)");
@@ -95,15 +96,13 @@ out:
     return ret;
 }
 
-/* The work-group size: the default for the device kind, or PPBENCH_WILSON_WG, within what the compiled kernel
- * allows (recorded for describe with its private memory). */
-static int choose_work_group(struct opencl_ctx *c, struct pp_error *err)
+/* The work-group size: want (PPBENCH_WILSON_WG), or when 0 the default for the device kind, within what the
+ * compiled kernel allows (recorded for describe with its private memory). */
+static int choose_work_group(struct opencl_ctx *c, size_t want, struct pp_error *err)
 {
     struct opencl_wilson *w = &c->wilson;
     size_t limit = c->max_work_group, v = 0;
     cl_ulong priv = 0;
-    unsigned long want = 0;
-    int set;
     cl_int rc;
 
     rc = clGetKernelWorkGroupInfo(w->kernel, c->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(v), &v, NULL);
@@ -116,12 +115,11 @@ static int choose_work_group(struct opencl_ctx *c, struct pp_error *err)
         priv = 0;
     c->wilson_built.max_work_group = v;
     c->wilson_built.private_bytes = priv;
-    set = opencl_env_unsigned("PPBENCH_WILSON_WG", &want);
-    if (set < 0 || (set && (want == 0 || want > limit)))
-        return pp_error_set(err, "PPBENCH_WILSON_WG=%s: must be a work-group size from 1 to %zu on %s",
-                            getenv("PPBENCH_WILSON_WG"), limit, c->name);
-    if (!set)
-        want = c->kind == PP_DEVICE_CPU ? WORK_GROUP_CPU : WORK_GROUP_GPU; /* accelerators as GPUs */
+    if (want > limit)
+        return pp_error_set(err, "PPBENCH_WILSON_WG=%zu: must be a work-group size from 1 to %zu on %s", want,
+                            limit, c->name);
+    if (!want)
+        want = c->kind == PP_DEVICE_CPU ? WORK_GROUP_CPU : WILSON_GPU_WORK_GROUP; /* accelerators as GPUs */
     w->work_group = want < limit ? want : limit;
     w->global = (w->n + w->work_group - 1) / w->work_group * w->work_group;
     return 0;
@@ -161,7 +159,7 @@ static int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, en
     struct opencl_wilson *w = &c->wilson;
     const size_t elem = pp_precision_bytes(prec);
     const cl_uchar zero = 0;
-    unsigned index_bits = 64;
+    struct wilson_gpu_launch l = {0, 0, 0};
     cl_int rc;
     int ret = -1;
 
@@ -172,25 +170,25 @@ static int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, en
         return pp_error_set(err, "device %s does not support fp64", c->name);
     if (n == 0 || n > UINT32_MAX)
         return pp_error_set(err, "%zu output sites (1 to 2^32 - 1 are possible)", n);
-    if (choose_index_bits(n, &index_bits, err) != 0)
+    if (wilson_gpu_launch_choose(&l, n, prec, layout, err) != 0)
         return -1;
     w->n = n;
     w->prec = prec;
     w->layout = layout;
-    if (build(c, index_bits, err) != 0 || choose_work_group(c, err) != 0)
+    if (build(c, &l, err) != 0 || choose_work_group(c, l.work_group, err) != 0)
         goto out;
     if (create_buffer(c, n * WILSON_LINKS_REALS * elem, "links", &w->gauge, err) != 0 ||
         create_buffer(c, n * WILSON_SPINOR_REALS * elem, "spinor", &w->spinor, err) != 0 ||
         create_buffer(c, n * WILSON_SPINOR_REALS * elem, "output spinor", &w->out, err) != 0 ||
         create_buffer(c, n * 8 * sizeof(cl_uint), "neighbour table", &w->nbr, err) != 0 ||
-        set_args(c, index_bits, err) != 0)
+        set_args(c, l.index_bits, err) != 0)
         goto out;
     rc = clEnqueueFillBuffer(c->queue, w->out, &zero, 1, 0, n * WILSON_SPINOR_REALS * elem, 0, NULL, NULL);
     if (rc != CL_SUCCESS) {
         opencl_error(err, rc, "clEnqueueFillBuffer(output spinor)");
         goto out;
     }
-    c->wilson_built.index_bits = index_bits;
+    c->wilson_built.index_bits = l.index_bits;
     memset(variant, 0, sizeof(*variant));
     variant->layout = layout;
     variant->work_group = (unsigned)w->work_group;

@@ -47,9 +47,10 @@ jq_true "json: provenance and variant" "$f" \
 
 jq_true "json: one application per sample by default" "$f" '.problem.iterations == 1'
 if [ "$models" != openmp ]; then
-    jq_true "json: the opencl work-group size and kernel limits" "$TMP/opencl-soa-fp32-4x4x4x8.json" \
+    jq_true "json: the opencl work-group size and kernel limits (no register budget on PoCL)" "$TMP/opencl-soa-fp32-4x4x4x8.json" \
         '.variant.work_group_size >= 1 and (.provenance.backend | has("opencl.wilson_kernel_max_work_group"))
-         and .provenance.backend["opencl.wilson_index_bits"] == "32"'
+         and .provenance.backend["opencl.wilson_index_bits"] == "32"
+         and .provenance.backend["opencl.wilson_max_regs"] == "0"'
 fi
 
 # --iterations: samples of N back-to-back applications, times per application; on every model.
@@ -104,6 +105,9 @@ if [ "$models" != openmp ]; then
     done
     expect "wilson opencl refuses a malformed PPBENCH_WILSON_WG" 3 \
         'PPBENCH_WILSON_WG=0: must be a work-group size' -- env PPBENCH_WILSON_WG=0 "$WORKER" run --platform cpu0 \
+        --model opencl --suite wilson --lattice 4x4x4x4 --numtimes 2
+    expect "wilson opencl refuses a register budget the kernels do not offer" 3 \
+        'PPBENCH_WILSON_REGS=100: must be 0' -- env PPBENCH_WILSON_REGS=100 "$WORKER" run --platform cpu0 \
         --model opencl --suite wilson --lattice 4x4x4x4 --numtimes 2
 fi
 env PPBENCH_TEST_FAULT=link:0 "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice 4x4x4x4 \

@@ -16,6 +16,7 @@
 #include "kernels/openmp/openmp.h"
 #include "kernels/wilson.h"
 #include "kernels/wilson_dslash.h"
+#include "kernels/wilson_gpu.h"
 #include "kernels/wilson_ref.h"
 
 static const unsigned dims44[4] = {4, 4, 4, 4}, dims4448[4] = {4, 4, 4, 8};
@@ -479,6 +480,46 @@ static void test_default_lattice(void)
           "the resolved default is judged: %s", err.msg);
 }
 
+/* The GPU launch choices (kernels/wilson_gpu.h): register budgets 128 for fp32 soa and 255 otherwise, 32-bit
+ * indices where 144 n fits, and the variables that override them, refused when malformed. */
+static void test_gpu_launch(void)
+{
+    struct wilson_gpu_launch l;
+    struct pp_error err;
+
+    CHECK(wilson_gpu_launch_choose(&l, 1u << 19, PP_FP32, PP_WILSON_SOA, &err) == 0 && l.max_regs == 128 &&
+              l.index_bits == 32 && l.work_group == 0,
+          "fp32 soa: 128 registers, 32-bit indices, the backend's work-group (%u %u %u)", l.max_regs,
+          l.index_bits, l.work_group);
+    CHECK(wilson_gpu_launch_choose(&l, 1u << 19, PP_FP64, PP_WILSON_SOA, &err) == 0 && l.max_regs == 255,
+          "fp64 soa: 255 registers");
+    CHECK(wilson_gpu_launch_choose(&l, 1u << 19, PP_FP32, PP_WILSON_AOS, &err) == 0 && l.max_regs == 255,
+          "fp32 aos: 255 registers");
+    CHECK(wilson_gpu_launch_choose(&l, 30000000, PP_FP32, PP_WILSON_SOA, &err) == 0 && l.index_bits == 64,
+          "144 n above 2^32: 64-bit indices");
+    setenv("PPBENCH_WILSON_REGS", "0", 1);
+    setenv("PPBENCH_WILSON_WG", "64", 1);
+    setenv("PPBENCH_WILSON_INDEX", "64", 1);
+    CHECK(wilson_gpu_launch_choose(&l, 1u << 19, PP_FP32, PP_WILSON_SOA, &err) == 0 && l.max_regs == 0 &&
+              l.work_group == 64 && l.index_bits == 64,
+          "the variables override: %u %u %u", l.max_regs, l.work_group, l.index_bits);
+    setenv("PPBENCH_WILSON_REGS", "100", 1);
+    CHECK(wilson_gpu_launch_choose(&l, 1u << 19, PP_FP32, PP_WILSON_SOA, &err) &&
+              strstr(err.msg, "PPBENCH_WILSON_REGS=100"),
+          "a budget the kernels do not offer: %s", err.msg);
+    unsetenv("PPBENCH_WILSON_REGS");
+    setenv("PPBENCH_WILSON_WG", "0", 1);
+    CHECK(wilson_gpu_launch_choose(&l, 1u << 19, PP_FP32, PP_WILSON_SOA, &err) &&
+              strstr(err.msg, "PPBENCH_WILSON_WG=0"),
+          "work-group 0: %s", err.msg);
+    unsetenv("PPBENCH_WILSON_WG");
+    setenv("PPBENCH_WILSON_INDEX", "16", 1);
+    CHECK(wilson_gpu_launch_choose(&l, 1u << 19, PP_FP32, PP_WILSON_SOA, &err) &&
+              strstr(err.msg, "PPBENCH_WILSON_INDEX=16"),
+          "index width 16: %s", err.msg);
+    unsetenv("PPBENCH_WILSON_INDEX");
+}
+
 int main(void)
 {
     open_models();
@@ -492,6 +533,7 @@ int main(void)
     RUN(test_planted_faults);
     RUN(test_params);
     RUN(test_default_lattice);
+    RUN(test_gpu_launch);
     close_models();
     return check_failures ? 1 : 0;
 }
