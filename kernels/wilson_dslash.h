@@ -134,26 +134,27 @@ WILSON_FN void WILSON_FN_NAME(wilson_direction)(WILSON_GLOBAL const REAL *WILSON
         }
     }
     WILSON_UNROLL
-    for (int r = 0; r < 2; r++)
+    for (int r = 0; r < 2; r++) {
         WILSON_UNROLL
-    for (int a = 0; a < 3; a++) {
-        REAL sr = 0, si = 0;
-        WILSON_UNROLL
-        for (int b = 0; b < 3; b++) {
-            /* forward U[a][b]; backward U^dagger[a][b] = conj(U[b][a]) */
-            REAL ur = back ? WILSON_U(b, a, 0) : WILSON_U(a, b, 0);
-            REAL ui = back ? -WILSON_U(b, a, 1) : WILSON_U(a, b, 1);
-            REAL hr = h[r][b][0], hi = h[r][b][1];
-            if (b == 0) {
-                sr = ur * hr - ui * hi;
-                si = ur * hi + ui * hr;
-            } else {
-                sr += ur * hr - ui * hi;
-                si += ur * hi + ui * hr;
+        for (int a = 0; a < 3; a++) {
+            REAL sr = 0, si = 0;
+            WILSON_UNROLL
+            for (int b = 0; b < 3; b++) {
+                /* forward U[a][b]; backward U^dagger[a][b] = conj(U[b][a]) */
+                REAL ur = back ? WILSON_U(b, a, 0) : WILSON_U(a, b, 0);
+                REAL ui = back ? -WILSON_U(b, a, 1) : WILSON_U(a, b, 1);
+                REAL hr = h[r][b][0], hi = h[r][b][1];
+                if (b == 0) {
+                    sr = ur * hr - ui * hi;
+                    si = ur * hi + ui * hr;
+                } else {
+                    sr += ur * hr - ui * hi;
+                    si += ur * hi + ui * hr;
+                }
             }
+            chi[r][a][0] = sr;
+            chi[r][a][1] = si;
         }
-        chi[r][a][0] = sr;
-        chi[r][a][1] = si;
     }
 #undef WILSON_PSI
 #undef WILSON_U
@@ -198,11 +199,12 @@ WILSON_FN void WILSON_FN_NAME(wilson_site)(WILSON_GLOBAL const REAL *WILSON_REST
     WILSON_FN_NAME(wilson_direction)(psi, g, nbr, n, ld, i, soa, 6, acc);
     WILSON_FN_NAME(wilson_direction)(psi, g, nbr, n, ld, i, soa, 7, acc);
     WILSON_UNROLL
-    for (int s = 0; s < 4; s++)
+    for (int s = 0; s < 4; s++) {
         WILSON_UNROLL
-    for (int c = 0; c < 3; c++) {
-        out[WILSON_INDEX(soa, ld, i, 24, (s * 3 + c) * 2)] = acc[s][c][0];
-        out[WILSON_INDEX(soa, ld, i, 24, (s * 3 + c) * 2 + 1)] = acc[s][c][1];
+        for (int c = 0; c < 3; c++) {
+            out[WILSON_INDEX(soa, ld, i, 24, (s * 3 + c) * 2)] = acc[s][c][0];
+            out[WILSON_INDEX(soa, ld, i, 24, (s * 3 + c) * 2 + 1)] = acc[s][c][1];
+        }
     }
 }
 
