@@ -4,8 +4,9 @@
  *
  * Order (docs/METHODOLOGY.md): generate the links and spinor from the seed on the full lattice; pack them
  * into the canonical arrays (per output site its 8 links, the even-site spinor, the neighbour table); upload;
- * time numtimes applications, each blocking and timed alone (times[0] is the warm-up); download; check every
- * component of every odd site against wilson_ref, which works from the unpacked full-lattice fields.
+ * time numtimes samples, each one blocking call of `iterations` applications back to back, recorded per
+ * application (times[0] is the warm-up); download; check every component of every odd site against
+ * wilson_ref, which works from the unpacked full-lattice fields.
  */
 #include "wilson.h"
 
@@ -21,10 +22,9 @@ static const char *const layout_names[PP_WILSON_NLAYOUTS] = {"aos", "soa"};
 
 void wilson_params_default(struct wilson_params *p)
 {
-    memset(p, 0, sizeof(*p));
-    for (int mu = 0; mu < 4; mu++)
-        p->dims[mu] = WILSON_DEFAULT_EXTENT;
+    memset(p, 0, sizeof(*p)); /* dims 0: the device's default lattice */
     p->numtimes = WILSON_DEFAULT_NUMTIMES;
+    p->iterations = WILSON_DEFAULT_ITERATIONS;
     p->prec = PP_FP32;
     p->layout = PP_WILSON_AOS;
     p->seed = WILSON_DEFAULT_SEED;
@@ -55,16 +55,27 @@ double wilson_bytes_per_site(enum pp_precision prec)
  * spinor 12, output 12, reference 24, scale 1; neighbour table 16. */
 #define HOST_BYTES_PER_SITE (217.0 * 8 + 16)
 
-int wilson_check(const struct wilson_params *p, const struct pp_device *dev, struct pp_error *err)
+static bool lattice_unset(const unsigned dims[4])
+{
+    return !dims[0] && !dims[1] && !dims[2] && !dims[3];
+}
+
+int wilson_resolve(struct wilson_params *p, const struct pp_device *dev, struct pp_error *err)
 {
     double volume, device, host;
 
+    if (lattice_unset(p->dims))
+        for (int mu = 0; mu < 4; mu++)
+            p->dims[mu] = dev->kind == PP_DEVICE_CPU ? WILSON_DEFAULT_EXTENT_CPU : WILSON_DEFAULT_EXTENT_GPU;
     if (lattice_check_extents(p->dims, err))
         return -1;
     volume = (double)lattice_volume(p->dims);
     if (p->numtimes < 2)
-        return pp_error_set(err, "numtimes must be at least 2 (the first application is warm-up), got %u",
+        return pp_error_set(err, "numtimes must be at least 2 (the first sample is warm-up), got %u",
                             p->numtimes);
+    if (p->iterations < 1 || p->iterations > WILSON_MAX_ITERATIONS)
+        return pp_error_set(err, "iterations must be from 1 to %u, got %u", WILSON_MAX_ITERATIONS,
+                            p->iterations);
     if ((unsigned)p->layout >= PP_WILSON_NLAYOUTS)
         return pp_error_set(err, "layout %d out of range", (int)p->layout);
     if (p->prec == PP_FP64 && !dev->fp64)
@@ -235,6 +246,11 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
     res->params = *p;
     if (!ops)
         return pp_error_set(err, "model %s has no wilson suite", b->name);
+    if (lattice_check_extents(p->dims, err))
+        return pp_error_prefix(err, "wilson parameters not resolved");
+    if (p->iterations < 1 || p->numtimes < 2)
+        return pp_error_set(err, "wilson parameters not resolved: %u samples of %u iterations", p->numtimes,
+                            p->iterations);
     if (fields_alloc(&f, p->dims, true, err))
         return -1;
     res->sites = f.volume;
@@ -259,11 +275,11 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
     res->init_seconds = clock_now() - t0;
     for (unsigned it = 0; it < p->numtimes; it++) {
         t0 = clock_now();
-        if (ops->dslash(ctx, 1, err)) {
-            pp_error_prefix(err, "dslash, iteration %u", it);
+        if (ops->dslash(ctx, p->iterations, err)) {
+            pp_error_prefix(err, "dslash, sample %u", it);
             goto out;
         }
-        res->times[it] = clock_now() - t0;
+        res->times[it] = (clock_now() - t0) / p->iterations;
         if (p->progress)
             p->progress(p->progress_arg, it + 1, p->numtimes);
     }

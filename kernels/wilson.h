@@ -19,14 +19,18 @@
 #include "lib/error.h"
 #include "lib/stats.h"
 
-#define WILSON_FLOPS_PER_SITE   1320 /* 8 x (2 x 66 + 12) + 7 x 24 (paper 000) */
-#define WILSON_DEFAULT_EXTENT   8    /* 8^4 on CPUs */
-#define WILSON_DEFAULT_NUMTIMES 100
-#define WILSON_DEFAULT_SEED     20200101u
+#define WILSON_FLOPS_PER_SITE     1320 /* 8 x (2 x 66 + 12) + 7 x 24 (paper 000) */
+#define WILSON_DEFAULT_EXTENT_CPU 8    /* 8^4 on CPUs */
+#define WILSON_DEFAULT_EXTENT_GPU 32   /* 32^4 on GPUs and other accelerators (paper 000's lattice) */
+#define WILSON_DEFAULT_NUMTIMES   100
+#define WILSON_DEFAULT_ITERATIONS 1
+#define WILSON_MAX_ITERATIONS     1000000
+#define WILSON_DEFAULT_SEED       20200101u
 
 struct wilson_params {
-    unsigned dims[4];  /* extents in x, y, z, t: each even and >= 4 */
-    unsigned numtimes; /* applications; the first is warm-up, excluded from the statistics */
+    unsigned dims[4];  /* extents in x, y, z, t: each even and >= 4; all 0: the device's default (resolve) */
+    unsigned numtimes; /* timed samples; the first is warm-up, excluded from the statistics */
+    unsigned iterations; /* applications per sample, launched back to back; times are per application */
     enum pp_precision prec;
     enum pp_wilson_layout layout;
     uint64_t seed;
@@ -40,7 +44,7 @@ struct wilson_result {
     struct pp_wilson_variant variant;
     size_t sites, out_sites;           /* lattice volume; output (odd) sites = volume / 2 */
     double init_seconds, read_seconds; /* upload, download */
-    double *times;                     /* numtimes seconds; times[0] is the warm-up */
+    double *times;                     /* numtimes seconds per application; times[0] is the warm-up */
     struct pp_stats stats;             /* over times[1..numtimes) */
     double bytes;                      /* byte model per application: Eq. 2 with R = 0, r = 0 */
     double flops;                      /* 1320 per output site */
@@ -61,12 +65,16 @@ int wilson_layout_parse(const char *s, enum pp_wilson_layout *out, struct pp_err
 /* Bytes moved per output site (Eq. 2, R = 0, r = 0): (8 x 18 + 8 x 24 + 24) F = 360 F. */
 double wilson_bytes_per_site(enum pp_precision prec);
 
-/* Reject what cannot run before anything is allocated: an odd or too small extent, numtimes < 2, no fp64, or
- * fields (device and host copies) that do not fit the memory. */
-int wilson_check(const struct wilson_params *p, const struct pp_device *dev, struct pp_error *err) PP_WUR;
+/* Make p the problem that runs on dev: a lattice left at 0 x 0 x 0 x 0 becomes the device's default
+ * (WILSON_DEFAULT_EXTENT_CPU on CPUs, _GPU elsewhere); then reject what cannot run before anything is
+ * allocated: an odd or too small extent, numtimes < 2, iterations outside 1 .. WILSON_MAX_ITERATIONS, no
+ * fp64, or fields (device and host copies) that do not fit the memory. The result is what runs and is
+ * reported. */
+int wilson_resolve(struct wilson_params *p, const struct pp_device *dev, struct pp_error *err) PP_WUR;
 
-/* Run the suite on an open context. Returns -1 only when the device or runtime fails; a result that fails
- * verification returns 0 with res->verified == false. res must be released with wilson_result_release. */
+/* Run the suite on an open context with resolved parameters (wilson_resolve). Returns -1 only when the device
+ * or runtime fails (or p is not resolved); a result that fails verification returns 0 with res->verified ==
+ * false. res must be released with wilson_result_release. */
 int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wilson_params *p,
                struct wilson_result *res, struct pp_error *err) PP_WUR;
 

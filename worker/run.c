@@ -55,9 +55,10 @@ static const char run_usage[] =
     "  --kernels LIST     comma-separated subset of copy,mul,add,triad,dot,nstream (default all)\n"
     "  --numtimes K       iterations per kernel, K >= 2; the first is warm-up (default 100; wilson too)\n"
     "wilson and staggered (even to odd checkerboard, periodic):\n"
-    "  --lattice XxYxZxT  lattice extents, each even and >= 4 (default 8x8x8x8; staggered 32^4 on GPUs)\n"
+    "  --lattice XxYxZxT  lattice extents, each even and >= 4 (default 32^4 on GPUs, 8^4 on CPUs)\n"
     "wilson:\n"
     "  --layout LAYOUT    aos (site-major) or soa (structure of arrays over sites; default aos)\n"
+    "  --iterations N     applications per timed sample, back to back (default 1)\n"
     "staggered (paper 001):\n"
     "  --strategy S       1lp, 2lp, 3lp-1, 3lp-2, 3lp-3, 4lp-1, 4lp-2 (OpenCL, CUDA) or site, simd "
     "(OpenMP);\n"
@@ -69,7 +70,7 @@ static const char run_usage[] =
     "                     48 (4lp) dividing the global size; default the largest of 768, 384, 192, 96 that "
     "fits\n"
     "  --runs R           timed samples after one warm-up application (default 10)\n"
-    "  --iterations I     applications per sample, timed together (default 100)\n"
+    "  --iterations N     applications per sample, timed together (default 100)\n"
     "  --timing T         mean (rates from the mean sample, the paper's rule; default) or best (the "
     "fastest)\n"
     "output:\n"
@@ -88,7 +89,7 @@ static const char *suite_options(unsigned suite)
 {
     return suite == SUITE_STREAM ? "--arraysize, --kernels, --numtimes"
            : suite == SUITE_WILSON
-               ? "--lattice, --layout, --numtimes"
+               ? "--lattice, --layout, --numtimes, --iterations"
                : "--lattice, --strategy, --order, --work-group, --runs, --iterations, --timing";
 }
 
@@ -155,12 +156,13 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, &li)) != -1) {
-        unsigned suites = c == 'n' || c == 'K'  ? SUITE_STREAM
-                          : c == 'k'            ? SUITE_STREAM | SUITE_WILSON
-                          : c == 'L'            ? SUITE_WILSON | SUITE_STAGGERED
-                          : c == 'Y'            ? SUITE_WILSON
-                          : strchr("SOWRIT", c) ? SUITE_STAGGERED
-                                                : 0;
+        unsigned suites = c == 'n' || c == 'K' ? SUITE_STREAM
+                          : c == 'k'           ? SUITE_STREAM | SUITE_WILSON
+                          : c == 'L'           ? SUITE_WILSON | SUITE_STAGGERED
+                          : c == 'Y'           ? SUITE_WILSON
+                          : c == 'I'           ? SUITE_WILSON | SUITE_STAGGERED
+                          : strchr("SOWRT", c) ? SUITE_STAGGERED
+                                               : 0;
         if (suites && ngiven < sizeof(given) / sizeof(given[0]))
             given[ngiven++] = (struct suite_option){longopts[li].name, suites};
         switch (c) {
@@ -221,9 +223,9 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
             job->staggered.runs = (unsigned)v;
             break;
         case 'I':
-            if (parse_count("--iterations", optarg, 100000000ull, &v))
+            if (parse_count("--iterations", optarg, WILSON_MAX_ITERATIONS, &v))
                 return RUN_USAGE;
-            job->staggered.iterations = (unsigned)v;
+            job->staggered.iterations = job->wilson.iterations = (unsigned)v;
             break;
         case 'T':
             if (strcmp(optarg, "mean") && strcmp(optarg, "best"))

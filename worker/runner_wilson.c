@@ -22,7 +22,10 @@ static void table(FILE *f, const struct run_report *r)
             r->model, wilson_layout_name(w->variant.layout), w->variant.threads);
     fprintf(f, "Lattice: %ux%ux%ux%u (%zu sites, %zu output sites), periodic\n", p->dims[0], p->dims[1],
             p->dims[2], p->dims[3], w->sites, w->out_sites);
-    fprintf(f, "Running dslash %u times (the first is warm-up, excluded)\nPrecision: %s\n", p->numtimes,
+    fprintf(f,
+            "Running dslash %u times, %u application%s back to back each (the first is warm-up, excluded)\n"
+            "Precision: %s\n",
+            p->numtimes, p->iterations, p->iterations == 1 ? "" : "s",
             p->prec == PP_FP32 ? "float" : "double");
     fprintf(f, "Model per application: %.0f flop (1320 per site), %.0f bytes (Eq. 2, R = 0)\n", w->flops,
             w->bytes);
@@ -67,12 +70,13 @@ static int json(FILE *f, const struct run_report *r, struct pp_error *err)
 
     return report_write_json(
         f, r, "wilson",
-        json_pack("{s:[i,i,i,i], s:I, s:I, s:s, s:s, s:i, s:i, s:i, s:I, s:s, s:i, s:f}", "lattice",
+        json_pack("{s:[i,i,i,i], s:I, s:I, s:s, s:s, s:i, s:i, s:i, s:i, s:I, s:s, s:i, s:f}", "lattice",
                   p->dims[0], p->dims[1], p->dims[2], p->dims[3], "sites", (json_int_t)w->sites,
                   "output_sites", (json_int_t)w->out_sites, "output_parity", "odd", "precision",
                   pp_precision_name(p->prec), "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes",
-                  (int)p->numtimes, "warmup", 1, "seed", (json_int_t)p->seed, "boundary", "periodic",
-                  "flops_per_site", WILSON_FLOPS_PER_SITE, "bytes_per_site", wilson_bytes_per_site(p->prec)),
+                  (int)p->numtimes, "iterations", (int)p->iterations, "warmup", 1, "seed",
+                  (json_int_t)p->seed, "boundary", "periodic", "flops_per_site", WILSON_FLOPS_PER_SITE,
+                  "bytes_per_site", wilson_bytes_per_site(p->prec)),
         json_pack("{s:s, s:i, s:i}", "layout", wilson_layout_name(w->variant.layout), "work_group_size",
                   (int)w->variant.work_group, "threads", (int)w->variant.threads),
         json_pack("{s:f, s:f}", "init", w->init_seconds, "read", w->read_seconds), w->verified,
@@ -84,18 +88,19 @@ static const struct runner_writers writers = {.table = table, .csv = csv, .json 
 int runner_wilson(const struct pp_backend *b, struct run_report *r, const struct wilson_params *p, FILE *out,
                   enum runner_format fmt, struct pp_error *err)
 {
+    struct wilson_params rp = *p; /* resolved on the device: what runs and is reported */
     struct wilson_result res;
     struct pp_ctx *ctx = NULL;
     int rc;
 
-    if (wilson_check(p, r->device, err))
+    if (wilson_resolve(&rp, r->device, err))
         return RUN_USAGE;
     if (b->open(r->device, &ctx, err)) {
         pp_error_prefix(err, "%s on %s", r->model, r->platform->id);
         return RUN_FAILED;
     }
     provenance_collect(&r->provenance);
-    if (wilson_run(b, ctx, p, &res, err)) {
+    if (wilson_run(b, ctx, &rp, &res, err)) {
         pp_error_prefix(err, "%s on %s", r->model, r->platform->id);
         rc = RUN_FAILED;
         goto out;

@@ -173,6 +173,7 @@ static void cuda_close(struct pp_ctx *ctx)
         return;
     cuda_stream_ops.release(ctx);
     cuda_staggered_free(ctx);
+    cuda_wilson_ops.release(ctx);
     free(ctx);
 }
 
@@ -202,6 +203,7 @@ static void cuda_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     info_add(out, "cuda.sync", "spin");
     cuda_stream_describe(ctx, out);
     cuda_staggered_describe(ctx, out);
+    cuda_wilson_describe(ctx, out);
 }
 
 extern "C" __attribute__((visibility("default"))) const struct pp_backend pp_backend_cuda = {
@@ -211,5 +213,6 @@ extern "C" __attribute__((visibility("default"))) const struct pp_backend pp_bac
     .describe = cuda_describe,
     .close = cuda_close,
     .stream = &cuda_stream_ops,
+    .wilson = &cuda_wilson_ops,
     .staggered = &cuda_staggered_ops,
 };

@@ -1,12 +1,14 @@
 /*
  * embedded: OpenCL C sources compiled into the binary. The Makefile turns kernels/opencl/<name>.cl into the
- * NUL-terminated read-only string pp_cl_<name>; the backend builds them at run time
- * (kernels/opencl/opencl.c).
+ * NUL-terminated read-only string pp_cl_<name>, and so the headers of device code shared with CUDA
+ * (kernels/<name>.h, Makefile CL_SHARED); the backend builds them at run time (kernels/opencl/opencl.c).
  */
 #ifndef PP_OPENCL_EMBEDDED_H
 #define PP_OPENCL_EMBEDDED_H
 
-extern const char pp_cl_stream[];    /* kernels/opencl/stream.cl */
-extern const char pp_cl_staggered[]; /* kernels/opencl/staggered.cl */
+extern const char pp_cl_stream[];        /* kernels/opencl/stream.cl */
+extern const char pp_cl_staggered[];     /* kernels/opencl/staggered.cl */
+extern const char pp_cl_wilson[];        /* kernels/opencl/wilson.cl */
+extern const char pp_cl_wilson_dslash[]; /* kernels/wilson_dslash.h (shared with CUDA), before wilson.cl */
 
 #endif

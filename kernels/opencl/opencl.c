@@ -2,7 +2,7 @@
  * opencl: the OpenCL backend's device side. Discovers every device of every platform the ICD loader offers,
  * opens one into a context (context + in-order queue, struct opencl_ctx behind the opaque struct pp_ctx),
  * builds programs from embedded sources through an on-disk binary cache, and reports provenance. The kernels
- * live in the suite files (stream.c, staggered.c).
+ * live in the suite files (stream.c, wilson.c, staggered.c).
  *
  * Ownership: open() returns a context the caller frees with close(), which also frees any suite state left
  * allocated. Programs returned by opencl_program_build() belong to the caller. No globals beyond the const
@@ -325,6 +325,7 @@ static void opencl_close(struct pp_ctx *ctx)
         return;
     opencl_stream_ops.release(ctx);
     opencl_staggered_ops.release(ctx);
+    opencl_wilson_ops.release(ctx);
     if (c->queue)
         clReleaseCommandQueue(c->queue);
     if (c->context)
@@ -368,6 +369,11 @@ static int opencl_open(const struct pp_device *dev, struct pp_ctx **ctx, struct 
     c->max_alloc_bytes = now.max_alloc_bytes;
     c->compute_units = now.compute_units ? now.compute_units : 1;
     c->fp64 = now.fp64;
+    {
+        char *exts = str_new(NULL, f.device, CL_DEVICE_EXTENSIONS);
+        c->nv_compiler_options = has_extension(exts, "cl_nv_compiler_options");
+        free(exts);
+    }
     clGetDeviceInfo(f.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(local_mem), &local_mem, NULL);
     clGetDeviceInfo(f.device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(max_wg), &max_wg, NULL);
     c->local_mem_bytes = local_mem;
@@ -414,6 +420,12 @@ static void opencl_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     }
     if (c->stream_variant)
         info_add(out, "opencl.variant", "%s", c->stream_variant);
+    if (c->wilson_built.index_bits) {
+        info_add(out, "opencl.wilson_index_bits", "%u", c->wilson_built.index_bits);
+        info_add(out, "opencl.wilson_max_regs", "%u", c->wilson_built.max_regs);
+        info_add(out, "opencl.wilson_kernel_max_work_group", "%zu", c->wilson_built.max_work_group);
+        info_add(out, "opencl.wilson_kernel_private_bytes", "%llu", c->wilson_built.private_bytes);
+    }
 }
 
 /* ---- programs and their binary cache ---- */
@@ -661,5 +673,6 @@ const struct pp_backend pp_backend_opencl = {
     .describe = opencl_describe,
     .close = opencl_close,
     .stream = &opencl_stream_ops,
+    .wilson = &opencl_wilson_ops,
     .staggered = &opencl_staggered_ops,
 };

@@ -29,6 +29,8 @@ extern const struct pp_stream_ops opencl_stream_ops;
  * file) hangs off the context. */
 extern const struct pp_staggered_ops opencl_staggered_ops;
 struct opencl_staggered;
+/* Wilson Dslash suite (kernels/opencl/wilson.c). */
+extern const struct pp_wilson_ops opencl_wilson_ops;
 
 /* STREAM state of a context; all zero when no arrays are allocated. Owned by kernels/opencl/stream.c. */
 enum {
@@ -57,6 +59,17 @@ struct opencl_stream {
     bool scalar_set[OPENCL_STREAM_NKERNELS];
 };
 
+/* Wilson state of a context; all zero when no fields are allocated. Owned by kernels/opencl/wilson.c. */
+struct opencl_wilson {
+    cl_program program;
+    cl_kernel kernel;
+    cl_mem gauge, spinor, nbr, out; /* in the layout and precision; nbr [8][n] */
+    size_t n;
+    enum pp_precision prec;
+    enum pp_wilson_layout layout;
+    size_t work_group, global; /* local size and global size rounded up to it */
+};
+
 struct opencl_ctx {
     cl_platform_id platform;
     cl_device_id device;
@@ -68,12 +81,20 @@ struct opencl_ctx {
     size_t max_work_group;
     unsigned compute_units;
     bool fp64;
+    bool nv_compiler_options; /* cl_nv_compiler_options: -cl-nv-maxrregcount and friends */
     /* provenance of the last program built (describe) */
     char build_options[192];
     const char *program_cache;  /* "hit", "miss", "off" or NULL before any build */
     const char *stream_variant; /* "vec16" or "scalar" once STREAM arrays were allocated */
     struct opencl_stream stream;
     struct opencl_staggered *staggered; /* owned by kernels/opencl/staggered.c; NULL when none */
+    struct opencl_wilson wilson;
+    struct {                              /* the last Wilson kernel built, for describe; kept by release */
+        unsigned index_bits;              /* 32 or 64; 0 before any */
+        unsigned max_regs;                /* register budget applied (-cl-nv-maxrregcount); 0: none */
+        unsigned long long private_bytes; /* CL_KERNEL_PRIVATE_MEM_SIZE: per work-item (spills) */
+        size_t max_work_group;            /* CL_KERNEL_WORK_GROUP_SIZE */
+    } wilson_built;
 };
 
 static inline struct opencl_ctx *opencl_ctx(struct pp_ctx *ctx)
@@ -94,6 +115,10 @@ int opencl_buffer_new(struct opencl_ctx *c, cl_mem_flags flags, size_t bytes, co
 
 /* Fill err with "what: CL_NAME (code)". Returns -1. */
 int opencl_error(struct pp_error *err, cl_int rc, const char *what);
+
+/* *out = a new buffer of bytes with flags in the context; on failure err names the buffer and its size. */
+int opencl_buffer_new(struct opencl_ctx *c, cl_mem_flags flags, size_t bytes, const char *name, cl_mem *out,
+                      struct pp_error *err) PP_WUR;
 
 /*
  * Build a program for the context's device from an embedded source (NUL-terminated) with build options,

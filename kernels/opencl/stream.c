@@ -12,12 +12,12 @@
  */
 #include "kernels/opencl/opencl.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/opencl/embedded.h"
+#include "lib/env.h"
 
 /*
  * Work-group size of every kernel. GPUs: at most 1024 (CUDA's block limit), capped by
@@ -107,19 +107,6 @@ static size_t floor_pow2(size_t v)
     return p;
 }
 
-/* An unsigned integer from the environment: 0 if name is unset or empty, 1 with *out set, -1 if malformed. */
-static int env_unsigned(const char *name, unsigned long *out)
-{
-    const char *env = getenv(name);
-    char *end;
-
-    if (!env || !*env)
-        return 0;
-    errno = 0;
-    *out = strtoul(env, &end, 10);
-    return errno || *end || env[0] == '-' ? -1 : 1;
-}
-
 /*
  * The work-group size of every kernel: the default for the device kind, or PPBENCH_OPENCL_WG, capped by what
  * the compiled kernels and the dot's local buffer allow. A power of two: the dot's tree needs one.
@@ -147,7 +134,7 @@ static int choose_work_group(struct opencl_ctx *c, size_t elem, size_t *out, str
         limit = (size_t)((c->local_mem_bytes - used) / elem);
     limit = floor_pow2(limit ? limit : 1);
 
-    set = env_unsigned("PPBENCH_OPENCL_WG", &want);
+    set = pp_env_unsigned("PPBENCH_OPENCL_WG", &want);
     if (set < 0 || (set && (want == 0 || (want & (want - 1)) || want > limit)))
         return pp_error_set(err, "PPBENCH_OPENCL_WG=%s: must be a power of two from 1 to %zu on %s",
                             getenv("PPBENCH_OPENCL_WG"), limit, c->name);
@@ -271,7 +258,7 @@ static int stream_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, st
         goto out;
     threads = n / s->vec + n % s->vec; /* one per pack, one per tail element */
     s->global = (threads + s->work_group - 1) / s->work_group * s->work_group;
-    set = env_unsigned("PPBENCH_OPENCL_DOT_GROUPS_PER_CU", &per_cu);
+    set = pp_env_unsigned("PPBENCH_OPENCL_DOT_GROUPS_PER_CU", &per_cu);
     if (set < 0 || (set && (per_cu < 1 || per_cu > 1024))) {
         pp_error_set(err, "PPBENCH_OPENCL_DOT_GROUPS_PER_CU=%s: must be an integer from 1 to 1024",
                      getenv("PPBENCH_OPENCL_DOT_GROUPS_PER_CU"));

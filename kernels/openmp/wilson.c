@@ -11,16 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/wilson_dslash.h"
+
 #define ALIGN ((size_t)2 << 20) /* 2 MiB: lets the kernel back the fields with huge pages */
 
 /* gamma_mu = [[0, B], [B^dagger, 0]]: row r of B_mu holds i^wilson_b_pow[mu][r] in column
- * wilson_b_col[mu][r]. */
-static const int wilson_b_col[4][2] = {{1, 0}, {1, 0}, {0, 1}, {0, 1}};
-static const int wilson_b_pow[4][2] = {{1, 1}, {2, 0}, {1, 3}, {0, 0}};
+ * wilson_b_col[mu][r] (the spin tables of kernels/wilson_dslash.h, which OpenCL and CUDA use too). */
+static const int wilson_b_col[4][2] = WILSON_B_TABLE(WILSON_B_COL);
+static const int wilson_b_pow[4][2] = WILSON_B_TABLE(WILSON_B_POW);
 
-/* i^p (re + i im), p in 0..3 */
-#define IPOW_RE(p, re, im) ((p) == 0 ? (re) : (p) == 1 ? -(im) : (p) == 2 ? -(re) : (im))
-#define IPOW_IM(p, re, im) ((p) == 0 ? (im) : (p) == 1 ? (re) : (p) == 2 ? -(im) : -(re))
+#define IPOW_RE WILSON_IPOW_RE /* i^p (re + i im), p in 0..3 */
+#define IPOW_IM WILSON_IPOW_IM
 
 #define AOS_SPINOR(a, j, s, c, r)  (a)[(size_t)(j)*24 + (size_t)(((s)*3 + (c)) * 2 + (r))]
 #define AOS_LINK(a, i, k, x, y, r) (a)[(size_t)(i)*144 + (size_t)((k)*18 + ((x)*3 + (y)) * 2 + (r))]

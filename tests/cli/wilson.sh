@@ -1,27 +1,38 @@
-# The Wilson Dslash suite through `ppbench-worker run` on openmp: every layout, fp32 and fp64, on 4^4, 8^4 and a
-# non-hypercubic lattice, verified against the serial reference; the output formats; planted faults caught and
-# named; bad input refused with exit 2 and a message naming the parameter.
+# The Wilson Dslash suite through `ppbench-worker run` on openmp, and on opencl where the host has an OpenCL
+# CPU device (PoCL): every layout, fp32 and fp64, on 4^4, 8^4 and a non-hypercubic lattice, verified against the
+# serial reference; the output formats; --iterations; the CPU's default lattice; planted faults caught and named;
+# bad input refused with exit 2 and a message naming the parameter.
 . "$(dirname "$0")/lib.sh"
 
-for layout in aos soa; do
-    for prec in fp32 fp64; do
-        flag=""; [ "$prec" = fp64 ] && flag="--double"
-        for lat in 4x4x4x4 8x8x8x8 4x4x4x8; do
-            name="wilson openmp $layout $prec $lat"
-            f="$TMP/$layout-$prec-$lat.json"
-            if "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice "$lat" --layout "$layout" \
-                --numtimes 3 $flag --json >"$f" 2>"$TMP/err"; then
-                jq_true "$name: verified" "$f" \
-                    ".verified == true and .kernels[0].verified == true and .variant.layout == \"$layout\"
-                     and .problem.precision == \"$prec\" and (.problem.lattice | map(tostring) | join(\"x\")) == \"$lat\""
-            else
-                fail "$name" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
-            fi
+models="openmp"
+if "$WORKER" list | grep -Eq '^cpu0 .*opencl'; then
+    models="openmp opencl"
+else
+    skip "wilson opencl" "no OpenCL CPU device"
+fi
+
+for model in $models; do
+    for layout in aos soa; do
+        for prec in fp32 fp64; do
+            flag=""; [ "$prec" = fp64 ] && flag="--double"
+            for lat in 4x4x4x4 8x8x8x8 4x4x4x8; do
+                name="wilson $model $layout $prec $lat"
+                f="$TMP/$model-$layout-$prec-$lat.json"
+                if "$WORKER" run --platform cpu0 --model "$model" --suite wilson --lattice "$lat" --layout "$layout" \
+                    --numtimes 3 $flag --json >"$f" 2>"$TMP/err"; then
+                    jq_true "$name: verified" "$f" \
+                        ".verified == true and .kernels[0].verified == true and .variant.layout == \"$layout\"
+                         and .model == \"$model\" and .problem.precision == \"$prec\"
+                         and (.problem.lattice | map(tostring) | join(\"x\")) == \"$lat\""
+                else
+                    fail "$name" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+                fi
+            done
         done
     done
 done
 
-f="$TMP/aos-fp32-4x4x4x8.json"
+f="$TMP/openmp-aos-fp32-4x4x4x8.json"
 jq_true "json: times, stats without the warm-up" "$f" \
     '.kernels[0] | (.times_s | length) == 3 and .stats_s.count == 2 and .stats_s.min <= .stats_s.median and .stats_s.min > 0'
 jq_true "json: 1320 flop per output site, 1440 B per site in fp32 (Eq. 2, R = 0)" "$f" \
@@ -29,12 +40,38 @@ jq_true "json: 1320 flop per output site, 1440 B per site in fp32 (Eq. 2, R = 0)
 jq_true "json: GFLOP/s and bandwidth from the minimum time" "$f" \
     '.kernels[0] | ((.gflops * 1e9 * .stats_s.min / .flops) - 1 | fabs) < 1e-9
      and ((.bandwidth_bytes_per_s * .stats_s.min / .bytes) - 1 | fabs) < 1e-9'
-jq_true "json: fp64 counts 2880 B per site" "$TMP/aos-fp64-4x4x4x8.json" '.kernels[0].bytes == 2880 * 256'
+jq_true "json: fp64 counts 2880 B per site" "$TMP/openmp-aos-fp64-4x4x4x8.json" '.kernels[0].bytes == 2880 * 256'
 jq_true "json: provenance and variant" "$f" \
     '.suite == "wilson" and .model == "openmp" and .platform.id == "cpu0" and .variant.threads >= 1
      and (.provenance | has("ppbench.version") and has("compiler") and (.backend | has("openmp.threads")))'
 
+jq_true "json: one application per sample by default" "$f" '.problem.iterations == 1'
+if [ "$models" != openmp ]; then
+    jq_true "json: the opencl work-group size and kernel limits (no register budget on PoCL)" "$TMP/opencl-soa-fp32-4x4x4x8.json" \
+        '.variant.work_group_size >= 1 and (.provenance.backend | has("opencl.wilson_kernel_max_work_group"))
+         and .provenance.backend["opencl.wilson_index_bits"] == "32"
+         and .provenance.backend["opencl.wilson_max_regs"] == "0"'
+fi
+
+# --iterations: samples of N back-to-back applications, times per application; on every model.
+for model in $models; do
+    f="$TMP/$model-iterations.json"
+    if "$WORKER" run --platform cpu0 --model "$model" --suite wilson --lattice 4x4x4x8 --numtimes 3 \
+        --iterations 4 --json >"$f" 2>"$TMP/err"; then
+        jq_true "wilson $model --iterations 4: verified and in the json" "$f" \
+            '.verified == true and .problem.iterations == 4 and .problem.numtimes == 3
+             and (.kernels[0].times_s | length) == 3 and .kernels[0].stats_s.count == 2'
+    else
+        fail "wilson $model --iterations 4" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+    fi
+done
+expect "wilson: the table names the iterations" 0 'Running dslash 2 times, 3 applications back to back each' -- \
+    "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice 4x4x4x4 --numtimes 2 --iterations 3
+
+# The default lattice on a CPU is 8^4, reported as resolved.
 expect "wilson: default fp32 8^4 table" 0 '^Dslash .* yes$' -- \
+    "$WORKER" run --platform cpu0 --model openmp --suite wilson --numtimes 2
+expect "wilson: the default lattice is reported resolved" 0 'Lattice: 8x8x8x8 \(4096 sites' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite wilson --numtimes 2
 expect "wilson: table names lattice and layout" 0 'Lattice: 4x4x4x8 .*' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice 4x4x4x8 --layout soa --numtimes 2
@@ -42,16 +79,37 @@ expect "wilson: csv" 0 '^Dslash,2,4x4x4x8,soa,4,' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice 4x4x4x8 --layout soa --numtimes 2 --csv
 
 # Planted faults (PPBENCH_TEST_FAULT, docs/METHODOLOGY.md): a wrong link, a wrong neighbour index.
-for layout in aos soa; do
-    expect "wilson $layout: planted link fault caught and named" 1 \
-        'verification failed: dslash: site \([0-9,]+\) \[odd index 3\]' -- \
-        env PPBENCH_TEST_FAULT=link:3 "$WORKER" run --platform cpu0 --model openmp --suite wilson \
-        --lattice 4x4x4x8 --layout "$layout" --numtimes 2
-    expect "wilson $layout: planted neighbour fault caught and named" 1 \
-        'verification failed: dslash: site \([0-9,]+\) \[odd index 100\]' -- \
-        env PPBENCH_TEST_FAULT=neighbour:100 "$WORKER" run --platform cpu0 --model openmp --suite wilson \
-        --lattice 4x4x4x8 --layout "$layout" --numtimes 2 --double
+for model in $models; do
+    for layout in aos soa; do
+        expect "wilson $model $layout: planted link fault caught and named" 1 \
+            'verification failed: dslash: site \([0-9,]+\) \[odd index 3\]' -- \
+            env PPBENCH_TEST_FAULT=link:3 "$WORKER" run --platform cpu0 --model "$model" --suite wilson \
+            --lattice 4x4x4x8 --layout "$layout" --numtimes 2
+        expect "wilson $model $layout: planted neighbour fault caught and named" 1 \
+            'verification failed: dslash: site \([0-9,]+\) \[odd index 100\]' -- \
+            env PPBENCH_TEST_FAULT=neighbour:100 "$WORKER" run --platform cpu0 --model "$model" --suite wilson \
+            --lattice 4x4x4x8 --layout "$layout" --numtimes 2 --double
+    done
 done
+# The 64-bit index kernels (large lattices, PPBENCH_WILSON_INDEX=64 forces them) compute the same.
+if [ "$models" != openmp ]; then
+    for layout in aos soa; do
+        f="$TMP/opencl-$layout-index64.json"
+        if env PPBENCH_WILSON_INDEX=64 "$WORKER" run --platform cpu0 --model opencl --suite wilson \
+            --lattice 4x4x4x8 --layout "$layout" --numtimes 2 --double --json >"$f" 2>"$TMP/err"; then
+            jq_true "wilson opencl $layout with 64-bit indices: verified" "$f" \
+                '.verified == true and .provenance.backend["opencl.wilson_index_bits"] == "64"'
+        else
+            fail "wilson opencl $layout with 64-bit indices" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+        fi
+    done
+    expect "wilson opencl refuses a malformed PPBENCH_WILSON_WG" 3 \
+        'PPBENCH_WILSON_WG=0: must be a work-group size' -- env PPBENCH_WILSON_WG=0 "$WORKER" run --platform cpu0 \
+        --model opencl --suite wilson --lattice 4x4x4x4 --numtimes 2
+    expect "wilson opencl refuses a register budget the kernels do not offer" 3 \
+        'PPBENCH_WILSON_REGS=100: must be 0' -- env PPBENCH_WILSON_REGS=100 "$WORKER" run --platform cpu0 \
+        --model opencl --suite wilson --lattice 4x4x4x4 --numtimes 2
+fi
 env PPBENCH_TEST_FAULT=link:0 "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice 4x4x4x4 \
     --numtimes 2 --json >"$TMP/fault.json" 2>/dev/null
 jq_true "json: failed run stored as failed with its reason" "$TMP/fault.json" \
@@ -69,11 +127,9 @@ bad "a lattice too large for memory" 'lattice 256x256x256x256 too large: .* GB, 
 bad "an unknown layout" 'unknown layout "left"' --layout left
 bad "a stream option" '--arraysize is a stream option' --arraysize 100
 bad "numtimes 1" 'numtimes must be at least 2' --numtimes 1
+bad "0 iterations" 'iterations must be from 1 to 1000000, got 0' --iterations 0
+bad "a malformed iterations" 'invalid --iterations "x"' --iterations x
 expect "stream refuses a wilson option" 2 '--lattice is a wilson and staggered option' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite stream --lattice 4x4x4x4
-if "$WORKER" list | grep -Eq '^cpu0 .*opencl'; then
-    expect "a model without the suite says so" 2 'model opencl has no wilson suite' -- \
-        "$WORKER" run --platform cpu0 --model opencl --suite wilson --lattice 4x4x4x4
-else
-    skip "a model without the suite says so" "no OpenCL CPU device"
-fi
+expect "stream refuses --iterations" 2 '--iterations is a wilson and staggered option' -- \
+    "$WORKER" run --platform cpu0 --model openmp --suite stream --iterations 2
