@@ -5,7 +5,7 @@
 # verified. Run from a folder holding build/ (bin, lib) and bench/ on that machine (device tool: carry them):
 #   bench/gpu/wilson.sh [OUTDIR]
 # Results: OUTDIR/triad.json and OUTDIR/wilson.json (streams of the worker's JSON documents), OUTDIR/env.txt (GPU,
-# driver, clocks before and after) and OUTDIR/summary.txt (bench/gpu/wilson_summary.py OUTDIR: GFLOP/s, GB/s,
+# driver, clocks before and after) and OUTDIR/summary.txt (bench/qcd_summary.py OUTDIR: GFLOP/s, GB/s,
 # % of the roofline, implied reuse R, OpenCL/CUDA).
 # Options (environment): LATTICE, NUMTIMES, ITERATIONS, TRIAD_N; SWEEP=1 adds the launch sweep (OUTDIR/sweep.json,
 # some 32 runs more: register budgets 0, 128, 255 and work-group sizes 64, 256 on both models); NCU=1 adds
@@ -60,7 +60,7 @@ for prec in fp32 fp64; do
     done
 done
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >>"$OUT/env.txt"
-python3 "$HERE/wilson_summary.py" "$OUT" | tee "$OUT/summary.txt"
+python3 "$HERE/../qcd_summary.py" "$OUT" | tee "$OUT/summary.txt"
 
 if [ "${SWEEP:-0}" = 1 ]; then
     f="$OUT/sweep.json"
@@ -77,7 +77,7 @@ if [ "${SWEEP:-0}" = 1 ]; then
             done
         done
     done
-    python3 "$HERE/wilson_summary.py" "$OUT" | tee "$OUT/summary.txt"
+    python3 "$HERE/../qcd_summary.py" "$OUT" | tee "$OUT/summary.txt"
 fi
 
 if [ "${NCU:-0}" = 1 ]; then
