@@ -40,13 +40,17 @@ bad:
 
 int lattice_check_extents(const unsigned dims[4], struct pp_error *err)
 {
+    uint64_t volume = 1;
+
     for (int mu = 0; mu < 4; mu++)
         if (dims[mu] < LATTICE_MIN_EXTENT || dims[mu] % 2)
             return pp_error_set(err, "lattice extent %u in %c must be even and at least %d", dims[mu],
                                 axis[mu], LATTICE_MIN_EXTENT);
-    if (lattice_volume(dims) / 2 > UINT32_MAX)
-        return pp_error_set(err, "lattice %ux%ux%ux%u too large: more than 2^32 sites per checkerboard",
-                            dims[0], dims[1], dims[2], dims[3]);
+    /* the product checked step by step: four 7-digit extents overflow 64 bits */
+    for (int mu = 0; mu < 4; mu++)
+        if (__builtin_mul_overflow(volume, (uint64_t)dims[mu], &volume) || volume / 2 > UINT32_MAX)
+            return pp_error_set(err, "lattice %ux%ux%ux%u too large: more than 2^32 sites per checkerboard",
+                                dims[0], dims[1], dims[2], dims[3]);
     return 0;
 }
 

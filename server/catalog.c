@@ -20,7 +20,6 @@ static const char *const layouts[] = {"aos", "soa", NULL};
 static const char *const strategies[] = {"1lp",   "2lp",   "3lp-1", "3lp-2", "3lp-3",
                                          "4lp-1", "4lp-2", "site",  "simd",  NULL};
 static const char *const orders[] = {"none", "k", "i", "l", NULL};
-static const char *const timings[] = {"mean", "best", NULL};
 
 #define LATTICE_PARAM                                                                                        \
     {                                                                                                        \
@@ -55,8 +54,6 @@ static const struct catalog_param staggered_params[] = {
      "work-group size (0 or absent: the largest of 768, 384, 192, 96 the strategy allows)"},
     {"runs", CATALOG_INTEGER, 1, 100000, 10, NULL, false, "timed samples after one warm-up application"},
     {"iterations", CATALOG_INTEGER, 1, 100000, 100, NULL, false, "applications per timed sample"},
-    {"timing", CATALOG_ENUM, 0, 0, 0, timings, false,
-     "rates from the mean sample (the paper's rule) or the best"},
 };
 
 _Static_assert(COUNT(stream_params) <= CATALOG_MAX_PARAMS && COUNT(wilson_params) <= CATALOG_MAX_PARAMS &&

@@ -501,7 +501,6 @@ static const struct param_option {
     {"layout", "--layout", ARG_STRING},        {"strategy", "--strategy", ARG_STRING},
     {"order", "--order", ARG_STRING},          {"work_group", "--work-group", ARG_INTEGER},
     {"runs", "--runs", ARG_INTEGER},           {"iterations", "--iterations", ARG_INTEGER},
-    {"timing", "--timing", ARG_STRING},
 };
 
 static const struct param_option *param_option(const char *param)

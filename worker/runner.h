@@ -93,7 +93,7 @@ void runner_child_error(const struct runner_child *ch, json_t *report, char *out
  * being ignored. */
 #define RUNNER_MAX_PARAMS 16
 struct runner_args {
-    char *argv[12 + 2 * RUNNER_MAX_PARAMS];
+    char *argv[14 + 2 * RUNNER_MAX_PARAMS]; /* 13 fixed words and NULL, at most two words per parameter */
     char platform[48], model[32], suite[32], kernels[160];
     char values[RUNNER_MAX_PARAMS][64]; /* the parameters' option arguments */
     char summary[256]; /* for the log: "wilson dslash lattice=4x4x4x8 layout=aos precision=fp32 numtimes=3" */

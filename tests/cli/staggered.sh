@@ -91,6 +91,7 @@ bad() {
 bad "an odd extent" 'lattice extent 5 in z must be even' --lattice 4x4x5x4
 bad "a too small extent" 'lattice extent 2 in t must be even and at least 4' --lattice 4x4x4x2
 bad "a lattice too large for memory" 'lattice 256x256x256x256 too large: .* GB, the device has' --lattice 256x256x256x256
+bad "a lattice whose volume overflows 64 bits" 'lattice 65536x65536x65536x65536 too large: more than 2\^32 sites' --lattice 65536x65536x65536x65536
 bad "an unknown strategy" 'unknown strategy "5lp" \(staggered has: 1lp, 2lp, 3lp-1, 3lp-2, 3lp-3, 4lp-1, 4lp-2, site, simd\)' --strategy 5lp
 bad "a GPU strategy on openmp" 'model openmp has no strategy 3lp-1 \(it has: site, simd\)' --strategy 3lp-1
 bad "an unknown order" 'unknown order "j"' --order j
@@ -106,14 +107,3 @@ expect "wilson refuses a staggered option" 2 '--strategy is a staggered option' 
     "$WORKER" run --platform cpu0 --model openmp --suite wilson --strategy site
 expect "stream refuses a staggered option" 2 '--runs is a staggered option' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite stream --runs 3
-if "$WORKER" list | grep -Eq '^cpu0 .*opencl'; then
-    if "$WORKER" run --platform cpu0 --model opencl --suite staggered --lattice 4x4x4x4 --runs 1 --iterations 1 \
-        >/dev/null 2>"$TMP/err"; then
-        skip "a model without the suite says so" "opencl has the staggered suite"
-    else
-        expect "a model without the suite says so" 2 'model opencl has no staggered suite' -- \
-            "$WORKER" run --platform cpu0 --model opencl --suite staggered --lattice 4x4x4x4
-    fi
-else
-    skip "a model without the suite says so" "no OpenCL CPU device"
-fi

@@ -124,6 +124,7 @@ bad "a too small extent" 'lattice extent 2 in t must be even and at least 4' --l
 bad "a malformed lattice" 'invalid --lattice "8x8x8"' --lattice 8x8x8
 bad "a lattice with junk" 'invalid --lattice "8x8x8x8y"' --lattice 8x8x8x8y
 bad "a lattice too large for memory" 'lattice 256x256x256x256 too large: .* GB, the device has' --lattice 256x256x256x256
+bad "a lattice whose volume overflows 64 bits" 'lattice 65536x65536x65536x65536 too large: more than 2\^32 sites' --lattice 65536x65536x65536x65536
 bad "an unknown layout" 'unknown layout "left"' --layout left
 bad "a stream option" '--arraysize is a stream option' --arraysize 100
 bad "numtimes 1" 'numtimes must be at least 2' --numtimes 1
