@@ -3,11 +3,11 @@
  * kernels/cuda/wilson.cu), from their defaults and the PPBENCH_WILSON_* variables. Header-only, C and C++, no
  * state; any thread.
  *
- *   PPBENCH_WILSON_WG     work-items per work-group (threads per block); the backend checks it against its
- * limit PPBENCH_WILSON_REGS   registers per work-item the compiler may use: 64, 80, 128 or 255, or 0 for the
- *                         compiler's own choice. CUDA: __launch_bounds__(256, 65536 / (256 x regs)); OpenCL
- * on NVIDIA: -cl-nv-maxrregcount (cl_nv_compiler_options); elsewhere not applied. PPBENCH_WILSON_INDEX  32 or
- * 64: the width of element indices (32 where every index fits, by default)
+ * PPBENCH_WILSON_WG: work-items per work-group (threads per block); the backend checks it against its limit.
+ * PPBENCH_WILSON_REGS: registers per work-item the compiler may use, 64, 80, 128 or 255, or 0 for the
+ * compiler's own choice. CUDA: __launch_bounds__(256, 65536 / (256 x regs)); OpenCL on NVIDIA:
+ * -cl-nv-maxrregcount (cl_nv_compiler_options); elsewhere not applied.
+ * PPBENCH_WILSON_INDEX: 32 or 64, the width of element indices (32 where every index fits, by default).
  *
  * Default register budgets, measured on an H100 (docs/METHODOLOGY.md): the kernels are bound by how many
  * loads each thread keeps in flight, so more registers run faster (fp32 soa at 32^4, CUDA: 80 registers 3.2,
