@@ -375,18 +375,20 @@ out:
     return rc;
 }
 
-static void verify(struct staggered_result *res, const struct fields *f)
+/* Returns -1 only when the host cannot hold the reference (a runtime failure, not a failed check). */
+static int verify(struct staggered_result *res, const struct fields *f, struct pp_error *err)
 {
     const struct staggered_params *p = &res->params;
     double *ref = malloc(f->volume * 6 * sizeof(double)), *scale = malloc(f->volume * sizeof(double));
     static const char *const part[2] = {"re", "im"};
     struct lattice_check check;
+    int rc = -1;
     unsigned c[4];
 
     res->tolerance = 100.0 * (p->prec == PP_FP32 ? 0x1.0p-23 : 0x1.0p-52);
     res->verified = false;
     if (!ref || !scale) {
-        snprintf(res->detail, sizeof(res->detail), "out of host memory for the reference");
+        pp_error_set(err, "out of host memory for the reference of %zu sites", f->volume);
         goto out;
     }
     staggered_ref_dslash(p->dims, 1, f->fat, f->lng, f->vec, ref, scale);
@@ -397,14 +399,15 @@ static void verify(struct staggered_result *res, const struct fields *f)
         lattice_coords(p->dims, check.site, c);
         snprintf(res->detail, sizeof(res->detail),
                  "dslash: site (%u,%u,%u,%u) [odd index %zu] colour %d %s = %.9g, expected %.9g (error %.3g "
-                 "of the "
-                 "site's scale %.3g > %.3g)",
+                 "of the site's scale %.3g > %.3g)",
                  c[0], c[1], c[2], c[3], check.site / 2, check.comp / 2, part[check.comp % 2], check.value,
                  check.want, check.err, scale[check.site], res->tolerance);
     }
+    rc = 0;
 out:
     free(ref);
     free(scale);
+    return rc;
 }
 
 /* The paper's timing rule: one warm-up application, then runs samples of iterations applications each. */
@@ -444,6 +447,8 @@ int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct s
     res->variant = p->variant;
     if (!ops)
         return pp_error_set(err, "model %s has no staggered suite", b->name);
+    if (p->runs == 0 || p->iterations == 0 || p->variant.strategy >= PP_STAG_NSTRATEGIES)
+        return pp_error_set(err, "staggered_run: parameters not resolved (staggered_resolve first)");
     if (fields_alloc(&f, p->dims, true, err))
         return -1;
     res->sites = f.volume;
@@ -472,7 +477,8 @@ int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct s
     if (ops->download(ctx, f.out, err))
         goto out;
     res->read_seconds = clock_now() - t0;
-    verify(res, &f);
+    if (verify(res, &f, err))
+        goto out;
     rc = 0;
 out:
     if (allocated)

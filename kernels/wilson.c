@@ -202,18 +202,20 @@ out:
     return rc;
 }
 
-static void verify(struct wilson_result *res, const struct fields *f)
+/* Returns -1 only when the host cannot hold the reference (a runtime failure, not a failed check). */
+static int verify(struct wilson_result *res, const struct fields *f, struct pp_error *err)
 {
     const struct wilson_params *p = &res->params;
     double *ref = malloc(f->volume * 24 * sizeof(double)), *scale = malloc(f->volume * sizeof(double));
     static const char *const part[2] = {"re", "im"};
     struct lattice_check check;
+    int rc = -1;
     unsigned c[4];
 
     res->tolerance = 100.0 * (p->prec == PP_FP32 ? 0x1.0p-23 : 0x1.0p-52);
     res->verified = false;
     if (!ref || !scale) {
-        snprintf(res->detail, sizeof(res->detail), "out of host memory for the reference");
+        pp_error_set(err, "out of host memory for the reference of %zu sites", f->volume);
         goto out;
     }
     wilson_ref_dslash(p->dims, 1, f->u, f->psi, ref, scale);
@@ -229,9 +231,11 @@ static void verify(struct wilson_result *res, const struct fields *f)
             c[0], c[1], c[2], c[3], check.site / 2, check.comp / 6, (check.comp / 2) % 3,
             part[check.comp % 2], check.value, check.want, check.err, scale[check.site], res->tolerance);
     }
+    rc = 0;
 out:
     free(ref);
     free(scale);
+    return rc;
 }
 
 int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wilson_params *p,
@@ -288,7 +292,8 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
         goto out;
     res->read_seconds = clock_now() - t0;
 
-    verify(res, &f);
+    if (verify(res, &f, err))
+        goto out;
     stats_timed(res->times, p->numtimes, res->bytes, res->flops, &res->stats, &res->bandwidth, &res->gflops);
     rc = 0;
 out:
