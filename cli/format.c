@@ -10,6 +10,7 @@
 #include "format.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -369,7 +370,8 @@ void format_job_results(FILE *f, json_t *job)
 {
     json_t *params = json_object_get(job, "params"), *results = json_object_get(job, "results"), *r;
     const char *where = str(job, "ran_on") ? str(job, "ran_on") : str(job, "platform");
-    const char *prec = str(params, "precision");
+    const char *prec = str(params, "precision"), *suite = str(job, "suite");
+    const bool lattice = suite && strcmp(suite, "stream") != 0; /* the Dslash suites: GFLOP/s first */
     char kernel[32];
     double n, k;
     size_t i;
@@ -382,18 +384,22 @@ void format_job_results(FILE *f, json_t *job)
         fprintf(f, "Running kernels %.0f times (the first is warm-up, excluded)\n", k);
     if (prec)
         fprintf(f, "Precision: %s\n", strcmp(prec, "fp32") == 0 ? "float" : "double");
+    if (str(params, "lattice"))
+        fprintf(f, "Lattice: %s\n", str(params, "lattice"));
     if (number(params, "arraysize", &n) == 0) {
         double bytes = n * (prec && strcmp(prec, "fp32") == 0 ? 4 : 8);
         fprintf(f, "Array size: %.1f MB (=%.1f GB)\n", bytes * 1e-6, bytes * 1e-9);
     }
-    fprintf(f, "%-10s%14s%12s%12s%12s  %s\n", "Function", "MBytes/sec", "Min (sec)", "Max", "Average",
-            "Verified");
+    fprintf(f, "%-10s%s%14s%12s%12s%12s  %s\n", "Function", lattice ? "     GFLOP/s" : "", "MBytes/sec",
+            "Min (sec)", "Max", "Average", "Verified");
     json_array_foreach(results, i, r)
     {
         snprintf(kernel, sizeof(kernel), "%s", dash(str(r, "kernel")));
         if (kernel[0] >= 'a' && kernel[0] <= 'z')
             kernel[0] = (char)(kernel[0] - 'a' + 'A'); /* BabelStream's labels: Copy, Mul, ... */
         fprintf(f, "%-10s", kernel);
+        if (lattice)
+            field(f, 12, 3, r, "gflops", "gflops", 1);
         field(f, 14, 3, r, "bandwidth_bytes_per_s", "bandwidth", 1e-6);
         field(f, 12, 5, r, "stats_s.min", "min_s", 1);
         field(f, 12, 5, r, "stats_s.max", "max_s", 1);

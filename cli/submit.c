@@ -20,8 +20,8 @@
 #define FOLLOW_QUIET   3          /* event streams that end with nothing new before polling instead */
 
 const char submit_usage[] =
-    "usage: ppbench submit --suite stream --model M (--platform ID | --kind cpu|gpu [--host H]) [options]\n"
-    "  --suite S          the suite to run: stream\n"
+    "usage: ppbench submit --suite S --model M (--platform ID | --kind cpu|gpu [--host H]) [options]\n"
+    "  --suite S          the suite to run: stream, wilson or staggered\n"
     "  --model M          the programming model: openmp, opencl, cuda\n"
     "  --platform ID      the platform to run on (see `ppbench platforms`)\n"
     "  --kind cpu|gpu     or any platform of this kind whose worker offers the model ...\n"
@@ -29,7 +29,9 @@ const char submit_usage[] =
     "  --kernels LIST     comma-separated subset, e.g. copy,triad (default: every kernel of the suite)\n"
     "  --arraysize N      elements per array (default 2^25)\n"
     "  --numtimes K       iterations per kernel, the first is warm-up (default 100)\n"
-    "  --float            single precision (default double)\n"
+    "  --float | --double single or double precision (default: the suite's; wilson fp32, else fp64)\n"
+    "  --param NAME=VALUE any parameter of the suite (GET /api/v1/suites lists them; digits go as a\n"
+    "                     number), e.g. --param lattice=8x8x8x16 --param layout=soa; repeat for more\n"
     "  --priority P       -1000..1000, higher runs first (default 0)\n"
     "  --timeout S        seconds the run may take (default 600)\n"
     "  --tag T            a tag for the job; repeat for more\n"
@@ -56,6 +58,22 @@ static int put_number(json_t *o, const char *key, const char *opt, const char *s
     if (cli_parse_ll(opt, s, &v, err))
         return -1;
     return put(o, key, json_integer(v), err);
+}
+
+/* "lattice=8x8x8x16" or "runs=5" into params: a value of digits (with an optional leading minus) is sent as
+ * a number, anything else as a string; the server checks both against the suite's catalogue. */
+static int put_param(json_t *params, const char *arg, struct pp_error *err)
+{
+    const char *eq = strchr(arg, '=');
+    const char *v = eq ? eq + 1 : NULL;
+    char name[64];
+
+    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name) || !*v)
+        return pp_error_set(err, "invalid --param \"%s\": expected NAME=VALUE", arg);
+    snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+    if (v[strspn(v + (*v == '-'), "0123456789") + (*v == '-')] == '\0' && v[*v == '-'] != '\0')
+        return put_number(params, name, "--param", v, err);
+    return put(params, name, json_string(v), err);
 }
 
 /* "copy,triad" as ["copy", "triad"]. */
@@ -94,6 +112,8 @@ static int parse(struct cli *c, int argc, char **argv, json_t *req, int *no_wait
         {"arraysize", required_argument, NULL, 'n'},
         {"numtimes", required_argument, NULL, 't'},
         {"float", no_argument, NULL, 'f'},
+        {"double", no_argument, NULL, 'd'},
+        {"param", required_argument, NULL, 'x'},
         {"priority", required_argument, NULL, 'P'},
         {"timeout", required_argument, NULL, 'T'},
         {"tag", required_argument, NULL, 'g'},
@@ -140,6 +160,12 @@ static int parse(struct cli *c, int argc, char **argv, json_t *req, int *no_wait
             break;
         case 'f':
             bad = put(params, "precision", json_string("fp32"), &err);
+            break;
+        case 'd':
+            bad = put(params, "precision", json_string("fp64"), &err);
+            break;
+        case 'x':
+            bad = put_param(params, optarg, &err);
             break;
         case 'P':
             bad = put_number(req, "priority", "--priority", optarg, &err);

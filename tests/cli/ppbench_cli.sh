@@ -14,6 +14,21 @@ expect "ppbench submit waits and prints the verified results" 0 '^Triad +[0-9.]+
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 5000 --numtimes 4
 expect "ppbench submit: server validation error with its field" 2 'unknown kernel "triadd".*field kernels' -- \
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --kernels copy,triadd
+out=$("$CLI" submit --suite wilson --model openmp --platform "$CPU" --param lattice=4x4x4x8 --param layout=soa \
+    --param numtimes=3 --double 2>&1)
+if printf '%s\n' "$out" | grep -q '^Lattice: 4x4x4x8$' && printf '%s\n' "$out" | grep -q '^Function  *GFLOP/s  *MBytes/sec' &&
+    printf '%s\n' "$out" | grep -Eq '^Dslash +[0-9.]+ +[0-9.]+ .* yes$'; then
+    pass "ppbench submit a wilson job with --param: lattice and GFLOP/s in the table"
+else
+    fail "ppbench submit a wilson job with --param: lattice and GFLOP/s in the table" "$(printf '%s' "$out" | tail -n 4 | tr '\n' ' ')"
+fi
+expect "ppbench submit a staggered job with --param" 0 '^Dslash +[0-9.]+ +[0-9.]+ .* yes' -- \
+    "$CLI" submit --suite staggered --model openmp --platform "$CPU" --param lattice=4x4x4x4 --param strategy=simd \
+    --param runs=2 --param iterations=2
+expect "ppbench submit --param: the server names a bad value" 2 'params.lattice' -- \
+    "$CLI" submit --suite wilson --model openmp --platform "$CPU" --param lattice=4x4x5x4
+expect "ppbench submit --param without a value" 2 'invalid --param "lattice": expected NAME=VALUE' -- \
+    "$CLI" submit --suite wilson --model openmp --platform "$CPU" --param lattice
 expect "ppbench submit: usage error" 2 'platform|kind' -- "$CLI" submit --suite stream --model openmp
 expect "ppbench submit without a token" 2 'token' -- env PPBENCH_TOKEN= HOME="$TMP" "$CLI" submit --suite stream \
     --model openmp --platform "$CPU" --no-wait
