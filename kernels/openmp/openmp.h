@@ -5,6 +5,7 @@
 #define PP_OPENMP_H
 
 #include <omp.h>
+#include <stdlib.h>
 
 #include "kernels/backend.h"
 
@@ -32,6 +33,15 @@ static inline void openmp_share(size_t n, size_t *lo, size_t *hi)
 
     *lo = t * q + (t < r ? t : r);
     *hi = *lo + q + (t < r);
+}
+
+/* Memory for a kernel's arrays: rounded up to and aligned on 2 MiB, so the kernel can back them with huge
+ * pages; free() releases it. NULL when out of memory. */
+static inline void *openmp_alloc_pages(size_t bytes)
+{
+    const size_t align = (size_t)2 << 20;
+
+    return aligned_alloc(align, (bytes + align - 1) / align * align);
 }
 
 /* The context, shared by the backend and its suite files. */

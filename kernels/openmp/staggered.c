@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ALIGN      ((size_t)2 << 20) /* 2 MiB: lets the kernel back the fields with huge pages */
-#define STAG_BLOCK 16                /* sites per simd block: a multiple of every x86 vector width */
+#define STAG_BLOCK 16 /* sites per simd block: a multiple of every x86 vector width */
 
 #define REAL      float
 #define KERNEL(k) k##_fp32
@@ -37,11 +36,6 @@ static void staggered_release(struct pp_ctx *x)
     memset(&x->stag, 0, sizeof(x->stag));
 }
 
-static void *alloc_aligned(size_t bytes)
-{
-    return aligned_alloc(ALIGN, (bytes + ALIGN - 1) / ALIGN * ALIGN);
-}
-
 static int staggered_alloc(struct pp_ctx *x, size_t n, enum pp_precision prec,
                            struct pp_staggered_variant *variant, struct pp_error *err)
 {
@@ -55,10 +49,10 @@ static int staggered_alloc(struct pp_ctx *x, size_t n, enum pp_precision prec,
     x->stag.strategy = variant->strategy;
     x->stag.blocks = (n + STAG_BLOCK - 1) / STAG_BLOCK;
     sites = variant->strategy == PP_STAG_SIMD ? x->stag.blocks * STAG_BLOCK : n; /* simd: padded */
-    x->stag.links = alloc_aligned(sites * 288 * beta);
-    x->stag.vec = alloc_aligned(n * 6 * beta);
-    x->stag.out = alloc_aligned(sites * 6 * beta);
-    x->stag.nbr = alloc_aligned(sites * 16 * sizeof(uint32_t));
+    x->stag.links = openmp_alloc_pages(sites * 288 * beta);
+    x->stag.vec = openmp_alloc_pages(n * 6 * beta);
+    x->stag.out = openmp_alloc_pages(sites * 6 * beta);
+    x->stag.nbr = openmp_alloc_pages(sites * 16 * sizeof(uint32_t));
     if (!x->stag.links || !x->stag.vec || !x->stag.out || !x->stag.nbr) {
         staggered_release(x);
         return pp_error_set(err, "cannot allocate the fields of %zu sites (%zu bytes each)", n,

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ALIGN ((size_t)2 << 20) /* 2 MiB: lets the kernel back the arrays with huge pages */
-
 #define REAL      float
 #define KERNEL(k) k##_fp32
 #include "stream_kernels.h"
@@ -35,14 +33,14 @@ static void openmp_release(struct pp_ctx *x)
 static int openmp_alloc(struct pp_ctx *x, size_t n, enum pp_precision prec, struct pp_stream_layout *layout,
                         struct pp_error *err)
 {
-    size_t bytes = (n * pp_precision_bytes(prec) + ALIGN - 1) / ALIGN * ALIGN;
+    size_t bytes = n * pp_precision_bytes(prec);
 
     openmp_release(x);
     x->n = n;
     x->prec = prec;
-    x->a = aligned_alloc(ALIGN, bytes);
-    x->b = aligned_alloc(ALIGN, bytes);
-    x->c = aligned_alloc(ALIGN, bytes);
+    x->a = openmp_alloc_pages(bytes);
+    x->b = openmp_alloc_pages(bytes);
+    x->c = openmp_alloc_pages(bytes);
     if (!x->a || !x->b || !x->c) {
         openmp_release(x);
         return pp_error_set(err, "cannot allocate 3 arrays of %zu bytes", bytes);

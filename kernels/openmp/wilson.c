@@ -13,8 +13,6 @@
 
 #include "kernels/wilson_dslash.h"
 
-#define ALIGN ((size_t)2 << 20) /* 2 MiB: lets the kernel back the fields with huge pages */
-
 /* gamma_mu = [[0, B], [B^dagger, 0]]: row r of B_mu holds i^wilson_b_pow[mu][r] in column
  * wilson_b_col[mu][r] (the spin tables of kernels/wilson_dslash.h, which OpenCL and CUDA use too). */
 static const int wilson_b_col[4][2] = WILSON_B_TABLE(WILSON_B_COL);
@@ -76,11 +74,6 @@ static void wilson_release(struct pp_ctx *x)
     memset(&x->w, 0, sizeof(x->w));
 }
 
-static void *alloc_aligned(size_t bytes)
-{
-    return aligned_alloc(ALIGN, (bytes + ALIGN - 1) / ALIGN * ALIGN);
-}
-
 static int wilson_alloc(struct pp_ctx *x, size_t n, enum pp_precision prec, enum pp_wilson_layout layout,
                         struct pp_wilson_variant *variant, struct pp_error *err)
 {
@@ -96,10 +89,10 @@ static int wilson_alloc(struct pp_ctx *x, size_t n, enum pp_precision prec, enum
      * streams of a site do not all map to the same cache sets (a stride that is a multiple of 4 KiB would).
      */
     x->w.ld = layout == PP_WILSON_SOA ? (n + 15) / 16 * 16 + 16 : n;
-    x->w.gauge = alloc_aligned(x->w.ld * 144 * beta);
-    x->w.spinor = alloc_aligned(x->w.ld * 24 * beta);
-    x->w.out = alloc_aligned(x->w.ld * 24 * beta);
-    x->w.nbr = alloc_aligned(n * 8 * sizeof(uint32_t));
+    x->w.gauge = openmp_alloc_pages(x->w.ld * 144 * beta);
+    x->w.spinor = openmp_alloc_pages(x->w.ld * 24 * beta);
+    x->w.out = openmp_alloc_pages(x->w.ld * 24 * beta);
+    x->w.nbr = openmp_alloc_pages(n * 8 * sizeof(uint32_t));
     if (!x->w.gauge || !x->w.spinor || !x->w.out || !x->w.nbr) {
         wilson_release(x);
         return pp_error_set(err, "cannot allocate the fields of %zu sites (%zu bytes each)", n,
