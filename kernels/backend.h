@@ -144,6 +144,12 @@ enum pp_staggered_order {
     PP_NORDERS
 };
 
+/* The paper's seven work-item strategies (1LP .. 4LP-2), as a mask for struct pp_staggered_ops.strategies:
+ * what the GPU models implement. */
+#define PP_STAG_WORK_ITEM_STRATEGIES                                                                         \
+    ((1u << PP_STAG_1LP) | (1u << PP_STAG_2LP) | (1u << PP_STAG_3LP_1) | (1u << PP_STAG_3LP_2) |             \
+     (1u << PP_STAG_3LP_3) | (1u << PP_STAG_4LP_1) | (1u << PP_STAG_4LP_2))
+
 /* Work-items per target site of a strategy (paper 001, Sec. III: 1, |i|, |i||k|, |i||k||l|); 0 for the
  * OpenMP loops, which have no work-items. */
 static inline unsigned pp_staggered_items_per_site(enum pp_staggered_strategy s)

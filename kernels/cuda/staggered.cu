@@ -359,10 +359,6 @@ const void *find_kernel(enum pp_staggered_strategy s, enum pp_staggered_order o,
 
 /* ---- host side ---- */
 
-#define STRATEGIES                                                                                           \
-    ((1u << PP_STAG_1LP) | (1u << PP_STAG_2LP) | (1u << PP_STAG_3LP_1) | (1u << PP_STAG_3LP_2) |             \
-     (1u << PP_STAG_3LP_3) | (1u << PP_STAG_4LP_1) | (1u << PP_STAG_4LP_2))
-
 /* Frees the arrays and the stream; the kernel's description stays for describe until the next alloc or
  * cuda_staggered_free. */
 static void staggered_release(struct pp_ctx *ctx)
@@ -576,7 +572,7 @@ void cuda_staggered_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 }
 
 const struct pp_staggered_ops cuda_staggered_ops = {
-    .strategies = STRATEGIES,
+    .strategies = PP_STAG_WORK_ITEM_STRATEGIES,
     .alloc = staggered_alloc,
     .upload = staggered_upload,
     .dslash = staggered_dslash,

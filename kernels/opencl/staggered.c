@@ -41,10 +41,6 @@ static const struct {
     [PP_STAG_4LP_2] = {"stag_4lp", true},
 };
 
-#define STRATEGIES                                                                                           \
-    ((1u << PP_STAG_1LP) | (1u << PP_STAG_2LP) | (1u << PP_STAG_3LP_1) | (1u << PP_STAG_3LP_2) |             \
-     (1u << PP_STAG_3LP_3) | (1u << PP_STAG_4LP_1) | (1u << PP_STAG_4LP_2))
-
 struct opencl_staggered {
     cl_program program;
     cl_kernel kernel;
@@ -159,7 +155,7 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
     int ret = -1;
 
     staggered_release(ctx);
-    if ((unsigned)s >= PP_STAG_NSTRATEGIES || !(STRATEGIES & (1u << s)))
+    if ((unsigned)s >= PP_STAG_NSTRATEGIES || !(PP_STAG_WORK_ITEM_STRATEGIES & (1u << s)))
         return pp_error_set(err, "opencl has no staggered strategy %d", (int)s);
     name = kernels[s].kernel;
     if (prec == PP_FP64 && !c->fp64)
@@ -301,7 +297,7 @@ static int staggered_download(struct pp_ctx *ctx, double *out, struct pp_error *
 }
 
 const struct pp_staggered_ops opencl_staggered_ops = {
-    .strategies = STRATEGIES,
+    .strategies = PP_STAG_WORK_ITEM_STRATEGIES,
     .alloc = staggered_alloc,
     .upload = staggered_upload,
     .dslash = staggered_dslash,
