@@ -1,9 +1,10 @@
 /*
  * Unit tests of the MILC staggered Dslash suite: properties that hold for any correct staggered Dslash and so
- * catch a wrong reference too (the plane-wave identity with unit links, gauge covariance), the OpenMP
- * strategies against the reference in both precisions, the flop and byte models and the timing rule, the
- * planted faults, and the parameter rules of every strategy (through a stand-in backend that claims the GPU
- * strategies).
+ * catch a wrong reference too (the plane-wave identity with unit links, gauge covariance), each through the
+ * reference and every variant (the OpenMP loops, and every OpenCL strategy and order where a CPU device such
+ * as PoCL is installed) in both precisions on 4^4, 8^4 and 4x4x4x8; the OpenMP loops against the reference in
+ * both precisions, the flop and byte models and the timing rule, the planted faults, and the parameter rules
+ * of every strategy (through a stand-in backend that claims the GPU strategies).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -19,9 +20,29 @@
 
 static const unsigned dims44[4] = {4, 4, 4, 4}, dims84[4] = {8, 8, 8, 8}, dims4448[4] = {4, 4, 4, 8};
 static const unsigned dims64[4] = {6, 6, 6, 6}; /* 648 output sites: the simd layout's last block padded */
-static const unsigned *const shapes[] = {dims44, dims84, dims4448, dims64};
-static const enum pp_staggered_strategy omp_strategies[] = {PP_STAG_SITE, PP_STAG_SIMD};
+/* The lattices the identities run on: two hypercubic, one not (the reference match adds 6^4). */
+static const unsigned *const shapes[] = {dims44, dims84, dims4448};
 static const struct pp_device cpu = {.kind = PP_DEVICE_CPU, .mem_bytes = 1ull << 34, .fp64 = true};
+static struct pp_device opencl_cpu; /* the first OpenCL CPU device (PoCL), when there is one */
+
+/* The models, opened once by main, each with the device its parameters resolve for: openmp, and opencl on
+ * opencl_cpu. The variants under test are openmp's two loops and every OpenCL strategy of paper 001 with each
+ * of its orders (kernels/opencl/staggered.cl), the work-group resolve's choice for each lattice: every test
+ * iterates this one list. What goes through the driver's whole run (the reference match, the planted faults,
+ * the models) takes the openmp ones: tests/cli/staggered_opencl.sh runs and verifies every OpenCL variant. */
+struct model {
+    const struct pp_backend *b;
+    const struct pp_device *dev;
+    struct pp_ctx *ctx;
+};
+struct variant {
+    const struct model *m;
+    enum pp_staggered_strategy strategy;
+    enum pp_staggered_order order;
+};
+static struct model models[2];
+static struct variant variants[14];
+static size_t nmodels, nvariants;
 
 static double *alloc_doubles(size_t n)
 {
@@ -29,6 +50,81 @@ static double *alloc_doubles(size_t n)
     if (!p)
         abort();
     return p;
+}
+
+/* The first OpenCL CPU device (PoCL), or false. */
+static bool opencl_cpu_device(struct pp_device *out)
+{
+    struct pp_device_list devs = {0};
+    struct pp_error err;
+
+    if (pp_backend_opencl.discover(&devs, &err) != 0)
+        return false;
+    for (size_t i = 0; i < devs.len; i++)
+        if (devs.items[i].kind == PP_DEVICE_CPU) {
+            *out = devs.items[i];
+            return true;
+        }
+    return false;
+}
+
+/* Open b on dev as the next model; NULL (a failed check) when it does not open. */
+static const struct model *add_model(const struct pp_backend *b, const struct pp_device *dev)
+{
+    struct model *m = &models[nmodels];
+    struct pp_error err;
+
+    *m = (struct model){b, dev, NULL};
+    if (b->open(dev, &m->ctx, &err) != 0) {
+        CHECK(0, "%s open: %s", b->name, err.msg);
+        return NULL;
+    }
+    nmodels++;
+    return m;
+}
+
+static void open_models(void)
+{
+    static const struct {
+        enum pp_staggered_strategy s;
+        enum pp_staggered_order o;
+    } pairs[] = {{PP_STAG_SITE, PP_ORDER_NONE}, {PP_STAG_SIMD, PP_ORDER_NONE}, {PP_STAG_1LP, PP_ORDER_NONE},
+                 {PP_STAG_2LP, PP_ORDER_NONE},  {PP_STAG_3LP_1, PP_ORDER_K},   {PP_STAG_3LP_1, PP_ORDER_I},
+                 {PP_STAG_3LP_2, PP_ORDER_K},   {PP_STAG_3LP_2, PP_ORDER_I},   {PP_STAG_3LP_3, PP_ORDER_K},
+                 {PP_STAG_3LP_3, PP_ORDER_I},   {PP_STAG_4LP_1, PP_ORDER_K},   {PP_STAG_4LP_1, PP_ORDER_I},
+                 {PP_STAG_4LP_2, PP_ORDER_L},   {PP_STAG_4LP_2, PP_ORDER_I}};
+    const struct model *m;
+
+    if ((m = add_model(&pp_backend_openmp, &cpu)))
+        for (size_t i = 0; i < 2; i++)
+            variants[nvariants++] = (struct variant){m, pairs[i].s, pairs[i].o};
+    if (!opencl_cpu_device(&opencl_cpu)) {
+        printf("SKIP opencl staggered tests: no OpenCL CPU device (PoCL)\n");
+        return;
+    }
+    if ((m = add_model(&pp_backend_opencl, &opencl_cpu)))
+        for (size_t i = 2; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+            variants[nvariants++] = (struct variant){m, pairs[i].s, pairs[i].o};
+}
+
+static void close_models(void)
+{
+    for (size_t m = 0; m < nmodels; m++)
+        models[m].b->close(models[m].ctx);
+}
+
+static bool on_openmp(const struct variant *v)
+{
+    return v->m->b == &pp_backend_openmp;
+}
+
+/* "openmp site", "opencl 3lp-1 k" */
+static const char *variant_name(const struct variant *v, char buf[48])
+{
+    snprintf(buf, 48, "%s %s%s%s", v->m->b->name, staggered_strategy_name(v->strategy),
+             v->order == PP_ORDER_NONE ? "" : " ",
+             v->order == PP_ORDER_NONE ? "" : staggered_order_name(v->order));
+    return buf;
 }
 
 /* Worst |a - b| / scale (scale NULL: 1) over the odd sites; b on even sites must be zero in a too. */
@@ -49,33 +145,90 @@ static double odd_error(const unsigned d[4], const double *a, const double *b, c
     return worst;
 }
 
-static void params_for(struct staggered_params *p, const unsigned d[4], enum pp_precision prec,
-                       enum pp_staggered_strategy s)
+/* The bound of every comparison below, the driver's (docs/METHODOLOGY.md derives it): 100 eps of the
+ * precision relative to the site's scale, the reference's sum over the 16 neighbours of |B|_2. In fp32 an
+ * output component takes some 22 sequential roundings of 2^-24 (2 for the inputs, a 3-term complex dot
+ * product, the 16-term sum), times sqrt(2) for the real and imaginary parts of the products: ~31 x 2^-24 =
+ * 1.9e-6 of the scale at worst, inside 100 x 2^-23 = 1.2e-5; what runs is ~5e-8 (the "# worst error" lines).
+ * fp64 likewise with 2^-52. */
+static double bound(enum pp_precision prec)
+{
+    return 100.0 * (prec == PP_FP32 ? 0x1.0p-23 : 0x1.0p-52);
+}
+
+/* Resolved parameters for variant v on d in prec; 0, or -1 (a failed check). */
+static int params_for(struct staggered_params *p, const struct variant *v, const unsigned d[4],
+                      enum pp_precision prec)
 {
     struct pp_error err;
+    char name[48];
 
     staggered_params_default(p);
     memcpy(p->dims, d, sizeof(p->dims));
     p->prec = prec;
-    p->variant.strategy = s;
-    CHECK(staggered_resolve(p, &pp_backend_openmp, &cpu, &err) == 0, "resolve: %s", err.msg);
+    p->variant.strategy = v->strategy;
+    p->variant.order = v->order;
+    if (staggered_resolve(p, v->m->b, v->m->dev, &err) == 0)
+        return 0;
+    CHECK(0, "%s %s on %ux%ux%ux%u: resolve: %s", variant_name(v, name), pp_precision_name(prec), d[0], d[1],
+          d[2], d[3], err.msg);
+    return -1;
+}
+
+/* Every variant (only the openmp ones when openmp_only) in both precisions, applied to (fat, lng, b) on d,
+ * gives want on the odd sites within the bound; one line with the worst error of each precision and where. */
+static void check_variants(const char *what, bool openmp_only, const unsigned d[4], const double *fat,
+                           const double *lng, const double *b, const double *want, const double *scale)
+{
+    const struct variant *at[2] = {&variants[0], &variants[0]};
+    double *out, worst[2] = {0, 0};
+    size_t checked = 0;
+    char name[2][48];
+    struct pp_error err;
+
+    if (!nvariants) /* open_models has said why */
+        return;
+    out = alloc_doubles(lattice_volume(d) * 6);
+    for (size_t i = 0; i < nvariants; i++) {
+        const struct variant *v = &variants[i];
+        if (openmp_only && !on_openmp(v))
+            continue;
+        for (int prec = PP_FP64; prec <= PP_FP32; prec++) {
+            struct staggered_params p;
+            if (params_for(&p, v, d, (enum pp_precision)prec))
+                continue;
+            if (staggered_apply(v->m->b, v->m->ctx, &p, fat, lng, b, out, &err) != 0) {
+                CHECK(0, "%s: %s %s apply: %s", what, variant_name(v, name[0]), pp_precision_name(p.prec),
+                      err.msg);
+                continue;
+            }
+            double e = odd_error(d, out, want, scale);
+            CHECK(e <= bound(p.prec), "%s on %ux%ux%ux%u: %s %s (work-group %u) error %.3g > %.3g", what,
+                  d[0], d[1], d[2], d[3], variant_name(v, name[0]), pp_precision_name(p.prec),
+                  p.variant.work_group, e, bound(p.prec));
+            if (e > worst[prec])
+                worst[prec] = e, at[prec] = v;
+        }
+        checked++;
+    }
+    printf("# %s %ux%ux%ux%u, %zu variants: worst error fp64 %.3g (%s), fp32 %.3g (%s) of the site scale\n",
+           what, d[0], d[1], d[2], d[3], checked, worst[PP_FP64], variant_name(at[PP_FP64], name[0]),
+           worst[PP_FP32], variant_name(at[PP_FP32], name[1]));
+    free(out);
 }
 
 /* Unit links and B(x) = exp(i p.x) v with p_k = 2 pi n_k / L_k: C(x) = sum_k (2i sin p_k + 2i sin 3p_k) B(x),
- * through the reference and every OpenMP strategy. On an extent of 4, x + 3k is x - k and the direction
- * contributes nothing, so the identity is checked where it is not trivially zero too (8^4, 4x4x4x8). */
+ * through the reference and every variant. On an extent of 4, x + 3k is x - k and the direction contributes
+ * nothing, so the identity is checked where it is not trivially zero too (8^4, 4x4x4x8). */
 static void test_plane_wave(void)
 {
     static const int momenta[3][4] = {{1, 0, 1, 1}, {1, 2, 3, 1}, {0, 1, 0, 3}};
-    struct pp_ctx *ctx = NULL;
-    struct pp_error err;
 
-    CHECK(pp_backend_openmp.open(NULL, &ctx, &err) == 0, "open: %s", err.msg);
-    for (int sh = 0; sh < 3; sh++) {
+    for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++) {
         const unsigned *d = shapes[sh];
         size_t v = lattice_volume(d);
         double *u = alloc_doubles(v * 72), *b = alloc_doubles(v * 6), *out = alloc_doubles(v * 6);
-        double *want = alloc_doubles(v * 6), vec[6], p[4], lambda = 0, largest = 0;
+        double *want = alloc_doubles(v * 6), *scale = alloc_doubles(v), vec[6], p[4], lambda = 0, largest = 0;
         uint64_t state = 17;
 
         for (int a = 0; a < 6; a++)
@@ -107,54 +260,46 @@ static void test_plane_wave(void)
         for (size_t i = 0; i < v * 6; i++)
             largest = fmax(largest, fabs(want[i]));
         CHECK(sh == 0 || largest > 0.5, "identity trivially zero on %ux%ux%ux%u", d[0], d[1], d[2], d[3]);
-        staggered_ref_dslash(d, 1, u, u, b, out, NULL);
-        CHECK(odd_error(d, out, want, NULL) < 1e-13, "reference on %ux%ux%ux%u: C != i lambda B (error %g)",
-              d[0], d[1], d[2], d[3], odd_error(d, out, want, NULL));
+        staggered_ref_dslash(d, 1, u, u, b, out, scale);
+        CHECK(odd_error(d, out, want, scale) <= bound(PP_FP64),
+              "reference on %ux%ux%ux%u: C != i lambda B (error %g)", d[0], d[1], d[2], d[3],
+              odd_error(d, out, want, scale));
         for (size_t s = 0; s < v; s++) /* the even sites of the reference's output are zero */
             for (int a = 0; a < 6; a++) {
                 unsigned c[4];
                 lattice_coords(d, s, c);
                 CHECK(lattice_parity(c) || out[s * 6 + (size_t)a] == 0, "even site %zu written", s);
             }
-        for (int st = 0; st < 2; st++)
-            for (int prec = PP_FP64; prec <= PP_FP32; prec++) {
-                struct staggered_params sp;
-                params_for(&sp, d, (enum pp_precision)prec, omp_strategies[st]);
-                CHECK(staggered_apply(&pp_backend_openmp, ctx, &sp, u, u, b, out, &err) == 0, "apply: %s",
-                      err.msg);
-                double e = odd_error(d, out, want, NULL);
-                CHECK(e < (prec == PP_FP32 ? 1e-4 : 1e-12), "openmp %s %s on %ux%ux%ux%u: error %g",
-                      staggered_strategy_name(omp_strategies[st]), pp_precision_name(sp.prec), d[0], d[1],
-                      d[2], d[3], e);
-            }
+        check_variants("plane wave", false, d, u, u, b, want, scale);
         free(u);
         free(b);
         free(out);
         free(want);
+        free(scale);
     }
-    pp_backend_openmp.close(ctx);
 }
 
-/* Random fields on 4x4x4x8 and their image under a random SU(3) gauge transformation g:
- * U_k(x) -> g(x) U g(x + k)^dagger, W_k(x) -> g(x) W g(x + 3k)^dagger, B -> g B; want = g C. */
+/* Random fields on d and their image under a random SU(3) gauge transformation g:
+ * U_k(x) -> g(x) U g(x + k)^dagger, W_k(x) -> g(x) W g(x + 3k)^dagger, B -> g B; want = g C; scale the
+ * reference's for the transformed fields. */
 struct gauge_pair {
     const unsigned *d;
     size_t v;
-    double *fat, *lng, *b, *fat2, *lng2, *b2, *g, *out, *out2, *want;
+    double *fat, *lng, *b, *fat2, *lng2, *b2, *g, *out, *out2, *want, *scale;
 };
 
-static void gauge_pair_init(struct gauge_pair *t)
+static void gauge_pair_init(struct gauge_pair *t, const unsigned d[4])
 {
-    size_t v = lattice_volume(dims4448);
+    size_t v = lattice_volume(d);
     double tmp[18];
     uint64_t state = 99;
 
-    t->d = dims4448;
+    t->d = d;
     t->v = v;
     t->fat = alloc_doubles(v * 72), t->lng = alloc_doubles(v * 72), t->b = alloc_doubles(v * 6);
     t->fat2 = alloc_doubles(v * 72), t->lng2 = alloc_doubles(v * 72), t->b2 = alloc_doubles(v * 6);
     t->g = alloc_doubles(v * 18), t->out = alloc_doubles(v * 6), t->out2 = alloc_doubles(v * 6);
-    t->want = alloc_doubles(v * 6);
+    t->want = alloc_doubles(v * 6), t->scale = alloc_doubles(v);
     staggered_random_fields(t->d, 5, t->fat, t->lng, t->b);
     for (size_t s = 0; s < v; s++)
         lattice_random_su3(&state, &t->g[s * 18]);
@@ -172,145 +317,69 @@ static void gauge_pair_init(struct gauge_pair *t)
     staggered_ref_dslash(t->d, 1, t->fat, t->lng, t->b, t->out, NULL);
     for (size_t s = 0; s < v; s++)
         su3_times_vec(&t->g[s * 18], &t->out[s * 6], &t->want[s * 6]);
+    staggered_ref_dslash(t->d, 1, t->fat2, t->lng2, t->b2, t->out2, t->scale);
 }
 
 static void gauge_pair_release(struct gauge_pair *t)
 {
-    double *all[] = {t->fat, t->lng, t->b, t->fat2, t->lng2, t->b2, t->g, t->out, t->out2, t->want};
+    double *all[] = {t->fat, t->lng, t->b, t->fat2, t->lng2, t->b2, t->g, t->out, t->out2, t->want, t->scale};
 
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
         free(all[i]);
 }
 
-/* The transformed fields through the reference and every OpenMP strategy give g C. */
+/* The transformed fields through the reference and every variant give g C. */
 static void test_gauge_covariance(void)
 {
-    struct gauge_pair t;
-    struct pp_ctx *ctx = NULL;
-    struct pp_error err;
-    double tmp[18];
+    for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++) {
+        struct gauge_pair t;
+        double tmp[18];
 
-    gauge_pair_init(&t);
-    staggered_ref_dslash(t.d, 1, t.fat2, t.lng2, t.b2, t.out2, NULL);
-    CHECK(odd_error(t.d, t.out2, t.want, NULL) < 1e-12, "reference not covariant: error %g",
-          odd_error(t.d, t.out2, t.want, NULL));
-    CHECK(pp_backend_openmp.open(NULL, &ctx, &err) == 0, "open: %s", err.msg);
-    for (int st = 0; st < 2; st++) {
-        struct staggered_params p;
-        params_for(&p, t.d, PP_FP64, omp_strategies[st]);
-        CHECK(staggered_apply(&pp_backend_openmp, ctx, &p, t.fat2, t.lng2, t.b2, t.out2, &err) == 0,
-              "apply: %s", err.msg);
-        CHECK(odd_error(t.d, t.out2, t.want, NULL) < 1e-12, "openmp %s not covariant: error %g",
-              staggered_strategy_name(omp_strategies[st]), odd_error(t.d, t.out2, t.want, NULL));
+        gauge_pair_init(&t, shapes[sh]);
+        CHECK(odd_error(t.d, t.out2, t.want, t.scale) <= bound(PP_FP64),
+              "reference on %ux%ux%ux%u not covariant: error %g", t.d[0], t.d[1], t.d[2], t.d[3],
+              odd_error(t.d, t.out2, t.want, t.scale));
+        check_variants("gauge covariance", false, t.d, t.fat2, t.lng2, t.b2, t.want, t.scale);
+        /* the check has teeth: the long links transformed as if they were first-neighbour links fail it */
+        for (size_t s = 0; s < t.v; s++)
+            for (int k = 0; k < 4; k++) {
+                size_t f1 = lattice_shift(t.d, s, k, 1), at = (s * 4 + (size_t)k) * 18;
+                su3_mul(&t.g[s * 18], &t.lng[at], 0, tmp);
+                su3_mul(tmp, &t.g[f1 * 18], 1, &t.lng2[at]);
+            }
+        staggered_ref_dslash(t.d, 1, t.fat2, t.lng2, t.b2, t.out2, NULL);
+        CHECK(odd_error(t.d, t.out2, t.want, t.scale) > 1e-3, "covariance check cannot fail on %ux%ux%ux%u",
+              t.d[0], t.d[1], t.d[2], t.d[3]);
+        gauge_pair_release(&t);
     }
-    /* the check has teeth: the long links transformed as if they were first-neighbour links fail it */
-    for (size_t s = 0; s < t.v; s++)
-        for (int k = 0; k < 4; k++) {
-            size_t f1 = lattice_shift(t.d, s, k, 1), at = (s * 4 + (size_t)k) * 18;
-            su3_mul(&t.g[s * 18], &t.lng[at], 0, tmp);
-            su3_mul(tmp, &t.g[f1 * 18], 1, &t.lng2[at]);
-        }
-    staggered_ref_dslash(t.d, 1, t.fat2, t.lng2, t.b2, t.out2, NULL);
-    CHECK(odd_error(t.d, t.out2, t.want, NULL) > 1e-3, "covariance check cannot fail");
-    pp_backend_openmp.close(ctx);
-    gauge_pair_release(&t);
 }
 
-/* The first OpenCL CPU device (PoCL), or false. */
-static struct pp_device opencl_cpu;
-static bool opencl_cpu_device(struct pp_device *out)
-{
-    struct pp_device_list devs = {0};
-    struct pp_error err;
-
-    if (pp_backend_opencl.discover(&devs, &err) != 0)
-        return false;
-    for (size_t i = 0; i < devs.len; i++)
-        if (devs.items[i].kind == PP_DEVICE_CPU) {
-            *out = devs.items[i];
-            return true;
-        }
-    return false;
-}
-
-/* Every OpenCL strategy and order (kernels/opencl/staggered.cl) is covariant too, in fp64. */
-static void test_gauge_covariance_opencl(void)
-{
-    static const struct {
-        enum pp_staggered_strategy s;
-        enum pp_staggered_order o;
-    } variants[] = {{PP_STAG_1LP, PP_ORDER_NONE}, {PP_STAG_2LP, PP_ORDER_NONE}, {PP_STAG_3LP_1, PP_ORDER_K},
-                    {PP_STAG_3LP_1, PP_ORDER_I},  {PP_STAG_3LP_2, PP_ORDER_K},  {PP_STAG_3LP_2, PP_ORDER_I},
-                    {PP_STAG_3LP_3, PP_ORDER_K},  {PP_STAG_3LP_3, PP_ORDER_I},  {PP_STAG_4LP_1, PP_ORDER_K},
-                    {PP_STAG_4LP_1, PP_ORDER_I},  {PP_STAG_4LP_2, PP_ORDER_L},  {PP_STAG_4LP_2, PP_ORDER_I}};
-    const struct pp_device dev = opencl_cpu;
-    struct gauge_pair t;
-    struct pp_ctx *ctx = NULL;
-    struct pp_error err;
-
-    gauge_pair_init(&t);
-    CHECK(pp_backend_opencl.open(&dev, &ctx, &err) == 0, "open: %s", err.msg);
-    for (size_t i = 0; ctx && i < sizeof(variants) / sizeof(variants[0]); i++) {
-        struct staggered_params p;
-        staggered_params_default(&p);
-        memcpy(p.dims, t.d, sizeof(p.dims));
-        p.variant.strategy = variants[i].s;
-        p.variant.order = variants[i].o;
-        CHECK(staggered_resolve(&p, &pp_backend_opencl, &dev, &err) == 0, "resolve: %s", err.msg);
-        CHECK(staggered_apply(&pp_backend_opencl, ctx, &p, t.fat2, t.lng2, t.b2, t.out2, &err) == 0,
-              "apply: %s", err.msg);
-        CHECK(odd_error(t.d, t.out2, t.want, NULL) < 1e-12, "opencl %s %s not covariant: error %g",
-              staggered_strategy_name(p.variant.strategy), staggered_order_name(p.variant.order),
-              odd_error(t.d, t.out2, t.want, NULL));
-    }
-    pp_backend_opencl.close(ctx);
-    gauge_pair_release(&t);
-}
-
-/* Every OpenMP strategy and precision matches the reference on random fields, within the driver's bound. */
+/* The OpenMP variants in both precisions match the reference on random fields, within the driver's bound
+ * (the OpenCL ones: tests/cli/staggered_opencl.sh). */
 static void test_backend_matches_reference(void)
 {
-    struct pp_ctx *ctx = NULL;
-    struct pp_error err;
+    static const unsigned *const ref_shapes[] = {dims44, dims84, dims4448, dims64};
 
-    CHECK(pp_backend_openmp.open(NULL, &ctx, &err) == 0, "open: %s", err.msg);
-    for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++) {
-        const unsigned *d = shapes[sh];
+    for (size_t sh = 0; sh < sizeof(ref_shapes) / sizeof(ref_shapes[0]); sh++) {
+        const unsigned *d = ref_shapes[sh];
         size_t v = lattice_volume(d);
         double *fat = alloc_doubles(v * 72), *lng = alloc_doubles(v * 72), *b = alloc_doubles(v * 6);
-        double *out = alloc_doubles(v * 6), *ref = alloc_doubles(v * 6), *scale = alloc_doubles(v);
+        double *ref = alloc_doubles(v * 6), *scale = alloc_doubles(v);
 
         staggered_random_fields(d, 11, fat, lng, b);
         staggered_ref_dslash(d, 1, fat, lng, b, ref, scale);
-        for (int st = 0; st < 2; st++)
-            for (int prec = PP_FP64; prec <= PP_FP32; prec++) {
-                struct staggered_params p;
-                params_for(&p, d, (enum pp_precision)prec, omp_strategies[st]);
-                CHECK(staggered_apply(&pp_backend_openmp, ctx, &p, fat, lng, b, out, &err) == 0, "apply: %s",
-                      err.msg);
-                double e = odd_error(d, out, ref, scale);
-                double tol = prec == PP_FP32 ? 100 * 0x1.0p-23 : 100 * 0x1.0p-52;
-                CHECK(e <= tol, "%s %s on %ux%ux%ux%u: error %g > %g",
-                      staggered_strategy_name(p.variant.strategy), pp_precision_name(p.prec), d[0], d[1],
-                      d[2], d[3], e, tol);
-                printf("# %s %s %ux%ux%ux%u: worst error %.3g of the site scale (bound %.3g)\n",
-                       staggered_strategy_name(p.variant.strategy), pp_precision_name(p.prec), d[0], d[1],
-                       d[2], d[3], e, tol);
-            }
+        check_variants("reference", true, d, fat, lng, b, ref, scale);
         free(fat);
         free(lng);
         free(b);
-        free(out);
         free(ref);
         free(scale);
     }
-    pp_backend_openmp.close(ctx);
 }
 
 static void test_models(void)
 {
     const unsigned d32[4] = {32, 32, 32, 32};
-    struct pp_ctx *ctx = NULL;
     struct pp_error err;
 
     CHECK(STAGGERED_FLOPS_PER_SITE == 16 * 66 + 15 * 6 && STAGGERED_FLOPS_PER_SITE == 1146, "1146 per site");
@@ -318,55 +387,56 @@ static void test_models(void)
     CHECK(staggered_flops(dims4448) == 1146.0 * 256, "1146 per output site");
     CHECK(staggered_bytes_per_site(PP_FP64) == 3120 && staggered_bytes_per_site(PP_FP32) == 1560,
           "390 reals per site");
-    CHECK(pp_backend_openmp.open(NULL, &ctx, &err) == 0, "open: %s", err.msg);
-    for (int timing = STAGGERED_TIMING_MEAN; timing <= STAGGERED_TIMING_BEST; timing++) {
-        struct staggered_params p;
-        struct staggered_result res;
-        params_for(&p, dims4448, PP_FP64, PP_STAG_SIMD);
-        p.runs = 3;
-        p.iterations = 4;
-        p.timing = (enum staggered_timing)timing;
-        CHECK(staggered_run(&pp_backend_openmp, ctx, &p, &res, &err) == 0, "run: %s", err.msg);
-        CHECK(res.verified, "run verified: %s", res.detail);
-        CHECK(res.out_sites == 256 && res.flops == 1146.0 * 256 && res.bytes == 3120.0 * 256,
-              "flops %g bytes %g", res.flops, res.bytes);
-        CHECK(res.stats.count == 3 && res.stats.min > 0 && res.warmup_seconds > 0,
-              "3 samples after a warm-up");
-        CHECK(res.seconds == (timing == STAGGERED_TIMING_BEST ? res.stats.min : res.stats.mean),
-              "rates from the %s", timing == STAGGERED_TIMING_BEST ? "minimum" : "mean");
-        CHECK(fabs(res.gflops - res.flops / res.seconds * 1e-9) < 1e-9 &&
-                  fabs(res.bandwidth - res.bytes / res.seconds) < 1e-3,
-              "rates from the chosen time");
-        CHECK(res.variant.strategy == PP_STAG_SIMD && res.variant.threads >= 1, "variant");
-        staggered_result_release(&res);
-    }
-    pp_backend_openmp.close(ctx);
+    for (size_t i = 0; i < nvariants; i++)
+        for (int timing = STAGGERED_TIMING_MEAN; timing <= STAGGERED_TIMING_BEST; timing++) {
+            const struct variant *v = &variants[i];
+            struct staggered_params p;
+            struct staggered_result res;
+            if (!on_openmp(v) || params_for(&p, v, dims4448, PP_FP64))
+                continue;
+            p.runs = 3;
+            p.iterations = 4;
+            p.timing = (enum staggered_timing)timing;
+            CHECK(staggered_run(v->m->b, v->m->ctx, &p, &res, &err) == 0, "run: %s", err.msg);
+            CHECK(res.verified, "run verified: %s", res.detail);
+            CHECK(res.out_sites == 256 && res.flops == 1146.0 * 256 && res.bytes == 3120.0 * 256,
+                  "flops %g bytes %g", res.flops, res.bytes);
+            CHECK(res.stats.count == 3 && res.stats.min > 0 && res.warmup_seconds > 0,
+                  "3 samples after a warm-up");
+            CHECK(res.seconds == (timing == STAGGERED_TIMING_BEST ? res.stats.min : res.stats.mean),
+                  "rates from the %s", timing == STAGGERED_TIMING_BEST ? "minimum" : "mean");
+            CHECK(fabs(res.gflops - res.flops / res.seconds * 1e-9) < 1e-9 &&
+                      fabs(res.bandwidth - res.bytes / res.seconds) < 1e-3,
+                  "rates from the chosen time");
+            CHECK(res.variant.strategy == v->strategy && res.variant.threads >= 1, "variant");
+            staggered_result_release(&res);
+        }
 }
 
 static void test_planted_faults(void)
 {
     static const char *const specs[] = {"link:3", "neighbour:5"};
-    struct pp_ctx *ctx = NULL;
     struct pp_error err;
+    char name[48];
 
-    CHECK(pp_backend_openmp.open(NULL, &ctx, &err) == 0, "open: %s", err.msg);
     for (int i = 0; i < 2; i++)
-        for (int st = 0; st < 2; st++)
+        for (size_t j = 0; j < nvariants; j++)
             for (int prec = PP_FP64; prec <= PP_FP32; prec++) {
+                const struct variant *v = &variants[j];
                 struct staggered_params p;
                 struct staggered_result res;
-                params_for(&p, dims44, (enum pp_precision)prec, omp_strategies[st]);
+                if (!on_openmp(v) || params_for(&p, v, dims44, (enum pp_precision)prec))
+                    continue;
                 p.runs = 1;
                 p.iterations = 1;
                 setenv("PPBENCH_TEST_FAULT", specs[i], 1);
-                CHECK(staggered_run(&pp_backend_openmp, ctx, &p, &res, &err) == 0, "run: %s", err.msg);
+                CHECK(staggered_run(v->m->b, v->m->ctx, &p, &res, &err) == 0, "run: %s", err.msg);
                 unsetenv("PPBENCH_TEST_FAULT");
                 CHECK(!res.verified && strstr(res.detail, i ? "[odd index 5]" : "[odd index 3]"),
-                      "%s %s %s not caught or not named: %s", specs[i],
-                      staggered_strategy_name(omp_strategies[st]), pp_precision_name(p.prec), res.detail);
+                      "%s %s %s not caught or not named: %s", specs[i], variant_name(v, name),
+                      pp_precision_name(p.prec), res.detail);
                 staggered_result_release(&res);
             }
-    pp_backend_openmp.close(ctx);
 }
 
 /* A stand-in for the GPU models: claims the paper's seven strategies, runs nothing. */
@@ -431,9 +501,9 @@ static void test_strategy_rules(void)
           "missing strategy: %s", m);
     for (int s = PP_STAG_1LP; s <= PP_STAG_4LP_2; s++)
         CHECK(pp_staggered_items_per_site((enum pp_staggered_strategy)s) == (s == 0               ? 1u
-                                                                          : s == 1             ? 3u
-                                                                          : s <= PP_STAG_3LP_3 ? 12u
-                                                                                               : 48u),
+                                                                             : s == 1             ? 3u
+                                                                             : s <= PP_STAG_3LP_3 ? 12u
+                                                                                                  : 48u),
               "work-items per site of %s", staggered_strategy_name((enum pp_staggered_strategy)s));
 }
 
@@ -493,16 +563,14 @@ static void test_params(void)
 
 int main(void)
 {
+    open_models();
     RUN(test_plane_wave);
     RUN(test_gauge_covariance);
-    if (opencl_cpu_device(&opencl_cpu))
-        RUN(test_gauge_covariance_opencl);
-    else
-        printf("SKIP test_gauge_covariance_opencl: no OpenCL CPU device (PoCL)\n");
     RUN(test_backend_matches_reference);
     RUN(test_models);
     RUN(test_planted_faults);
     RUN(test_strategy_rules);
     RUN(test_params);
+    close_models();
     return check_failures ? 1 : 0;
 }
