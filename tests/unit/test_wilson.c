@@ -119,7 +119,7 @@ static void test_su3(void)
     uint64_t state = 7;
     double u[18], p[18];
 
-    for (int t = 0; t < 100; t++) {
+    for (int t = 0; t < 100000; t++) { /* enough draws to meet nearly dependent random rows */
         lattice_random_su3(&state, u);
         su3_mul(u, u, 1, p);
         for (int i = 0; i < 3; i++)
