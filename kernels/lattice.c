@@ -78,9 +78,11 @@ size_t lattice_shift(const unsigned dims[4], size_t s, int mu, int d)
     return lattice_index(dims, c);
 }
 
+#define SPLITMIX_GAMMA 0x9e3779b97f4a7c15ull /* the state's step per draw */
+
 double lattice_random(uint64_t *state)
 {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    uint64_t z = (*state += SPLITMIX_GAMMA);
 
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -211,4 +213,28 @@ void lattice_plant_fault(size_t n, double *links, size_t link_stride, uint32_t *
         links[i * link_stride] += 0.5;
     else if (kind_len == 9 && !strncmp(spec, "neighbour", 9))
         nbr[i] = (uint32_t)((nbr[i] + 1) % n);
+}
+
+void lattice_random_fill(uint64_t *state, double *x, size_t n)
+{
+    const uint64_t start = *state;
+
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        uint64_t st = start + (uint64_t)i * SPLITMIX_GAMMA;
+        x[i] = lattice_random(&st);
+    }
+    *state = start + (uint64_t)n * SPLITMIX_GAMMA;
+}
+
+void lattice_random_su3_fill(uint64_t *state, double *u, size_t n)
+{
+    const uint64_t start = *state;
+
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        uint64_t st = start + (uint64_t)i * 18 * SPLITMIX_GAMMA;
+        lattice_random_su3(&st, &u[i * 18]);
+    }
+    *state = start + (uint64_t)n * 18 * SPLITMIX_GAMMA;
 }

@@ -44,9 +44,15 @@ static inline int lattice_parity(const unsigned c[4])
 /* Uniform in [-1, 1) from a splitmix64 state. */
 double lattice_random(uint64_t *state);
 
-/* A random SU(3) matrix [a][b][re, im]: random complex entries, rows orthonormalised by Gram-Schmidt, the
- * last row multiplied by conj(det) so that det = 1. */
+/* A random SU(3) matrix [a][b][re, im] from 18 draws: random complex entries, rows orthonormalised by
+ * Gram-Schmidt, the last row multiplied by conj(det) so that det = 1. */
 void lattice_random_su3(uint64_t *state, double u[18]);
+
+/* n numbers, or n SU(3) matrices (18 n reals), exactly as n calls of lattice_random or lattice_random_su3
+ * from *state would give them, computed by the calling thread's OpenMP team (splitmix64's state is a counter,
+ * so each item's starting state is known); *state moves past them. */
+void lattice_random_fill(uint64_t *state, double *x, size_t n);
+void lattice_random_su3_fill(uint64_t *state, double *u, size_t n);
 
 /* Output of a Dslash on the odd sites, as a backend returns it (packed[i][comps], i = s / 2), into
  * full-lattice order (full[s][comps]), zero on the even sites. */

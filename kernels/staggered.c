@@ -257,12 +257,9 @@ void staggered_random_fields(const unsigned dims[4], uint64_t seed, double *fat,
     size_t volume = lattice_volume(dims);
     uint64_t state = seed;
 
-    for (size_t i = 0; i < volume * 4; i++)
-        lattice_random_su3(&state, &fat[i * 18]);
-    for (size_t i = 0; i < volume * 4; i++)
-        lattice_random_su3(&state, &lng[i * 18]);
-    for (size_t i = 0; i < volume * 6; i++)
-        vec[i] = lattice_random(&state);
+    lattice_random_su3_fill(&state, fat, volume * 4);
+    lattice_random_su3_fill(&state, lng, volume * 4);
+    lattice_random_fill(&state, vec, volume * 6);
 }
 
 /* dst = src^dagger, 3x3 complex */
@@ -282,6 +279,7 @@ static void pack(const unsigned dims[4], const double *fat, const double *lng, c
 {
     size_t volume = lattice_volume(dims), n = volume / 2;
 
+#pragma omp parallel for schedule(static)
     for (size_t s = 0; s < volume; s++) {
         unsigned c[4];
         size_t i = s / 2;

@@ -95,14 +95,11 @@ int wilson_resolve(struct wilson_params *p, const struct pp_device *dev, struct 
 
 void wilson_random_fields(const unsigned dims[4], uint64_t seed, double *u, double *psi)
 {
-    size_t volume = (size_t)dims[0] * dims[1] * dims[2] * dims[3];
+    size_t volume = lattice_volume(dims);
     uint64_t state = seed;
 
-    for (size_t s = 0; s < volume; s++)
-        for (int mu = 0; mu < 4; mu++)
-            lattice_random_su3(&state, &u[(s * 4 + (size_t)mu) * 18]);
-    for (size_t i = 0; i < volume * 24; i++)
-        psi[i] = lattice_random(&state);
+    lattice_random_su3_fill(&state, u, volume * 4); /* site by site, mu fastest */
+    lattice_random_fill(&state, psi, volume * 24);
 }
 
 /* The canonical arrays of struct pp_wilson_ops from the full-lattice fields. The checkerboard index of site s
@@ -110,8 +107,9 @@ void wilson_random_fields(const unsigned dims[4], uint64_t seed, double *u, doub
 static void pack(const unsigned dims[4], const double *u, const double *psi, double *gauge, double *spinor,
                  uint32_t *nbr)
 {
-    size_t volume = (size_t)dims[0] * dims[1] * dims[2] * dims[3], n = volume / 2;
+    size_t volume = lattice_volume(dims), n = volume / 2;
 
+#pragma omp parallel for schedule(static)
     for (size_t s = 0; s < volume; s++) {
         unsigned c[4], f[4], b[4];
         size_t i = s / 2;
