@@ -89,8 +89,8 @@ void runner_child_error(const struct runner_child *ch, json_t *report, char *out
 
 /* The command line of `run --json --progress-fd 3` for a job object of the API (its "suite", "model",
  * "kernels" and "params") on platform, for runner_child_start; argv points into a. Each parameter maps to its
- * option through one table (worker/runner_args.c); a parameter that `run` does not know fails the job rather than
- * being ignored. */
+ * option through one table (worker/runner_args.c); a parameter that `run` does not know fails the job rather
+ * than being ignored. */
 #define RUNNER_MAX_PARAMS 16
 struct runner_args {
     char *argv[14 + 2 * RUNNER_MAX_PARAMS]; /* 13 fixed words and NULL, at most two words per parameter */
