@@ -33,20 +33,8 @@ DEADLINE=${DEADLINE:-0}
 NCU=${NCU:-0}
 start=$(date +%s)
 
-# Register the NVIDIA OpenCL driver beside PoCL (the machine lists only PoCL).
-vend=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$vend/nvidia.icd"
-cp /etc/OpenCL/vendors/*.icd "$vend/" 2>/dev/null
-export OCL_ICD_VENDORS=$vend
-export PPBENCH_CACHE_DIR=${PPBENCH_CACHE_DIR:-$(mktemp -d)}
-
-{
-    date -u +%Y-%m-%dT%H:%M:%SZ
-    nvidia-smi --query-gpu=name,uuid,pci.bus_id,driver_version,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,power.limit,temperature.gpu --format=csv
-    $W version
-    $W list
-} >"$OUT/env.txt" 2>&1
-cat "$OUT/env.txt"
+. "$(dirname "$0")/lib.sh"
+gpu_setup
 
 orders_of() {
     case $1 in
@@ -130,7 +118,7 @@ for s in $STRATEGIES; do
         done
     done
 done
-nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >>"$OUT/env.txt"
+gpu_clocks_after
 
 # The table: one row per configuration, GFLOP/s per model, * on each model's best, ! where a run failed
 # verification.

@@ -12,21 +12,8 @@ W=build/bin/ppbench-worker
 NUMTIMES=${NUMTIMES:-100}
 SIZES=${SIZES:-"33554432 268435456"}
 
-# Register the NVIDIA OpenCL driver beside PoCL (the machine lists only PoCL).
-vend=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$vend/nvidia.icd"
-cp /etc/OpenCL/vendors/*.icd "$vend/" 2>/dev/null
-export OCL_ICD_VENDORS=$vend
-export PPBENCH_CACHE_DIR=$(mktemp -d)
-
-{
-    date -u +%Y-%m-%dT%H:%M:%SZ
-    nvidia-smi --query-gpu=name,uuid,pci.bus_id,driver_version,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,power.limit,temperature.gpu --format=csv
-    lscpu | grep -E 'Model name|^CPU\(s\)|Socket|NUMA node\(s\)|Thread'
-    $W version
-    $W list
-} >"$OUT/env.txt" 2>&1
-cat "$OUT/env.txt"
+. "$(dirname "$0")/lib.sh"
+gpu_setup
 
 : >"$OUT/gpu.json"
 for n in $SIZES; do
@@ -41,7 +28,7 @@ for n in $SIZES; do
         done
     done
 done
-nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >>"$OUT/env.txt"
+gpu_clocks_after
 
 : >"$OUT/cpu.json"
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-cores}

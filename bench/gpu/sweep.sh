@@ -8,9 +8,8 @@ OUT=${1:-${OUT:-bench-out}}
 mkdir -p "$OUT"
 W=build/bin/ppbench-worker
 N=${N:-33554432}
-vend=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$vend/nvidia.icd"
-export OCL_ICD_VENDORS=$vend PPBENCH_CACHE_DIR=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+gpu_setup
 
 run() { "$W" run --platform gpu0 --suite stream --arraysize "$N" --numtimes 50 --json "$@" >>"$OUT/sweep.json" ||
     echo "sweep run failed: $*" >&2; }

@@ -21,20 +21,8 @@ NUMTIMES=${NUMTIMES:-20}
 ITERATIONS=${ITERATIONS:-20}
 TRIAD_N=${TRIAD_N:-268435456}
 
-# Register the NVIDIA OpenCL driver beside PoCL (the machine lists only PoCL).
-vend=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$vend/nvidia.icd"
-cp /etc/OpenCL/vendors/*.icd "$vend/" 2>/dev/null
-export OCL_ICD_VENDORS=$vend
-export PPBENCH_CACHE_DIR=${PPBENCH_CACHE_DIR:-$(mktemp -d)} # the OpenCL binaries (PTX on NVIDIA)
-
-{
-    date -u +%Y-%m-%dT%H:%M:%SZ
-    nvidia-smi --query-gpu=name,uuid,pci.bus_id,driver_version,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,power.limit,temperature.gpu --format=csv
-    $W version
-    $W list
-} >"$OUT/env.txt" 2>&1
-cat "$OUT/env.txt"
+. "$(dirname "$0")/lib.sh"
+gpu_setup
 
 # wilson FILE MODEL LAYOUT PREC [ENV=VALUE...]: one verified run on gpu0, its JSON appended to FILE.
 wilson() {
@@ -59,7 +47,7 @@ for prec in fp32 fp64; do
         done
     done
 done
-nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >>"$OUT/env.txt"
+gpu_clocks_after
 python3 "$HERE/../qcd_summary.py" "$OUT" | tee "$OUT/summary.txt"
 
 if [ "${SWEEP:-0}" = 1 ]; then
