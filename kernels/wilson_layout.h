@@ -16,33 +16,34 @@
 #define WILSON_SPINOR_REALS 24  /* [spin 4][colour 3][re, im] */
 #define WILSON_LINKS_REALS  144 /* [k 8][a 3][b 3][re, im] */
 
-/* Site i of a canonical field of per_site doubles per site (src) into dst: n sites in layout soa (0 or 1) and
- * precision prec. */
-static inline void wilson_layout_put(void *dst, const double *src, size_t n, size_t i, unsigned per_site,
+/* Site i of a canonical field of per_site doubles per site (src) into dst, in layout soa (0 or 1; component
+ * arrays ld apart, ld at least the number of sites) and precision prec. */
+static inline void wilson_layout_put(void *dst, const double *src, size_t ld, size_t i, unsigned per_site,
                                      enum pp_precision prec, int soa)
 {
     const double *s = src + i * per_site;
 
     if (prec == PP_FP32)
         for (unsigned c = 0; c < per_site; c++)
-            ((float *)dst)[WILSON_INDEX(soa, n, i, per_site, c)] = (float)s[c];
+            ((float *)dst)[WILSON_INDEX(soa, ld, i, per_site, c)] = (float)s[c];
     else
         for (unsigned c = 0; c < per_site; c++)
-            ((double *)dst)[WILSON_INDEX(soa, n, i, per_site, c)] = s[c];
+            ((double *)dst)[WILSON_INDEX(soa, ld, i, per_site, c)] = s[c];
 }
 
-/* The reverse: site i of src (layout soa, precision prec, n sites) into the canonical dst, widened. */
-static inline void wilson_layout_get(double *dst, const void *src, size_t n, size_t i, unsigned per_site,
+/* The reverse: site i of src (layout soa, component arrays ld apart, precision prec) into the canonical dst,
+ * widened. */
+static inline void wilson_layout_get(double *dst, const void *src, size_t ld, size_t i, unsigned per_site,
                                      enum pp_precision prec, int soa)
 {
     double *d = dst + i * per_site;
 
     if (prec == PP_FP32)
         for (unsigned c = 0; c < per_site; c++)
-            d[c] = (double)((const float *)src)[WILSON_INDEX(soa, n, i, per_site, c)];
+            d[c] = (double)((const float *)src)[WILSON_INDEX(soa, ld, i, per_site, c)];
     else
         for (unsigned c = 0; c < per_site; c++)
-            d[c] = ((const double *)src)[WILSON_INDEX(soa, n, i, per_site, c)];
+            d[c] = ((const double *)src)[WILSON_INDEX(soa, ld, i, per_site, c)];
 }
 
 #endif

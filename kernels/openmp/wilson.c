@@ -1,9 +1,11 @@
 /*
  * openmp/wilson: the Wilson Dslash on the host through OpenMP, in two layouts: site-major (aos: each site's
  * spinor and links together, one thread per site) and structure of arrays over sites (soa: one array per real
- * component, site index fastest, so consecutive sites fill a vector register: the site loop is `omp parallel
- * for simd`). Owns the fields of its context (allocated page aligned in alloc, freed in release). Runs on the
- * caller's thread, which forks the OpenMP team per call; every call returns when the loop has joined.
+ * component, site index fastest, so consecutive sites fill a vector register: each thread's share of the
+ * site loop is `omp simd`). The arithmetic is kernels/wilson_dslash.h's (wilson_kernels.h instantiates it);
+ * kernels/wilson_layout.h moves sites in and out of the layout. Owns the fields of its context (allocated
+ * page aligned in alloc, freed in release). Runs on the caller's thread, which forks the OpenMP team per
+ * call; every call returns when the loop has joined.
  */
 #include "openmp.h"
 
@@ -11,27 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/wilson_dslash.h"
+#include "kernels/wilson_layout.h"
 
-/* gamma_mu = [[0, B], [B^dagger, 0]]: row r of B_mu holds i^wilson_b_pow[mu][r] in column
- * wilson_b_col[mu][r] (the spin tables of kernels/wilson_dslash.h, which OpenCL and CUDA use too). */
-static const int wilson_b_col[4][2] = WILSON_B_TABLE(WILSON_B_COL);
-static const int wilson_b_pow[4][2] = WILSON_B_TABLE(WILSON_B_POW);
-
-#define IPOW_RE WILSON_IPOW_RE /* i^p (re + i im), p in 0..3 */
-#define IPOW_IM WILSON_IPOW_IM
-
-#define AOS_SPINOR(a, j, s, c, r)  (a)[(size_t)(j)*24 + (size_t)(((s)*3 + (c)) * 2 + (r))]
-#define AOS_LINK(a, i, k, x, y, r) (a)[(size_t)(i)*144 + (size_t)((k)*18 + ((x)*3 + (y)) * 2 + (r))]
-#define SOA_SPINOR(a, j, s, c, r)  (a)[(size_t)(((s)*3 + (c)) * 2 + (r)) * ld + (size_t)(j)]
-#define SOA_LINK(a, i, k, x, y, r) (a)[(size_t)((k)*18 + ((x)*3 + (y)) * 2 + (r)) * ld + (size_t)(i)]
-
-#define PSI(j, s, c, r)     AOS_SPINOR(psi, j, s, c, r)
-#define OUT(i, s, c, r)     AOS_SPINOR(out, i, s, c, r)
-#define LINK(i, k, a, b, r) AOS_LINK(g, i, k, a, b, r)
-#define WILSON_SIMD         0
-#define REAL                float
-#define KERNEL(k)           k##_aos_fp32
+#define SOA       0
+#define REAL      float
+#define KERNEL(k) k##_aos_fp32
 #include "wilson_kernels.h"
 #undef REAL
 #undef KERNEL
@@ -40,17 +26,11 @@ static const int wilson_b_pow[4][2] = WILSON_B_TABLE(WILSON_B_POW);
 #include "wilson_kernels.h"
 #undef REAL
 #undef KERNEL
-#undef PSI
-#undef OUT
-#undef LINK
-#undef WILSON_SIMD
+#undef SOA
 
-#define PSI(j, s, c, r)     SOA_SPINOR(psi, j, s, c, r)
-#define OUT(i, s, c, r)     SOA_SPINOR(out, i, s, c, r)
-#define LINK(i, k, a, b, r) SOA_LINK(g, i, k, a, b, r)
-#define WILSON_SIMD         1
-#define REAL                float
-#define KERNEL(k)           k##_soa_fp32
+#define SOA       1
+#define REAL      float
+#define KERNEL(k) k##_soa_fp32
 #include "wilson_kernels.h"
 #undef REAL
 #undef KERNEL
@@ -59,11 +39,11 @@ static const int wilson_b_pow[4][2] = WILSON_B_TABLE(WILSON_B_POW);
 #include "wilson_kernels.h"
 #undef REAL
 #undef KERNEL
+#undef SOA
 
-#define DISPATCH(x, k, ...)                                                                                  \
-    ((x)->w.layout == PP_WILSON_AOS                                                                          \
-         ? ((x)->w.prec == PP_FP32 ? k##_aos_fp32(x, ##__VA_ARGS__) : k##_aos_fp64(x, ##__VA_ARGS__))        \
-         : ((x)->w.prec == PP_FP32 ? k##_soa_fp32(x, ##__VA_ARGS__) : k##_soa_fp64(x, ##__VA_ARGS__)))
+#define DISPATCH(x, k)                                                                                       \
+    ((x)->w.layout == PP_WILSON_AOS ? ((x)->w.prec == PP_FP32 ? k##_aos_fp32(x) : k##_aos_fp64(x))           \
+                                    : ((x)->w.prec == PP_FP32 ? k##_soa_fp32(x) : k##_soa_fp64(x)))
 
 static void wilson_release(struct pp_ctx *x)
 {
@@ -104,18 +84,24 @@ static int wilson_alloc(struct pp_ctx *x, size_t n, enum pp_precision prec, enum
     return 0;
 }
 
+/* The canonical arrays into the layout and precision, in parallel with the kernel's schedule (first touch).
+ */
 static int wilson_upload(struct pp_ctx *x, const double *gauge, const double *spinor, const uint32_t *nbr,
                          struct pp_error *err)
 {
-    uint32_t *restrict t = x->w.nbr;
-    const size_t n = x->w.n;
+    const size_t n = x->w.n, ld = x->w.ld, beta = pp_precision_bytes(x->w.prec);
+    const int soa = x->w.layout == PP_WILSON_SOA;
 
     (void)err;
 #pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         for (int k = 0; k < 8; k++)
-            t[(size_t)k * n + i] = nbr[(size_t)k * n + i];
-    DISPATCH(x, upload, gauge, spinor);
+            x->w.nbr[(size_t)k * n + i] = nbr[(size_t)k * n + i];
+        wilson_layout_put(x->w.spinor, spinor, ld, i, WILSON_SPINOR_REALS, x->w.prec, soa);
+        wilson_layout_put(x->w.gauge, gauge, ld, i, WILSON_LINKS_REALS, x->w.prec, soa);
+        for (size_t c = 0; c < WILSON_SPINOR_REALS; c++)
+            memset((char *)x->w.out + WILSON_INDEX(soa, ld, i, WILSON_SPINOR_REALS, c) * beta, 0, beta);
+    }
     return 0;
 }
 
@@ -129,8 +115,13 @@ static int wilson_dslash(struct pp_ctx *x, unsigned iterations, struct pp_error 
 
 static int wilson_download(struct pp_ctx *x, double *out, struct pp_error *err)
 {
+    const size_t n = x->w.n, ld = x->w.ld;
+    const int soa = x->w.layout == PP_WILSON_SOA;
+
     (void)err;
-    DISPATCH(x, download, out);
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++)
+        wilson_layout_get(out, x->w.out, ld, i, WILSON_SPINOR_REALS, x->w.prec, soa);
     return 0;
 }
 
