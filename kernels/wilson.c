@@ -111,20 +111,16 @@ static void pack(const unsigned dims[4], const double *u, const double *psi, dou
 
 #pragma omp parallel for schedule(static)
     for (size_t s = 0; s < volume; s++) {
-        unsigned c[4], f[4], b[4];
+        unsigned c[4];
         size_t i = s / 2;
 
         lattice_coords(dims, s, c);
-        if (((c[0] + c[1] + c[2] + c[3]) & 1) == 0) {
+        if (lattice_parity(c) == 0) {
             memcpy(&spinor[i * 24], &psi[s * 24], 24 * sizeof(double));
             continue;
         }
         for (int mu = 0; mu < 4; mu++) {
-            memcpy(f, c, sizeof(f));
-            memcpy(b, c, sizeof(b));
-            f[mu] = (c[mu] + 1) % dims[mu];
-            b[mu] = (c[mu] + dims[mu] - 1) % dims[mu];
-            size_t sf = lattice_index(dims, f), sb = lattice_index(dims, b);
+            size_t sf = lattice_shift(dims, s, mu, 1), sb = lattice_shift(dims, s, mu, -1);
             memcpy(&gauge[(i * 8 + 2 * (size_t)mu) * 18], &u[(s * 4 + (size_t)mu) * 18], 18 * sizeof(double));
             memcpy(&gauge[(i * 8 + 2 * (size_t)mu + 1) * 18], &u[(sb * 4 + (size_t)mu) * 18],
                    18 * sizeof(double));
