@@ -9,18 +9,8 @@ cd "$(dirname "$0")/.."
 ROWS=${1:-1000000}
 N=${2:-20}
 B=${BUILD:-build}
-T=$(mktemp -d); chmod 755 "$T"
-PORT=$((30000 + RANDOM % 20000))
-URL=http://127.0.0.1:$PORT
-pid=""
-cleanup() { [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; rm -rf "$T"; }
-trap cleanup EXIT
-
-printf 'listen = 127.0.0.1:%s\nstate_dir = %s/state\nlog_level = warning\nembedded_workers = false\n' "$PORT" "$T" >"$T/conf"
-"$B/bin/ppbenchd" --config "$T/conf" >"$T/log" 2>&1 &
-pid=$!
-for _ in $(seq 300); do grep -q '^token:' "$T/log" && break; sleep 0.1; done
-grep -q '^token:' "$T/log" || { echo "ppbenchd did not start: $(tail -n 5 "$T/log")" >&2; exit 1; }
+. bench/lib.sh
+server_start "embedded_workers = false"
 sql() { psql -qAtX -v ON_ERROR_STOP=1 "host=$T/state/pg/run dbname=ppbench user=ppbench" -c "$1"; }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2/1e6}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(date -u +%Y-%m-%dT%H:%MZ); ppbench $(git describe --always --dirty); $(sql 'SHOW server_version')"

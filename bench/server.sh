@@ -7,27 +7,13 @@ set -eu
 cd "$(dirname "$0")/.."
 SECS=${1:-10}
 B=${BUILD:-build}
-T=$(mktemp -d); chmod 755 "$T"
-PORT=$((30000 + RANDOM % 20000))
-URL=http://127.0.0.1:$PORT
-pid=""
-cleanup() { [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; rm -rf "$T"; }
-trap cleanup EXIT
-
-start() { # start ppbenchd with extra config lines; sets pid and ADMIN
-    printf 'listen = 127.0.0.1:%s\nstate_dir = %s/state\nlog_level = warning\n' "$PORT" "$T" >"$T/conf"
-    for l in "$@"; do echo "$l" >>"$T/conf"; done
-    "$B/bin/ppbenchd" --config "$T/conf" >"$T/log" 2>&1 &
-    pid=$!
-    for _ in $(seq 300); do grep -q '^token:' "$T/log" && break; sleep 0.1; done
-    ADMIN=$(sed -n 's/^token: //p' "$T/log")
-}
+. bench/lib.sh
 rss() { awk '/VmRSS/ {print $2}' "/proc/$pid/status"; }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {print $2/1e6 " GB"}' /proc/meminfo); $(date -u +%Y-%m-%dT%H:%MZ); ppbench $(git describe --always --dirty)"
 
 # 1. Throughput, with no worker (the submitted jobs stay queued).
-start "embedded_workers = false" "threads = 8"
+server_start "embedded_workers = false" "threads = 8"
 WT=$("$B/bin/ppbenchd" token create --role worker --state-dir "$T/state")
 plat=$("$B/bin/ppbench-worker" list --json | jq -c '.platforms[] | select(.id == "cpu0")')
 curl -sf -H "Authorization: Bearer $WT" -H 'Content-Type: application/json' \
@@ -55,7 +41,7 @@ kill -TERM "$pid"; wait "$pid" 2>/dev/null || true; pid=""; rm -rf "$T/state"
 
 # 2. Submission to kernel start on an idle worker (the embedded default's supervised worker). The kernel start
 # is the first progress event, posted by the job's process after its first timed iteration (tiny problem).
-start "embedded_workers = true"
+server_start "embedded_workers = true"
 for _ in $(seq 100); do
     curl -sf "$URL/api/v1/platforms" | jq -e '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle")' >/dev/null && break
     sleep 0.2
