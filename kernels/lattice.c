@@ -54,6 +54,28 @@ int lattice_check_extents(const unsigned dims[4], struct pp_error *err)
     return 0;
 }
 
+int lattice_resolve(unsigned dims[4], const struct pp_device *dev, struct pp_error *err)
+{
+    if (!dims[0] && !dims[1] && !dims[2] && !dims[3])
+        for (int mu = 0; mu < 4; mu++)
+            dims[mu] = dev->kind == PP_DEVICE_CPU ? LATTICE_DEFAULT_EXTENT_CPU : LATTICE_DEFAULT_EXTENT_GPU;
+    return lattice_check_extents(dims, err);
+}
+
+int lattice_check_memory(const unsigned dims[4], const struct pp_device *dev, double device_bytes,
+                         double host_bytes, struct pp_error *err)
+{
+    double volume = (double)lattice_volume(dims), device = volume / 2 * device_bytes;
+
+    if (dev->kind == PP_DEVICE_CPU)
+        device += volume * host_bytes; /* one memory holds both */
+    if (dev->mem_bytes && device > (double)dev->mem_bytes)
+        return pp_error_set(err,
+                            "lattice %ux%ux%ux%u too large: its fields need %.1f GB, the device has %.1f GB",
+                            dims[0], dims[1], dims[2], dims[3], device * 1e-9, (double)dev->mem_bytes * 1e-9);
+    return 0;
+}
+
 size_t lattice_index(const unsigned dims[4], const unsigned c[4])
 {
     return c[0] + (size_t)dims[0] * (c[1] + (size_t)dims[1] * (c[2] + (size_t)dims[2] * c[3]));

@@ -14,9 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/backend.h"
 #include "lib/error.h"
 
-#define LATTICE_MIN_EXTENT 4
+#define LATTICE_MIN_EXTENT         4
+#define LATTICE_DEFAULT_EXTENT_CPU 8  /* 8^4 on CPUs */
+#define LATTICE_DEFAULT_EXTENT_GPU 32 /* 32^4 on GPUs and other accelerators (the papers' lattice) */
 
 /* "8x8x8x16" into dims. Syntax only (four positive whole numbers); lattice_check_extents judges them. */
 int lattice_parse(const char *s, unsigned dims[4], struct pp_error *err) PP_WUR;
@@ -24,6 +27,15 @@ int lattice_parse(const char *s, unsigned dims[4], struct pp_error *err) PP_WUR;
 /* Every extent even and at least LATTICE_MIN_EXTENT, the checkerboard within 2^32 sites; the error names
  * the axis. */
 int lattice_check_extents(const unsigned dims[4], struct pp_error *err) PP_WUR;
+
+/* A run's lattice on dev: unset extents (all 0) become the device's default (LATTICE_DEFAULT_EXTENT_*), then
+ * lattice_check_extents. */
+int lattice_resolve(unsigned dims[4], const struct pp_device *dev, struct pp_error *err) PP_WUR;
+
+/* Whether a run's fields fit: device_bytes per output site on the device, host_bytes per site on the host
+ * (one memory on a CPU); the error gives both sizes. */
+int lattice_check_memory(const unsigned dims[4], const struct pp_device *dev, double device_bytes,
+                         double host_bytes, struct pp_error *err) PP_WUR;
 
 static inline size_t lattice_volume(const unsigned dims[4])
 {

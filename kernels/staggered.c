@@ -210,31 +210,12 @@ static int resolve_work_group(struct pp_staggered_variant *v, size_t n, struct p
  * links 144, even vector 3, output 3, reference 6, scale 1; neighbour table 32. */
 #define HOST_BYTES_PER_SITE (307.0 * 8 + 32)
 
-static int check_memory(const struct staggered_params *p, const struct pp_device *dev, struct pp_error *err)
-{
-    double volume = (double)lattice_volume(p->dims);
-    double device = volume / 2 * ((16.0 * 18 + 12) * (double)pp_precision_bytes(p->prec) + 64.0);
-    double host = volume * HOST_BYTES_PER_SITE;
-
-    if (dev->kind == PP_DEVICE_CPU)
-        device += host; /* one memory holds both */
-    if (dev->mem_bytes && device > (double)dev->mem_bytes)
-        return pp_error_set(
-            err, "lattice %ux%ux%ux%u too large: its fields need %.1f GB, the device has %.1f GB", p->dims[0],
-            p->dims[1], p->dims[2], p->dims[3], device * 1e-9, (double)dev->mem_bytes * 1e-9);
-    return 0;
-}
-
 int staggered_resolve(struct staggered_params *p, const struct pp_backend *b, const struct pp_device *dev,
                       struct pp_error *err)
 {
     if (!b->staggered)
         return pp_error_set(err, "model %s has no staggered suite", b->name);
-    if (!p->dims[0] && !p->dims[1] && !p->dims[2] && !p->dims[3])
-        for (int mu = 0; mu < 4; mu++)
-            p->dims[mu] =
-                dev->kind == PP_DEVICE_CPU ? STAGGERED_DEFAULT_EXTENT_CPU : STAGGERED_DEFAULT_EXTENT_GPU;
-    if (lattice_check_extents(p->dims, err))
+    if (lattice_resolve(p->dims, dev, err))
         return -1;
     if (p->runs < 1)
         return pp_error_set(err, "runs must be at least 1, got %u", p->runs);
@@ -247,7 +228,8 @@ int staggered_resolve(struct staggered_params *p, const struct pp_backend *b, co
     if (resolve_strategy(&p->variant, b, dev, err) ||
         resolve_work_group(&p->variant, lattice_volume(p->dims) / 2, err))
         return -1;
-    return check_memory(p, dev, err);
+    return lattice_check_memory(p->dims, dev, (16.0 * 18 + 12) * (double)pp_precision_bytes(p->prec) + 64.0,
+                                HOST_BYTES_PER_SITE, err);
 }
 
 /* ---- fields ---- */

@@ -55,21 +55,10 @@ double wilson_bytes_per_site(enum pp_precision prec)
  * spinor 12, output 12, reference 24, scale 1; neighbour table 16. */
 #define HOST_BYTES_PER_SITE (217.0 * 8 + 16)
 
-static bool lattice_unset(const unsigned dims[4])
-{
-    return !dims[0] && !dims[1] && !dims[2] && !dims[3];
-}
-
 int wilson_resolve(struct wilson_params *p, const struct pp_device *dev, struct pp_error *err)
 {
-    double volume, device, host;
-
-    if (lattice_unset(p->dims))
-        for (int mu = 0; mu < 4; mu++)
-            p->dims[mu] = dev->kind == PP_DEVICE_CPU ? WILSON_DEFAULT_EXTENT_CPU : WILSON_DEFAULT_EXTENT_GPU;
-    if (lattice_check_extents(p->dims, err))
+    if (lattice_resolve(p->dims, dev, err))
         return -1;
-    volume = (double)lattice_volume(p->dims);
     if (p->numtimes < 2)
         return pp_error_set(err, "numtimes must be at least 2 (the first sample is warm-up), got %u",
                             p->numtimes);
@@ -80,15 +69,8 @@ int wilson_resolve(struct wilson_params *p, const struct pp_device *dev, struct 
         return pp_error_set(err, "layout %d out of range", (int)p->layout);
     if (p->prec == PP_FP64 && !dev->fp64)
         return pp_error_set(err, "device %s does not support fp64", dev->name);
-    device = volume / 2 * ((144.0 + 48.0) * (double)pp_precision_bytes(p->prec) + 32.0);
-    host = volume * HOST_BYTES_PER_SITE;
-    if (dev->kind == PP_DEVICE_CPU)
-        device += host; /* one memory holds both */
-    if (dev->mem_bytes && device > (double)dev->mem_bytes)
-        return pp_error_set(
-            err, "lattice %ux%ux%ux%u too large: its fields need %.1f GB, the device has %.1f GB", p->dims[0],
-            p->dims[1], p->dims[2], p->dims[3], device * 1e-9, (double)dev->mem_bytes * 1e-9);
-    return 0;
+    return lattice_check_memory(p->dims, dev, (144.0 + 48.0) * (double)pp_precision_bytes(p->prec) + 32.0,
+                                HOST_BYTES_PER_SITE, err);
 }
 
 /* ---- fields ---- */
@@ -152,7 +134,7 @@ static void fields_release(struct fields *f)
 static int fields_alloc(struct fields *f, const unsigned dims[4], bool full, struct pp_error *err)
 {
     memset(f, 0, sizeof(*f));
-    f->volume = (size_t)dims[0] * dims[1] * dims[2] * dims[3];
+    f->volume = lattice_volume(dims);
     f->n = f->volume / 2;
     if (full) {
         f->u = malloc(f->volume * 72 * sizeof(double));

@@ -20,8 +20,6 @@
 #include "lib/stats.h"
 
 #define WILSON_FLOPS_PER_SITE     1320 /* 8 x (2 x 66 + 12) + 7 x 24 (paper 000) */
-#define WILSON_DEFAULT_EXTENT_CPU 8    /* 8^4 on CPUs */
-#define WILSON_DEFAULT_EXTENT_GPU 32   /* 32^4 on GPUs and other accelerators (paper 000's lattice) */
 #define WILSON_DEFAULT_NUMTIMES   100
 #define WILSON_DEFAULT_ITERATIONS 1
 #define WILSON_MAX_ITERATIONS     1000000
@@ -66,7 +64,7 @@ int wilson_layout_parse(const char *s, enum pp_wilson_layout *out, struct pp_err
 double wilson_bytes_per_site(enum pp_precision prec);
 
 /* Make p the problem that runs on dev: a lattice left at 0 x 0 x 0 x 0 becomes the device's default
- * (WILSON_DEFAULT_EXTENT_CPU on CPUs, _GPU elsewhere); then reject what cannot run before anything is
+ * (LATTICE_DEFAULT_EXTENT_CPU on CPUs, _GPU elsewhere); then reject what cannot run before anything is
  * allocated: an odd or too small extent, numtimes < 2, iterations outside 1 .. WILSON_MAX_ITERATIONS, no
  * fp64, or fields (device and host copies) that do not fit the memory. The result is what runs and is
  * reported. */
