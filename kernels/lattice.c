@@ -5,6 +5,7 @@
 #include "lattice.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,12 +187,14 @@ void lattice_unpack_odd(const unsigned dims[4], int comps, const double *packed,
     }
 }
 
-void lattice_check_odd(const unsigned dims[4], int comps, const double *packed, const double *ref,
-                       const double *scale, double tolerance, struct lattice_check *out)
+void lattice_check_odd(const unsigned dims[4], int comps, enum pp_precision prec, const double *packed,
+                       const double *ref, const double *scale, struct lattice_check *out)
 {
+    static const char *const part[2] = {"re", "im"};
     size_t volume = lattice_volume(dims), w = (size_t)comps;
 
     memset(out, 0, sizeof(*out));
+    out->tolerance = 100.0 * (prec == PP_FP32 ? 0x1.0p-23 : 0x1.0p-52);
     for (size_t s = 0; s < volume; s++) {
         unsigned c[4];
         lattice_coords(dims, s, c);
@@ -200,19 +203,23 @@ void lattice_check_odd(const unsigned dims[4], int comps, const double *packed, 
         for (size_t k = 0; k < w; k++) {
             double v = packed[(s / 2) * w + k], want = ref[s * w + k];
             double e = fabs(v - want) / scale[s];
+            char spin[16] = "";
             if (isnan(e))
                 e = INFINITY;
             if (e <= out->max_err)
                 continue;
             out->max_err = e;
-            if (e > tolerance && !out->failed) {
-                out->failed = true;
-                out->site = s;
-                out->comp = (int)k;
-                out->value = v;
-                out->want = want;
-                out->err = e;
-            }
+            if (e <= out->tolerance || out->failed)
+                continue;
+            out->failed = true;
+            if (w == 24)
+                snprintf(spin, sizeof(spin), "spin %zu ", k / 6);
+            snprintf(
+                out->detail, sizeof(out->detail),
+                "dslash: site (%u,%u,%u,%u) [odd index %zu] %scolour %zu %s = %.9g, expected %.9g (error "
+                "%.3g of the site's scale %.3g > %.3g)",
+                c[0], c[1], c[2], c[3], s / 2, spin, (k / 2) % 3, part[k % 2], v, want, e, scale[s],
+                out->tolerance);
         }
     }
 }

@@ -71,16 +71,17 @@ void lattice_random_su3_fill(uint64_t *state, double *u, size_t n);
 void lattice_unpack_odd(const unsigned dims[4], int comps, const double *packed, double *full);
 
 /* The verification of an odd-site output against a full-lattice reference: every component of every odd site,
- * error |out - ref| / scale(s) (NaN counts as infinite). */
+ * error |out - ref| / scale(s) (NaN counts as infinite), against the tolerance of the precision (100 epsilon,
+ * docs/METHODOLOGY.md). comps is 6 (a colour vector) or 24 (a spinor: spin, colour). */
 struct lattice_check {
-    double max_err; /* worst error */
-    bool failed;    /* some error above the tolerance; the first such component: */
-    size_t site;    /* its lexicographic site */
-    int comp;       /* its component, 0 .. comps - 1 */
-    double value, want, err;
+    double tolerance;
+    double max_err;   /* worst error */
+    bool failed;      /* some error above the tolerance; detail names the first such component: */
+    char detail[256]; /* "dslash: site (x,y,z,t) [odd index i] [spin s] colour c re = v, expected w (error
+                         ...)" */
 };
-void lattice_check_odd(const unsigned dims[4], int comps, const double *packed, const double *ref,
-                       const double *scale, double tolerance, struct lattice_check *out);
+void lattice_check_odd(const unsigned dims[4], int comps, enum pp_precision prec, const double *packed,
+                       const double *ref, const double *scale, struct lattice_check *out);
 
 /* Test-only hook of the suite drivers (docs/METHODOLOGY.md), applied to the packed arrays before upload:
  * PPBENCH_TEST_FAULT=link[:<i>] adds 0.5 to links[i * link_stride] (the first real of output site i's first
