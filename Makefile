@@ -32,24 +32,23 @@ NVCC_FLAGS ?= -O3 -std=c++20 -Xcompiler -fPIC,-Wall \
 CUDA_SO     = $(BUILD)/lib/ppbench/libppbench-cuda.so
 
 LIB_SRC    = lib/error.c lib/info.c lib/stats.c
-KERNEL_SRC = kernels/registry.c kernels/lattice.c kernels/stream.c kernels/stream_ref.c kernels/wilson.c kernels/wilson_ref.c \
-             kernels/staggered.c kernels/staggered_ref.c \
-             kernels/cuda_loader.c \
-             kernels/openmp/openmp.c kernels/opencl/opencl.c kernels/opencl/stream.c kernels/opencl/wilson.c
-OMP_KERNEL_SRC = kernels/openmp/stream.c kernels/openmp/wilson.c kernels/openmp/staggered.c
-KERNEL_SRC += kernels/opencl/staggered.c
+# kernels/ is suite-major: kernels/<suite>/ holds a suite's driver, reference, device code and one file per
+# model (openmp.c, opencl.c + <suite>.cl, <suite>.cu); kernels/<model>/ holds only a model's core.
+SUITES     = $(patsubst kernels/%/,%,$(filter-out kernels/openmp/ kernels/opencl/ kernels/cuda/,$(sort $(dir $(wildcard kernels/*/*)))))
+OMP_KERNEL_SRC = $(foreach s,$(SUITES),$(wildcard kernels/$(s)/openmp.c))
+KERNEL_SRC = $(filter-out $(OMP_KERNEL_SRC),$(wildcard kernels/*.c kernels/*/*.c))
 WORKER_SRC = $(wildcard worker/*.c)
 SERVER_SRC = $(wildcard server/*.c)
 CLI_SRC    = $(wildcard cli/*.c)
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
-CL_SRC     = $(wildcard kernels/opencl/*.cl)
-CL_SHARED  = kernels/wilson_dslash.h # device code OpenCL shares with CUDA, embedded as a .cl is
-CUDA_SRC   = $(wildcard kernels/cuda/*.cu)
+CL_SRC     = $(wildcard kernels/*/*.cl)
+CL_SHARED  = kernels/wilson/wilson_dslash.h # device code OpenCL shares with CUDA, embedded as a .cl is
+CUDA_SRC   = $(wildcard kernels/*/*.cu)
 TEST_SRC   = $(wildcard tests/unit/test_*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 CORE_OBJ   = $(call obj,$(LIB_SRC) $(KERNEL_SRC) $(OMP_KERNEL_SRC)) \
-             $(patsubst kernels/opencl/%.cl,$(BUILD)/obj/cl/%.o,$(CL_SRC)) \
+             $(patsubst kernels/%.cl,$(BUILD)/obj/cl/%.o,$(CL_SRC)) \
              $(patsubst kernels/%.h,$(BUILD)/obj/cl/%.o,$(CL_SHARED))
 WORKER_OBJ = $(call obj,$(WORKER_SRC))
 TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
@@ -113,15 +112,15 @@ $(call obj,$(OMP_KERNEL_SRC)): $(BUILD)/obj/%.o: %.c | $(BUILD)/gen/buildinfo.h
 	@mkdir -p $(@D)
 	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
 
-# OpenCL sources are embedded as NUL-terminated strings named pp_cl_<file> (kernels/opencl/embedded.h), and so
-# are the headers of device code that OpenCL shares with CUDA (CL_SHARED: kernels/<file>.h).
+# OpenCL sources (kernels/<suite>/<file>.cl) are embedded as NUL-terminated strings named pp_cl_<file>
+# (kernels/opencl/embedded.h), and so are the headers of device code that OpenCL shares with CUDA (CL_SHARED).
 define embed_cl
 @mkdir -p $(@D)
 @printf '\t.section .rodata\n\t.global pp_cl_%s\n\t.type pp_cl_%s, @object\npp_cl_%s:\n\t.incbin "%s"\n\t.byte 0\n\t.section .note.GNU-stack,"",@progbits\n' \
-	$* $* $* $< >$(BUILD)/obj/cl/$*.S
+	$(notdir $*) $(notdir $*) $(notdir $*) $< >$(BUILD)/obj/cl/$*.S
 $(call say,EMBED,$<)$(CC) -c $(BUILD)/obj/cl/$*.S -o $@
 endef
-$(BUILD)/obj/cl/%.o: kernels/opencl/%.cl
+$(BUILD)/obj/cl/%.o: kernels/%.cl
 	$(embed_cl)
 $(BUILD)/obj/cl/%.o: kernels/%.h
 	$(embed_cl)
@@ -185,7 +184,7 @@ $(BUILD)/obj/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
-$(CUDA_SO): kernels/wilson_dslash.h kernels/wilson_layout.h
+$(CUDA_SO): kernels/wilson/wilson_dslash.h kernels/wilson/wilson_layout.h
 $(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/cuda/*.h) kernels/backend.h $(CUDA_PIC_OBJ)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$@)$(NVCC) $(NVCC_FLAGS) -I. -shared -cudart static -o $@ $(CUDA_SRC) $(CUDA_PIC_OBJ)

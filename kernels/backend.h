@@ -3,7 +3,7 @@
  *
  * A backend discovers the devices its model can drive, opens one into an opaque context, and implements the
  * kernels of each suite. It implements kernels and nothing else: sizes, initial values, timing, statistics,
- * byte/flop models and verification belong to the suite drivers (kernels/stream.c). Every kernel call is
+ * byte/flop models and verification belong to the suite drivers (kernels/stream/stream.c). Every kernel call is
  * blocking: it returns when the device has finished, so the driver can time it with a host clock.
  *
  * Threading: a context is used by one thread at a time. Header is C and C++ (the CUDA backend includes it).

@@ -1,5 +1,5 @@
 /*
- * lattice: what the lattice QCD suites (kernels/wilson.c, kernels/staggered.c) share: the 4-d lattice and its
+ * lattice: what the lattice QCD suites (kernels/wilson/wilson.c, kernels/staggered/staggered.c) share: the 4-d lattice and its
  * checkerboards, the --lattice syntax and the rule on extents, the seeded random numbers and SU(3) matrices
  * their fields are made of, and the test hook that plants a fault in them. Pure functions, any thread (the
  * hook reads the environment).

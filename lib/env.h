@@ -1,6 +1,6 @@
 /*
  * env: reading the experiment variables (PPBENCH_*) of the kernels. Header-only, C and C++ (the CUDA backend
- * includes it through kernels/wilson_gpu.h); any thread.
+ * includes it through kernels/wilson/wilson_gpu.h); any thread.
  */
 #ifndef PP_ENV_H
 #define PP_ENV_H

@@ -1,6 +1,6 @@
 /*
  * catalog: constant tables; any thread. The kernel and parameter names must match the worker's suite drivers
- * (kernels/stream.c, kernels/wilson.c, kernels/staggered.c) and the options of `ppbench-worker run` they map
+ * (kernels/stream/stream.c, kernels/wilson/wilson.c, kernels/staggered/staggered.c) and the options of `ppbench-worker run` they map
  * to (worker/runner.c); the worker validates again and refuses what it does not know. What only the device
  * can judge (a lattice too large for its memory, a work-group size the strategy cannot use there) is the
  * worker's to refuse: the job fails with its message.

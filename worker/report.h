@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "kernels/staggered.h"
-#include "kernels/stream.h"
-#include "kernels/wilson.h"
+#include "kernels/staggered/staggered.h"
+#include "kernels/stream/stream.h"
+#include "kernels/wilson/wilson.h"
 #include "lib/info.h"
 #include "worker/platform.h"
 

@@ -15,9 +15,9 @@
 
 #include "kernels/lattice.h"
 #include "kernels/registry.h"
-#include "kernels/staggered.h"
-#include "kernels/stream.h"
-#include "kernels/wilson.h"
+#include "kernels/staggered/staggered.h"
+#include "kernels/stream/stream.h"
+#include "kernels/wilson/wilson.h"
 #include "worker/platform.h"
 #include "worker/report.h"
 #include "worker/runner.h"

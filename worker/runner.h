@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "kernels/staggered.h"
-#include "kernels/stream.h"
-#include "kernels/wilson.h"
+#include "kernels/staggered/staggered.h"
+#include "kernels/stream/stream.h"
+#include "kernels/wilson/wilson.h"
 #include "lib/error.h"
 
 enum runner_format { RUNNER_TABLE, RUNNER_CSV, RUNNER_JSON };

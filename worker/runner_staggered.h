@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "kernels/staggered.h"
+#include "kernels/staggered/staggered.h"
 #include "worker/report.h"
 #include "worker/runner.h"
 

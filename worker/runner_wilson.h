@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "kernels/wilson.h"
+#include "kernels/wilson/wilson.h"
 #include "worker/report.h"
 #include "worker/runner.h"
 

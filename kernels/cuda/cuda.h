@@ -14,7 +14,7 @@
 #include "kernels/backend.h"
 
 struct pp_ctx;
-/* Launches the Wilson kernel chosen at alloc on a grid of blocks (kernels/cuda/wilson.cu). */
+/* Launches the Wilson kernel chosen at alloc on a grid of blocks (kernels/wilson/wilson.cu). */
 typedef void (*cuda_wilson_launch)(const struct pp_ctx *ctx, unsigned grid);
 
 /* How the streaming kernels touch memory (PPBENCH_CUDA_VARIANT). */
@@ -53,7 +53,7 @@ struct pp_ctx {
         unsigned *nbr;              /* device, [8][n] */
         cuda_wilson_launch launch;  /* the kernel of the precision, layout, index type and register cap */
         unsigned block;             /* threads per block; 0 before any Wilson alloc */
-        unsigned max_regs;          /* register budget (kernels/wilson_gpu.h); 0: the compiler's choice */
+        unsigned max_regs;          /* register budget (kernels/wilson/wilson_gpu.h); 0: the compiler's choice */
         unsigned minblocks;         /* the __launch_bounds__ minimum of blocks per SM that sets it */
         unsigned index_bits;        /* 32 or 64 */
         int regs;                   /* registers per thread of the kernel */

@@ -22,17 +22,17 @@
 
 extern const struct pp_backend pp_backend_opencl;
 
-/* STREAM suite (kernels/opencl/stream.c). */
+/* STREAM suite (kernels/stream/opencl.c). */
 extern const struct pp_stream_ops opencl_stream_ops;
 
-/* Staggered Dslash suite (kernels/opencl/staggered.c); its state (struct opencl_staggered, private to that
+/* Staggered Dslash suite (kernels/staggered/opencl.c); its state (struct opencl_staggered, private to that
  * file) hangs off the context. */
 extern const struct pp_staggered_ops opencl_staggered_ops;
 struct opencl_staggered;
-/* Wilson Dslash suite (kernels/opencl/wilson.c). */
+/* Wilson Dslash suite (kernels/wilson/opencl.c). */
 extern const struct pp_wilson_ops opencl_wilson_ops;
 
-/* STREAM state of a context; all zero when no arrays are allocated. Owned by kernels/opencl/stream.c. */
+/* STREAM state of a context; all zero when no arrays are allocated. Owned by kernels/stream/opencl.c. */
 enum {
     OPENCL_STREAM_INIT,
     OPENCL_STREAM_COPY,
@@ -59,7 +59,7 @@ struct opencl_stream {
     bool scalar_set[OPENCL_STREAM_NKERNELS];
 };
 
-/* Wilson state of a context; all zero when no fields are allocated. Owned by kernels/opencl/wilson.c. */
+/* Wilson state of a context; all zero when no fields are allocated. Owned by kernels/wilson/opencl.c. */
 struct opencl_wilson {
     cl_program program;
     cl_kernel kernel;
@@ -87,7 +87,7 @@ struct opencl_ctx {
     const char *program_cache;  /* "hit", "miss", "off" or NULL before any build */
     const char *stream_variant; /* "vec16" or "scalar" once STREAM arrays were allocated */
     struct opencl_stream stream;
-    struct opencl_staggered *staggered; /* owned by kernels/opencl/staggered.c; NULL when none */
+    struct opencl_staggered *staggered; /* owned by kernels/staggered/opencl.c; NULL when none */
     struct opencl_wilson wilson;
     struct {                              /* the last Wilson kernel built, for describe; kept by release */
         unsigned index_bits;              /* 32 or 64; 0 before any */

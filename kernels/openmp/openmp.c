@@ -1,7 +1,7 @@
 /*
  * openmp: discovery, context and provenance of the OpenMP model. The host CPU is one device; OpenMP reads
  * OMP_NUM_THREADS, OMP_PROC_BIND and OMP_PLACES itself, and describe() records what it made of them.
- * Runs on the caller's thread; the kernels' parallel regions are in kernels/openmp/stream.c, wilson.c and
+ * Runs on the caller's thread; the kernels' parallel regions are in kernels/stream/openmp.c, wilson.c and
  * staggered.c.
  */
 #include "openmp.h"

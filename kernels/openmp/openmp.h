@@ -50,7 +50,7 @@ struct pp_ctx {
     size_t n;
     enum pp_precision prec;
     void *a, *b, *c; /* page-aligned, first touched by the threads that use them */
-    struct {         /* the Wilson suite's fields (kernels/openmp/wilson.c) */
+    struct {         /* the Wilson suite's fields (kernels/wilson/openmp.c) */
         size_t n;    /* output sites = input sites */
         size_t ld;   /* soa: distance between component arrays (elements); aos: n */
         enum pp_precision prec;
@@ -58,7 +58,7 @@ struct pp_ctx {
         void *gauge, *spinor, *out; /* in the layout and precision */
         uint32_t *nbr;              /* [8][n] */
     } w;
-    struct {           /* the staggered suite's fields (kernels/openmp/staggered.c) */
+    struct {           /* the staggered suite's fields (kernels/staggered/openmp.c) */
         size_t n;      /* output sites = input sites */
         size_t blocks; /* simd: blocks of sites, the last one padded */
         enum pp_precision prec;

@@ -14,8 +14,8 @@
 #include "kernels/lattice.h"
 #include "kernels/opencl/opencl.h"
 #include "kernels/openmp/openmp.h"
-#include "kernels/staggered.h"
-#include "kernels/staggered_ref.h"
+#include "kernels/staggered/staggered.h"
+#include "kernels/staggered/staggered_ref.h"
 #include "su3.h"
 
 static const unsigned dims44[4] = {4, 4, 4, 4}, dims84[4] = {8, 8, 8, 8}, dims4448[4] = {4, 4, 4, 8};
@@ -27,7 +27,7 @@ static struct pp_device opencl_cpu; /* the first OpenCL CPU device (PoCL), when 
 
 /* The models, opened once by main, each with the device its parameters resolve for: openmp, and opencl on
  * opencl_cpu. The variants under test are openmp's two loops and every OpenCL strategy of paper 001 with each
- * of its orders (kernels/opencl/staggered.cl), the work-group resolve's choice for each lattice: every test
+ * of its orders (kernels/staggered/staggered.cl), the work-group resolve's choice for each lattice: every test
  * iterates this one list. What goes through the driver's whole run (the reference match, the planted faults,
  * the models) takes the openmp ones: tests/cli/staggered_opencl.sh runs and verifies every OpenCL variant. */
 struct model {

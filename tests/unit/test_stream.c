@@ -8,8 +8,8 @@
 
 #include "check.h"
 #include "kernels/openmp/openmp.h"
-#include "kernels/stream.h"
-#include "kernels/stream_ref.h"
+#include "kernels/stream/stream.h"
+#include "kernels/stream/stream_ref.h"
 #include "lib/stats.h"
 
 static void test_stats(void)

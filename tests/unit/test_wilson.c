@@ -15,10 +15,10 @@
 #include "kernels/lattice.h"
 #include "kernels/opencl/opencl.h"
 #include "kernels/openmp/openmp.h"
-#include "kernels/wilson.h"
-#include "kernels/wilson_dslash.h"
-#include "kernels/wilson_gpu.h"
-#include "kernels/wilson_ref.h"
+#include "kernels/wilson/wilson.h"
+#include "kernels/wilson/wilson_dslash.h"
+#include "kernels/wilson/wilson_gpu.h"
+#include "kernels/wilson/wilson_ref.h"
 #include "su3.h"
 
 static const unsigned dims44[4] = {4, 4, 4, 4}, dims84[4] = {8, 8, 8, 8}, dims4448[4] = {4, 4, 4, 8};
@@ -415,7 +415,7 @@ static void test_planted_faults(void)
             }
 }
 
-/* The kernels' spin tables (kernels/wilson_dslash.h) are the reference's gamma matrices: row r of the upper
+/* The kernels' spin tables (kernels/wilson/wilson_dslash.h) are the reference's gamma matrices: row r of the upper
  * right block of gamma_mu holds i^pow at column col and zero elsewhere, the lower left block is its adjoint.
  */
 static void test_spin_tables(void)
@@ -502,7 +502,7 @@ static void test_default_lattice(void)
           "the resolved default is judged: %s", err.msg);
 }
 
-/* The GPU launch choices (kernels/wilson_gpu.h): register budgets 128 for fp32 soa and 255 otherwise, 32-bit
+/* The GPU launch choices (kernels/wilson/wilson_gpu.h): register budgets 128 for fp32 soa and 255 otherwise, 32-bit
  * indices where 144 n fits, and the variables that override them, refused when malformed. */
 static void test_gpu_launch(void)
 {

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/stream_ref.h"
+#include "kernels/stream/stream_ref.h"
 #include "lib/clock.h"
 
 /* Byte and flop models per element (paper 004: 2N, 2N, 3N, 3N, 2N words; nstream 4N). */

@@ -1,7 +1,7 @@
 /*
  * MILC staggered Dslash kernels (paper 001, Sec. III) in OpenCL C 1.2: the parallel strategies 1LP, 2LP,
  * 3LP-1, 3LP-2, 3LP-3 and 4LP (4LP-1 and 4LP-2 share one kernel: they differ only in the work-item order),
- * written once for both precisions. The host (kernels/opencl/staggered.c) builds one program per run with
+ * written once for both precisions. The host (kernels/staggered/opencl.c) builds one program per run with
  *   -DREAL=double -DPP_FP64 (or -DREAL=float)  the working precision
  *   -DSTAG_STRATEGY=<n> -DSTAG_ORDER=<n>       enum pp_staggered_strategy and pp_staggered_order (backend.h)
  * and only the strategy's kernel is compiled, so that a device without 64-bit atomics still builds the

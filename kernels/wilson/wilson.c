@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "kernels/lattice.h"
-#include "kernels/wilson_ref.h"
+#include "kernels/wilson/wilson_ref.h"
 #include "lib/clock.h"
 
 static const char *const layout_names[PP_WILSON_NLAYOUTS] = {"aos", "soa"};

@@ -1,6 +1,6 @@
 /*
- * wilson_gpu: the launch choices that the OpenCL and CUDA Wilson kernels share (kernels/opencl/wilson.c,
- * kernels/cuda/wilson.cu), from their defaults and the PPBENCH_WILSON_* variables. Header-only, C and C++, no
+ * wilson_gpu: the launch choices that the OpenCL and CUDA Wilson kernels share (kernels/wilson/opencl.c,
+ * kernels/wilson/wilson.cu), from their defaults and the PPBENCH_WILSON_* variables. Header-only, C and C++, no
  * state; any thread.
  *
  * PPBENCH_WILSON_WG: work-items per work-group (threads per block); the backend checks it against its limit.

@@ -3,7 +3,7 @@
  *
  * alloc builds the program for the precision, creates the arrays a, b, c and the dot's partial sums, and sets
  * every kernel argument once; a call then enqueues its kernel and waits once (clFinish, or the dot's blocking
- * read of the partials), so the driver (kernels/stream.c) can time it with a host clock. Scalars are set
+ * read of the partials), so the driver (kernels/stream/stream.c) can time it with a host clock. Scalars are set
  * again only when they change. The state lives in the context (struct opencl_stream) and belongs to it until
  * release or close. One thread at a time, like the context.
  * Experiments: PPBENCH_OPENCL_VARIANT (vec16 | scalar), PPBENCH_OPENCL_WG (work-group size, a power of two),

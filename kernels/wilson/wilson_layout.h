@@ -1,6 +1,6 @@
 /*
  * wilson_layout: host-side moves of one site between the canonical arrays of struct pp_wilson_ops (double,
- * site-major) and a backend's layout and precision (kernels/wilson_dslash.h: site-major or one array per real
+ * site-major) and a backend's layout and precision (kernels/wilson/wilson_dslash.h: site-major or one array per real
  * component, site fastest). Shared by the OpenMP upload (called per site from its parallel loop, for first
  * touch) and the OpenCL and CUDA backends (which pack into a host staging buffer). Header-only, C and C++, no
  * state; any thread.
@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "kernels/backend.h"
-#include "kernels/wilson_dslash.h"
+#include "kernels/wilson/wilson_dslash.h"
 
 #define WILSON_SPINOR_REALS 24  /* [spin 4][colour 3][re, im] */
 #define WILSON_LINKS_REALS  144 /* [k 8][a 3][b 3][re, im] */

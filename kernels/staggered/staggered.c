@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "kernels/lattice.h"
-#include "kernels/staggered_ref.h"
+#include "kernels/staggered/staggered_ref.h"
 #include "lib/clock.h"
 
 static const char *const strategy_names[PP_STAG_NSTRATEGIES] = {"1lp",   "2lp",   "3lp-1", "3lp-2", "3lp-3",

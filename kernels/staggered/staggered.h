@@ -1,6 +1,6 @@
 /*
  * staggered: the MILC staggered Dslash suite driver (paper 001, Eq. 1 with first and third neighbours). Like
- * kernels/wilson.c it owns everything the models share: the lattice (kernels/lattice.h), the random fat and
+ * kernels/wilson/wilson.c it owns everything the models share: the lattice (kernels/lattice.h), the random fat and
  * long links and colour vectors (seeded), the packing into the canonical arrays of struct pp_staggered_ops,
  * the strategies' rules (order, work-group size), the flop and byte models, the paper's timing rule and the
  * verification of every output site against the plain five-loop reference (staggered_ref). A backend supplies

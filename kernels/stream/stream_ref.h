@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "kernels/stream.h"
+#include "kernels/stream/stream.h"
 
 struct stream_gold {
     double a, b, c; /* expected final values, rounded to the working precision */

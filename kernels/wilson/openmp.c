@@ -2,28 +2,28 @@
  * openmp/wilson: the Wilson Dslash on the host through OpenMP, in two layouts: site-major (aos: each site's
  * spinor and links together, one thread per site) and structure of arrays over sites (soa: one array per real
  * component, site index fastest, so consecutive sites fill a vector register: each thread's share of the
- * site loop is `omp simd`). The arithmetic is kernels/wilson_dslash.h's (wilson_kernels.h instantiates it);
- * kernels/wilson_layout.h moves sites in and out of the layout. Owns the fields of its context (allocated
+ * site loop is `omp simd`). The arithmetic is kernels/wilson/wilson_dslash.h's (wilson_kernels.h instantiates it);
+ * kernels/wilson/wilson_layout.h moves sites in and out of the layout. Owns the fields of its context (allocated
  * page aligned in alloc, freed in release). Runs on the caller's thread, which forks the OpenMP team per
  * call; every call returns when the loop has joined.
  */
-#include "openmp.h"
+#include "kernels/openmp/openmp.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/wilson_layout.h"
+#include "kernels/wilson/wilson_layout.h"
 
 #define SOA       0
 #define REAL      float
 #define KERNEL(k) k##_aos_fp32
-#include "wilson_kernels.h"
+#include "kernels/wilson/openmp_kernels.h"
 #undef REAL
 #undef KERNEL
 #define REAL      double
 #define KERNEL(k) k##_aos_fp64
-#include "wilson_kernels.h"
+#include "kernels/wilson/openmp_kernels.h"
 #undef REAL
 #undef KERNEL
 #undef SOA
@@ -31,12 +31,12 @@
 #define SOA       1
 #define REAL      float
 #define KERNEL(k) k##_soa_fp32
-#include "wilson_kernels.h"
+#include "kernels/wilson/openmp_kernels.h"
 #undef REAL
 #undef KERNEL
 #define REAL      double
 #define KERNEL(k) k##_soa_fp64
-#include "wilson_kernels.h"
+#include "kernels/wilson/openmp_kernels.h"
 #undef REAL
 #undef KERNEL
 #undef SOA

@@ -1,9 +1,9 @@
 /*
- * wilson: the Wilson Dslash kernel (paper 000, Eq. 1) in OpenCL C 1.2. The program is kernels/wilson_dslash.h
+ * wilson: the Wilson Dslash kernel (paper 000, Eq. 1) in OpenCL C 1.2. The program is kernels/wilson/wilson_dslash.h
  * (the arithmetic of one output site, shared with CUDA) followed by this file, built per precision, layout
  * and index type with -DREAL=float|double -DWILSON_SOA=0|1 -DWILSON_SIZE=uint|ulong. One work-item per output
  * site; the global size is rounded up to the work-group size and the extra work-items do nothing. Embedded as
- * pp_cl_wilson and driven by kernels/opencl/wilson.c.
+ * pp_cl_wilson and driven by kernels/wilson/opencl.c.
  */
 kernel void wilson_dslash(global const REAL *restrict psi, global const REAL *restrict g,
                           global const uint *restrict nbr, global REAL *restrict out, WILSON_SIZE n)

@@ -5,7 +5,7 @@
  * aligned in alloc, freed in release). Runs on the caller's thread, which forks the OpenMP team per call;
  * every call returns when the loop has joined.
  */
-#include "openmp.h"
+#include "kernels/openmp/openmp.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,12 +15,12 @@
 
 #define REAL      float
 #define KERNEL(k) k##_fp32
-#include "staggered_kernels.h"
+#include "kernels/staggered/openmp_kernels.h"
 #undef REAL
 #undef KERNEL
 #define REAL      double
 #define KERNEL(k) k##_fp64
-#include "staggered_kernels.h"
+#include "kernels/staggered/openmp_kernels.h"
 #undef REAL
 #undef KERNEL
 

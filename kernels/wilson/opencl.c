@@ -1,15 +1,15 @@
 /*
  * opencl/wilson: the Wilson Dslash (paper 000, Eq. 1) on an OpenCL device, as opencl_wilson_ops, for fp32 and
  * fp64 and both layouts (aos: site-major; soa: one array per real component, site fastest, coalesced on
- * GPUs). The program is kernels/wilson_dslash.h (the arithmetic of a site, shared with CUDA) followed by
- * kernels/opencl/wilson.cl, built per precision, layout and index type.
+ * GPUs). The program is kernels/wilson/wilson_dslash.h (the arithmetic of a site, shared with CUDA) followed by
+ * kernels/wilson/wilson.cl, built per precision, layout and index type.
  *
  * alloc builds the program, creates the fields and sets the kernel's arguments once; upload and download move
- * the fields between the driver's canonical arrays and the layout (kernels/wilson_layout.h) through a host
+ * the fields between the driver's canonical arrays and the layout (kernels/wilson/wilson_layout.h) through a host
  * staging buffer; dslash(iterations) enqueues its kernels back to back on the context's in-order queue and
  * waits once (clFinish). The state lives in the context (struct opencl_wilson) until release or close. One
  * thread at a time, like the context.
- * Chosen at alloc (kernels/wilson_gpu.h): the work-group size, the register budget (-cl-nv-maxrregcount where
+ * Chosen at alloc (kernels/wilson/wilson_gpu.h): the work-group size, the register budget (-cl-nv-maxrregcount where
  * the compiler is NVIDIA's) and the index width; PPBENCH_OPENCL_WILSON_OPTIONS appends build options
  * (experiments); describe reports them with the kernel's limits.
  */
@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "kernels/opencl/embedded.h"
-#include "kernels/wilson_gpu.h"
-#include "kernels/wilson_layout.h"
+#include "kernels/wilson/wilson_gpu.h"
+#include "kernels/wilson/wilson_layout.h"
 
 /* Work-items per work-group on CPUs: a work-group becomes one loop over its work-items on one thread; 64
  * sites keep the groups many on small lattices. GPUs and accelerators: WILSON_GPU_WORK_GROUP, as CUDA. */

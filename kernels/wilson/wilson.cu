@@ -1,12 +1,12 @@
 /*
  * wilson: the Wilson Dslash (paper 000, Eq. 1) in CUDA as cuda_wilson_ops, for fp32 and fp64 and both layouts
  * (aos: site-major; soa: one array per real component, site fastest, so that a warp's loads of a component
- * coalesce). The arithmetic of a site is kernels/wilson_dslash.h, shared with OpenCL; this file launches it
+ * coalesce). The arithmetic of a site is kernels/wilson/wilson_dslash.h, shared with OpenCL; this file launches it
  * with one thread per output site and moves the fields between the driver's canonical arrays and the layout
- * (kernels/wilson_layout.h) through a host staging buffer.
+ * (kernels/wilson/wilson_layout.h) through a host staging buffer.
  *
  * dslash(iterations) launches its kernels back to back on the legacy default stream (in order) and waits
- * once. Chosen at alloc (kernels/wilson_gpu.h): the block size (up to WILSON_MAX_BLOCK), the register budget
+ * once. Chosen at alloc (kernels/wilson/wilson_gpu.h): the block size (up to WILSON_MAX_BLOCK), the register budget
  * (a __launch_bounds__ minimum of blocks per SM) and the index width; describe reports them with the
  * registers the kernel got.
  *
@@ -19,29 +19,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/wilson_gpu.h"
-#include "kernels/wilson_layout.h"
+#include "kernels/wilson/wilson_gpu.h"
+#include "kernels/wilson/wilson_layout.h"
 
 /* The site functions once per precision and index type (overloads). */
 #define REAL        float
 #define WILSON_SIZE unsigned
-#include "kernels/wilson_dslash.h"
+#include "kernels/wilson/wilson_dslash.h"
 #undef WILSON_SIZE
 #define WILSON_SIZE size_t
-#include "kernels/wilson_dslash.h"
+#include "kernels/wilson/wilson_dslash.h"
 #undef WILSON_SIZE
 #undef REAL
 #define REAL        double
 #define WILSON_SIZE unsigned
-#include "kernels/wilson_dslash.h"
+#include "kernels/wilson/wilson_dslash.h"
 #undef WILSON_SIZE
 #define WILSON_SIZE size_t
-#include "kernels/wilson_dslash.h"
+#include "kernels/wilson/wilson_dslash.h"
 #undef WILSON_SIZE
 #undef REAL
 
 /* Threads per block: the bound the kernels are compiled for (the default is WILSON_GPU_WORK_GROUP). The
- * register budget r of kernels/wilson_gpu.h becomes __launch_bounds__(WILSON_MAX_BLOCK, m), m = 65536 / (256
+ * register budget r of kernels/wilson/wilson_gpu.h becomes __launch_bounds__(WILSON_MAX_BLOCK, m), m = 65536 / (256
  * r) blocks per SM: m = 1, 2, 3, 4 for 255, 128, 80, 64 registers, and none (m = 0) for the compiler's
  * choice. */
 #define WILSON_MAX_BLOCK     256

@@ -3,19 +3,19 @@
  * aligned in alloc, freed in release). Runs on the caller's thread, which forks the OpenMP team per kernel;
  * each kernel returns when its parallel loop has joined, so every call is blocking.
  */
-#include "openmp.h"
+#include "kernels/openmp/openmp.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define REAL      float
 #define KERNEL(k) k##_fp32
-#include "stream_kernels.h"
+#include "kernels/stream/openmp_kernels.h"
 #undef REAL
 #undef KERNEL
 #define REAL      double
 #define KERNEL(k) k##_fp64
-#include "stream_kernels.h"
+#include "kernels/stream/openmp_kernels.h"
 #undef REAL
 #undef KERNEL
 

@@ -3,13 +3,13 @@
  * defines REAL (the element type), KERNEL(name) (the function name for that instance) and SOA (0: site-major,
  * 1: one array per real component, site fastest, component arrays ld apart).
  *
- * The arithmetic of one output site is kernels/wilson_dslash.h's, the same as OpenCL's and CUDA's (spin
+ * The arithmetic of one output site is kernels/wilson/wilson_dslash.h's, the same as OpenCL's and CUDA's (spin
  * projection, SU(3) products, reconstruction: 1320 flop), included here per instance; its small loops are
  * unrolled completely (GCC unroll), which leaves the site loop one straight body for the vectoriser.
  */
 
 #define WILSON_NAME(name) KERNEL(name)
-#include "kernels/wilson_dslash.h"
+#include "kernels/wilson/wilson_dslash.h"
 #undef WILSON_NAME
 
 /* The output sites [lo, hi): the loop the vector units see, compiled once per instruction set. */
