@@ -206,6 +206,52 @@ struct pp_staggered_ops {
     void (*release)(struct pp_ctx *ctx);                                    /* safe if none */
 };
 
+/* One suite as one model implements it (kernels/<suite>/<model>.c): the suite's kernels are its ops table
+ * (struct pp_<suite>_ops, declared by the suite in kernels/<suite>/<suite>_ops.h); its state in a context is
+ * private to that file, kept in the context's slots (pp_suite_state) and freed by release. */
+struct pp_suite_impl {
+    const char *suite; /* the suite's name, as in kernels/suites.c */
+    const void *ops;   /* its struct pp_<suite>_ops */
+    void (*release)(struct pp_ctx *ctx);                            /* free the suite's state; safe if none */
+    void (*describe)(struct pp_ctx *ctx, struct pp_info_list *out); /* its provenance keys; NULL: none */
+};
+
+#define PP_MAX_SUITES 8
+
+/* The per-suite state of one context: every model's struct pp_ctx holds one, zeroed at open. A slot is taken
+ * by the first suite that asks for it; the model's close and describe go through the slots taken
+ * (pp_suite_slots_release, pp_suite_slots_describe), so a model's core names no suite. */
+struct pp_suite_slots {
+    const struct pp_suite_impl *impl[PP_MAX_SUITES];
+    void *state[PP_MAX_SUITES];
+};
+
+/* The state pointer of impl in s (NULL until the suite stores its state there). */
+static inline void **pp_suite_state(struct pp_suite_slots *s, const struct pp_suite_impl *impl)
+{
+    for (size_t i = 0; i < PP_MAX_SUITES; i++) {
+        if (!s->impl[i])
+            s->impl[i] = impl;
+        if (s->impl[i] == impl)
+            return &s->state[i];
+    }
+    return NULL; /* more suites than PP_MAX_SUITES: a build error in practice (see registry tests) */
+}
+
+static inline void pp_suite_slots_release(struct pp_suite_slots *s, struct pp_ctx *ctx)
+{
+    for (size_t i = 0; i < PP_MAX_SUITES && s->impl[i]; i++)
+        s->impl[i]->release(ctx);
+}
+
+static inline void pp_suite_slots_describe(struct pp_suite_slots *s, struct pp_ctx *ctx,
+                                           struct pp_info_list *out)
+{
+    for (size_t i = 0; i < PP_MAX_SUITES && s->impl[i]; i++)
+        if (s->impl[i]->describe)
+            s->impl[i]->describe(ctx, out);
+}
+
 struct pp_backend {
     const char *name; /* "openmp", "opencl", "cuda" */
     /* Append the devices this model can drive to out. Returns -1 with the reason ("no device: ...") when it
@@ -215,10 +261,24 @@ struct pp_backend {
     /* Runtime, driver and compiler provenance of an open context. */
     void (*describe)(struct pp_ctx *ctx, struct pp_info_list *out);
     void (*close)(struct pp_ctx *ctx); /* NULL-safe */
+    const struct pp_suite_impl *const *suites; /* the suites this model implements, NULL-terminated */
     const struct pp_stream_ops *stream;
     const struct pp_wilson_ops *wilson;       /* NULL: the model has no wilson suite */
     const struct pp_staggered_ops *staggered; /* NULL: the model has no staggered suite */
 };
+
+/* The ops table of suite in b (cast to its struct pp_<suite>_ops), or NULL when b does not implement it. */
+static inline const void *pp_backend_ops(const struct pp_backend *b, const char *suite)
+{
+    for (size_t i = 0; b->suites && b->suites[i]; i++) {
+        const char *a = b->suites[i]->suite, *c = suite;
+        while (*a && *a == *c)
+            a++, c++;
+        if (*a == *c)
+            return b->suites[i]->ops;
+    }
+    return NULL;
+}
 
 #ifdef __cplusplus
 }
