@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "lib/error.h"
 #include "lib/info.h"
@@ -261,22 +262,37 @@ struct pp_backend {
     /* Runtime, driver and compiler provenance of an open context. */
     void (*describe)(struct pp_ctx *ctx, struct pp_info_list *out);
     void (*close)(struct pp_ctx *ctx); /* NULL-safe */
-    const struct pp_suite_impl *const *suites; /* the suites this model implements, NULL-terminated */
+    /* The suites this model implements: [suites, suites_end), the model's PP_SUITE_IMPL registrations. */
+    const struct pp_suite_impl *const *suites, *const *suites_end;
     const struct pp_stream_ops *stream;
     const struct pp_wilson_ops *wilson;       /* NULL: the model has no wilson suite */
     const struct pp_staggered_ops *staggered; /* NULL: the model has no staggered suite */
 };
 
+/* Defines model's implementation of suite, model_suite_impl, and registers it: a pointer to it goes into the
+ * ELF section pp_suites_<model>, which the linker brackets with __start_pp_suites_<model> and
+ * __stop_pp_suites_<model> (GNU ld does so for any section named like a C identifier). The model's backend
+ * takes that range as its suites (PP_SUITES_OF), so adding a suite adds a file and nothing in the model's core.
+ * Use at file scope, followed by the initializer:
+ *     PP_SUITE_IMPL(openmp, stream) = {.suite = "stream", .ops = &ops, .release = release};  */
+#define PP_SUITE_IMPL(model, suite)                                                                          \
+    extern const struct pp_suite_impl model##_##suite##_impl;                                                \
+    __attribute__((used, section("pp_suites_" #model))) const struct pp_suite_impl                          \
+        *const model##_##suite##_impl_ref = &model##_##suite##_impl;                                          \
+    const struct pp_suite_impl model##_##suite##_impl
+
+/* The range of model's registrations, for its struct pp_backend: .suites = ..., .suites_end = ... */
+#define PP_SUITES_DECLARE(model)                                                                             \
+    extern const struct pp_suite_impl *const __start_pp_suites_##model[];                                    \
+    extern const struct pp_suite_impl *const __stop_pp_suites_##model[]
+#define PP_SUITES_OF(model) .suites = __start_pp_suites_##model, .suites_end = __stop_pp_suites_##model
+
 /* The ops table of suite in b (cast to its struct pp_<suite>_ops), or NULL when b does not implement it. */
 static inline const void *pp_backend_ops(const struct pp_backend *b, const char *suite)
 {
-    for (size_t i = 0; b->suites && b->suites[i]; i++) {
-        const char *a = b->suites[i]->suite, *c = suite;
-        while (*a && *a == *c)
-            a++, c++;
-        if (*a == *c)
-            return b->suites[i]->ops;
-    }
+    for (const struct pp_suite_impl *const *i = b->suites; i && i < b->suites_end; i++)
+        if (strcmp((*i)->suite, suite) == 0)
+            return (*i)->ops;
     return NULL;
 }
 
