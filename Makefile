@@ -55,8 +55,9 @@ TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 WORKER     = $(BUILD)/bin/ppbench-worker
 SERVER     = $(if $(SERVER_SRC),$(BUILD)/bin/ppbenchd)
 CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
-# ppbenchd checks a job's lattice with the rule the worker applies (kernels/lattice.c).
-SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c kernels/lattice.c) $(BUILD)/obj/schema.o \
+# ppbenchd links the suite table and its checks (kernels/suite.c, suites.c; lattice.c for the lattice rule),
+# the same code the worker checks a job with; the drivers are weak references there (NULL).
+SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c kernels/lattice.c kernels/suite.c kernels/suites.c) $(BUILD)/obj/schema.o \
              $(BUILD)/obj/openapi.o
 
 ifneq ($(NVCC),)

@@ -100,101 +100,18 @@ static int check_fields(struct request *r, json_t *obj, const char *prefix, cons
     return 0;
 }
 
-/* value is one of the enum's choices; else the error lists them. */
-static int check_choice(struct request *r, const struct catalog_param *p, const char *field,
-                        const char *value)
+/* The job's kernels and params checked against the suite table (kernels/suite.h: the checks the worker's
+ * child makes again) and completed with the defaults: new references in *kernels and *params. */
+static int check_suite(struct request *r, const struct suite *s, json_t *job, json_t **kernels,
+                       json_t **params)
 {
-    char known[160];
-    size_t used = 0;
+    struct suite_values v;
+    struct suite_error e;
 
-    for (int k = 0; p->choices[k]; k++) {
-        if (!strcmp(p->choices[k], value))
-            return 0;
-        if (used < sizeof(known))
-            used +=
-                (size_t)snprintf(known + used, sizeof(known) - used, "%s%s", k ? ", " : "", p->choices[k]);
-    }
-    return req_fail(r, 422, "invalid_value", field, "%s: unknown value \"%s\" (%s)", field, value, known);
-}
-
-/* One parameter: v (NULL when absent) checked against p; the value or p's default goes into filled (an
- * optional parameter that is absent stays absent). */
-static int check_param(struct request *r, const struct catalog_param *p, json_t *v, json_t *filled)
-{
-    char field[64];
-    struct pp_error err;
-    long long n = p->def;
-    int st;
-
-    snprintf(field, sizeof(field), "params.%s", p->name);
-    if (!v && (p->optional || p->type == CATALOG_LATTICE)) /* a lattice has no default of its own */
-        return 0;
-    if (p->type == CATALOG_INTEGER) {
-        st = v ? check_int(r, v, field, p->min, p->max, &n) : 0;
-        if (!st)
-            json_object_set_new(filled, p->name, json_integer(n));
-        return st;
-    }
-    if (v && !json_is_string(v))
-        return bad_type(r, field, "a string");
-    const char *value = v ? json_string_value(v) : p->choices[p->def];
-    if (p->type == CATALOG_LATTICE) {
-        if (catalog_check_lattice(value, &err))
-            return req_fail(r, 422, "invalid_value", field, "%s: %s", field, err.msg);
-    } else if ((st = check_choice(r, p, field, value))) {
-        return st;
-    }
-    json_object_set_new(filled, p->name, json_string(value));
-    return 0;
-}
-
-/* Validate params against the suite's catalogue and fill defaults: new reference in *out. */
-static int check_params(struct request *r, const struct catalog_suite *s, json_t *params, json_t **out)
-{
-    const char *names[CATALOG_MAX_PARAMS + 1];
-    int st = 0;
-
-    if (params && !json_is_object(params))
-        return bad_type(r, "params", "an object");
-    for (int i = 0; i < s->nparams; i++)
-        names[i] = s->params[i].name;
-    names[s->nparams] = NULL;
-    if (params && (st = check_fields(r, params, "params.", names)))
-        return st;
-    json_t *filled = json_object();
-    for (int i = 0; i < s->nparams && !st; i++)
-        st =
-            check_param(r, &s->params[i], params ? json_object_get(params, s->params[i].name) : NULL, filled);
-    if (st) {
-        json_decref(filled);
-        return st;
-    }
-    *out = filled; /* only on success: the caller owns it then */
-    return 0;
-}
-
-static int check_kernels(struct request *r, const struct catalog_suite *s, json_t *kernels, json_t **out)
-{
-    size_t i;
-    json_t *k;
-
-    if (!kernels) {
-        *out = json_array();
-        for (int n = 0; s->kernels[n]; n++)
-            json_array_append_new(*out, json_string(s->kernels[n]));
-        return 0;
-    }
-    if (!json_is_array(kernels) || json_array_size(kernels) == 0)
-        return bad_type(r, "kernels", "a non-empty array of kernel names");
-    json_array_foreach(kernels, i, k)
-    {
-        if (!json_is_string(k))
-            return bad_type(r, "kernels", "a non-empty array of kernel names");
-        if (!catalog_kernel(s, json_string_value(k)))
-            return req_fail(r, 422, "unknown_kernel", "kernels", "unknown kernel \"%s\" in suite %s",
-                            json_string_value(k), s->name);
-    }
-    *out = json_incref(kernels);
+    if (suite_values_from_json(&v, s, json_object_get(job, "params"), json_object_get(job, "kernels"), &e))
+        return req_fail(r, 422, e.code, e.field, "%s", e.msg);
+    *kernels = suite_values_kernels_json(&v);
+    *params = suite_values_params_json(&v);
     return 0;
 }
 
@@ -287,7 +204,7 @@ int jobs_submit(struct request *r)
                                          "timeout_s", "tags",   NULL};
     json_t *j = r->json, *suite = json_object_get(j, "suite"), *model = json_object_get(j, "model");
     json_t *kernels = NULL, *params = NULL;
-    const struct catalog_suite *s;
+    const struct suite *s;
     long long priority = 0, timeout = 600, attempts = 3;
     char *kernels_s = NULL, *params_s = NULL, *selector_s = NULL, *tags_s = NULL;
     char pr[24], to[24], at[24], by[24];
@@ -298,25 +215,23 @@ int jobs_submit(struct request *r)
     if ((st = check_fields(r, j, "", fields)))
         return st;
     if (!suite)
-        return req_fail(r, 422, "missing_field", "suite", "suite is required (%s)", catalog_suite_names());
+        return req_fail(r, 422, "missing_field", "suite", "suite is required (%s)", suite_names());
     if (!json_is_string(suite))
         return bad_type(r, "suite", "a string");
-    if (!(s = catalog_suite(json_string_value(suite))))
+    if (!(s = suite_find(json_string_value(suite))))
         return req_fail(r, 422, "unknown_suite", "suite", "unknown suite \"%s\" (known: %s)",
-                        json_string_value(suite), catalog_suite_names());
+                        json_string_value(suite), suite_names());
     if (!model)
-        return req_fail(r, 422, "missing_field", "model", "model is required (%s)", catalog_model_names());
+        return req_fail(r, 422, "missing_field", "model", "model is required (%s)", suite_model_names());
     if (!json_is_string(model))
         return bad_type(r, "model", "a string");
-    if (!catalog_model(json_string_value(model)))
+    if (!suite_model_known(json_string_value(model)))
         return req_fail(r, 422, "unknown_model", "model", "unknown model \"%s\" (known: %s)",
-                        json_string_value(model), catalog_model_names());
+                        json_string_value(model), suite_model_names());
     if ((st = get_int(r, j, "priority", "priority", -1000, 1000, &priority)) ||
         (st = get_int(r, j, "timeout_s", "timeout_s", 1, 86400, &timeout)) ||
         (st = get_int(r, j, "max_attempts", "max_attempts", 1, 100, &attempts)) ||
-        (st = check_tags(r, json_object_get(j, "tags"))) ||
-        (st = check_kernels(r, s, json_object_get(j, "kernels"), &kernels)) ||
-        (st = check_params(r, s, json_object_get(j, "params"), &params)) ||
+        (st = check_tags(r, json_object_get(j, "tags"))) || (st = check_suite(r, s, j, &kernels, &params)) ||
         (st = check_target(r, json_string_value(model), json_object_get(j, "platform"),
                            json_object_get(j, "selector"))))
         goto out;

@@ -94,10 +94,10 @@ static const char *or_default(const char *v, const char *def)
 
 /* problem=suite.kernel, both in the catalogue; *out is the suite. */
 static int parse_problem(struct request *r, const char *problem, char *suite, char *kernel, size_t size,
-                         const struct catalog_suite **out)
+                         const struct suite **out)
 {
     const char *dot;
-    const struct catalog_suite *s;
+    const struct suite *s;
 
     if (!problem || !*problem)
         return req_fail(r, 400, "missing_parameter", "problem",
@@ -122,7 +122,7 @@ int pp_get(struct request *r)
                *precision = req_query(r, "precision"), *size_s = req_query(r, "size"),
                *policy = or_default(req_query(r, "variant_policy"), "best"),
                *variant = req_query(r, "variant");
-    const struct catalog_suite *s = NULL;
+    const struct suite *s = NULL;
     char suite[64], kernel[64], size[24];
     struct db_error dberr;
     PGresult *res;

@@ -71,8 +71,8 @@ static const char progress_sql[] =
 
 static const char job_state_sql[] = "SELECT state, epoch FROM jobs WHERE id = $1";
 
-/* One result row per kernel of the report. The size is the problem's array_size (stream) or its sites (the
- * lattice suites: the whole lattice, both parities); the report's problem and variant documents are kept
+/* One result row per kernel of the report. The size is the problem's "size", in the suite's unit (the
+ * suite table's `size`: stream's elements, the lattice suites' sites of the whole lattice); the report's problem and variant documents are kept
  * whole in the provenance (result_doc serves the problem as "problem"). */
 static const char result_sql[] =
     "WITH j AS (SELECT id, ran_on, model, suite, worker_id FROM jobs "
@@ -84,7 +84,7 @@ static const char result_sql[] =
     "  error, "
     "provenance) "
     "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, coalesce((d->'variant')::text, ''), "
-    "  d->'problem'->>'precision', coalesce(d->'problem'->>'array_size', d->'problem'->>'sites')::bigint, "
+    "  d->'problem'->>'precision', coalesce(d->'problem'->>'size', d->'problem'->>'array_size', d->'problem'->>'sites')::bigint, "
     "  (e->>'bytes')::float8, "
     "  (e->>'flops')::float8, ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(e->'times_s') x), "
     "  (e->'stats_s'->>'min')::float8, (e->'stats_s'->>'max')::float8, (e->'stats_s'->>'mean')::float8, "

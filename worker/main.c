@@ -18,6 +18,7 @@ static void usage(FILE *f)
             "  run --platform ID --model M --suite stream [--arraysize N] [--numtimes K] [--float]\n"
             "      [--kernels copy,mul,...] [--csv | --json]\n"
             "                                       run a suite here, no server (run --help for more)\n"
+            "  suites [--json]                      the suites, their kernels and parameters\n"
             "  serve --server URL --platform ID [--token TOKEN]\n"
             "                                       serve a platform for ppbenchd (serve --help for more)\n"
             "  version                              print the version and the built models\n");
@@ -33,6 +34,8 @@ int main(int argc, char **argv)
         return run_list_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "run") == 0)
         return run_main(argc - 1, argv + 1);
+    if (strcmp(argv[1], "suites") == 0)
+        return run_suites_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "serve") == 0)
         return serve_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {

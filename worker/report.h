@@ -1,6 +1,7 @@
 /*
- * report: prints a STREAM run as BabelStream's table, BabelStream's CSV, or one JSON document holding
- * everything the measurement rules ask for (docs/METHODOLOGY.md).
+ * report: the one JSON document of a run of any suite (the frame every suite shares: schema, suite, model,
+ * platform, device, the suite's problem, variant and phases, kernels, verified, provenance), and the platform
+ * object of `list --json`, which `serve` registers. A suite's own table and CSV are its driver's.
  */
 #ifndef PP_REPORT_H
 #define PP_REPORT_H
@@ -9,54 +10,25 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "kernels/staggered/staggered.h"
-#include "kernels/stream/stream.h"
-#include "kernels/wilson/wilson.h"
+#include "kernels/suite_driver.h"
 #include "lib/info.h"
 #include "worker/platform.h"
 
 struct run_report {
     const struct pp_platform *platform;
     const struct pp_device *device;
-    const char *model;
-    const struct stream_result *result;       /* --suite stream */
-    const struct wilson_result *wilson;       /* --suite wilson (worker/runner_wilson.c reports it) */
-    const struct staggered_result *staggered; /* --suite staggered (worker/runner_staggered.c) */
-    struct pp_info_list provenance;           /* ppbench, host, environment */
-    struct pp_info_list backend;              /* runtime, driver, compiler of the model */
+    const char *model, *suite;
+    struct pp_info_list provenance; /* ppbench, host, environment */
+    struct pp_info_list backend;    /* runtime, driver, compiler of the model */
 };
 
-void report_table(FILE *f, const struct run_report *r);
-void report_csv(FILE *f, const struct run_report *r);
-int report_json(FILE *f, const struct run_report *r, struct pp_error *err) PP_WUR;
+/* Write the JSON document of a finished run: o's problem, variant and phases are stolen (set to NULL). */
+int report_json(FILE *f, const struct run_report *r, struct suite_output *o, struct pp_error *err) PP_WUR;
 
-/* Pieces every suite's JSON shares (new references): the entries of l whose key starts with prefix (prefix
- * dropped), and the platform object (also one element of `list --json` .platforms[], which `serve`
- * registers). */
+/* The entries of l whose key starts with prefix (prefix dropped), as an object (new reference). */
 json_t *report_info_json(const struct pp_info_list *l, const char *prefix);
+
+/* The platform object (also one element of `list --json` .platforms[]) (new reference). */
 json_t *report_platform_json(const struct pp_platform *p);
-
-/* One element of a report's "kernels" (new reference): what every suite says of one kernel. */
-struct report_kernel {
-    const char *name;
-    bool verified;
-    const char *error; /* the failure, read when !verified */
-    double bytes, flops, bandwidth, gflops;
-    const struct pp_stats *stats;
-    const double *times; /* ntimes samples, as measured (a warm-up included where the suite times one) */
-    size_t ntimes;
-    double max_rel_err, tolerance;
-};
-json_t *report_kernel_json(const struct report_kernel *k, double peak_bw);
-
-/* Write the one JSON document of a run of any suite: schema, suite, model, platform, device, then the suite's
- * problem, variant and phases_s objects and kernels array (all four stolen), verified, and provenance with
- * the backend's part. */
-int report_write_json(FILE *f, const struct run_report *r, const char *suite, json_t *problem,
-                      json_t *variant, json_t *phases, bool verified, json_t *kernels,
-                      struct pp_error *err) PP_WUR;
-
-/* Verification failures, one line each, for stderr. */
-void report_failures(FILE *f, const struct run_report *r);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * run: `ppbench-worker list` and `ppbench-worker run`. Parses options and hands the run to the runner
- * (worker/runner.c: resolve, check, run, report); builds the platform objects of `list --json`, which are
+ * (worker/runner.c: resolve, check, run, report), with the suite options derived from the suite table
+ * (kernels/suites.c); `suites` prints that table; builds the platform objects of `list --json`, which are
  * also what `serve` registers. Main thread; every error becomes one message on stderr and an exit status
  * (run.h).
  */
@@ -13,11 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/lattice.h"
 #include "kernels/registry.h"
-#include "kernels/staggered/staggered.h"
-#include "kernels/stream/stream.h"
-#include "kernels/wilson/wilson.h"
+#include "kernels/suite.h"
 #include "worker/platform.h"
 #include "worker/report.h"
 #include "worker/runner.h"
@@ -43,128 +41,192 @@ static int parse_count(const char *opt, const char *s, unsigned long long max, u
     return 0;
 }
 
-static const char run_usage[] =
-    "usage: ppbench-worker run --platform ID --model MODEL --suite stream|wilson|staggered [options]\n"
-    "  --platform ID      platform id (see `ppbench-worker list`), GPU UUID or PCI bus id\n"
-    "  --model MODEL      programming model (%s)\n"
-    "  --suite SUITE      stream (BabelStream), wilson (Wilson Dslash) or staggered (MILC staggered Dslash)\n"
-    "  --float            single precision (wilson's default)\n"
-    "  --double           double precision (the default of stream and staggered)\n"
-    "stream:\n"
-    "  --arraysize N      elements per array (default 2^25)\n"
-    "  --kernels LIST     comma-separated subset of copy,mul,add,triad,dot,nstream (default all)\n"
-    "  --numtimes K       iterations per kernel, K >= 2; the first is warm-up (default 100; wilson too)\n"
-    "wilson and staggered (even to odd checkerboard, periodic):\n"
-    "  --lattice XxYxZxT  lattice extents, each even and >= 4 (default 32^4 on GPUs, 8^4 on CPUs)\n"
-    "wilson:\n"
-    "  --layout LAYOUT    aos (site-major) or soa (structure of arrays over sites; default aos)\n"
-    "  --iterations N     applications per timed sample, back to back (default 1)\n"
-    "staggered (paper 001):\n"
-    "  --strategy S       1lp, 2lp, 3lp-1, 3lp-2, 3lp-3, 4lp-1, 4lp-2 (OpenCL, CUDA) or site, simd "
-    "(OpenMP);\n"
-    "                     default 3lp-1 on GPUs, site on CPUs\n"
-    "  --order O          work-item order: k or i (3lp-*, 4lp-1; default k), l or i (4lp-2; default l), "
-    "none\n"
-    "  --work-group N     work-items per work-group (GPU strategies): a multiple of 12 (3lp k), 4 (3lp i) "
-    "or\n"
-    "                     48 (4lp) dividing the global size; default the largest of 768, 384, 192, 96 that "
-    "fits\n"
-    "  --runs R           timed samples after one warm-up application (default 10)\n"
-    "  --iterations N     applications per sample, timed together (default 100)\n"
-    "  --timing T         mean (rates from the mean sample, the paper's rule; default) or best (the "
-    "fastest)\n"
-    "output:\n"
-    "  --csv | --json     CSV, or one JSON document with everything (default: a table)\n"
-    "  --progress-fd FD   write \"progress 0.42\" lines to FD while running (used by `serve`)\n";
+/* ---- options derived from the suite table ---- */
 
-/* The suites an option belongs to; an option given to a suite that does not take it is an error. */
-enum { SUITE_STREAM = 1, SUITE_WILSON = 2, SUITE_STAGGERED = 4 };
+/* Every parameter name of every suite, once, in table order: the suite options `run` takes. */
+#define MAX_NAMES (SUITE_MAX_PARAMS * 8)
+static const char *param_names[MAX_NAMES];
+static size_t nparam_names;
 
-struct suite_option {
-    const char *name;
-    unsigned suites;
+static void collect_param_names(void)
+{
+    nparam_names = 0;
+    for (size_t i = 0; i < suite_count(); i++)
+        for (size_t p = 0; p < suite_at(i)->nparams; p++) {
+            const char *name = suite_at(i)->params[p].name;
+            size_t k = 0;
+            while (k < nparam_names && strcmp(param_names[k], name) != 0)
+                k++;
+            if (k == nparam_names && nparam_names < MAX_NAMES)
+                param_names[nparam_names++] = name;
+        }
+}
+
+/* "N", "XxYxZxT" or "aos|soa": what a parameter's option takes, for --help. */
+static void metavar(const struct suite_param *p, char *out, size_t size)
+{
+    size_t used = 0;
+
+    if (p->type == SUITE_INTEGER)
+        snprintf(out, size, "N");
+    else if (p->type == SUITE_LATTICE)
+        snprintf(out, size, "XxYxZxT");
+    else
+        for (size_t k = 0; p->choices[k] && used < size; k++)
+            used += (size_t)snprintf(out + used, size - used, "%s%s", k ? "|" : "", p->choices[k]);
+}
+
+static void print_help(void)
+{
+    char opt[48], meta[96], def[64];
+
+    printf("usage: ppbench-worker run --platform ID --model MODEL --suite SUITE [options]\n"
+           "  --platform ID        platform id (see `ppbench-worker list`), GPU UUID or PCI bus id\n"
+           "  --model MODEL        programming model (built: %s)\n"
+           "  --suite SUITE        %s\n"
+           "  --kernels LIST       comma-separated subset of the suite's kernels (default all)\n"
+           "  --param NAME=VALUE   any parameter of the suite by its name (as a job names it)\n"
+           "  --float | --double   precision fp32 or fp64 (--precision)\n"
+           "  --job JSON           suite, model, kernels and params as one job document (used by `serve`)\n"
+           "  --csv | --json       CSV, or one JSON document with everything (default: a table)\n"
+           "  --progress-fd FD     write \"progress 0.42\" lines to FD while running (used by `serve`)\n",
+           registry_names(), suite_names());
+    for (size_t i = 0; i < suite_count(); i++) {
+        const struct suite *s = suite_at(i);
+        printf("%s: %s; kernels:", s->name, s->title);
+        for (size_t k = 0; s->kernels[k]; k++)
+            printf(" %s", s->kernels[k]);
+        printf("\n");
+        for (size_t p = 0; p < s->nparams; p++) {
+            const struct suite_param *sp = &s->params[p];
+            suite_option_name(sp->name, opt, sizeof(opt));
+            metavar(sp, meta, sizeof(meta));
+            if (sp->optional || sp->type == SUITE_LATTICE)
+                snprintf(def, sizeof(def), "%s", "");
+            else if (sp->type == SUITE_ENUM)
+                snprintf(def, sizeof(def), " (default %s)", sp->choices[sp->def]);
+            else
+                snprintf(def, sizeof(def), " (default %lld)", sp->def);
+            printf("  %s %s\n      %s%s%s\n", opt, meta, sp->description, def,
+                   sp->standalone ? "; not for jobs" : "");
+        }
+    }
+}
+
+/* One suite parameter given on the command line, applied once the suite is known. */
+struct given {
+    const char *name, *value, *as; /* as: how it was written, for messages ("--lattice", "--param") */
 };
 
-static const char *suite_options(unsigned suite)
+/* The suite options s takes, "--lattice, --layout, ..." */
+static void suite_options(const struct suite *s, char *out, size_t size)
 {
-    return suite == SUITE_STREAM ? "--arraysize, --kernels, --numtimes"
-           : suite == SUITE_WILSON
-               ? "--lattice, --layout, --numtimes, --iterations"
-               : "--lattice, --strategy, --order, --work-group, --runs, --iterations, --timing";
+    char opt[48];
+    size_t used = 0;
+
+    out[0] = '\0';
+    for (size_t p = 0; p < s->nparams && used < size; p++) {
+        suite_option_name(s->params[p].name, opt, sizeof(opt));
+        used += (size_t)snprintf(out + used, size - used, "%s%s", p ? ", " : "", opt);
+    }
 }
 
-static const char *suite_names(unsigned suites)
+/* The given parameters, and --kernels, into job->values for the suite now known. */
+static int apply_given(struct runner_job *job, const struct given *given, size_t ngiven, const char *kernels)
 {
-    static const char *const names[8] = {"",
-                                         "stream",
-                                         "wilson",
-                                         "stream and wilson",
-                                         "staggered",
-                                         "stream and staggered",
-                                         "wilson and staggered",
-                                         "any"};
-    return names[suites & 7];
+    const struct suite *s = job->values.suite;
+    struct suite_error e;
+    char owners[160], takes[512];
+
+    for (size_t i = 0; i < ngiven; i++) {
+        if (!suite_param(s, given[i].name)) {
+            suite_param_owners(given[i].name, owners, sizeof(owners));
+            suite_options(s, takes, sizeof(takes));
+            if (!owners[0] || strcmp(given[i].as, "--param") == 0)
+                return usage_error("%s", (snprintf(owners, sizeof(owners), "suite %s has no parameter \"%s\"",
+                                                   s->name, given[i].name),
+                                          owners));
+            fprintf(stderr, "ppbench-worker: %s is a %s option (%s takes %s)\n", given[i].as, owners, s->name,
+                    takes);
+            return RUN_USAGE;
+        }
+        if (suite_values_set(&job->values, given[i].name, given[i].value, &e))
+            return usage_error("%s", e.msg);
+    }
+    if (kernels && suite_values_set_kernels(&job->values, kernels, &e))
+        return usage_error("%s", e.msg);
+    return RUN_OK;
 }
 
-static unsigned suite_bit(const char *suite)
+/* --job: the job document of the API, checked as the server checks it. */
+static int apply_job(struct runner_job *job, const char *text, json_t **doc)
 {
-    return strcmp(suite, "stream") == 0      ? SUITE_STREAM
-           : strcmp(suite, "wilson") == 0    ? SUITE_WILSON
-           : strcmp(suite, "staggered") == 0 ? SUITE_STAGGERED
-                                             : 0;
+    const struct suite *s;
+    struct suite_error e;
+    json_error_t jerr;
+
+    if (!(*doc = json_loads(text, 0, &jerr)) || !json_is_object(*doc))
+        return usage_error("invalid --job: %s", *doc ? "not an object" : jerr.text);
+    job->model = json_string_value(json_object_get(*doc, "model"));
+    const char *suite = json_string_value(json_object_get(*doc, "suite"));
+    if (!job->model || !suite)
+        return usage_error("%s", "invalid --job: it needs a suite and a model");
+    if (!(s = suite_find(suite))) {
+        fprintf(stderr, "ppbench-worker: unknown suite \"%s\" (built: %s)\n", suite, suite_names());
+        return RUN_USAGE;
+    }
+    if (suite_values_from_json(&job->values, s, json_object_get(*doc, "params"),
+                               json_object_get(*doc, "kernels"), &e))
+        return usage_error("invalid job: %s", e.msg);
+    return RUN_OK;
 }
 
-static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_format *fmt)
+static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_format *fmt, json_t **doc)
 {
-    static const struct option longopts[] = {
+    enum { OPT_PARAM0 = 1000 };
+    static struct option longopts[16 + MAX_NAMES];
+    static char optnames[MAX_NAMES][48];
+    static const struct option fixed[] = {
         {"platform", required_argument, NULL, 'p'},
         {"model", required_argument, NULL, 'm'},
         {"suite", required_argument, NULL, 's'},
-        {"arraysize", required_argument, NULL, 'n'},
-        {"numtimes", required_argument, NULL, 'k'},
-        {"float", no_argument, NULL, 'f'},
         {"kernels", required_argument, NULL, 'K'},
+        {"float", no_argument, NULL, 'f'},
+        {"double", no_argument, NULL, 'd'},
+        {"param", required_argument, NULL, 'X'},
+        {"job", required_argument, NULL, 'J'},
         {"csv", no_argument, NULL, 'c'},
         {"json", no_argument, NULL, 'j'},
         {"progress-fd", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
-        {"double", no_argument, NULL, 'd'},
-        {"lattice", required_argument, NULL, 'L'},
-        {"layout", required_argument, NULL, 'Y'},
-        {"strategy", required_argument, NULL, 'S'},
-        {"order", required_argument, NULL, 'O'},
-        {"work-group", required_argument, NULL, 'W'},
-        {"runs", required_argument, NULL, 'R'},
-        {"iterations", required_argument, NULL, 'I'},
-        {"timing", required_argument, NULL, 'T'},
-        {NULL, 0, NULL, 0},
     };
-    struct suite_option given[32]; /* the suite-specific options given, in order */
-    size_t ngiven = 0;
-    unsigned suite;
-    int prec = -1, li = 0;
+    struct given given[64];
+    size_t ngiven = 0, nopts = 0;
+    const char *suite = NULL, *kernels = NULL, *job_text = NULL;
+    static char precision_value[8];
     unsigned long long v;
-    struct pp_error err;
-    int c;
+    int c, li = 0;
 
     memset(job, 0, sizeof(*job));
     job->progress_fd = -1;
     *fmt = RUNNER_TABLE;
-    stream_params_default(&job->stream);
-    wilson_params_default(&job->wilson);
-    staggered_params_default(&job->staggered);
+    collect_param_names();
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+        longopts[nopts++] = fixed[i];
+    for (size_t i = 0; i < nparam_names; i++) {
+        suite_option_name(param_names[i], optnames[i], sizeof(optnames[i]));
+        longopts[nopts++] = (struct option){optnames[i] + 2, required_argument, NULL, OPT_PARAM0 + (int)i};
+    }
+    longopts[nopts] = (struct option){NULL, 0, NULL, 0};
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, &li)) != -1) {
-        unsigned suites = c == 'n' || c == 'K' ? SUITE_STREAM
-                          : c == 'k'           ? SUITE_STREAM | SUITE_WILSON
-                          : c == 'L'           ? SUITE_WILSON | SUITE_STAGGERED
-                          : c == 'Y'           ? SUITE_WILSON
-                          : c == 'I'           ? SUITE_WILSON | SUITE_STAGGERED
-                          : strchr("SOWRT", c) ? SUITE_STAGGERED
-                                               : 0;
-        if (suites && ngiven < sizeof(given) / sizeof(given[0]))
-            given[ngiven++] = (struct suite_option){longopts[li].name, suites};
+        if (c >= OPT_PARAM0 && c < OPT_PARAM0 + (int)nparam_names) {
+            if (ngiven < sizeof(given) / sizeof(given[0]))
+                given[ngiven++] =
+                    (struct given){param_names[c - OPT_PARAM0], optarg, optnames[c - OPT_PARAM0]};
+            continue;
+        }
         switch (c) {
         case 'p':
             job->platform = optarg;
@@ -173,64 +235,29 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
             job->model = optarg;
             break;
         case 's':
-            job->suite = optarg;
-            break;
-        case 'n':
-            if (parse_count("--arraysize", optarg, (unsigned long long)SIZE_MAX / 16, &v))
-                return RUN_USAGE;
-            job->stream.n = (size_t)v;
-            break;
-        case 'k':
-            if (parse_count("--numtimes", optarg, 100000000ull, &v))
-                return RUN_USAGE;
-            job->stream.numtimes = job->wilson.numtimes = (unsigned)v;
-            break;
-        case 'f':
-            prec = PP_FP32;
-            break;
-        case 'd':
-            prec = PP_FP64;
+            suite = optarg;
             break;
         case 'K':
-            if (stream_kernels_parse(optarg, &job->stream.kernels, &err))
-                return usage_error("%s", err.msg);
+            kernels = optarg;
             break;
-        case 'L':
-            if (lattice_parse(optarg, job->wilson.dims, &err))
-                return usage_error("%s", err.msg);
-            memcpy(job->staggered.dims, job->wilson.dims, sizeof(job->staggered.dims));
+        case 'f':
+        case 'd':
+            snprintf(precision_value, sizeof(precision_value), "%s", c == 'f' ? "fp32" : "fp64");
+            if (ngiven < sizeof(given) / sizeof(given[0]))
+                given[ngiven++] =
+                    (struct given){"precision", precision_value, c == 'f' ? "--float" : "--double"};
             break;
-        case 'Y':
-            if (wilson_layout_parse(optarg, &job->wilson.layout, &err))
-                return usage_error("%s", err.msg);
+        case 'X': {
+            char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg)
+                return usage_error("invalid --param \"%s\": expected NAME=VALUE", optarg);
+            *eq = '\0';
+            if (ngiven < sizeof(given) / sizeof(given[0]))
+                given[ngiven++] = (struct given){optarg, eq + 1, "--param"};
             break;
-        case 'S':
-            if (staggered_strategy_parse(optarg, &job->staggered.variant.strategy, &err))
-                return usage_error("%s", err.msg);
-            break;
-        case 'O':
-            if (staggered_order_parse(optarg, &job->staggered.variant.order, &err))
-                return usage_error("%s", err.msg);
-            break;
-        case 'W':
-            if (parse_count("--work-group", optarg, 1u << 20, &v))
-                return RUN_USAGE;
-            job->staggered.variant.work_group = (unsigned)v;
-            break;
-        case 'R':
-            if (parse_count("--runs", optarg, 1000000ull, &v))
-                return RUN_USAGE;
-            job->staggered.runs = (unsigned)v;
-            break;
-        case 'I':
-            if (parse_count("--iterations", optarg, WILSON_MAX_ITERATIONS, &v))
-                return RUN_USAGE;
-            job->staggered.iterations = job->wilson.iterations = (unsigned)v;
-            break;
-        case 'T':
-            if (strcmp(optarg, "mean") && strcmp(optarg, "best"))
-                return usage_error("invalid --timing \"%s\": expected mean or best", optarg);
-            job->staggered.timing = strcmp(optarg, "best") ? STAGGERED_TIMING_MEAN : STAGGERED_TIMING_BEST;
+        }
+        case 'J':
+            job_text = optarg;
             break;
         case 'c':
             *fmt = RUNNER_CSV;
@@ -244,7 +271,7 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
             job->progress_fd = (int)v;
             break;
         case 'h':
-            printf(run_usage, registry_names());
+            print_help();
             exit(RUN_OK);
         default:
             return usage_error("unknown or incomplete option \"%s\" (see --help)", argv[optind - 1]);
@@ -252,23 +279,22 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
     }
     if (optind < argc)
         return usage_error("unexpected argument \"%s\"", argv[optind]);
-    if (!job->platform || !job->model || !job->suite)
+    if (job_text) {
+        if (suite || job->model || kernels || ngiven)
+            return usage_error("%s",
+                               "--job carries the suite, model, kernels and parameters: give no others");
+        if (!job->platform)
+            return usage_error("%s", "run needs --platform");
+        return apply_job(job, job_text, doc);
+    }
+    if (!job->platform || !job->model || !suite)
         return usage_error("%s", "run needs --platform, --model and --suite (see --help)");
-    if (!(suite = suite_bit(job->suite)))
-        return usage_error("unknown suite \"%s\" (built: stream, wilson, staggered)", job->suite);
-    for (size_t i = 0; i < ngiven; i++)
-        if (!(given[i].suites & suite)) {
-            fprintf(stderr, "ppbench-worker: --%s is a %s option (%s takes %s)\n", given[i].name,
-                    suite_names(given[i].suites), job->suite, suite_options(suite));
-            return RUN_USAGE;
-        }
-    if (prec >= 0)
-        job->stream.prec = job->wilson.prec = job->staggered.prec = (enum pp_precision)prec;
-    if (job->stream.numtimes < 2)
-        return usage_error("%s", "numtimes must be at least 2 (the first iteration is warm-up)");
-    if (job->stream.n == 0)
-        return usage_error("%s", "array size must be at least 1");
-    return RUN_OK;
+    if (!suite_find(suite)) {
+        fprintf(stderr, "ppbench-worker: unknown suite \"%s\" (built: %s)\n", suite, suite_names());
+        return RUN_USAGE;
+    }
+    suite_values_default(&job->values, suite_find(suite));
+    return apply_given(job, given, ngiven, kernels);
 }
 
 int run_main(int argc, char **argv)
@@ -276,15 +302,36 @@ int run_main(int argc, char **argv)
     struct runner_job job;
     enum runner_format fmt;
     struct pp_error err;
+    json_t *doc = NULL; /* --job's document: job.model points into it */
     int rc;
 
-    if ((rc = parse_run(argc, argv, &job, &fmt)) != RUN_OK)
-        return rc;
-    rc = runner_run(&job, stdout, fmt, &err);
-    /* Verification failures were printed one per line by the runner. */
-    if (rc == RUN_USAGE || rc == RUN_FAILED)
-        fprintf(stderr, "ppbench-worker: %s\n", err.msg);
+    if ((rc = parse_run(argc, argv, &job, &fmt, &doc)) == RUN_OK) {
+        rc = runner_run(&job, stdout, fmt, &err);
+        /* Verification failures were printed one per line by the runner. */
+        if (rc == RUN_USAGE || rc == RUN_FAILED)
+            fprintf(stderr, "ppbench-worker: %s\n", err.msg);
+    }
+    json_decref(doc);
     return rc;
+}
+
+/* `ppbench-worker suites [--json]`: the suite table, the document GET /api/v1/suites serves. */
+int run_suites_main(int argc, char **argv)
+{
+    json_t *doc;
+
+    if (argc > 2 || (argc == 2 && strcmp(argv[1], "--json") != 0))
+        return usage_error("unexpected argument \"%s\" (suites takes only --json)", argv[argc - 1]);
+    if (argc == 1) {
+        for (size_t i = 0; i < suite_count(); i++)
+            printf("%-10s %s\n", suite_at(i)->name, suite_at(i)->title);
+        return RUN_OK;
+    }
+    doc = suite_catalog_json();
+    json_dumpf(doc, stdout, JSON_INDENT(2));
+    putchar('\n');
+    json_decref(doc);
+    return RUN_OK;
 }
 
 static int list_json(const struct pp_platform_list *pl)

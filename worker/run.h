@@ -19,5 +19,6 @@ struct pp_platform;
 
 int run_list_main(int argc, char **argv);
 int run_main(int argc, char **argv);
+int run_suites_main(int argc, char **argv);
 
 #endif

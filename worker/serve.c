@@ -6,7 +6,7 @@
  * Processes. The serving process never starts a device runtime. A process that initialised the CUDA driver
  * cannot use CUDA in a forked child, and a driver fault must cost one job, not the worker. So it learns its
  * platform by running `ppbench-worker list --json` as a child, and runs each job as `ppbench-worker run
- * --platform ... --json --progress-fd 3`, exec'd from /proc/self/exe (worker/runner.c, runner_child_*): the
+ * --platform ... --json --progress-fd 3`, exec'd from /proc/self/exe (worker/runner.c, child_*): the
  * report arrives on the child's stdout (an anonymous file), its stderr through a pipe (a bounded tail kept
  * for error messages), progress lines through a pipe on its fd 3. The exit status says what happened (run.h).
  *
@@ -39,6 +39,7 @@
 #include "lib/clock.h"
 #include "worker/client.h"
 #include "worker/run.h"
+#include "worker/child.h"
 #include "worker/runner.h"
 
 #define SERVE_CLAIM_WAIT_S     25
@@ -71,7 +72,7 @@ struct job {
     long timeout_s;
     char ctx[256]; /* log prefix: "job=42 platform=node7/cpu0 model=openmp" */
     struct runner_args args;
-    struct runner_child child;
+    struct child child;
     enum job_end end;
     double term_at, kill_at; /* when SIGTERM and SIGKILL went; 0: not yet */
     double next_beat;        /* when the job's next heartbeat is due */
@@ -256,7 +257,7 @@ static void job_stop(struct job *j, enum job_end why)
         j->end = why;
     if (j->term_at == 0 && j->child.pid > 0) {
         slog(5, "%s %s: stopping the run", j->ctx, what[why]);
-        runner_child_signal(&j->child, SIGTERM);
+        child_signal(&j->child, SIGTERM);
         j->term_at = clock_now();
     }
 }
@@ -275,7 +276,7 @@ static void job_watch(struct serve *s, struct job *j)
 {
     double start = clock_now(), now, wake;
 
-    while (!runner_child_reap(&j->child)) {
+    while (!child_reap(&j->child)) {
         struct pollfd p[4] = {{.fd = s->sig_fd, .events = POLLIN},
                               {.fd = s->chld_fd, .events = POLLIN},
                               {.fd = j->child.err_fd, .events = POLLIN},
@@ -296,7 +297,7 @@ static void job_watch(struct serve *s, struct job *j)
         poll(p, 4, wake > now ? (int)((wake - now) * 1000) + 1 : 0);
         read_signals(s);
         drop_sigchld(s);
-        runner_child_read(&j->child);
+        child_read(&j->child);
 
         now = clock_now();
         if (j->end == END_NONE && now >= start + (double)j->timeout_s)
@@ -304,7 +305,7 @@ static void job_watch(struct serve *s, struct job *j)
         if (j->end == END_NONE && s->stopping && now >= s->stop_at + SERVE_GRACE_S)
             job_stop(j, END_SHUTDOWN);
         if (j->term_at > 0 && j->kill_at == 0 && now >= j->term_at + SERVE_KILL_AFTER_S) {
-            runner_child_signal(&j->child, SIGKILL);
+            child_signal(&j->child, SIGKILL);
             j->kill_at = now;
         }
         if (j->end != END_STALE && now >= j->next_beat)
@@ -313,7 +314,7 @@ static void job_watch(struct serve *s, struct job *j)
             now >= j->progress_at + SERVE_PROGRESS_EVERY_S)
             job_answer(j, job_progress(s, j));
     }
-    runner_child_read(&j->child);
+    child_read(&j->child);
     if (j->end == END_NONE)
         j->end = END_EXIT;
 }
@@ -421,7 +422,7 @@ static void job_run(struct serve *s, json_t *claimed)
         goto out;
     }
     slog(6, "%s claimed (epoch %lld, %s, timeout %ld s)", j->ctx, j->epoch, j->args.summary, j->timeout_s);
-    if (runner_child_start(&j->child, j->args.argv, true, &s->child_mask, &err)) {
+    if (child_start(&j->child, j->args.argv, true, &s->child_mask, &err)) {
         slog(3, "%s cannot start the run: %s", j->ctx, err.msg);
         job_result(s, j, "failed", err.msg, NULL);
         goto out;
@@ -446,7 +447,7 @@ static void job_run(struct serve *s, json_t *claimed)
     default:
         code = WIFEXITED(j->child.status) ? WEXITSTATUS(j->child.status) : -1;
         if (code == RUN_OK || code == RUN_UNVERIFIED)
-            report = runner_child_json(&j->child, &err);
+            report = child_json(&j->child, &err);
         if (code == RUN_OK && report) {
             slog(6, "%s succeeded", j->ctx);
             job_result(s, j, "succeeded", NULL, report);
@@ -455,12 +456,13 @@ static void job_run(struct serve *s, json_t *claimed)
         if (code == RUN_OK)
             snprintf(error, sizeof(error), "the run ended without a report: %s", err.msg);
         else
-            runner_child_error(&j->child, report, error, sizeof(error));
+            child_error(&j->child, report, error, sizeof(error));
         slog(4, "%s failed: %s", j->ctx, error);
         job_result(s, j, "failed", error, report);
     }
 out:
-    runner_child_release(&j->child);
+    child_release(&j->child);
+    runner_args_release(&j->args);
     free(j);
 }
 
@@ -641,8 +643,7 @@ int serve_main(int argc, char **argv)
         slog(3, "cannot create a signalfd: %s", strerror(errno));
         goto out;
     }
-    if ((rc = runner_child_platform(want, host, &s.child_mask, SERVE_DISCOVERY_S, &platform, &err)) !=
-        RUN_OK) {
+    if ((rc = child_platform(want, host, &s.child_mask, SERVE_DISCOVERY_S, &platform, &err)) != RUN_OK) {
         slog(3, "%s", err.msg);
         goto out;
     }

@@ -1,0 +1,138 @@
+/*
+ * suite: a suite as a plug-in. One descriptor per suite (its kernels, its parameters with type, range or
+ * choices, default and description, what its figures mean) in one table (kernels/suites.c), from which the
+ * worker's `run` options, the job's conversion for its child, the server's catalogue and validation
+ * (GET /api/v1/suites), the CLI and the dashboard's forms are derived. ppbenchd links this file and the table
+ * (pure data: jansson and kernels/lattice.c); the worker links the drivers too, through each descriptor's
+ * `driver` (NULL in ppbenchd).
+ *
+ * A job's parameters have one form from the API to the driver: a JSON object, checked and completed by
+ * suite_values_from_json (in the server at submission, and again in the job's child, which gets the job's
+ * JSON as it was claimed), into struct suite_values, which the suite's driver reads by name.
+ *
+ * Pure functions and constant tables: any thread.
+ */
+#ifndef PP_SUITE_H
+#define PP_SUITE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lib/error.h"
+#include "lib/stats.h"
+
+enum suite_param_type {
+    SUITE_INTEGER, /* a whole number in [min, max] */
+    SUITE_ENUM,    /* one of choices */
+    SUITE_LATTICE, /* "XxYxZxT": kernels/lattice.h's extent rule */
+};
+
+struct suite_param {
+    const char *name; /* the API's and `--param`'s name; `run --<name>` with '_' as '-' */
+    enum suite_param_type type;
+    long long min, max, def;    /* integer: range and default */
+    const char *const *choices; /* enum: NULL-terminated; def indexes it */
+    /* No default: absent, the job does not name it and the driver decides (the device's lattice, the
+     * model's strategy, ...). */
+    bool optional;
+    /* Only for `ppbench-worker run` (a standalone choice jobs do not offer); left out of the catalogue. */
+    bool standalone;
+    const char *description;
+};
+
+#define SUITE_MAX_PARAMS  16
+#define SUITE_MAX_KERNELS 8
+#define SUITE_VALUE_MAX   64 /* longest string value, NUL included */
+
+struct suite_driver; /* kernels/suite_driver.h: the worker's part */
+
+struct suite {
+    const char *name;           /* "stream" */
+    const char *title;          /* "STREAM (BabelStream, paper 004)" */
+    const char *const *kernels; /* NULL-terminated, at most SUITE_MAX_KERNELS, in run order */
+    const struct suite_param *params;
+    size_t nparams;     /* at most SUITE_MAX_PARAMS */
+    const char *figure; /* the figure of merit its tables show first: "bandwidth" or "gflops" */
+    const char *size;   /* what a result's size counts: "elements", "sites", "rows" */
+    const char *timing; /* the statistic its rates come from: "min" or "mean" */
+    const struct suite_driver *driver; /* the worker's; NULL where the drivers are not linked (ppbenchd) */
+};
+
+/* One value per parameter of the suite, in the order of suite->params. */
+struct suite_value {
+    bool set; /* given, or filled from the default; false: absent and optional */
+    long long i;
+    char s[SUITE_VALUE_MAX];
+};
+
+struct suite_values {
+    const struct suite *suite;
+    struct suite_value v[SUITE_MAX_PARAMS];
+    unsigned kernels; /* bit mask over suite->kernels */
+};
+
+/* What is wrong with a job's suite, kernels or parameters: a stable code (the API's), the field it names
+ * ("params.arraysize", "kernels") and a message. */
+struct suite_error {
+    const char *code; /* "unknown_field", "wrong_type", "out_of_range", "invalid_value", "unknown_kernel" */
+    char field[80];
+    char msg[256];
+};
+
+/* The table (kernels/suites.c). */
+extern const char *const suite_models[]; /* NULL-terminated */
+size_t suite_count(void);
+const struct suite *suite_at(size_t i);
+const struct suite *suite_find(const char *name);
+const char *suite_names(void); /* "stream, wilson, staggered" */
+
+const struct suite_param *suite_param(const struct suite *s, const char *name);
+int suite_param_index(const struct suite *s, const char *name);  /* -1 when it has none */
+int suite_kernel_index(const struct suite *s, const char *name); /* -1 when it has none */
+size_t suite_nkernels(const struct suite *s);
+
+/* Every parameter at its default (optional ones absent) and every kernel. */
+void suite_values_default(struct suite_values *v, const struct suite *s);
+
+/* params (a JSON object or NULL) and kernels (a JSON array of names or NULL: all) checked against the suite
+ * and completed with the defaults. Unknown, ill-typed, out-of-range, duplicate or unknown-kernel input is
+ * an error naming the field. */
+int suite_values_from_json(struct suite_values *v, const struct suite *s, json_t *params, json_t *kernels,
+                           struct suite_error *e) PP_WUR;
+
+/* One parameter given as text ("--param lattice=8x8x8x16", "--arraysize 1000"): checked as the JSON form. */
+int suite_values_set(struct suite_values *v, const char *name, const char *text,
+                     struct suite_error *e) PP_WUR;
+
+/* "copy,triad": the kernels, checked. */
+int suite_values_set_kernels(struct suite_values *v, const char *list, struct suite_error *e) PP_WUR;
+
+/* The parameters that are set, as the job stores them (new reference); the kernels as an array. */
+json_t *suite_values_params_json(const struct suite_values *v);
+json_t *suite_values_kernels_json(const struct suite_values *v);
+
+/* Reading a value by name: the integer, the string ("" when absent), whether it is set. The name must be one
+ * of the suite's parameters (a driver reads only its own). */
+long long suite_int(const struct suite_values *v, const char *name);
+const char *suite_str(const struct suite_values *v, const char *name);
+bool suite_is_set(const struct suite_values *v, const char *name);
+bool suite_kernel_on(const struct suite_values *v, const char *kernel);
+
+/* The programming models a job may name (kernels/suites.c: every model the project has, built here or not).
+ */
+bool suite_model_known(const char *name);
+const char *suite_model_names(void); /* "openmp, opencl, cuda" */
+
+/* The catalogue (GET /api/v1/suites; `ppbench-worker suites --json`): every suite with its kernels,
+ * parameters (standalone ones left out), figure, size and timing, and the models (new reference). */
+json_t *suite_catalog_json(void);
+
+/* The command-line option of a parameter: "--work-group" for work_group. */
+void suite_option_name(const char *name, char *out, size_t size);
+
+/* "stream, wilson" (the suites that have a parameter named name, in table order) into out. */
+void suite_param_owners(const char *name, char *out, size_t size);
+
+#endif
