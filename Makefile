@@ -134,7 +134,7 @@ $(BUILD)/bin/ppbenchd: $(SERVER_OBJ)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(SERVER_LDLIBS)
 
-$(BUILD)/bin/ppbench: $(call obj,$(CLI_SRC) lib/error.c)
+$(BUILD)/bin/ppbench: $(call obj,$(CLI_SRC) lib/error.c kernels/suite.c kernels/suites.c kernels/lattice.c)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(CLI_LDLIBS)
 

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/suite.h"
+
 /* Cells in row-major order; columns are as wide as their widest cell and aligned left or right. */
 struct table {
     size_t ncols;
@@ -371,7 +373,8 @@ void format_job_results(FILE *f, json_t *job)
     json_t *params = json_object_get(job, "params"), *results = json_object_get(job, "results"), *r;
     const char *where = str(job, "ran_on") ? str(job, "ran_on") : str(job, "platform");
     const char *prec = str(params, "precision"), *suite = str(job, "suite");
-    const bool lattice = suite && strcmp(suite, "stream") != 0; /* the Dslash suites: GFLOP/s first */
+    /* GFLOP/s first for the suites whose figure of merit it is (the suite table's `figure`). */
+    const bool lattice = suite && suite_find(suite) && strcmp(suite_find(suite)->figure, "gflops") == 0;
     char kernel[32];
     double n, k;
     size_t i;

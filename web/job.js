@@ -15,10 +15,10 @@ function resultsTable(results, platforms) {
                  ]));
 }
 
-// Bars per kernel: bandwidth for STREAM, GFLOP/s for the lattice suites (their papers' figure).
+// Bars per kernel of the suite's figure of merit (GET /api/v1/suites: `figure`, bandwidth or gflops).
 function resultsChart(ctx, parent, suite, results, platforms) {
     const ok = results.filter((r) => r.verified);
-    const flops = suite !== 'stream';
+    const flops = suite.figure === 'gflops';
     return chart(ctx, parent, 80 + 36 * ok.length, {
         label: flops ? 'GFLOP/s per kernel' : 'bandwidth per kernel',
         type: 'bar',
@@ -60,7 +60,8 @@ export async function render(root, route, ctx) {
                                                ' or ', link('#/submit', 'submit one')));
         return;
     }
-    const [job, platforms] = await Promise.all([api(`/api/v1/jobs/${id}`), platformsById()]);
+    const [job, platforms, catalog] = await Promise.all([api(`/api/v1/jobs/${id}`), platformsById(),
+                                                         api('/api/v1/suites')]);
     const stateEl = el('span', {id: 'job-state'}, badge(job.state));
     const bar = el('progress', {id: 'job-progress', max: 1, value: job.progress});
     const barText = el('span', {class: 'muted'}, pct(job.progress));
@@ -115,7 +116,8 @@ export async function render(root, route, ctx) {
             return;
         }
         results.append(problemFacts(full.results));
-        resultsChart(ctx, results, full.suite, full.results, platforms);
+        resultsChart(ctx, results, catalog.suites.find((s) => s.name === full.suite) || {}, full.results,
+                     platforms);
         const all = pageHref('results', {suite: full.suite, platform: full.ran_on, model: full.model});
         results.append(resultsTable(full.results, platforms),
                        el('p', {}, link(all, 'all results of this platform and model')));

@@ -10,10 +10,10 @@ expect "unknown suite"     2 'unknown suite "hacc"' -- run --platform cpu0 --mod
 expect "unknown kernel"    2 'unknown kernel "triadd"' -- run $base --kernels copy,triadd
 expect "empty kernel name" 2 'empty kernel name in ","' -- run $base --kernels ,
 expect "empty kernel list" 2 'no kernel selected' -- run $base --kernels ''
-expect "numtimes 1"        2 'numtimes must be at least 2' -- run $base --numtimes 1
-expect "numtimes 0"        2 'numtimes must be at least 2' -- run $base --numtimes 0
+expect "numtimes 1"        2 '--numtimes must be from 2 to' -- run $base --numtimes 1
+expect "numtimes 0"        2 '--numtimes must be from 2 to' -- run $base --numtimes 0
 expect "numtimes negative" 2 'invalid --numtimes "-3"' -- run $base --numtimes -3
-expect "arraysize 0"       2 'array size must be at least 1' -- run $base --arraysize 0
+expect "arraysize 0"       2 '--arraysize must be from 1 to' -- run $base --arraysize 0
 expect "arraysize text"    2 'invalid --arraysize "lots"' -- run $base --arraysize lots
 expect "arraysize too big for memory" 2 'array size 1000000000000 does not fit: 3 arrays of 1000000000000 fp64 elements need' -- \
     run $base --arraysize 1000000000000

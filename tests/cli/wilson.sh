@@ -127,7 +127,7 @@ bad "a lattice too large for memory" 'lattice 256x256x256x256 too large: .* GB, 
 bad "a lattice whose volume overflows 64 bits" 'lattice 65536x65536x65536x65536 too large: more than 2\^32 sites' --lattice 65536x65536x65536x65536
 bad "an unknown layout" 'unknown layout "left"' --layout left
 bad "a stream option" '--arraysize is a stream option' --arraysize 100
-bad "numtimes 1" 'numtimes must be at least 2' --numtimes 1
+bad "numtimes 1" '--numtimes must be from 2 to' --numtimes 1
 bad "0 iterations" 'iterations must be from 1 to 1000000, got 0' --iterations 0
 bad "a malformed iterations" 'invalid --iterations "x"' --iterations x
 expect "stream refuses a wilson option" 2 '--lattice is a wilson and staggered option' -- \

@@ -1,0 +1,151 @@
+/*
+ * test_suite: the suite table (kernels/suites.c) and the one check of a job's parameters (kernels/suite.c)
+ * that ppbenchd and the worker share.
+ */
+#include <string.h>
+
+#include "kernels/suite.h"
+#include "kernels/suite_driver.h"
+#include "tests/unit/check.h"
+
+/* Every parameter has a default in range, or is optional (a lattice's default is the device's); every
+ * enum's default is one of its choices; names are unique in a suite; every suite has kernels and a driver. */
+static void test_table_complete(void)
+{
+    CHECK(suite_count() >= 3, "%zu suites", suite_count());
+    for (size_t i = 0; i < suite_count(); i++) {
+        const struct suite *s = suite_at(i);
+        CHECK(s->driver != NULL, "suite %s has no driver linked into the worker", s->name);
+        CHECK(suite_nkernels(s) >= 1 && suite_nkernels(s) <= SUITE_MAX_KERNELS, "suite %s kernels", s->name);
+        CHECK(s->nparams <= SUITE_MAX_PARAMS, "suite %s has %zu parameters", s->name, s->nparams);
+        CHECK(!strcmp(s->figure, "bandwidth") || !strcmp(s->figure, "gflops"), "suite %s figure", s->name);
+        CHECK(!strcmp(s->timing, "min") || !strcmp(s->timing, "mean"), "suite %s timing", s->name);
+        CHECK(suite_param(s, "precision") != NULL, "suite %s has no precision", s->name);
+        for (size_t p = 0; p < s->nparams; p++) {
+            const struct suite_param *sp = &s->params[p];
+            CHECK(suite_param_index(s, sp->name) == (int)p, "%s.%s named twice", s->name, sp->name);
+            CHECK(sp->description && *sp->description, "%s.%s has no description", s->name, sp->name);
+            if (sp->optional || sp->type == SUITE_LATTICE)
+                continue;
+            if (sp->type == SUITE_INTEGER)
+                CHECK(sp->min <= sp->def && sp->def <= sp->max, "%s.%s default %lld outside [%lld, %lld]",
+                      s->name, sp->name, sp->def, sp->min, sp->max);
+            else {
+                long long n = 0;
+                while (sp->choices[n])
+                    n++;
+                CHECK(sp->def >= 0 && sp->def < n, "%s.%s default index %lld of %lld", s->name, sp->name,
+                      sp->def, n);
+            }
+        }
+    }
+}
+
+/* A job's parameters keep their form: what is given comes back unchanged, the defaults are added, and the
+ * values the driver reads are the ones given. */
+static void test_values_round_trip(void)
+{
+    const struct suite *s = suite_find("staggered");
+    json_t *params = json_pack("{s:s, s:s, s:i, s:i}", "lattice", "4x4x4x8", "strategy", "simd", "runs", 3,
+                               "work_group", 96);
+    struct suite_values v;
+    struct suite_error e;
+
+    CHECK(s && suite_values_from_json(&v, s, params, NULL, &e) == 0, "%s", e.msg);
+    json_t *back = suite_values_params_json(&v);
+    const char *key;
+    json_t *val;
+    json_object_foreach(params, key, val)
+    {
+        CHECK(json_equal(val, json_object_get(back, key)), "params.%s changed on its way", key);
+    }
+    CHECK(!strcmp(json_string_value(json_object_get(back, "precision")), "fp64"), "default precision added");
+    CHECK(json_integer_value(json_object_get(back, "iterations")) == 100, "default iterations added");
+    CHECK(!json_object_get(back, "order"), "an optional parameter left absent stays absent");
+    CHECK(!json_object_get(back, "timing"), "a standalone parameter is not a job's");
+    CHECK(suite_int(&v, "runs") == 3 && !strcmp(suite_str(&v, "lattice"), "4x4x4x8") &&
+              suite_int(&v, "work_group") == 96,
+          "the driver reads what was given");
+    CHECK(suite_kernel_on(&v, "dslash"), "absent kernels: all");
+    json_decref(back);
+    json_decref(params);
+}
+
+static void expect_error(const char *suite, const char *params_json, const char *kernels_json, const char *code,
+                         const char *field, const char *msg_part)
+{
+    json_t *params = params_json ? json_loads(params_json, 0, NULL) : NULL;
+    json_t *kernels = kernels_json ? json_loads(kernels_json, 0, NULL) : NULL;
+    struct suite_values v;
+    struct suite_error e = {0};
+
+    CHECK(suite_values_from_json(&v, suite_find(suite), params, kernels, &e) == -1, "%s %s accepted", suite,
+          params_json ? params_json : kernels_json);
+    CHECK(e.code && !strcmp(e.code, code), "%s: code %s, expected %s", params_json, e.code, code);
+    CHECK(!strcmp(e.field, field), "%s: field %s, expected %s", params_json, e.field, field);
+    CHECK(strstr(e.msg, msg_part), "%s: message \"%s\" lacks \"%s\"", params_json, e.msg, msg_part);
+    json_decref(params);
+    json_decref(kernels);
+}
+
+static void test_values_refused(void)
+{
+    expect_error("stream", "{\"arraysize\": 0}", NULL, "out_of_range", "params.arraysize",
+                 "params.arraysize must be from 1 to");
+    expect_error("stream", "{\"numtimes\": \"5\"}", NULL, "wrong_type", "params.numtimes", "must be an integer");
+    expect_error("stream", "{\"lattice\": \"8x8x8x8\"}", NULL, "unknown_field", "params.lattice", "unknown field");
+    expect_error("staggered", "{\"timing\": \"best\"}", NULL, "unknown_field", "params.timing", "unknown field");
+    expect_error("wilson", "{\"layout\": \"left\"}", NULL, "invalid_value", "params.layout",
+                 "unknown layout \"left\" (wilson has: aos, soa)");
+    expect_error("wilson", "{\"lattice\": \"4x4x5x4\"}", NULL, "invalid_value", "params.lattice", "must be even");
+    expect_error("wilson", "{\"lattice\": \"8x8x8\"}", NULL, "invalid_value", "params.lattice", "four extents");
+    expect_error("stream", NULL, "[\"triad\", \"triad\"]", "invalid_value", "kernels", "named twice");
+    expect_error("stream", NULL, "[\"triadd\"]", "unknown_kernel", "kernels", "unknown kernel \"triadd\"");
+    expect_error("stream", NULL, "[]", "wrong_type", "kernels", "non-empty");
+}
+
+/* The command-line form goes through the same checks. */
+static void test_values_text(void)
+{
+    struct suite_values v;
+    struct suite_error e;
+
+    suite_values_default(&v, suite_find("wilson"));
+    CHECK(suite_values_set(&v, "iterations", "0", &e) == -1 && strstr(e.msg, "--iterations must be from 1"),
+          "%s", e.msg);
+    CHECK(suite_values_set(&v, "iterations", "x", &e) == -1 && strstr(e.msg, "invalid --iterations \"x\""),
+          "%s", e.msg);
+    CHECK(suite_values_set(&v, "lattice", "4x4x4x8", &e) == 0 && suite_is_set(&v, "lattice"), "%s", e.msg);
+    CHECK(suite_values_set(&v, "arraysize", "10", &e) == -1, "wilson took arraysize");
+    suite_values_default(&v, suite_find("stream"));
+    CHECK(suite_values_set_kernels(&v, "copy,triad", &e) == 0 && suite_kernel_on(&v, "triad") &&
+              !suite_kernel_on(&v, "dot"),
+          "%s", e.msg);
+    CHECK(suite_values_set_kernels(&v, "copy,", &e) == -1 && strstr(e.msg, "empty kernel name"), "%s", e.msg);
+}
+
+/* The catalogue: what GET /api/v1/suites serves (the server test compares it with the worker's). */
+static void test_catalog(void)
+{
+    json_t *doc = suite_catalog_json(), *s;
+    size_t i;
+
+    CHECK(json_array_size(json_object_get(doc, "suites")) == suite_count(), "every suite in the catalogue");
+    json_array_foreach(json_object_get(doc, "suites"), i, s)
+    {
+        CHECK(json_array_size(json_object_get(s, "params")) <= suite_at(i)->nparams, "params");
+        CHECK(!strcmp(json_string_value(json_object_get(s, "name")), suite_at(i)->name), "order");
+    }
+    CHECK(json_array_size(json_object_get(doc, "models")) == 3, "models");
+    json_decref(doc);
+}
+
+int main(void)
+{
+    RUN(test_table_complete);
+    RUN(test_values_round_trip);
+    RUN(test_values_refused);
+    RUN(test_values_text);
+    RUN(test_catalog);
+    return check_failures ? 1 : 0;
+}
