@@ -18,6 +18,9 @@
 #include <stdint.h>
 
 #include "kernels/backend.h"
+#include "kernels/staggered/staggered_ops.h" /* until the suites own their state */
+#include "kernels/stream/stream_ops.h"
+#include "kernels/wilson/wilson_ops.h"
 #include "lib/error.h"
 
 extern const struct pp_backend pp_backend_opencl;

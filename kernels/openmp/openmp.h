@@ -8,6 +8,9 @@
 #include <stdlib.h>
 
 #include "kernels/backend.h"
+#include "kernels/staggered/staggered_ops.h" /* until the suites own their state */
+#include "kernels/stream/stream_ops.h"
+#include "kernels/wilson/wilson_ops.h"
 
 extern const struct pp_backend pp_backend_openmp;
 extern const struct pp_stream_ops openmp_stream_ops;

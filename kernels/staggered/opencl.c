@@ -19,7 +19,7 @@
 
 #include "kernels/opencl/embedded.h"
 
-/* staggered.cl numbers the strategies and orders as backend.h does. */
+/* staggered.cl numbers the strategies and orders as staggered_ops.h does. */
 _Static_assert(PP_STAG_1LP == 0 && PP_STAG_2LP == 1 && PP_STAG_3LP_1 == 2 && PP_STAG_3LP_2 == 3 &&
                    PP_STAG_3LP_3 == 4 && PP_STAG_4LP_1 == 5 && PP_STAG_4LP_2 == 6,
                "staggered.cl: STAG_* numbers");
