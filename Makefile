@@ -186,7 +186,7 @@ $(BUILD)/obj/pic/%.o: %.c
 	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
 $(CUDA_SO): kernels/wilson/wilson_dslash.h kernels/wilson/wilson_layout.h
-$(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/cuda/*.h) kernels/backend.h $(CUDA_PIC_OBJ)
+$(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/cuda/*.h kernels/*/*_ops.h) kernels/backend.h $(CUDA_PIC_OBJ)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$@)$(NVCC) $(NVCC_FLAGS) -I. -shared -cudart static -o $@ $(CUDA_SRC) $(CUDA_PIC_OBJ)
 

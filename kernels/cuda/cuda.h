@@ -12,6 +12,9 @@
 #include <cuda_runtime.h>
 
 #include "kernels/backend.h"
+#include "kernels/staggered/staggered_ops.h" /* until the suites own their state */
+#include "kernels/stream/stream_ops.h"
+#include "kernels/wilson/wilson_ops.h"
 
 struct pp_ctx;
 /* Launches the Wilson kernel chosen at alloc on a grid of blocks (kernels/wilson/wilson.cu). */

@@ -2,11 +2,13 @@
  * opencl: the OpenCL backend's device side. Discovers every device of every platform the ICD loader offers,
  * opens one into a context (context + in-order queue, struct opencl_ctx behind the opaque struct pp_ctx),
  * builds programs from embedded sources through an on-disk binary cache, and reports provenance. The kernels
- * live in the suite files (stream.c, wilson.c, staggered.c).
+ * live in the suites' files (kernels/<suite>/opencl.c), each registered with PP_SUITE_IMPL(opencl, <suite>)
+ * and keeping its state in the context's suite slots: this file names no suite.
  *
- * Ownership: open() returns a context the caller frees with close(), which also frees any suite state left
- * allocated. Programs returned by opencl_program_build() belong to the caller. No globals beyond the const
- * table. Threads: a context is used by one thread at a time; discover() touches no shared state.
+ * Ownership: open() returns a context the caller frees with close(), which also frees every suite's state
+ * (pp_suite_slots_release). Programs returned by opencl_program_build() belong to the caller. No globals
+ * beyond the const table. Threads: a context is used by one thread at a time; discover() touches no shared
+ * state.
  */
 #include "kernels/opencl/opencl.h"
 
@@ -323,9 +325,7 @@ static void opencl_close(struct pp_ctx *ctx)
 
     if (!c)
         return;
-    opencl_stream_ops.release(ctx);
-    opencl_staggered_ops.release(ctx);
-    opencl_wilson_ops.release(ctx);
+    pp_suite_slots_release(&c->suites, ctx);
     if (c->queue)
         clReleaseCommandQueue(c->queue);
     if (c->context)
@@ -418,14 +418,7 @@ static void opencl_describe(struct pp_ctx *ctx, struct pp_info_list *out)
         info_add(out, "opencl.build_options", "%s", c->build_options);
         info_add(out, "opencl.program_cache", "%s", c->program_cache);
     }
-    if (c->stream_variant)
-        info_add(out, "opencl.variant", "%s", c->stream_variant);
-    if (c->wilson_built.index_bits) {
-        info_add(out, "opencl.wilson_index_bits", "%u", c->wilson_built.index_bits);
-        info_add(out, "opencl.wilson_max_regs", "%u", c->wilson_built.max_regs);
-        info_add(out, "opencl.wilson_kernel_max_work_group", "%zu", c->wilson_built.max_work_group);
-        info_add(out, "opencl.wilson_kernel_private_bytes", "%llu", c->wilson_built.private_bytes);
-    }
+    pp_suite_slots_describe(&c->suites, ctx, out);
 }
 
 /* ---- programs and their binary cache ---- */
@@ -666,12 +659,15 @@ done:
     return 0;
 }
 
+PP_SUITES_DECLARE(opencl);
+
 const struct pp_backend pp_backend_opencl = {
     .name = "opencl",
     .discover = opencl_discover,
     .open = opencl_open,
     .describe = opencl_describe,
     .close = opencl_close,
+    PP_SUITES_OF(opencl),
     .stream = &opencl_stream_ops,
     .wilson = &opencl_wilson_ops,
     .staggered = &opencl_staggered_ops,

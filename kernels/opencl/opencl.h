@@ -1,9 +1,10 @@
 /*
  * opencl: the OpenCL backend (pp_backend_opencl) and what its suite files share.
  *
- * The registry needs only pp_backend_opencl. The rest is internal to kernels/opencl/: the context behind the
- * opaque struct pp_ctx (a struct pp_ctx * handed out by this backend points to a struct opencl_ctx), the
- * program builder with its binary cache, and error naming. A context is used by one thread at a time.
+ * The registry needs only pp_backend_opencl. The rest is shared with the suites' OpenCL files
+ * (kernels/<suite>/opencl.c): the context behind the opaque struct pp_ctx (a struct pp_ctx * handed out by
+ * this backend points to a struct opencl_ctx, whose suite slots hold each suite's own state), the program
+ * builder with its binary cache, buffer creation and error naming. A context is used by one thread at a time.
  */
 #ifndef PP_OPENCL_H
 #define PP_OPENCL_H
@@ -18,57 +19,17 @@
 #include <stdint.h>
 
 #include "kernels/backend.h"
+#include "kernels/staggered/staggered_ops.h" /* until the suites own their state */
+#include "kernels/stream/stream_ops.h"
+#include "kernels/wilson/wilson_ops.h"
 #include "lib/error.h"
 
 extern const struct pp_backend pp_backend_opencl;
 
-/* STREAM suite (kernels/stream/opencl.c). */
+/* The suites' ops tables (kernels/<suite>/opencl.c), until the drivers find them by name. */
 extern const struct pp_stream_ops opencl_stream_ops;
-
-/* Staggered Dslash suite (kernels/staggered/opencl.c); its state (struct opencl_staggered, private to that
- * file) hangs off the context. */
 extern const struct pp_staggered_ops opencl_staggered_ops;
-struct opencl_staggered;
-/* Wilson Dslash suite (kernels/wilson/opencl.c). */
 extern const struct pp_wilson_ops opencl_wilson_ops;
-
-/* STREAM state of a context; all zero when no arrays are allocated. Owned by kernels/stream/opencl.c. */
-enum {
-    OPENCL_STREAM_INIT,
-    OPENCL_STREAM_COPY,
-    OPENCL_STREAM_MUL,
-    OPENCL_STREAM_ADD,
-    OPENCL_STREAM_TRIAD,
-    OPENCL_STREAM_NSTREAM,
-    OPENCL_STREAM_DOT,
-    OPENCL_STREAM_NKERNELS
-};
-
-struct opencl_stream {
-    cl_program program;
-    cl_kernel kernels[OPENCL_STREAM_NKERNELS];
-    cl_mem a, b, c, partials;
-    cl_mem host_buffer;  /* CL_MEM_ALLOC_HOST_PTR: pinned host memory for the partials on most drivers */
-    void *host_partials; /* host_buffer mapped: dot_groups elements of the working precision */
-    size_t n;
-    enum pp_precision prec;
-    unsigned vec;              /* elements per access: 16 bytes (variant vec16) or 1 (scalar) */
-    size_t work_group, global; /* streaming kernels: local size and global size rounded up to it */
-    size_t dot_groups;
-    double scalar[OPENCL_STREAM_NKERNELS]; /* last scalar set on mul, triad, nstream */
-    bool scalar_set[OPENCL_STREAM_NKERNELS];
-};
-
-/* Wilson state of a context; all zero when no fields are allocated. Owned by kernels/wilson/opencl.c. */
-struct opencl_wilson {
-    cl_program program;
-    cl_kernel kernel;
-    cl_mem gauge, spinor, nbr, out; /* in the layout and precision; nbr [8][n] */
-    size_t n;
-    enum pp_precision prec;
-    enum pp_wilson_layout layout;
-    size_t work_group, global; /* local size and global size rounded up to it */
-};
 
 struct opencl_ctx {
     cl_platform_id platform;
@@ -84,17 +45,9 @@ struct opencl_ctx {
     bool nv_compiler_options; /* cl_nv_compiler_options: -cl-nv-maxrregcount and friends */
     /* provenance of the last program built (describe) */
     char build_options[192];
-    const char *program_cache;  /* "hit", "miss", "off" or NULL before any build */
-    const char *stream_variant; /* "vec16" or "scalar" once STREAM arrays were allocated */
-    struct opencl_stream stream;
-    struct opencl_staggered *staggered; /* owned by kernels/staggered/opencl.c; NULL when none */
-    struct opencl_wilson wilson;
-    struct {                              /* the last Wilson kernel built, for describe; kept by release */
-        unsigned index_bits;              /* 32 or 64; 0 before any */
-        unsigned max_regs;                /* register budget applied (-cl-nv-maxrregcount); 0: none */
-        unsigned long long private_bytes; /* CL_KERNEL_PRIVATE_MEM_SIZE: per work-item (spills) */
-        size_t max_work_group;            /* CL_KERNEL_WORK_GROUP_SIZE */
-    } wilson_built;
+    const char *program_cache; /* "hit", "miss", "off" or NULL before any build */
+    /* each suite's state, private to its file (kernels/<suite>/opencl.c); close and describe walk them */
+    struct pp_suite_slots suites;
 };
 
 static inline struct opencl_ctx *opencl_ctx(struct pp_ctx *ctx)

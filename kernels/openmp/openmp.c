@@ -1,8 +1,9 @@
 /*
  * openmp: discovery, context and provenance of the OpenMP model. The host CPU is one device; OpenMP reads
  * OMP_NUM_THREADS, OMP_PROC_BIND and OMP_PLACES itself, and describe() records what it made of them.
- * Runs on the caller's thread; the kernels' parallel regions are in kernels/stream/openmp.c, wilson.c and
- * staggered.c.
+ * Runs on the caller's thread. The suites are kernels/<suite>/openmp.c, each registered with
+ * PP_SUITE_IMPL(openmp, <suite>) and keeping its state in the context's suite slots, which close and describe
+ * walk: this file names no suite.
  */
 #include "openmp.h"
 
@@ -96,17 +97,18 @@ static void openmp_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     info_add(out, "openmp.proc_bind", "%s", bind_name(omp_get_proc_bind()));
     info_add(out, "openmp.num_places", "%d", omp_get_num_places());
     info_add(out, "openmp.kernel_cflags", "%s", PPBENCH_KERNEL_CFLAGS);
+    pp_suite_slots_describe(&ctx->suites, ctx, out);
 }
 
 static void openmp_close(struct pp_ctx *ctx)
 {
     if (!ctx)
         return;
-    openmp_stream_ops.release(ctx);
-    openmp_wilson_ops.release(ctx);
-    openmp_staggered_ops.release(ctx);
+    pp_suite_slots_release(&ctx->suites, ctx);
     free(ctx);
 }
+
+PP_SUITES_DECLARE(openmp);
 
 const struct pp_backend pp_backend_openmp = {
     .name = "openmp",
@@ -114,6 +116,7 @@ const struct pp_backend pp_backend_openmp = {
     .open = openmp_open,
     .describe = openmp_describe,
     .close = openmp_close,
+    PP_SUITES_OF(openmp),
     .stream = &openmp_stream_ops,
     .wilson = &openmp_wilson_ops,
     .staggered = &openmp_staggered_ops,

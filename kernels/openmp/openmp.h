@@ -8,6 +8,9 @@
 #include <stdlib.h>
 
 #include "kernels/backend.h"
+#include "kernels/staggered/staggered_ops.h" /* until the suites own their state */
+#include "kernels/stream/stream_ops.h"
+#include "kernels/wilson/wilson_ops.h"
 
 extern const struct pp_backend pp_backend_openmp;
 extern const struct pp_stream_ops openmp_stream_ops;
@@ -44,28 +47,11 @@ static inline void *openmp_alloc_pages(size_t bytes)
     return aligned_alloc(align, (bytes + align - 1) / align * align);
 }
 
-/* The context, shared by the backend and its suite files. */
+/* The context: what the model's core knows (the threads the kernels run on) and each suite's own state,
+ * private to the suite's file (kernels/<suite>/openmp.c), in the suite slots. */
 struct pp_ctx {
     int threads;
-    size_t n;
-    enum pp_precision prec;
-    void *a, *b, *c; /* page-aligned, first touched by the threads that use them */
-    struct {         /* the Wilson suite's fields (kernels/wilson/openmp.c) */
-        size_t n;    /* output sites = input sites */
-        size_t ld;   /* soa: distance between component arrays (elements); aos: n */
-        enum pp_precision prec;
-        enum pp_wilson_layout layout;
-        void *gauge, *spinor, *out; /* in the layout and precision */
-        uint32_t *nbr;              /* [8][n] */
-    } w;
-    struct {           /* the staggered suite's fields (kernels/staggered/openmp.c) */
-        size_t n;      /* output sites = input sites */
-        size_t blocks; /* simd: blocks of sites, the last one padded */
-        enum pp_precision prec;
-        enum pp_staggered_strategy strategy; /* PP_STAG_SITE or PP_STAG_SIMD */
-        void *links, *vec, *out;             /* in the strategy's layout and precision */
-        uint32_t *nbr;                       /* [16][n], or per block [16][STAG_BLOCK] */
-    } stag;
+    struct pp_suite_slots suites;
 };
 
 #endif

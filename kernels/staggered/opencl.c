@@ -7,9 +7,10 @@
  * refuses what the device cannot run (a work-group above the kernel's or device's limit, too little local
  * memory, fp64 atomics without cl_khr_int64_base_atomics), creates the arrays in the canonical layout of
  * struct pp_staggered_ops converted to the precision, and sets the kernel arguments once. dslash enqueues its
- * iterations back to back on the context's in-order queue and waits once (clFinish). The state
- * (struct opencl_staggered) hangs off the context and belongs to it until release or close. One thread at a
- * time, like the context.
+ * iterations back to back on the context's in-order queue and waits once (clFinish). The suite's state in a
+ * context (struct opencl_staggered, private to this file) is created by the first alloc and kept in the
+ * context's suite slots; release frees the device objects, and the context's close frees the state
+ * (opencl_staggered_impl). One thread at a time, like the context.
  */
 #include "kernels/opencl/opencl.h"
 
@@ -18,8 +19,9 @@
 #include <string.h>
 
 #include "kernels/opencl/embedded.h"
+#include "kernels/staggered/staggered_ops.h"
 
-/* staggered.cl numbers the strategies and orders as backend.h does. */
+/* staggered.cl numbers the strategies and orders as staggered_ops.h does. */
 _Static_assert(PP_STAG_1LP == 0 && PP_STAG_2LP == 1 && PP_STAG_3LP_1 == 2 && PP_STAG_3LP_2 == 3 &&
                    PP_STAG_3LP_3 == 4 && PP_STAG_4LP_1 == 5 && PP_STAG_4LP_2 == 6,
                "staggered.cl: STAG_* numbers");
@@ -41,6 +43,7 @@ static const struct {
     [PP_STAG_4LP_2] = {"stag_4lp", true},
 };
 
+/* The suite's state in a context; all zero when no arrays are allocated. */
 struct opencl_staggered {
     cl_program program;
     cl_kernel kernel;
@@ -50,10 +53,17 @@ struct opencl_staggered {
     size_t global, local;
 };
 
+extern const struct pp_suite_impl opencl_staggered_impl;
+
+/* The state of c: NULL before the first alloc. */
+static struct opencl_staggered *state(struct opencl_ctx *c)
+{
+    return pp_suite_state_get(&c->suites, &opencl_staggered_impl);
+}
+
 static void staggered_release(struct pp_ctx *ctx)
 {
-    struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_staggered *st = c->staggered;
+    struct opencl_staggered *st = state(opencl_ctx(ctx));
     cl_mem mems[4];
 
     if (!st)
@@ -66,8 +76,17 @@ static void staggered_release(struct pp_ctx *ctx)
             clReleaseMemObject(mems[i]);
     if (st->program)
         clReleaseProgram(st->program);
-    free(st);
-    c->staggered = NULL;
+    memset(st, 0, sizeof(*st));
+}
+
+/* The context's close: the device objects and the state. */
+static void staggered_free(struct pp_ctx *ctx)
+{
+    void **slot = pp_suite_state(&opencl_ctx(ctx)->suites, &opencl_staggered_impl);
+
+    staggered_release(ctx);
+    free(*slot);
+    *slot = NULL;
 }
 
 /* Refuse a work-group above the device's limit (before building: the kernels require their work-group size),
@@ -179,7 +198,7 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
             err, "the links of %zu sites (%zu bytes) exceed the largest allocation of %s (%llu bytes)", n,
             link_bytes, c->name, (unsigned long long)c->max_alloc_bytes);
 
-    st = c->staggered = calloc(1, sizeof(*st));
+    st = pp_suite_state_new(&c->suites, &opencl_staggered_impl, sizeof(*st));
     if (!st)
         return pp_error_set(err, "out of memory");
     st->n = n;
@@ -209,14 +228,16 @@ out:
 
 static int need_arrays(struct opencl_ctx *c, struct pp_error *err)
 {
-    return c->staggered ? 0 : pp_error_set(err, "no staggered arrays allocated (alloc first)");
+    const struct opencl_staggered *st = state(c);
+
+    return st && st->kernel ? 0 : pp_error_set(err, "no staggered arrays allocated (alloc first)");
 }
 
 /* Write count doubles to mem in the working precision (a narrowed copy for fp32), blocking. */
 static int write_reals(struct opencl_ctx *c, cl_mem mem, const double *src, size_t count, const char *name,
                        struct pp_error *err)
 {
-    const struct opencl_staggered *st = c->staggered;
+    const struct opencl_staggered *st = state(c);
     float *narrow = NULL;
     const void *host = src;
     char what[64];
@@ -243,7 +264,7 @@ static int staggered_upload(struct pp_ctx *ctx, const double *links, const doubl
                             struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_staggered *st = c->staggered;
+    struct opencl_staggered *st = state(c);
     cl_int rc;
 
     if (need_arrays(c, err) != 0 ||
@@ -258,7 +279,7 @@ static int staggered_upload(struct pp_ctx *ctx, const double *links, const doubl
 static int staggered_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_staggered *st = c->staggered;
+    struct opencl_staggered *st = state(c);
     cl_int rc;
 
     if (need_arrays(c, err) != 0)
@@ -277,7 +298,7 @@ static int staggered_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_e
 static int staggered_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_staggered *st = c->staggered;
+    struct opencl_staggered *st = state(c);
     size_t count;
     float *narrow = NULL;
     cl_int rc;
@@ -303,4 +324,10 @@ const struct pp_staggered_ops opencl_staggered_ops = {
     .dslash = staggered_dslash,
     .download = staggered_download,
     .release = staggered_release,
+};
+
+PP_SUITE_IMPL(opencl, staggered) = {
+    .suite = "staggered",
+    .ops = &opencl_staggered_ops,
+    .release = staggered_free,
 };

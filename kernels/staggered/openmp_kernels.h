@@ -9,7 +9,7 @@
  * each, 1146 per site. Vectors are structs of six named reals, not arrays, so that the compiler keeps them in
  * registers (an array indexed in a loop inside `omp simd` becomes a scatter to memory).
  *
- * Two strategies. site: one loop iteration per output site over the canonical arrays (kernels/backend.h),
+ * Two strategies. site: one loop iteration per output site over the canonical arrays (staggered_ops.h),
  * the links of term l of site i at ((l n + i) 4 + k) 18. simd: sites in blocks of STAG_BLOCK, each block
  * holding, for each of its 16 matrices and 18 reals, the STAG_BLOCK sites side by side (links[((b 16 + t) 18
  * + e) STAG_BLOCK + lane], t = 4 l + k), likewise the neighbour table and the output; the loop over the
@@ -84,13 +84,13 @@ static OPENMP_CLONES void KERNEL(sites)(const REAL *restrict links, const REAL *
     }
 }
 
-static void KERNEL(dslash_site)(struct pp_ctx *x)
+static void KERNEL(dslash_site)(struct openmp_staggered *x)
 {
 #pragma omp parallel
     {
         size_t lo, hi;
-        openmp_share(x->stag.n, &lo, &hi);
-        KERNEL(sites)(x->stag.links, x->stag.vec, x->stag.nbr, x->stag.out, x->stag.n, lo, hi);
+        openmp_share(x->n, &lo, &hi);
+        KERNEL(sites)(x->links, x->vec, x->nbr, x->out, x->n, lo, hi);
     }
 }
 
@@ -138,25 +138,26 @@ static OPENMP_CLONES void KERNEL(blocks)(const REAL *restrict links, const REAL 
     }
 }
 
-static void KERNEL(dslash_simd)(struct pp_ctx *x)
+static void KERNEL(dslash_simd)(struct openmp_staggered *x)
 {
 #pragma omp parallel
     {
         size_t lo, hi;
-        openmp_share(x->stag.blocks, &lo, &hi);
-        KERNEL(blocks)(x->stag.links, x->stag.vec, x->stag.nbr, x->stag.out, lo, hi);
+        openmp_share(x->blocks, &lo, &hi);
+        KERNEL(blocks)(x->links, x->vec, x->nbr, x->out, lo, hi);
     }
 }
 
 /* Host canonical order (double) into the strategy's layout and precision, in parallel with the kernel's
  * schedule (first touch). Lanes past n in the last simd block get zero links and neighbour 0. */
-static void KERNEL(upload)(struct pp_ctx *x, const double *links, const double *vec, const uint32_t *nbr)
+static void KERNEL(upload)(struct openmp_staggered *x, const double *links, const double *vec,
+                           const uint32_t *nbr)
 {
-    REAL *restrict l_ = x->stag.links, *restrict v_ = x->stag.vec, *restrict o_ = x->stag.out;
-    uint32_t *restrict n_ = x->stag.nbr;
-    const size_t n = x->stag.n, blocks = x->stag.blocks;
+    REAL *restrict l_ = x->links, *restrict v_ = x->vec, *restrict o_ = x->out;
+    uint32_t *restrict n_ = x->nbr;
+    const size_t n = x->n, blocks = x->blocks;
 
-    if (x->stag.strategy == PP_STAG_SITE) {
+    if (x->strategy == PP_STAG_SITE) {
 #pragma omp parallel for schedule(static)
         for (size_t i = 0; i < n; i++) {
             for (int l = 0; l < 4; l++)
@@ -191,11 +192,11 @@ static void KERNEL(upload)(struct pp_ctx *x, const double *links, const double *
         }
 }
 
-static void KERNEL(download)(struct pp_ctx *x, double *host)
+static void KERNEL(download)(struct openmp_staggered *x, double *host)
 {
-    const REAL *restrict out = x->stag.out;
-    const size_t n = x->stag.n;
-    const int simd = x->stag.strategy == PP_STAG_SIMD;
+    const REAL *restrict out = x->out;
+    const size_t n = x->n;
+    const int simd = x->strategy == PP_STAG_SIMD;
 
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++)

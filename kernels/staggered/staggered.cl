@@ -3,7 +3,7 @@
  * 3LP-1, 3LP-2, 3LP-3 and 4LP (4LP-1 and 4LP-2 share one kernel: they differ only in the work-item order),
  * written once for both precisions. The host (kernels/staggered/opencl.c) builds one program per run with
  *   -DREAL=double -DPP_FP64 (or -DREAL=float)  the working precision
- *   -DSTAG_STRATEGY=<n> -DSTAG_ORDER=<n>       enum pp_staggered_strategy and pp_staggered_order (backend.h)
+ *   -DSTAG_STRATEGY=<n> -DSTAG_ORDER=<n>       enum pp_staggered_strategy and pp_staggered_order (staggered_ops.h)
  * and only the strategy's kernel is compiled, so that a device without 64-bit atomics still builds the
  * others.
  *
@@ -34,7 +34,7 @@
 #define NROW 3
 #define NCOL 3
 
-/* enum pp_staggered_strategy and enum pp_staggered_order (kernels/backend.h; the host checks the numbers). */
+/* enum pp_staggered_strategy and enum pp_staggered_order (kernels/staggered/staggered_ops.h; the host checks the numbers). */
 #define STAG_1LP   0
 #define STAG_2LP   1
 #define STAG_3LP_1 2

@@ -3,7 +3,7 @@
  * 3LP-1, 3LP-2, 3LP-3, 4LP-1, 4LP-2) with its work-item orders, one template per strategy for fp64 and fp32,
  * as cuda_staggered_ops.
  *
- * Data stay in the canonical layout of struct pp_staggered_ops (kernels/backend.h), converted to the
+ * Data stay in the canonical layout of struct pp_staggered_ops (staggered_ops.h), converted to the
  * precision and read as complex numbers (double2, float2):
  *   links[((l * n + s) * 4 + k) * 9 + i * 3 + j], vec[b * 3 + j], nbr[(l * 4 + k) * n + s], out[s * 3 + i]
  * Term (l, k) of row i of site s: +/- sum_j L(l, k)[i][j] B(nbr)[j] (plus for l = 0, 1, minus for 2, 3). Each

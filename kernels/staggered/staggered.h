@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernels/backend.h"
+#include "kernels/staggered/staggered_ops.h"
 #include "lib/error.h"
 #include "lib/stats.h"
 

@@ -3,12 +3,14 @@
  *
  * alloc builds the program for the precision, creates the arrays a, b, c and the dot's partial sums, and sets
  * every kernel argument once; a call then enqueues its kernel and waits once (clFinish, or the dot's blocking
- * read of the partials), so the driver (kernels/stream/stream.c) can time it with a host clock. Scalars are set
- * again only when they change. The state lives in the context (struct opencl_stream) and belongs to it until
- * release or close. One thread at a time, like the context.
- * Experiments: PPBENCH_OPENCL_VARIANT (vec16 | scalar), PPBENCH_OPENCL_WG (work-group size, a power of two),
- * PPBENCH_OPENCL_DOT_GROUPS_PER_CU (dot work-groups per compute unit); the choices show in the layout and in
- * describe (opencl.variant, opencl.build_options).
+ * read of the partials), so the driver (kernels/stream/stream.c) can time it with a host clock. Scalars are
+ * set again only when they change. The suite's state in a context (struct opencl_stream, private to this
+ * file) is created by the first alloc and kept in the context's suite slots; release frees the device objects
+ * and keeps what describe reports (the variant), and the context's close frees the state
+ * (opencl_stream_impl). One thread at a time, like the context. Experiments: PPBENCH_OPENCL_VARIANT (vec16 |
+ * scalar), PPBENCH_OPENCL_WG (work-group size, a power of two), PPBENCH_OPENCL_DOT_GROUPS_PER_CU (dot
+ * work-groups per compute unit); the choices show in the layout and in describe (opencl.variant,
+ * opencl.build_options).
  */
 #include "kernels/opencl/opencl.h"
 
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "kernels/opencl/embedded.h"
+#include "kernels/stream/stream_ops.h"
 #include "lib/env.h"
 
 /*
@@ -46,6 +49,42 @@
  * kernels and made the dot 1.3x (fp64) to 2.8x (fp32) faster, its lanes being independent chains.
  */
 #define VEC16_DEFAULT true
+
+enum {
+    OPENCL_STREAM_INIT,
+    OPENCL_STREAM_COPY,
+    OPENCL_STREAM_MUL,
+    OPENCL_STREAM_ADD,
+    OPENCL_STREAM_TRIAD,
+    OPENCL_STREAM_NSTREAM,
+    OPENCL_STREAM_DOT,
+    OPENCL_STREAM_NKERNELS
+};
+
+/* The suite's state in a context; all zero but variant when no arrays are allocated. */
+struct opencl_stream {
+    cl_program program;
+    cl_kernel kernels[OPENCL_STREAM_NKERNELS];
+    cl_mem a, b, c, partials;
+    cl_mem host_buffer;  /* CL_MEM_ALLOC_HOST_PTR: pinned host memory for the partials on most drivers */
+    void *host_partials; /* host_buffer mapped: dot_groups elements of the working precision */
+    size_t n;
+    enum pp_precision prec;
+    unsigned vec;              /* elements per access: 16 bytes (variant vec16) or 1 (scalar) */
+    size_t work_group, global; /* streaming kernels: local size and global size rounded up to it */
+    size_t dot_groups;
+    double scalar[OPENCL_STREAM_NKERNELS]; /* last scalar set on mul, triad, nstream */
+    bool scalar_set[OPENCL_STREAM_NKERNELS];
+    const char *variant; /* "vec16" or "scalar" once arrays were allocated; kept by release, for describe */
+};
+
+extern const struct pp_suite_impl opencl_stream_impl;
+
+/* The state of c: NULL before the first alloc. */
+static struct opencl_stream *state(struct opencl_ctx *c)
+{
+    return pp_suite_state_get(&c->suites, &opencl_stream_impl);
+}
 
 struct kernel_spec {
     const char *function; /* in stream.cl */
@@ -80,9 +119,13 @@ static int fail(struct pp_error *err, cl_int rc, const char *call, int k)
 static void stream_release(struct pp_ctx *ctx)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_stream *s = &c->stream;
-    cl_mem mems[] = {s->a, s->b, s->c, s->partials, s->host_buffer};
+    struct opencl_stream *s = state(c);
+    cl_mem mems[5];
+    const char *variant;
 
+    if (!s)
+        return;
+    mems[0] = s->a, mems[1] = s->b, mems[2] = s->c, mems[3] = s->partials, mems[4] = s->host_buffer;
     for (int k = 0; k < OPENCL_STREAM_NKERNELS; k++)
         if (s->kernels[k])
             clReleaseKernel(s->kernels[k]);
@@ -95,7 +138,27 @@ static void stream_release(struct pp_ctx *ctx)
             clReleaseMemObject(mems[i]);
     if (s->program)
         clReleaseProgram(s->program);
+    variant = s->variant;
     memset(s, 0, sizeof(*s));
+    s->variant = variant;
+}
+
+/* The context's close: the device objects and the state. */
+static void stream_free(struct pp_ctx *ctx)
+{
+    void **slot = pp_suite_state(&opencl_ctx(ctx)->suites, &opencl_stream_impl);
+
+    stream_release(ctx);
+    free(*slot);
+    *slot = NULL;
+}
+
+static void stream_describe(struct pp_ctx *ctx, struct pp_info_list *out)
+{
+    const struct opencl_stream *s = state(opencl_ctx(ctx));
+
+    if (s && s->variant)
+        info_add(out, "opencl.variant", "%s", s->variant);
 }
 
 static size_t floor_pow2(size_t v)
@@ -111,9 +174,9 @@ static size_t floor_pow2(size_t v)
  * The work-group size of every kernel: the default for the device kind, or PPBENCH_OPENCL_WG, capped by what
  * the compiled kernels and the dot's local buffer allow. A power of two: the dot's tree needs one.
  */
-static int choose_work_group(struct opencl_ctx *c, size_t elem, size_t *out, struct pp_error *err)
+static int choose_work_group(struct opencl_ctx *c, struct opencl_stream *s, size_t elem, size_t *out,
+                             struct pp_error *err)
 {
-    struct opencl_stream *s = &c->stream;
     size_t limit = c->max_work_group, v;
     cl_ulong used = 0;
     unsigned long want = 0;
@@ -147,9 +210,8 @@ static int choose_work_group(struct opencl_ctx *c, size_t elem, size_t *out, str
     return 0;
 }
 
-static int set_args(struct opencl_ctx *c, size_t elem, struct pp_error *err)
+static int set_args(struct opencl_stream *s, size_t elem, struct pp_error *err)
 {
-    struct opencl_stream *s = &c->stream;
     cl_ulong n = s->n;
     cl_mem mem;
     cl_uint i;
@@ -185,7 +247,7 @@ static int set_args(struct opencl_ctx *c, size_t elem, struct pp_error *err)
 }
 
 /* Elements per access: 16 bytes (vec16) or one element (scalar), by default or PPBENCH_OPENCL_VARIANT. */
-static int choose_vec(struct opencl_ctx *c, size_t elem, unsigned *out, struct pp_error *err)
+static int choose_vec(struct opencl_stream *s, size_t elem, struct pp_error *err)
 {
     const char *env = getenv("PPBENCH_OPENCL_VARIANT");
     bool vec16 = VEC16_DEFAULT;
@@ -199,8 +261,8 @@ static int choose_vec(struct opencl_ctx *c, size_t elem, unsigned *out, struct p
             return pp_error_set(
                 err, "PPBENCH_OPENCL_VARIANT: unknown variant \"%s\" (expected vec16 or scalar)", env);
     }
-    *out = vec16 ? (unsigned)(16 / elem) : 1;
-    c->stream_variant = vec16 ? "vec16" : "scalar";
+    s->vec = vec16 ? (unsigned)(16 / elem) : 1;
+    s->variant = vec16 ? "vec16" : "scalar";
     return 0;
 }
 
@@ -208,7 +270,7 @@ static int stream_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, st
                         struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_stream *s = &c->stream;
+    struct opencl_stream *s = pp_suite_state_new(&c->suites, &opencl_stream_impl, sizeof(*s));
     const size_t elem = pp_precision_bytes(prec);
     char options[128];
     size_t bytes, threads, per_lane;
@@ -218,6 +280,8 @@ static int stream_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, st
     cl_int rc;
     int ret = -1;
 
+    if (!s)
+        return pp_error_set(err, "out of memory");
     stream_release(ctx);
     if (n == 0)
         return pp_error_set(err, "array size must be positive");
@@ -237,7 +301,7 @@ static int stream_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, st
                             "3 arrays of %zu %s elements (%zu bytes) exceed the memory of %s (%llu bytes)", n,
                             pp_precision_name(prec), 3 * bytes, c->name, (unsigned long long)c->mem_bytes);
 
-    if (choose_vec(c, elem, &s->vec, err) != 0)
+    if (choose_vec(s, elem, err) != 0)
         return -1;
     /* CPUs sum one contiguous block per work-item in the dot (see stream.cl) */
     snprintf(options, sizeof(options), "-cl-std=CL1.2 -DREAL=%s -DVEC=%u%s",
@@ -254,7 +318,7 @@ static int stream_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, st
     }
     s->n = n;
     s->prec = prec;
-    if (choose_work_group(c, elem, &s->work_group, err) != 0)
+    if (choose_work_group(c, s, elem, &s->work_group, err) != 0)
         goto out;
     threads = n / s->vec + n % s->vec; /* one per pack, one per tail element */
     s->global = (threads + s->work_group - 1) / s->work_group * s->work_group;
@@ -282,7 +346,7 @@ static int stream_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, st
         fail(err, rc, "clEnqueueMapBuffer", OPENCL_STREAM_DOT);
         goto out;
     }
-    if (set_args(c, elem, err) != 0)
+    if (set_args(s, elem, err) != 0)
         goto out;
 
     /* The dot's longest addition chain (stream.cl): per lane, its packs, the tail element and the lane tree;
@@ -302,9 +366,9 @@ out:
     return ret;
 }
 
-static int need_arrays(struct opencl_stream *s, struct pp_error *err)
+static int need_arrays(const struct opencl_stream *s, struct pp_error *err)
 {
-    return s->n ? 0 : pp_error_set(err, "no arrays allocated (alloc first)");
+    return s && s->n ? 0 : pp_error_set(err, "no arrays allocated (alloc first)");
 }
 
 /* Set a REAL argument of kernel k to v in the working precision. */
@@ -331,9 +395,8 @@ static int set_scalar(struct opencl_stream *s, int k, double v, struct pp_error 
 }
 
 /* Run streaming kernel k over the arrays and wait for it. */
-static int run(struct opencl_ctx *c, int k, struct pp_error *err)
+static int run(struct opencl_ctx *c, struct opencl_stream *s, int k, struct pp_error *err)
 {
-    struct opencl_stream *s = &c->stream;
     cl_int rc;
 
     rc = clEnqueueNDRangeKernel(c->queue, s->kernels[k], 1, NULL, &s->global, &s->work_group, 0, NULL, NULL);
@@ -348,20 +411,20 @@ static int run(struct opencl_ctx *c, int k, struct pp_error *err)
 static int stream_init(struct pp_ctx *ctx, double a, double b, double c, struct pp_error *err)
 {
     struct opencl_ctx *cx = opencl_ctx(ctx);
-    struct opencl_stream *s = &cx->stream;
+    struct opencl_stream *s = state(cx);
     cl_uint arg = first_extra_arg(OPENCL_STREAM_INIT);
 
     if (need_arrays(s, err) != 0 || set_real(s, OPENCL_STREAM_INIT, arg, a, err) != 0 ||
         set_real(s, OPENCL_STREAM_INIT, arg + 1, b, err) != 0 ||
         set_real(s, OPENCL_STREAM_INIT, arg + 2, c, err) != 0)
         return -1;
-    return run(cx, OPENCL_STREAM_INIT, err);
+    return run(cx, s, OPENCL_STREAM_INIT, err);
 }
 
 static int stream_read(struct pp_ctx *ctx, void *a, void *b, void *c, struct pp_error *err)
 {
     struct opencl_ctx *cx = opencl_ctx(ctx);
-    struct opencl_stream *s = &cx->stream;
+    struct opencl_stream *s = state(cx);
     struct {
         cl_mem mem;
         void *host;
@@ -390,46 +453,51 @@ static int stream_read(struct pp_ctx *ctx, void *a, void *b, void *c, struct pp_
 static int stream_copy(struct pp_ctx *ctx, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
+    struct opencl_stream *s = state(c);
 
-    if (need_arrays(&c->stream, err) != 0)
+    if (need_arrays(s, err) != 0)
         return -1;
-    return run(c, OPENCL_STREAM_COPY, err);
+    return run(c, s, OPENCL_STREAM_COPY, err);
 }
 
 static int stream_mul(struct pp_ctx *ctx, double scalar, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
+    struct opencl_stream *s = state(c);
 
-    if (need_arrays(&c->stream, err) != 0 || set_scalar(&c->stream, OPENCL_STREAM_MUL, scalar, err) != 0)
+    if (need_arrays(s, err) != 0 || set_scalar(s, OPENCL_STREAM_MUL, scalar, err) != 0)
         return -1;
-    return run(c, OPENCL_STREAM_MUL, err);
+    return run(c, s, OPENCL_STREAM_MUL, err);
 }
 
 static int stream_add(struct pp_ctx *ctx, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
+    struct opencl_stream *s = state(c);
 
-    if (need_arrays(&c->stream, err) != 0)
+    if (need_arrays(s, err) != 0)
         return -1;
-    return run(c, OPENCL_STREAM_ADD, err);
+    return run(c, s, OPENCL_STREAM_ADD, err);
 }
 
 static int stream_triad(struct pp_ctx *ctx, double scalar, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
+    struct opencl_stream *s = state(c);
 
-    if (need_arrays(&c->stream, err) != 0 || set_scalar(&c->stream, OPENCL_STREAM_TRIAD, scalar, err) != 0)
+    if (need_arrays(s, err) != 0 || set_scalar(s, OPENCL_STREAM_TRIAD, scalar, err) != 0)
         return -1;
-    return run(c, OPENCL_STREAM_TRIAD, err);
+    return run(c, s, OPENCL_STREAM_TRIAD, err);
 }
 
 static int stream_nstream(struct pp_ctx *ctx, double scalar, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
+    struct opencl_stream *s = state(c);
 
-    if (need_arrays(&c->stream, err) != 0 || set_scalar(&c->stream, OPENCL_STREAM_NSTREAM, scalar, err) != 0)
+    if (need_arrays(s, err) != 0 || set_scalar(s, OPENCL_STREAM_NSTREAM, scalar, err) != 0)
         return -1;
-    return run(c, OPENCL_STREAM_NSTREAM, err);
+    return run(c, s, OPENCL_STREAM_NSTREAM, err);
 }
 
 /* Stage one on the device, then a blocking read of the partials (the one wait) and the host's sum in the
@@ -437,7 +505,7 @@ static int stream_nstream(struct pp_ctx *ctx, double scalar, struct pp_error *er
 static int stream_dot(struct pp_ctx *ctx, double *sum, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_stream *s = &c->stream;
+    struct opencl_stream *s = state(c);
     const size_t elem = pp_precision_bytes(s->prec);
     size_t global = s->dot_groups * s->work_group;
     cl_int rc;
@@ -479,4 +547,11 @@ const struct pp_stream_ops opencl_stream_ops = {
     .nstream = stream_nstream,
     .dot = stream_dot,
     .release = stream_release,
+};
+
+PP_SUITE_IMPL(opencl, stream) = {
+    .suite = "stream",
+    .ops = &opencl_stream_ops,
+    .release = stream_free,
+    .describe = stream_describe,
 };

@@ -1,12 +1,22 @@
 /*
- * openmp/stream: STREAM on the host through OpenMP. Owns the three arrays of its context (allocated page
- * aligned in alloc, freed in release). Runs on the caller's thread, which forks the OpenMP team per kernel;
- * each kernel returns when its parallel loop has joined, so every call is blocking.
+ * openmp/stream: STREAM on the host through OpenMP. The suite's state in a context (struct openmp_stream,
+ * private to this file) is created by the first alloc and kept in the context's suite slots; alloc allocates
+ * its three arrays page aligned, release frees them, and the context's close frees the state
+ * (openmp_stream_impl). Runs on the caller's thread, which forks the OpenMP team per kernel; each kernel
+ * returns when its parallel loop has joined, so every call is blocking.
  */
 #include "kernels/openmp/openmp.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "kernels/stream/stream_ops.h"
+
+struct openmp_stream {
+    size_t n;
+    enum pp_precision prec;
+    void *a, *b, *c; /* page-aligned, first touched by the threads that use them */
+};
 
 #define REAL      float
 #define KERNEL(k) k##_fp32
@@ -21,8 +31,30 @@
 
 #define DISPATCH(x, k, ...) ((x)->prec == PP_FP32 ? k##_fp32(x, ##__VA_ARGS__) : k##_fp64(x, ##__VA_ARGS__))
 
-static void openmp_release(struct pp_ctx *x)
+extern const struct pp_suite_impl openmp_stream_impl;
+
+/* The state of ctx: NULL before the first alloc. */
+static struct openmp_stream *state(struct pp_ctx *ctx)
 {
+    return pp_suite_state_get(&ctx->suites, &openmp_stream_impl);
+}
+
+/* The state of ctx for a kernel: NULL with err before the first alloc. */
+static struct openmp_stream *arrays(struct pp_ctx *ctx, struct pp_error *err)
+{
+    struct openmp_stream *x = state(ctx);
+
+    if (!x)
+        pp_error_set(err, "no arrays allocated (alloc first)");
+    return x;
+}
+
+static void openmp_release(struct pp_ctx *ctx)
+{
+    struct openmp_stream *x = state(ctx);
+
+    if (!x)
+        return;
     free(x->a);
     free(x->b);
     free(x->c);
@@ -30,83 +62,121 @@ static void openmp_release(struct pp_ctx *x)
     x->n = 0;
 }
 
-static int openmp_alloc(struct pp_ctx *x, size_t n, enum pp_precision prec, struct pp_stream_layout *layout,
+/* The context's close: the arrays and the state. */
+static void openmp_stream_free(struct pp_ctx *ctx)
+{
+    void **slot = pp_suite_state(&ctx->suites, &openmp_stream_impl);
+
+    openmp_release(ctx);
+    free(*slot);
+    *slot = NULL;
+}
+
+static int openmp_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, struct pp_stream_layout *layout,
                         struct pp_error *err)
 {
+    struct openmp_stream *x = pp_suite_state_new(&ctx->suites, &openmp_stream_impl, sizeof(*x));
     size_t bytes = n * pp_precision_bytes(prec);
+    int threads = ctx->threads;
 
-    openmp_release(x);
+    if (!x)
+        return pp_error_set(err, "out of memory");
+    openmp_release(ctx);
     x->n = n;
     x->prec = prec;
     x->a = openmp_alloc_pages(bytes);
     x->b = openmp_alloc_pages(bytes);
     x->c = openmp_alloc_pages(bytes);
     if (!x->a || !x->b || !x->c) {
-        openmp_release(x);
+        openmp_release(ctx);
         return pp_error_set(err, "cannot allocate 3 arrays of %zu bytes", bytes);
     }
     memset(layout, 0, sizeof(*layout));
-    layout->dot_groups = (unsigned)x->threads;
-    layout->dot_chain = (n + (size_t)x->threads - 1) / (size_t)x->threads + (size_t)x->threads;
+    layout->dot_groups = (unsigned)threads;
+    layout->dot_chain = (n + (size_t)threads - 1) / (size_t)threads + (size_t)threads;
     return 0;
 }
 
-static int openmp_init(struct pp_ctx *x, double a, double b, double c, struct pp_error *err)
+static int openmp_init(struct pp_ctx *ctx, double a, double b, double c, struct pp_error *err)
 {
-    (void)err;
+    struct openmp_stream *x = arrays(ctx, err);
+
+    if (!x)
+        return -1;
     DISPATCH(x, init, a, b, c);
     return 0;
 }
 
-static int openmp_read(struct pp_ctx *x, void *a, void *b, void *c, struct pp_error *err)
+static int openmp_read(struct pp_ctx *ctx, void *a, void *b, void *c, struct pp_error *err)
 {
-    size_t bytes = x->n * pp_precision_bytes(x->prec);
+    struct openmp_stream *x = arrays(ctx, err);
+    size_t bytes;
 
-    (void)err;
+    if (!x)
+        return -1;
+    bytes = x->n * pp_precision_bytes(x->prec);
     memcpy(a, x->a, bytes);
     memcpy(b, x->b, bytes);
     memcpy(c, x->c, bytes);
     return 0;
 }
 
-static int openmp_copy(struct pp_ctx *x, struct pp_error *err)
+static int openmp_copy(struct pp_ctx *ctx, struct pp_error *err)
 {
-    (void)err;
+    struct openmp_stream *x = arrays(ctx, err);
+
+    if (!x)
+        return -1;
     DISPATCH(x, copy);
     return 0;
 }
 
-static int openmp_mul(struct pp_ctx *x, double s, struct pp_error *err)
+static int openmp_mul(struct pp_ctx *ctx, double s, struct pp_error *err)
 {
-    (void)err;
+    struct openmp_stream *x = arrays(ctx, err);
+
+    if (!x)
+        return -1;
     DISPATCH(x, mul, s);
     return 0;
 }
 
-static int openmp_add(struct pp_ctx *x, struct pp_error *err)
+static int openmp_add(struct pp_ctx *ctx, struct pp_error *err)
 {
-    (void)err;
+    struct openmp_stream *x = arrays(ctx, err);
+
+    if (!x)
+        return -1;
     DISPATCH(x, add);
     return 0;
 }
 
-static int openmp_triad(struct pp_ctx *x, double s, struct pp_error *err)
+static int openmp_triad(struct pp_ctx *ctx, double s, struct pp_error *err)
 {
-    (void)err;
+    struct openmp_stream *x = arrays(ctx, err);
+
+    if (!x)
+        return -1;
     DISPATCH(x, triad, s);
     return 0;
 }
 
-static int openmp_nstream(struct pp_ctx *x, double s, struct pp_error *err)
+static int openmp_nstream(struct pp_ctx *ctx, double s, struct pp_error *err)
 {
-    (void)err;
+    struct openmp_stream *x = arrays(ctx, err);
+
+    if (!x)
+        return -1;
     DISPATCH(x, nstream, s);
     return 0;
 }
 
-static int openmp_dot(struct pp_ctx *x, double *sum, struct pp_error *err)
+static int openmp_dot(struct pp_ctx *ctx, double *sum, struct pp_error *err)
 {
-    (void)err;
+    struct openmp_stream *x = arrays(ctx, err);
+
+    if (!x)
+        return -1;
     *sum = x->prec == PP_FP32 ? (double)dot_fp32(x) : dot_fp64(x);
     return 0;
 }
@@ -122,4 +192,10 @@ const struct pp_stream_ops openmp_stream_ops = {
     .nstream = openmp_nstream,
     .dot = openmp_dot,
     .release = openmp_release,
+};
+
+PP_SUITE_IMPL(openmp, stream) = {
+    .suite = "stream",
+    .ops = &openmp_stream_ops,
+    .release = openmp_stream_free,
 };

@@ -5,7 +5,7 @@
  * placed in its own NUMA node.
  */
 
-static void KERNEL(init)(struct pp_ctx *x, double va, double vb, double vc)
+static void KERNEL(init)(struct openmp_stream *x, double va, double vb, double vc)
 {
     REAL *restrict a = x->a, *restrict b = x->b, *restrict c = x->c;
     const REAL ra = (REAL)va, rb = (REAL)vb, rc = (REAL)vc;
@@ -18,7 +18,7 @@ static void KERNEL(init)(struct pp_ctx *x, double va, double vb, double vc)
     }
 }
 
-static void KERNEL(copy)(struct pp_ctx *x)
+static void KERNEL(copy)(struct openmp_stream *x)
 {
     const REAL *restrict a = x->a;
     REAL *restrict c = x->c;
@@ -28,7 +28,7 @@ static void KERNEL(copy)(struct pp_ctx *x)
         c[i] = a[i];
 }
 
-static void KERNEL(mul)(struct pp_ctx *x, REAL s)
+static void KERNEL(mul)(struct openmp_stream *x, REAL s)
 {
     REAL *restrict b = x->b;
     const REAL *restrict c = x->c;
@@ -38,7 +38,7 @@ static void KERNEL(mul)(struct pp_ctx *x, REAL s)
         b[i] = s * c[i];
 }
 
-static void KERNEL(add)(struct pp_ctx *x)
+static void KERNEL(add)(struct openmp_stream *x)
 {
     const REAL *restrict a = x->a, *restrict b = x->b;
     REAL *restrict c = x->c;
@@ -48,7 +48,7 @@ static void KERNEL(add)(struct pp_ctx *x)
         c[i] = a[i] + b[i];
 }
 
-static void KERNEL(triad)(struct pp_ctx *x, REAL s)
+static void KERNEL(triad)(struct openmp_stream *x, REAL s)
 {
     REAL *restrict a = x->a;
     const REAL *restrict b = x->b, *restrict c = x->c;
@@ -58,7 +58,7 @@ static void KERNEL(triad)(struct pp_ctx *x, REAL s)
         a[i] = b[i] + s * c[i];
 }
 
-static void KERNEL(nstream)(struct pp_ctx *x, REAL s)
+static void KERNEL(nstream)(struct openmp_stream *x, REAL s)
 {
     REAL *restrict a = x->a;
     const REAL *restrict b = x->b, *restrict c = x->c;
@@ -68,7 +68,7 @@ static void KERNEL(nstream)(struct pp_ctx *x, REAL s)
         a[i] += b[i] + s * c[i];
 }
 
-static REAL KERNEL(dot)(struct pp_ctx *x)
+static REAL KERNEL(dot)(struct openmp_stream *x)
 {
     const REAL *restrict a = x->a, *restrict b = x->b;
     const size_t n = x->n;

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kernels/backend.h"
+#include "kernels/stream/stream_ops.h"
 #include "lib/error.h"
 #include "lib/stats.h"
 

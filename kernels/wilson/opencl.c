@@ -1,16 +1,18 @@
 /*
  * opencl/wilson: the Wilson Dslash (paper 000, Eq. 1) on an OpenCL device, as opencl_wilson_ops, for fp32 and
  * fp64 and both layouts (aos: site-major; soa: one array per real component, site fastest, coalesced on
- * GPUs). The program is kernels/wilson/wilson_dslash.h (the arithmetic of a site, shared with CUDA) followed by
- * kernels/wilson/wilson.cl, built per precision, layout and index type.
+ * GPUs). The program is kernels/wilson/wilson_dslash.h (the arithmetic of a site, shared with CUDA) followed
+ * by kernels/wilson/wilson.cl, built per precision, layout and index type.
  *
  * alloc builds the program, creates the fields and sets the kernel's arguments once; upload and download move
- * the fields between the driver's canonical arrays and the layout (kernels/wilson/wilson_layout.h) through a host
- * staging buffer; dslash(iterations) enqueues its kernels back to back on the context's in-order queue and
- * waits once (clFinish). The state lives in the context (struct opencl_wilson) until release or close. One
- * thread at a time, like the context.
- * Chosen at alloc (kernels/wilson/wilson_gpu.h): the work-group size, the register budget (-cl-nv-maxrregcount where
- * the compiler is NVIDIA's) and the index width; PPBENCH_OPENCL_WILSON_OPTIONS appends build options
+ * the fields between the driver's canonical arrays and the layout (kernels/wilson/wilson_layout.h) through a
+ * host staging buffer; dslash(iterations) enqueues its kernels back to back on the context's in-order queue
+ * and waits once (clFinish). The suite's state in a context (struct opencl_wilson, private to this file) is
+ * created by the first alloc and kept in the context's suite slots; release frees the device objects and
+ * keeps what describe reports (the last kernel built), and the context's close frees the state
+ * (opencl_wilson_impl). One thread at a time, like the context. Chosen at alloc
+ * (kernels/wilson/wilson_gpu.h): the work-group size, the register budget (-cl-nv-maxrregcount where the
+ * compiler is NVIDIA's) and the index width; PPBENCH_OPENCL_WILSON_OPTIONS appends build options
  * (experiments); describe reports them with the kernel's limits.
  */
 #include "kernels/opencl/opencl.h"
@@ -22,16 +24,49 @@
 #include "kernels/opencl/embedded.h"
 #include "kernels/wilson/wilson_gpu.h"
 #include "kernels/wilson/wilson_layout.h"
+#include "kernels/wilson/wilson_ops.h"
 
 /* Work-items per work-group on CPUs: a work-group becomes one loop over its work-items on one thread; 64
  * sites keep the groups many on small lattices. GPUs and accelerators: WILSON_GPU_WORK_GROUP, as CUDA. */
 #define WORK_GROUP_CPU 64
 
+/* The last kernel built, for describe. */
+struct wilson_built {
+    unsigned index_bits;              /* 32 or 64; 0 before any */
+    unsigned max_regs;                /* register budget applied (-cl-nv-maxrregcount); 0: none */
+    unsigned long long private_bytes; /* CL_KERNEL_PRIVATE_MEM_SIZE: per work-item (spills) */
+    size_t max_work_group;            /* CL_KERNEL_WORK_GROUP_SIZE */
+};
+
+/* The suite's state in a context; all zero but built when no fields are allocated. */
+struct opencl_wilson {
+    cl_program program;
+    cl_kernel kernel;
+    cl_mem gauge, spinor, nbr, out; /* in the layout and precision; nbr [8][n] */
+    size_t n;
+    enum pp_precision prec;
+    enum pp_wilson_layout layout;
+    size_t work_group, global; /* local size and global size rounded up to it */
+    struct wilson_built built; /* kept by release */
+};
+
+extern const struct pp_suite_impl opencl_wilson_impl;
+
+/* The state of c: NULL before the first alloc. */
+static struct opencl_wilson *state(struct opencl_ctx *c)
+{
+    return pp_suite_state_get(&c->suites, &opencl_wilson_impl);
+}
+
 static void wilson_release(struct pp_ctx *ctx)
 {
-    struct opencl_wilson *w = &opencl_ctx(ctx)->wilson;
-    cl_mem mems[] = {w->gauge, w->spinor, w->nbr, w->out};
+    struct opencl_wilson *w = state(opencl_ctx(ctx));
+    cl_mem mems[4];
+    struct wilson_built built;
 
+    if (!w)
+        return;
+    mems[0] = w->gauge, mems[1] = w->spinor, mems[2] = w->nbr, mems[3] = w->out;
     if (w->kernel)
         clReleaseKernel(w->kernel);
     for (size_t i = 0; i < sizeof(mems) / sizeof(mems[0]); i++)
@@ -39,7 +74,32 @@ static void wilson_release(struct pp_ctx *ctx)
             clReleaseMemObject(mems[i]);
     if (w->program)
         clReleaseProgram(w->program);
+    built = w->built;
     memset(w, 0, sizeof(*w));
+    w->built = built;
+}
+
+/* The context's close: the device objects and the state. */
+static void wilson_free(struct pp_ctx *ctx)
+{
+    void **slot = pp_suite_state(&opencl_ctx(ctx)->suites, &opencl_wilson_impl);
+
+    wilson_release(ctx);
+    free(*slot);
+    *slot = NULL;
+}
+
+/* The last kernel built, with its limits. */
+static void wilson_describe(struct pp_ctx *ctx, struct pp_info_list *out)
+{
+    const struct opencl_wilson *w = state(opencl_ctx(ctx));
+
+    if (!w || !w->built.index_bits)
+        return;
+    info_add(out, "opencl.wilson_index_bits", "%u", w->built.index_bits);
+    info_add(out, "opencl.wilson_max_regs", "%u", w->built.max_regs);
+    info_add(out, "opencl.wilson_kernel_max_work_group", "%zu", w->built.max_work_group);
+    info_add(out, "opencl.wilson_kernel_private_bytes", "%llu", w->built.private_bytes);
 }
 
 /* The program source: the shared site arithmetic, then the kernel. A new string the caller frees, or NULL. */
@@ -61,7 +121,7 @@ static char *program_source(void)
  * PPBENCH_OPENCL_WILSON_OPTIONS appended. */
 static int build(struct opencl_ctx *c, const struct wilson_gpu_launch *l, struct pp_error *err)
 {
-    struct opencl_wilson *w = &c->wilson;
+    struct opencl_wilson *w = state(c);
     const char *extra = getenv("PPBENCH_OPENCL_WILSON_OPTIONS");
     char options[256], regs[40] = "", *source = program_source();
     cl_int rc;
@@ -69,10 +129,10 @@ static int build(struct opencl_ctx *c, const struct wilson_gpu_launch *l, struct
 
     if (!source)
         return pp_error_set(err, "out of memory for the wilson program");
-    c->wilson_built.max_regs = c->nv_compiler_options ? l->max_regs : 0;
+    w->built.max_regs = c->nv_compiler_options ? l->max_regs : 0;
     for (;;) {
-        if (c->wilson_built.max_regs)
-            snprintf(regs, sizeof(regs), " -cl-nv-maxrregcount=%u", c->wilson_built.max_regs);
+        if (w->built.max_regs)
+            snprintf(regs, sizeof(regs), " -cl-nv-maxrregcount=%u", w->built.max_regs);
         else
             regs[0] = '\0';
         snprintf(options, sizeof(options), "-cl-std=CL1.2 -DREAL=%s -DWILSON_SOA=%d -DWILSON_SIZE=%s%s%s%s",
@@ -81,12 +141,12 @@ static int build(struct opencl_ctx *c, const struct wilson_gpu_launch *l, struct
                  extra ? extra : "");
         if (opencl_program_build(c, "wilson", source, options, &w->program, err) == 0)
             break;
-        if (!c->wilson_built.max_regs)
+        if (!w->built.max_regs)
             goto out;
-        c->wilson_built.max_regs = 0; /* again without the register budget */
+        w->built.max_regs = 0; /* again without the register budget */
     }
     w->kernel = clCreateKernel(w->program, "wilson_dslash", &rc);
-    if (!w->kernel) {
+    if (!w || !w->kernel) {
         opencl_error(err, rc, "clCreateKernel(wilson_dslash)");
         goto out;
     }
@@ -100,7 +160,7 @@ out:
  * compiled kernel allows (recorded for describe with its private memory). */
 static int choose_work_group(struct opencl_ctx *c, size_t want, struct pp_error *err)
 {
-    struct opencl_wilson *w = &c->wilson;
+    struct opencl_wilson *w = state(c);
     size_t limit = c->max_work_group, v = 0;
     cl_ulong priv = 0;
     cl_int rc;
@@ -113,8 +173,8 @@ static int choose_work_group(struct opencl_ctx *c, size_t want, struct pp_error 
     if (clGetKernelWorkGroupInfo(w->kernel, c->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof(priv), &priv,
                                  NULL) != CL_SUCCESS)
         priv = 0;
-    c->wilson_built.max_work_group = v;
-    c->wilson_built.private_bytes = priv;
+    w->built.max_work_group = v;
+    w->built.private_bytes = priv;
     if (want > limit)
         return pp_error_set(err, "PPBENCH_WILSON_WG=%zu: must be a work-group size from 1 to %zu on %s", want,
                             limit, c->name);
@@ -137,7 +197,7 @@ static int create_buffer(struct opencl_ctx *c, size_t bytes, const char *name, c
 
 static int set_args(struct opencl_ctx *c, unsigned index_bits, struct pp_error *err)
 {
-    struct opencl_wilson *w = &c->wilson;
+    struct opencl_wilson *w = state(c);
     cl_mem mems[] = {w->spinor, w->gauge, w->nbr, w->out};
     cl_uint n32 = (cl_uint)w->n;
     cl_ulong n64 = w->n;
@@ -156,13 +216,15 @@ static int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, en
                         struct pp_wilson_variant *variant, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_wilson *w = &c->wilson;
+    struct opencl_wilson *w = pp_suite_state_new(&c->suites, &opencl_wilson_impl, sizeof(*w));
     const size_t elem = pp_precision_bytes(prec);
     const cl_uchar zero = 0;
     struct wilson_gpu_launch l = {0, 0, 0};
     cl_int rc;
     int ret = -1;
 
+    if (!w)
+        return pp_error_set(err, "out of memory");
     wilson_release(ctx);
     if (layout != PP_WILSON_AOS && layout != PP_WILSON_SOA)
         return pp_error_set(err, "layout %d out of range", (int)layout);
@@ -188,7 +250,7 @@ static int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, en
         opencl_error(err, rc, "clEnqueueFillBuffer(output spinor)");
         goto out;
     }
-    c->wilson_built.index_bits = l.index_bits;
+    w->built.index_bits = l.index_bits;
     memset(variant, 0, sizeof(*variant));
     variant->layout = layout;
     variant->work_group = (unsigned)w->work_group;
@@ -204,7 +266,7 @@ out:
 static int put_field(struct opencl_ctx *c, cl_mem dst, const double *src, unsigned per_site, const char *what,
                      struct pp_error *err)
 {
-    struct opencl_wilson *w = &c->wilson;
+    struct opencl_wilson *w = state(c);
     const size_t bytes = w->n * per_site * pp_precision_bytes(w->prec);
     void *host = malloc(bytes);
     char call[64];
@@ -226,10 +288,10 @@ static int wilson_upload(struct pp_ctx *ctx, const double *gauge, const double *
                          struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_wilson *w = &c->wilson;
+    struct opencl_wilson *w = state(c);
     cl_int rc;
 
-    if (!w->kernel)
+    if (!w || !w->kernel)
         return pp_error_set(err, "no fields allocated (alloc first)");
     if (put_field(c, w->gauge, gauge, WILSON_LINKS_REALS, "links", err) != 0 ||
         put_field(c, w->spinor, spinor, WILSON_SPINOR_REALS, "spinor", err) != 0)
@@ -241,10 +303,10 @@ static int wilson_upload(struct pp_ctx *ctx, const double *gauge, const double *
 static int wilson_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_wilson *w = &c->wilson;
+    struct opencl_wilson *w = state(c);
     cl_int rc;
 
-    if (!w->kernel)
+    if (!w || !w->kernel)
         return pp_error_set(err, "no fields allocated (alloc first)");
     for (unsigned it = 0; it < iterations; it++) {
         rc = clEnqueueNDRangeKernel(c->queue, w->kernel, 1, NULL, &w->global, &w->work_group, 0, NULL, NULL);
@@ -260,12 +322,12 @@ static int wilson_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_erro
 static int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_wilson *w = &c->wilson;
+    struct opencl_wilson *w = state(c);
     const size_t bytes = w->n * WILSON_SPINOR_REALS * pp_precision_bytes(w->prec);
     void *host;
     cl_int rc;
 
-    if (!w->kernel)
+    if (!w || !w->kernel)
         return pp_error_set(err, "no fields allocated (alloc first)");
     if (!(host = malloc(bytes)))
         return pp_error_set(err, "out of host memory for the output (%zu bytes)", bytes);
@@ -283,4 +345,11 @@ const struct pp_wilson_ops opencl_wilson_ops = {
     .dslash = wilson_dslash,
     .download = wilson_download,
     .release = wilson_release,
+};
+
+PP_SUITE_IMPL(opencl, wilson) = {
+    .suite = "wilson",
+    .ops = &opencl_wilson_ops,
+    .release = wilson_free,
+    .describe = wilson_describe,
 };

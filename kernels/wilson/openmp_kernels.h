@@ -3,9 +3,9 @@
  * defines REAL (the element type), KERNEL(name) (the function name for that instance) and SOA (0: site-major,
  * 1: one array per real component, site fastest, component arrays ld apart).
  *
- * The arithmetic of one output site is kernels/wilson/wilson_dslash.h's, the same as OpenCL's and CUDA's (spin
- * projection, SU(3) products, reconstruction: 1320 flop), included here per instance; its small loops are
- * unrolled completely (GCC unroll), which leaves the site loop one straight body for the vectoriser.
+ * The arithmetic of one output site is kernels/wilson/wilson_dslash.h's, the same as OpenCL's and CUDA's
+ * (spin projection, SU(3) products, reconstruction: 1320 flop), included here per instance; its small loops
+ * are unrolled completely (GCC unroll), which leaves the site loop one straight body for the vectoriser.
  */
 
 #define WILSON_NAME(name) KERNEL(name)
@@ -24,12 +24,12 @@ static OPENMP_CLONES void KERNEL(sites)(const REAL *restrict psi, const REAL *re
         KERNEL(wilson_site)(psi, g, nbr, out, n, ld, i, SOA);
 }
 
-static void KERNEL(dslash)(struct pp_ctx *x)
+static void KERNEL(dslash)(struct openmp_wilson *x)
 {
 #pragma omp parallel
     {
         size_t lo, hi;
-        openmp_share(x->w.n, &lo, &hi);
-        KERNEL(sites)(x->w.spinor, x->w.gauge, x->w.nbr, x->w.out, x->w.n, x->w.ld, lo, hi);
+        openmp_share(x->n, &lo, &hi);
+        KERNEL(sites)(x->spinor, x->gauge, x->nbr, x->out, x->n, x->ld, lo, hi);
     }
 }

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernels/backend.h"
+#include "kernels/wilson/wilson_ops.h"
 #include "lib/error.h"
 #include "lib/stats.h"
 

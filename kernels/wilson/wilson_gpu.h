@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "kernels/backend.h"
+#include "kernels/wilson/wilson_ops.h"
 #include "lib/env.h"
 #include "lib/error.h"
 
