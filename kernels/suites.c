@@ -65,7 +65,7 @@ static const struct suite_param staggered_params[] = {
      "parallel strategy (paper 001; absent: 3lp-1 on GPUs, site on CPUs)"},
     {"order", SUITE_ENUM, 0, 0, 0, orders, true, false,
      "work-item order: k-, i- or l-major (absent: the strategy's default)"},
-    {"work_group", SUITE_INTEGER, 0, 4096, 0, NULL, true, false,
+    {"work_group", SUITE_INTEGER, 0, 1 << 20, 0, NULL, true, false, /* the device's limit is the worker's */
      "work-group size (0 or absent: the largest of 768, 384, 192, 96 the strategy allows)"},
     {"runs", SUITE_INTEGER, 1, 100000, 10, NULL, false, false, "timed samples after one warm-up application"},
     {"iterations", SUITE_INTEGER, 1, 100000, 100, NULL, false, false, "applications per timed sample"},

@@ -76,8 +76,8 @@ expect_api "wilson: a stream kernel"       422 unknown_kernel POST $J "{$W,\"ker
 
 # --- a wilson job end to end ---
 if run_job "wilson job" "{$W,\"params\":{\"lattice\":\"4x4x4x8\",\"numtimes\":3}}" 60; then
-    check "wilson job: defaults filled in (no iterations, no default lattice: the worker's)" \
-        '.params == {"lattice":"4x4x4x8","layout":"aos","precision":"fp32","numtimes":3} and .kernels == ["dslash"]'
+    check "wilson job: defaults filled in (iterations from the suite table; no default lattice: the worker's)" \
+        '.params == {"lattice":"4x4x4x8","layout":"aos","precision":"fp32","numtimes":3,"iterations":1} and .kernels == ["dslash"]'
     check "wilson job on openmp succeeded" '.state == "succeeded"'
     check "wilson result: suite, kernel, size = 512 sites, lattice, variant, GFLOP/s, verified" \
         '(.results | length) == 1 and (.results[0] | .suite == "wilson" and .kernel == "dslash" and .size == 512 and

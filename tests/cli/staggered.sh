@@ -97,9 +97,9 @@ bad "a GPU strategy on openmp" 'model openmp has no strategy 3lp-1 \(it has: sit
 bad "an unknown order" 'unknown order "j"' --order j
 bad "a wrong order" 'strategy simd has no order k \(it has: none\)' --strategy simd --order k
 bad "a work-group on a CPU strategy" 'work-group size 96 given for strategy site' --work-group 96
-bad "--runs 0" 'runs must be at least 1, got 0' --runs 0
-bad "--iterations 0" 'iterations must be at least 1, got 0' --iterations 0
-bad "an unknown timing" 'invalid --timing "median": expected mean or best' --timing median
+bad "--runs 0" '--runs must be from 1 to 100000, got 0' --runs 0
+bad "--iterations 0" '--iterations must be from 1 to 100000, got 0' --iterations 0
+bad "an unknown timing" 'unknown timing "median" \(staggered has: mean, best\)' --timing median
 bad "a stream option" '--arraysize is a stream option' --arraysize 100
 bad "a wilson option" '--layout is a wilson option' --layout soa
 bad "--numtimes (staggered has runs and iterations)" '--numtimes is a stream and wilson option \(staggered takes' --numtimes 5
