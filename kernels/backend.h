@@ -149,10 +149,12 @@ struct pp_backend {
  * ELF section pp_suites_<model>, which the linker brackets with __start_pp_suites_<model> and
  * __stop_pp_suites_<model> (GNU ld does so for any section named like a C identifier). The model's backend
  * takes that range as its suites (PP_SUITES_OF), so adding a suite adds a file and nothing in the model's
- * core. Use at file scope, followed by the initializer: PP_SUITE_IMPL(openmp, stream) = {.suite = "stream",
- * .ops = &ops, .release = release};  */
+ * core. The impl is hidden (a shared object exports only its backend). Use at file scope, followed by the
+ * initializer:
+ *     PP_SUITE_IMPL(openmp, stream) = {.suite = "stream", .ops = &ops, .release = release};
+ */
 #define PP_SUITE_IMPL(model, suite)                                                                          \
-    extern const struct pp_suite_impl model##_##suite##_impl;                                                \
+    extern const struct pp_suite_impl model##_##suite##_impl __attribute__((visibility("hidden")));          \
     __attribute__((used, section("pp_suites_" #model)))                                                      \
     const struct pp_suite_impl *const model##_##suite##_impl_ref = &model##_##suite##_impl;                  \
     const struct pp_suite_impl model##_##suite##_impl
