@@ -170,7 +170,7 @@ int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, 
         pp_error_set(err, "unknown model \"%s\" (built: %s)", job->model, registry_names());
         return RUN_USAGE;
     }
-    if ((wilson && !b->wilson) || (staggered && !b->staggered)) {
+    if ((wilson || staggered) && pp_backend_ops(b, job->suite) == NULL) {
         pp_error_set(err, "model %s has no %s suite", job->model, job->suite);
         return RUN_USAGE;
     }

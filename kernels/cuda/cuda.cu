@@ -155,7 +155,4 @@ extern "C" __attribute__((visibility("default"))) const struct pp_backend pp_bac
     .describe = cuda_describe,
     .close = cuda_close,
     PP_SUITES_OF(cuda),
-    .stream = &cuda_stream_ops,
-    .wilson = &cuda_wilson_ops,
-    .staggered = &cuda_staggered_ops,
 };

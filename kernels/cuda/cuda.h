@@ -12,9 +12,6 @@
 #include <cuda_runtime.h>
 
 #include "kernels/backend.h"
-#include "kernels/staggered/staggered_ops.h" /* until the suites own their state */
-#include "kernels/stream/stream_ops.h"
-#include "kernels/wilson/wilson_ops.h"
 
 /* The context: the device and what the core knows of it; each suite's own state, private to the suite's file
  * (kernels/<suite>/<suite>.cu), is in the suite slots. */
@@ -31,11 +28,6 @@ struct pp_ctx {
 extern "C" const struct pp_backend pp_backend_cuda;
 
 #define CUDA_HIDDEN __attribute__((visibility("hidden")))
-
-/* The suites' ops tables, until the drivers find them by name. */
-extern const struct pp_stream_ops cuda_stream_ops CUDA_HIDDEN;
-extern const struct pp_staggered_ops cuda_staggered_ops CUDA_HIDDEN;
-extern const struct pp_wilson_ops cuda_wilson_ops CUDA_HIDDEN;
 
 /* 0 on cudaSuccess; else -1 with "what: cudaErrorName: description" in err. */
 CUDA_HIDDEN int cuda_check(cudaError_t e, struct pp_error *err, const char *what) PP_WUR;

@@ -591,7 +591,7 @@ static void staggered_describe(struct pp_ctx *ctx, struct pp_info_list *out)
              st->attr.numRegs, st->attr.localSizeBytes, st->block, st->grid);
 }
 
-const struct pp_staggered_ops cuda_staggered_ops = {
+static const struct pp_staggered_ops cuda_staggered_ops = {
     .strategies = PP_STAG_WORK_ITEM_STRATEGIES,
     .alloc = staggered_alloc,
     .upload = staggered_upload,

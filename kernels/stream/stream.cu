@@ -579,7 +579,7 @@ void cuda_stream_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 
 } // namespace
 
-const struct pp_stream_ops cuda_stream_ops = {
+static const struct pp_stream_ops cuda_stream_ops = {
     .alloc = cuda_alloc,
     .init = cuda_init,
     .read = cuda_read,

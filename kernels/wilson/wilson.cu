@@ -326,7 +326,7 @@ void wilson_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 
 } // namespace
 
-const struct pp_wilson_ops cuda_wilson_ops = {
+static const struct pp_wilson_ops cuda_wilson_ops = {
     .alloc = wilson_alloc,
     .upload = wilson_upload,
     .dslash = wilson_dslash,
