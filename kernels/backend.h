@@ -1,10 +1,18 @@
 /*
- * backend: the interface every programming model implements (one const struct pp_backend per model).
+ * backend: the interface every programming model implements (one const struct pp_backend per model), and how
+ * a model's suites plug into it. Model- and suite-neutral: it names no suite.
  *
  * A backend discovers the devices its model can drive, opens one into an opaque context, and implements the
  * kernels of each suite. It implements kernels and nothing else: sizes, initial values, timing, statistics,
- * byte/flop models and verification belong to the suite drivers (kernels/stream/stream.c). Every kernel call
- * is blocking: it returns when the device has finished, so the driver can time it with a host clock.
+ * byte/flop models and verification belong to the suite drivers (kernels/<suite>/<suite>.c). Every kernel
+ * call is blocking: it returns when the device has finished, so the driver can time it with a host clock.
+ *
+ * A suite's contract with the models is its ops table, struct pp_<suite>_ops in
+ * kernels/<suite>/<suite>_ops.h. A model implements a suite in one file, kernels/<suite>/<model>.c (or
+ * <suite>.cu), which registers a struct pp_suite_impl with PP_SUITE_IMPL(model, suite) and keeps its state
+ * private, in the context's suite slots; the driver finds the ops with pp_backend_ops(b, "<suite>"). A
+ * model's core (kernels/<model>/) only embeds the slots in its context, releases and describes them, and
+ * names its registrations with PP_SUITES_DECLARE and PP_SUITES_OF.
  *
  * Threading: a context is used by one thread at a time. Header is C and C++ (the CUDA backend includes it).
  */
@@ -140,19 +148,18 @@ struct pp_backend {
     void (*close)(struct pp_ctx *ctx); /* NULL-safe */
     /* The suites this model implements: [suites, suites_end), the model's PP_SUITE_IMPL registrations. */
     const struct pp_suite_impl *const *suites, *const *suites_end;
-    const struct pp_stream_ops *stream;
-    const struct pp_wilson_ops *wilson;       /* NULL: the model has no wilson suite */
-    const struct pp_staggered_ops *staggered; /* NULL: the model has no staggered suite */
 };
 
 /* Defines model's implementation of suite, model_suite_impl, and registers it: a pointer to it goes into the
  * ELF section pp_suites_<model>, which the linker brackets with __start_pp_suites_<model> and
  * __stop_pp_suites_<model> (GNU ld does so for any section named like a C identifier). The model's backend
  * takes that range as its suites (PP_SUITES_OF), so adding a suite adds a file and nothing in the model's
- * core. Use at file scope, followed by the initializer: PP_SUITE_IMPL(openmp, stream) = {.suite = "stream",
- * .ops = &ops, .release = release};  */
+ * core. The impl is hidden (a shared object exports only its backend). Use at file scope, followed by the
+ * initializer:
+ *     PP_SUITE_IMPL(mymodel, mysuite) = {.suite = "mysuite", .ops = &ops, .release = release};
+ */
 #define PP_SUITE_IMPL(model, suite)                                                                          \
-    extern const struct pp_suite_impl model##_##suite##_impl;                                                \
+    extern const struct pp_suite_impl model##_##suite##_impl __attribute__((visibility("hidden")));          \
     __attribute__((used, section("pp_suites_" #model)))                                                      \
     const struct pp_suite_impl *const model##_##suite##_impl_ref = &model##_##suite##_impl;                  \
     const struct pp_suite_impl model##_##suite##_impl

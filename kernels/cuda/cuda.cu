@@ -1,25 +1,18 @@
 /*
  * cuda: the CUDA backend's table (pp_backend_cuda), device discovery, contexts and provenance. The kernels
- * are in stream.cu and staggered.cu. This file is built by nvcc into libppbench-cuda.so with the runtime
- * linked statically; the worker finds the table with dlsym, so a host without a CUDA driver only sees
- * discover() fail.
+ * are in the suites' files (kernels/<suite>/<suite>.cu), each registered with PP_SUITE_IMPL(cuda, <suite>)
+ * and keeping its state in the context's suite slots: this file names no suite. It is built by nvcc into
+ * libppbench-cuda.so with the runtime linked statically; the worker finds the table with dlsym, so a host
+ * without a CUDA driver only sees discover() fail.
  *
- * Ownership: open() returns a context the caller frees with close(); close() also frees any STREAM arrays.
+ * Ownership: open() returns a context the caller frees with close(); close() also frees every suite's state.
  * Threads: discover() from any thread; a context from the thread that uses it, one at a time.
  */
 #include "kernels/cuda/cuda.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CUDA_MAX_BLOCK 1024
-
-const char *cuda_variant_name(enum cuda_variant v)
-{
-    return v == CUDA_SCALAR ? "scalar" : "vec16";
-}
 
 int cuda_check(cudaError_t e, struct pp_error *err, const char *what)
 {
@@ -73,48 +66,6 @@ static int cuda_discover(struct pp_device_list *out, struct pp_error *err)
     return added ? 0 : -1;
 }
 
-/* An unsigned integer from the environment in [lo, hi]; *val is kept when the variable is unset or empty. */
-static int env_unsigned(const char *name, unsigned lo, unsigned hi, unsigned *val, struct pp_error *err)
-{
-    const char *s = getenv(name);
-    char *end;
-    unsigned long v;
-
-    if (!s || !*s)
-        return 0;
-    errno = 0;
-    v = strtoul(s, &end, 10);
-    if (errno || *end || s[0] == '-' || v < lo || v > hi)
-        return pp_error_set(err, "%s: \"%s\" is not an integer in [%u, %u]", name, s, lo, hi);
-    *val = (unsigned)v;
-    return 0;
-}
-
-/* PPBENCH_CUDA_VARIANT, PPBENCH_CUDA_BLOCK, PPBENCH_CUDA_DOT_BLOCKS_PER_SM. */
-static int read_env(struct pp_ctx *ctx, struct pp_error *err)
-{
-    const char *v = getenv("PPBENCH_CUDA_VARIANT");
-
-    ctx->variant = CUDA_VEC16;
-    if (v && *v) {
-        if (strcmp(v, "vec16") == 0)
-            ctx->variant = CUDA_VEC16;
-        else if (strcmp(v, "scalar") == 0)
-            ctx->variant = CUDA_SCALAR;
-        else
-            return pp_error_set(err,
-                                "PPBENCH_CUDA_VARIANT: unknown variant \"%s\" (expected vec16 or scalar)", v);
-    }
-    ctx->block = CUDA_MAX_BLOCK;
-    if (env_unsigned("PPBENCH_CUDA_BLOCK", 32, CUDA_MAX_BLOCK, &ctx->block, err) < 0)
-        return -1;
-    if (ctx->block & (ctx->block - 1))
-        return pp_error_set(err, "PPBENCH_CUDA_BLOCK: %u is not a power of two in [32, %d]", ctx->block,
-                            CUDA_MAX_BLOCK);
-    ctx->dot_per_sm = 0;
-    return env_unsigned("PPBENCH_CUDA_DOT_BLOCKS_PER_SM", 1, 64, &ctx->dot_per_sm, err);
-}
-
 static int attribute(enum cudaDeviceAttr attr, int device)
 {
     int v = 0;
@@ -135,8 +86,6 @@ static int cuda_open(const struct pp_device *dev, struct pp_ctx **out, struct pp
     if (!ctx)
         return pp_error_set(err, "out of memory");
     ctx->device = dev->index;
-    if (read_env(ctx, err) < 0)
-        goto out;
     if (cuda_check(cudaSetDevice(ctx->device), err, "cudaSetDevice") < 0)
         goto out;
     /* Spin while waiting for the GPU: the shortest wake-up after each blocking kernel, which the host clock
@@ -147,11 +96,6 @@ static int cuda_open(const struct pp_device *dev, struct pp_ctx **out, struct pp
         goto out;
     if (cuda_check(cudaGetDeviceProperties(&prop, ctx->device), err, "cudaGetDeviceProperties") < 0)
         goto out;
-    if ((int)ctx->block > prop.maxThreadsPerBlock) {
-        pp_error_set(err, "PPBENCH_CUDA_BLOCK: %u is above the device's %d threads per block", ctx->block,
-                     prop.maxThreadsPerBlock);
-        goto out;
-    }
     ctx->sm_count = prop.multiProcessorCount;
     ctx->cc_major = prop.major;
     ctx->cc_minor = prop.minor;
@@ -171,9 +115,7 @@ static void cuda_close(struct pp_ctx *ctx)
 {
     if (!ctx)
         return;
-    cuda_stream_ops.release(ctx);
-    cuda_staggered_free(ctx);
-    cuda_wilson_ops.release(ctx);
+    pp_suite_slots_release(&ctx->suites, ctx);
     free(ctx);
 }
 
@@ -201,10 +143,10 @@ static void cuda_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     if (ctx->bus_width_bits)
         info_add(out, "cuda.mem_bus_bits", "%d", ctx->bus_width_bits);
     info_add(out, "cuda.sync", "spin");
-    cuda_stream_describe(ctx, out);
-    cuda_staggered_describe(ctx, out);
-    cuda_wilson_describe(ctx, out);
+    pp_suite_slots_describe(&ctx->suites, ctx, out);
 }
+
+PP_SUITES_DECLARE(cuda);
 
 extern "C" __attribute__((visibility("default"))) const struct pp_backend pp_backend_cuda = {
     .name = "cuda",
@@ -212,7 +154,5 @@ extern "C" __attribute__((visibility("default"))) const struct pp_backend pp_bac
     .open = cuda_open,
     .describe = cuda_describe,
     .close = cuda_close,
-    .stream = &cuda_stream_ops,
-    .wilson = &cuda_wilson_ops,
-    .staggered = &cuda_staggered_ops,
+    PP_SUITES_OF(cuda),
 };

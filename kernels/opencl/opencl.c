@@ -668,7 +668,4 @@ const struct pp_backend pp_backend_opencl = {
     .describe = opencl_describe,
     .close = opencl_close,
     PP_SUITES_OF(opencl),
-    .stream = &opencl_stream_ops,
-    .wilson = &opencl_wilson_ops,
-    .staggered = &opencl_staggered_ops,
 };

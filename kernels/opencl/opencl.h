@@ -19,17 +19,9 @@
 #include <stdint.h>
 
 #include "kernels/backend.h"
-#include "kernels/staggered/staggered_ops.h" /* until the suites own their state */
-#include "kernels/stream/stream_ops.h"
-#include "kernels/wilson/wilson_ops.h"
 #include "lib/error.h"
 
 extern const struct pp_backend pp_backend_opencl;
-
-/* The suites' ops tables (kernels/<suite>/opencl.c), until the drivers find them by name. */
-extern const struct pp_stream_ops opencl_stream_ops;
-extern const struct pp_staggered_ops opencl_staggered_ops;
-extern const struct pp_wilson_ops opencl_wilson_ops;
 
 struct opencl_ctx {
     cl_platform_id platform;

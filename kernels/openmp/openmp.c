@@ -117,7 +117,4 @@ const struct pp_backend pp_backend_openmp = {
     .describe = openmp_describe,
     .close = openmp_close,
     PP_SUITES_OF(openmp),
-    .stream = &openmp_stream_ops,
-    .wilson = &openmp_wilson_ops,
-    .staggered = &openmp_staggered_ops,
 };

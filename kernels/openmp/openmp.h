@@ -8,14 +8,8 @@
 #include <stdlib.h>
 
 #include "kernels/backend.h"
-#include "kernels/staggered/staggered_ops.h" /* until the suites own their state */
-#include "kernels/stream/stream_ops.h"
-#include "kernels/wilson/wilson_ops.h"
 
 extern const struct pp_backend pp_backend_openmp;
-extern const struct pp_stream_ops openmp_stream_ops;
-extern const struct pp_wilson_ops openmp_wilson_ops;
-extern const struct pp_staggered_ops openmp_staggered_ops;
 
 /* The hot loops of the kernels are compiled for baseline x86-64 and for x86-64-v3 (AVX2, FMA) and v4
  * (AVX-512), and the dynamic loader picks the best one this CPU runs (GCC target_clones, an ifunc): the

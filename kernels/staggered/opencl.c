@@ -317,7 +317,7 @@ static int staggered_download(struct pp_ctx *ctx, double *out, struct pp_error *
     return rc == CL_SUCCESS ? 0 : opencl_error(err, rc, "clEnqueueReadBuffer(staggered out)");
 }
 
-const struct pp_staggered_ops opencl_staggered_ops = {
+static const struct pp_staggered_ops opencl_staggered_ops = {
     .strategies = PP_STAG_WORK_ITEM_STRATEGIES,
     .alloc = staggered_alloc,
     .upload = staggered_upload,

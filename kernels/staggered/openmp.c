@@ -149,7 +149,7 @@ static int staggered_download(struct pp_ctx *ctx, double *out, struct pp_error *
     return 0;
 }
 
-const struct pp_staggered_ops openmp_staggered_ops = {
+static const struct pp_staggered_ops openmp_staggered_ops = {
     .strategies = 1u << PP_STAG_SITE | 1u << PP_STAG_SIMD,
     .alloc = staggered_alloc,
     .upload = staggered_upload,

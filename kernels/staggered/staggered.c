@@ -138,7 +138,8 @@ static unsigned group_multiple(enum pp_staggered_strategy s, enum pp_staggered_o
 static int resolve_strategy(struct pp_staggered_variant *v, const struct pp_backend *b,
                             const struct pp_device *dev, struct pp_error *err)
 {
-    unsigned have = b->staggered->strategies;
+    const struct pp_staggered_ops *ops = pp_backend_ops(b, "staggered");
+    unsigned have = ops->strategies;
     char names[128];
 
     if (v->strategy == PP_STAG_NSTRATEGIES) {
@@ -213,7 +214,7 @@ static int resolve_work_group(struct pp_staggered_variant *v, size_t n, struct p
 int staggered_resolve(struct staggered_params *p, const struct pp_backend *b, const struct pp_device *dev,
                       struct pp_error *err)
 {
-    if (!b->staggered)
+    if (!pp_backend_ops(b, "staggered"))
         return pp_error_set(err, "model %s has no staggered suite", b->name);
     if (lattice_resolve(p->dims, dev, err))
         return -1;
@@ -331,7 +332,7 @@ int staggered_apply(const struct pp_backend *b, struct pp_ctx *ctx, const struct
                     const double *fat, const double *lng, const double *vec, double *out,
                     struct pp_error *err)
 {
-    const struct pp_staggered_ops *ops = b->staggered;
+    const struct pp_staggered_ops *ops = pp_backend_ops(b, "staggered");
     struct pp_staggered_variant variant = p->variant;
     struct fields f;
     int rc = -1;
@@ -407,7 +408,7 @@ static int measure(const struct pp_staggered_ops *ops, struct pp_ctx *ctx, const
 int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct staggered_params *p,
                   struct staggered_result *res, struct pp_error *err)
 {
-    const struct pp_staggered_ops *ops = b->staggered;
+    const struct pp_staggered_ops *ops = pp_backend_ops(b, "staggered");
     struct fields f;
     double t0;
     int rc = -1, allocated = 0;

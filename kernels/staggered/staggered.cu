@@ -16,14 +16,18 @@
  *
  * alloc picks the kernel, refuses a block the kernel or device cannot run (naming --work-group), creates the
  * arrays and a stream; dslash launches its iterations back to back on that stream and synchronises it once.
- * Ownership: the arrays belong to the context from alloc to release (or close); the state (struct
- * cuda_staggered) with the kernel's attributes, which describe reports, until the next alloc or close.
- * Threads: the context's thread only.
+ * Ownership: the suite's state in a context (struct cuda_staggered, private to this file) is kept in the
+ * context's suite slots; its arrays belong to the context from alloc to release (or close), the kernel's
+ * attributes, which describe reports, from alloc to the next alloc or close, which frees the state
+ * (cuda_staggered_impl). Threads: the context's thread only.
  */
 #include "kernels/cuda/cuda.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "kernels/staggered/staggered_ops.h"
 
 /* The loop extents of paper 001: matrices per direction (|l|), directions (|k|), rows and columns. */
 #define NMAT       4
@@ -46,6 +50,14 @@ struct cuda_staggered {
     cudaStream_t stream;
     struct cudaFuncAttributes attr;
 };
+
+extern const struct pp_suite_impl cuda_staggered_impl;
+
+/* The state of ctx: NULL before the first alloc. */
+static struct cuda_staggered *state(struct pp_ctx *ctx)
+{
+    return (struct cuda_staggered *)pp_suite_state_get(&ctx->suites, &cuda_staggered_impl);
+}
 
 namespace
 {
@@ -360,10 +372,10 @@ const void *find_kernel(enum pp_staggered_strategy s, enum pp_staggered_order o,
 /* ---- host side ---- */
 
 /* Frees the arrays and the stream; the kernel's description stays for describe until the next alloc or
- * cuda_staggered_free. */
+ * staggered_free. */
 static void staggered_release(struct pp_ctx *ctx)
 {
-    struct cuda_staggered *st = ctx->staggered;
+    struct cuda_staggered *st = state(ctx);
 
     if (!st)
         return;
@@ -380,11 +392,14 @@ static void staggered_release(struct pp_ctx *ctx)
     st->n = 0;
 }
 
-void cuda_staggered_free(struct pp_ctx *ctx)
+/* The context's close: the arrays and the state. */
+static void staggered_free(struct pp_ctx *ctx)
 {
+    void **slot = pp_suite_state(&ctx->suites, &cuda_staggered_impl);
+
     staggered_release(ctx);
-    free(ctx->staggered);
-    ctx->staggered = NULL;
+    free(*slot);
+    *slot = NULL;
 }
 
 /* Refuse a block the kernel (registers, shared memory) or the device cannot run, naming --work-group. */
@@ -425,7 +440,9 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
     bool shared = false;
     int ret = -1;
 
-    cuda_staggered_free(ctx);
+    staggered_release(ctx);
+    if ((st = state(ctx)))
+        memset(st, 0, sizeof(*st)); /* the last kernel's description goes too */
     /* 32-bit thread and neighbour indices: the grid and the neighbour table stay below 2^32 */
     if (n == 0 || n > max_sites)
         return pp_error_set(err, "%zu target sites are out of range (1 to %zu)", n, max_sites);
@@ -439,7 +456,7 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
         return pp_error_set(err, "the fields need %.2f GiB but the device has %.2f GiB free",
                             (double)bytes / (1 << 30), (double)free_bytes / (1 << 30));
 
-    st = ctx->staggered = (struct cuda_staggered *)calloc(1, sizeof(*st));
+    st = (struct cuda_staggered *)pp_suite_state_new(&ctx->suites, &cuda_staggered_impl, sizeof(*st));
     if (!st)
         return pp_error_set(err, "out of memory");
     st->prec = prec;
@@ -466,16 +483,18 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
     variant->threads = 0;
     ret = 0;
 out:
-    if (ret < 0)
-        cuda_staggered_free(ctx);
+    if (ret < 0) {
+        staggered_release(ctx);
+        memset(st, 0, sizeof(*st));
+    }
     return ret;
 }
 
 static int need_arrays(struct pp_ctx *ctx, struct pp_error *err)
 {
-    return ctx->staggered && ctx->staggered->n
-               ? 0
-               : pp_error_set(err, "no staggered arrays allocated (alloc first)");
+    const struct cuda_staggered *st = state(ctx);
+
+    return st && st->n ? 0 : pp_error_set(err, "no staggered arrays allocated (alloc first)");
 }
 
 /* Copy count doubles to the device array dst in the working precision (a narrowed copy for fp32). */
@@ -502,7 +521,7 @@ static int upload_reals(const struct cuda_staggered *st, void *dst, const double
 static int staggered_upload(struct pp_ctx *ctx, const double *links, const double *vec, const uint32_t *nbr,
                             struct pp_error *err)
 {
-    struct cuda_staggered *st = ctx->staggered;
+    struct cuda_staggered *st = state(ctx);
 
     if (need_arrays(ctx, err) < 0 || upload_reals(st, st->links, links, st->n * LINK_REALS, err) < 0 ||
         upload_reals(st, st->vec, vec, st->n * VEC_REALS, err) < 0)
@@ -513,7 +532,7 @@ static int staggered_upload(struct pp_ctx *ctx, const double *links, const doubl
 
 static int staggered_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_error *err)
 {
-    struct cuda_staggered *st = ctx->staggered;
+    struct cuda_staggered *st = state(ctx);
     stag_args<double2> a64;
     stag_args<float2> a32;
     void *args[1];
@@ -539,7 +558,7 @@ static int staggered_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_e
 
 static int staggered_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
 {
-    struct cuda_staggered *st = ctx->staggered;
+    struct cuda_staggered *st = state(ctx);
     const size_t count = st ? st->n * VEC_REALS : 0;
     float *narrow;
     int rc;
@@ -560,9 +579,10 @@ static int staggered_download(struct pp_ctx *ctx, double *out, struct pp_error *
     return rc;
 }
 
-void cuda_staggered_describe(struct pp_ctx *ctx, struct pp_info_list *out)
+/* The staggered kernel of the last run (registers, spills, launch shape) as cuda.* keys; none without. */
+static void staggered_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
-    const struct cuda_staggered *st = ctx->staggered;
+    const struct cuda_staggered *st = state(ctx);
 
     if (!st || !st->kernel)
         return;
@@ -571,11 +591,18 @@ void cuda_staggered_describe(struct pp_ctx *ctx, struct pp_info_list *out)
              st->attr.numRegs, st->attr.localSizeBytes, st->block, st->grid);
 }
 
-const struct pp_staggered_ops cuda_staggered_ops = {
+static const struct pp_staggered_ops cuda_staggered_ops = {
     .strategies = PP_STAG_WORK_ITEM_STRATEGIES,
     .alloc = staggered_alloc,
     .upload = staggered_upload,
     .dslash = staggered_dslash,
     .download = staggered_download,
     .release = staggered_release,
+};
+
+PP_SUITE_IMPL(cuda, staggered) = {
+    .suite = "staggered",
+    .ops = &cuda_staggered_ops,
+    .release = staggered_free,
+    .describe = staggered_describe,
 };

@@ -1,10 +1,10 @@
 /*
  * staggered: the MILC staggered Dslash suite driver (paper 001, Eq. 1 with first and third neighbours). Like
- * kernels/wilson/wilson.c it owns everything the models share: the lattice (kernels/lattice.h), the random fat and
- * long links and colour vectors (seeded), the packing into the canonical arrays of struct pp_staggered_ops,
- * the strategies' rules (order, work-group size), the flop and byte models, the paper's timing rule and the
- * verification of every output site against the plain five-loop reference (staggered_ref). A backend supplies
- * kernels only.
+ * kernels/wilson/wilson.c it owns everything the models share: the lattice (kernels/lattice.h), the random
+ * fat and long links and colour vectors (seeded), the packing into the canonical arrays of struct
+ * pp_staggered_ops, the strategies' rules (order, work-group size), the flop and byte models, the paper's
+ * timing rule and the verification of every output site against the plain five-loop reference
+ * (staggered_ref). A backend supplies kernels only.
  *
  * The operator maps the even checkerboard to the odd one (output on the L^4/2 odd sites), periodic
  * boundaries. Timing rule (paper 001, Sec. IV-B): one warm-up application, then `runs` samples of

@@ -536,7 +536,7 @@ static int stream_dot(struct pp_ctx *ctx, double *sum, struct pp_error *err)
     return 0;
 }
 
-const struct pp_stream_ops opencl_stream_ops = {
+static const struct pp_stream_ops opencl_stream_ops = {
     .alloc = stream_alloc,
     .init = stream_init,
     .read = stream_read,

@@ -181,7 +181,7 @@ static int openmp_dot(struct pp_ctx *ctx, double *sum, struct pp_error *err)
     return 0;
 }
 
-const struct pp_stream_ops openmp_stream_ops = {
+static const struct pp_stream_ops openmp_stream_ops = {
     .alloc = openmp_alloc,
     .init = openmp_init,
     .read = openmp_read,

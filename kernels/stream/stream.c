@@ -133,6 +133,7 @@ static int time_loop(const struct pp_backend *b, struct pp_ctx *ctx, struct stre
                      double *sum, struct pp_error *err)
 {
     const struct stream_params *p = &res->params;
+    const struct pp_stream_ops *ops = pp_backend_ops(b, "stream");
     int any = 0;
 
     for (size_t i = 0; i < res->nkernels; i++)
@@ -145,7 +146,7 @@ static int time_loop(const struct pp_backend *b, struct pp_ctx *ctx, struct stre
             if (kr->kernel < first || kr->kernel > last)
                 continue;
             t0 = clock_now();
-            if (call_kernel(b->stream, ctx, kr->kernel, sum, err))
+            if (call_kernel(ops, ctx, kr->kernel, sum, err))
                 return pp_error_prefix(err, "%s, iteration %u", stream_kernel_name(kr->kernel), it);
             kr->times[it] = clock_now() - t0;
         }
@@ -280,7 +281,7 @@ static void verify(struct stream_result *res, void *arrays[3], double sum)
 int stream_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct stream_params *p,
                struct stream_result *res, struct pp_error *err)
 {
-    const struct pp_stream_ops *ops = b->stream;
+    const struct pp_stream_ops *ops = pp_backend_ops(b, "stream");
     size_t beta = pp_precision_bytes(p->prec);
     void *arrays[3] = {NULL, NULL, NULL};
     unsigned done = 0, total;

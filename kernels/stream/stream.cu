@@ -3,17 +3,51 @@
  *
  * Every op launches one kernel on the legacy default stream and waits for it, so the driver can time it with
  * a host clock; the dot also copies its per-block partial sums to pinned host memory and adds them there in
- * the precision, inside the op, as BabelStream does. Two memory-access variants (cuda.h): "vec16" (each
- * thread moves one 16-byte vector per array; the n % width tail elements go to the next threads) and "scalar"
- * (one element per thread). Indices are size_t: n * sizeof(T) may exceed 2^31.
+ * the precision, inside the op, as BabelStream does. Two memory-access variants (enum cuda_variant): "vec16"
+ * (each thread moves one 16-byte vector per array; the n % width tail elements go to the next threads) and
+ * "scalar" (one element per thread). Indices are size_t: n * sizeof(T) may exceed 2^31. The variant, the
+ * block size and the dot's blocks per SM come from the environment at alloc (PPBENCH_CUDA_VARIANT,
+ * PPBENCH_CUDA_BLOCK, PPBENCH_CUDA_DOT_BLOCKS_PER_SM).
  *
- * Ownership: alloc() owns the arrays, the partials and their pinned host copy until release() (or the next
- * alloc, or close). Threads: the context's thread only.
+ * Ownership: the suite's state in a context (struct cuda_stream_state, private to this file) is created by
+ * the first alloc and kept in the context's suite slots; alloc() owns the arrays, the partials and their
+ * pinned host copy until release() (or the next alloc, or close); the choices stay for describe until close,
+ * which frees the state (cuda_stream_impl). Threads: the context's thread only.
  */
 #include "kernels/cuda/cuda.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/stream/stream_ops.h"
+
+#define CUDA_MAX_BLOCK 1024
+
+/* How the streaming kernels touch memory (PPBENCH_CUDA_VARIANT). */
+enum cuda_variant {
+    CUDA_VEC16 = 0,  /* "vec16": each thread moves one 16-byte vector (float4, double2) of every array */
+    CUDA_SCALAR = 1, /* "scalar": each thread moves one element, as BabelStream's CUDA version */
+};
+
+/* The suite's state in a context. */
+struct cuda_stream_state {
+    enum cuda_variant variant;
+    unsigned block;      /* threads per block of every kernel (PPBENCH_CUDA_BLOCK) */
+    unsigned dot_per_sm; /* dot blocks per SM asked for (PPBENCH_CUDA_DOT_BLOCKS_PER_SM); 0: as many as fit */
+
+    /* alloc .. release */
+    enum pp_precision prec;
+    size_t n;
+    void *a, *b, *c;     /* device arrays of n elements */
+    void *partials;      /* device: one partial sum per dot block */
+    void *host_partials; /* pinned host copy of partials */
+    unsigned dot_groups; /* blocks of the dot kernel: sm_count x dot blocks per SM */
+};
+
+extern const struct pp_suite_impl cuda_stream_impl;
 
 namespace
 {
@@ -221,100 +255,193 @@ int finish(const char *what, struct pp_error *err)
 }
 
 template <unsigned W, typename Op>
-int launch(struct pp_ctx *ctx, const Op &op, const char *what, struct pp_error *err)
+int launch(const struct cuda_stream_state *st, const Op &op, const char *what, struct pp_error *err)
 {
-    const size_t threads = ctx->n / W + ctx->n % W;
-    const size_t grid = (threads + ctx->block - 1) / ctx->block; /* below 2^31: checked by alloc */
+    const size_t threads = st->n / W + st->n % W;
+    const size_t grid = (threads + st->block - 1) / st->block; /* below 2^31: checked by alloc */
 
     if (grid == 0)
         return 0;
-    stream_kernel<W><<<(unsigned)grid, ctx->block>>>(op, ctx->n);
+    stream_kernel<W><<<(unsigned)grid, st->block>>>(op, st->n);
     return finish(what, err);
+}
+
+/* The state of ctx: NULL before the first alloc. */
+struct cuda_stream_state *state(struct pp_ctx *ctx)
+{
+    return (struct cuda_stream_state *)pp_suite_state_get(&ctx->suites, &cuda_stream_impl);
+}
+
+/* The state of ctx for a kernel: NULL with err when no arrays are allocated. */
+struct cuda_stream_state *arrays(struct pp_ctx *ctx, const char *what, struct pp_error *err)
+{
+    struct cuda_stream_state *st = state(ctx);
+
+    if (!st || !st->a) {
+        (void)pp_error_set(err, "%s: arrays not allocated", what);
+        return NULL;
+    }
+    return st;
 }
 
 /* Run the element-wise op Op on ctx's arrays in ctx's precision and variant. */
 template <template <typename> class Op>
 int run(struct pp_ctx *ctx, double s, const char *what, struct pp_error *err)
 {
-    if (!ctx->a)
-        return pp_error_set(err, "%s: arrays not allocated", what);
-    if (ctx->prec == PP_FP32) {
-        const Op<float> op = {(float *)ctx->a, (float *)ctx->b, (float *)ctx->c, (float)s};
-        return ctx->variant == CUDA_VEC16 ? launch<vec_width<float>>(ctx, op, what, err)
-                                          : launch<1>(ctx, op, what, err);
+    const struct cuda_stream_state *st = arrays(ctx, what, err);
+
+    if (!st)
+        return -1;
+    if (st->prec == PP_FP32) {
+        const Op<float> op = {(float *)st->a, (float *)st->b, (float *)st->c, (float)s};
+        return st->variant == CUDA_VEC16 ? launch<vec_width<float>>(st, op, what, err)
+                                         : launch<1>(st, op, what, err);
     }
-    const Op<double> op = {(double *)ctx->a, (double *)ctx->b, (double *)ctx->c, s};
-    return ctx->variant == CUDA_VEC16 ? launch<vec_width<double>>(ctx, op, what, err)
-                                      : launch<1>(ctx, op, what, err);
+    const Op<double> op = {(double *)st->a, (double *)st->b, (double *)st->c, s};
+    return st->variant == CUDA_VEC16 ? launch<vec_width<double>>(st, op, what, err)
+                                     : launch<1>(st, op, what, err);
 }
 
-template <typename T> int init_t(struct pp_ctx *ctx, double a, double b, double c, struct pp_error *err)
+template <typename T>
+int init_t(const struct cuda_stream_state *st, double a, double b, double c, struct pp_error *err)
 {
-    const init_op<T> op = {(T *)ctx->a, (T *)ctx->b, (T *)ctx->c, (T)a, (T)b, (T)c};
+    const init_op<T> op = {(T *)st->a, (T *)st->b, (T *)st->c, (T)a, (T)b, (T)c};
 
-    return ctx->variant == CUDA_VEC16 ? launch<vec_width<T>>(ctx, op, "init", err)
-                                      : launch<1>(ctx, op, "init", err);
+    return st->variant == CUDA_VEC16 ? launch<vec_width<T>>(st, op, "init", err)
+                                     : launch<1>(st, op, "init", err);
 }
 
-template <typename T, unsigned W> int dot_t(struct pp_ctx *ctx, double *out, struct pp_error *err)
+template <typename T, unsigned W>
+int dot_t(const struct cuda_stream_state *st, double *out, struct pp_error *err)
 {
-    const T *host = (const T *)ctx->host_partials;
+    const T *host = (const T *)st->host_partials;
     T sum = 0;
 
     dot_kernel<T, W>
-        <<<ctx->dot_groups, ctx->block>>>((const T *)ctx->a, (const T *)ctx->b, (T *)ctx->partials, ctx->n);
+        <<<st->dot_groups, st->block>>>((const T *)st->a, (const T *)st->b, (T *)st->partials, st->n);
     if (cuda_check(cudaGetLastError(), err, "dot") < 0)
         return -1;
     /* Waits for the kernel (legacy default stream) and returns once the pinned copy is complete. */
-    if (cuda_check(cudaMemcpy(ctx->host_partials, ctx->partials, ctx->dot_groups * sizeof(T),
-                              cudaMemcpyDeviceToHost),
-                   err, "dot") < 0)
+    if (cuda_check(
+            cudaMemcpy(st->host_partials, st->partials, st->dot_groups * sizeof(T), cudaMemcpyDeviceToHost),
+            err, "dot") < 0)
         return -1;
-    for (unsigned g = 0; g < ctx->dot_groups; g++)
+    for (unsigned g = 0; g < st->dot_groups; g++)
         sum += host[g];
     *out = (double)sum;
     return 0;
 }
 
-/* Resident dot blocks per SM at ctx's block size, for precision T. */
-template <typename T> int dot_fit(const struct pp_ctx *ctx, int *blocks, struct pp_error *err)
+/* Resident dot blocks per SM at st's block size, for precision T. */
+template <typename T> int dot_fit(const struct cuda_stream_state *st, int *blocks, struct pp_error *err)
 {
     cudaError_t e =
-        ctx->variant == CUDA_VEC16
+        st->variant == CUDA_VEC16
             ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, dot_kernel<T, vec_width<T>>,
-                                                            (int)ctx->block, 0)
-            : cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, dot_kernel<T, 1>, (int)ctx->block, 0);
+                                                            (int)st->block, 0)
+            : cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, dot_kernel<T, 1>, (int)st->block, 0);
 
     return cuda_check(e, err, "alloc: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
 }
 
+/* An unsigned integer from the environment in [lo, hi]; *val is kept when the variable is unset or empty. */
+int env_unsigned(const char *name, unsigned lo, unsigned hi, unsigned *val, struct pp_error *err)
+{
+    const char *s = getenv(name);
+    char *end;
+    unsigned long v;
+
+    if (!s || !*s)
+        return 0;
+    errno = 0;
+    v = strtoul(s, &end, 10);
+    if (errno || *end || s[0] == '-' || v < lo || v > hi)
+        return pp_error_set(err, "%s: \"%s\" is not an integer in [%u, %u]", name, s, lo, hi);
+    *val = (unsigned)v;
+    return 0;
+}
+
+/* PPBENCH_CUDA_VARIANT, PPBENCH_CUDA_BLOCK (within the device's threads per block),
+ * PPBENCH_CUDA_DOT_BLOCKS_PER_SM. */
+int read_env(struct cuda_stream_state *st, int device, struct pp_error *err)
+{
+    const char *v = getenv("PPBENCH_CUDA_VARIANT");
+    int max_block = 0;
+
+    st->variant = CUDA_VEC16;
+    if (v && *v) {
+        if (strcmp(v, "vec16") == 0)
+            st->variant = CUDA_VEC16;
+        else if (strcmp(v, "scalar") == 0)
+            st->variant = CUDA_SCALAR;
+        else
+            return pp_error_set(err,
+                                "PPBENCH_CUDA_VARIANT: unknown variant \"%s\" (expected vec16 or scalar)", v);
+    }
+    st->block = CUDA_MAX_BLOCK;
+    if (env_unsigned("PPBENCH_CUDA_BLOCK", 32, CUDA_MAX_BLOCK, &st->block, err) < 0)
+        return -1;
+    if (st->block & (st->block - 1))
+        return pp_error_set(err, "PPBENCH_CUDA_BLOCK: %u is not a power of two in [32, %d]", st->block,
+                            CUDA_MAX_BLOCK);
+    if (cuda_check(cudaDeviceGetAttribute(&max_block, cudaDevAttrMaxThreadsPerBlock, device), err,
+                   "alloc: cudaDeviceGetAttribute") < 0)
+        return -1;
+    if ((int)st->block > max_block)
+        return pp_error_set(err, "PPBENCH_CUDA_BLOCK: %u is above the device's %d threads per block",
+                            st->block, max_block);
+    st->dot_per_sm = 0;
+    return env_unsigned("PPBENCH_CUDA_DOT_BLOCKS_PER_SM", 1, 64, &st->dot_per_sm, err);
+}
+
 void cuda_release(struct pp_ctx *ctx)
 {
+    struct cuda_stream_state *st = state(ctx);
+
+    if (!st)
+        return;
     /* Errors are ignored: after a sticky kernel fault every call fails, and the process ends soon after. */
-    (void)cudaFree(ctx->a);
-    (void)cudaFree(ctx->b);
-    (void)cudaFree(ctx->c);
-    (void)cudaFree(ctx->partials);
-    (void)cudaFreeHost(ctx->host_partials);
-    ctx->a = ctx->b = ctx->c = ctx->partials = ctx->host_partials = NULL;
-    ctx->n = 0;
-    ctx->dot_groups = 0;
+    (void)cudaFree(st->a);
+    (void)cudaFree(st->b);
+    (void)cudaFree(st->c);
+    (void)cudaFree(st->partials);
+    (void)cudaFreeHost(st->host_partials);
+    st->a = st->b = st->c = st->partials = st->host_partials = NULL;
+    st->n = 0;
+    st->dot_groups = 0;
+}
+
+/* The context's close: the arrays and the state. */
+void cuda_stream_free(struct pp_ctx *ctx)
+{
+    void **slot = pp_suite_state(&ctx->suites, &cuda_stream_impl);
+
+    cuda_release(ctx);
+    free(*slot);
+    *slot = NULL;
 }
 
 int cuda_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, struct pp_stream_layout *layout,
                struct pp_error *err)
 {
+    struct cuda_stream_state *st =
+        (struct cuda_stream_state *)pp_suite_state_new(&ctx->suites, &cuda_stream_impl, sizeof(*st));
     const size_t elem = pp_precision_bytes(prec);
-    const unsigned w = ctx->variant == CUDA_VEC16 ? 16 / (unsigned)elem : 1;
+    unsigned w;
     size_t bytes, free_bytes = 0, total_bytes = 0;
     int fit = 0, ret = -1;
 
+    if (!st)
+        return pp_error_set(err, "out of memory");
     cuda_release(ctx);
+    if (read_env(st, ctx->device, err) < 0)
+        return -1;
+    w = st->variant == CUDA_VEC16 ? 16 / (unsigned)elem : 1;
     if (n > SIZE_MAX / 3 / elem)
         return pp_error_set(err, "alloc: %zu elements of %zu bytes overflow the address space", n, elem);
-    if ((n + ctx->block - 1) / ctx->block > INT_MAX)
+    if ((n + st->block - 1) / st->block > INT_MAX)
         return pp_error_set(err, "alloc: %zu elements need more than %d blocks of %u threads", n, INT_MAX,
-                            ctx->block);
+                            st->block);
     bytes = n * elem;
     if (cuda_check(cudaMemGetInfo(&free_bytes, &total_bytes), err, "alloc: cudaMemGetInfo") < 0)
         return -1;
@@ -322,25 +449,25 @@ int cuda_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, struct pp_s
         return pp_error_set(err,
                             "alloc: 3 arrays of %zu bytes need %.2f GiB but the device has %.2f GiB free",
                             bytes, 3.0 * (double)bytes / (1 << 30), (double)free_bytes / (1 << 30));
-    if ((prec == PP_FP32 ? dot_fit<float>(ctx, &fit, err) : dot_fit<double>(ctx, &fit, err)) < 0)
+    if ((prec == PP_FP32 ? dot_fit<float>(st, &fit, err) : dot_fit<double>(st, &fit, err)) < 0)
         return -1;
     if (fit < 1)
         return pp_error_set(err, "alloc: the dot kernel does not fit on an SM with blocks of %u threads",
-                            ctx->block);
-    ctx->prec = prec;
-    ctx->n = n;
-    ctx->dot_groups = (unsigned)ctx->sm_count * (ctx->dot_per_sm ? ctx->dot_per_sm : (unsigned)fit);
+                            st->block);
+    st->prec = prec;
+    st->n = n;
+    st->dot_groups = (unsigned)ctx->sm_count * (st->dot_per_sm ? st->dot_per_sm : (unsigned)fit);
     /* At least one element each, so that the pointers are set even for n = 0. */
-    if (cuda_check(cudaMalloc(&ctx->a, bytes ? bytes : elem), err, "alloc: cudaMalloc") < 0 ||
-        cuda_check(cudaMalloc(&ctx->b, bytes ? bytes : elem), err, "alloc: cudaMalloc") < 0 ||
-        cuda_check(cudaMalloc(&ctx->c, bytes ? bytes : elem), err, "alloc: cudaMalloc") < 0 ||
-        cuda_check(cudaMalloc(&ctx->partials, ctx->dot_groups * elem), err, "alloc: cudaMalloc") < 0 ||
-        cuda_check(cudaMallocHost(&ctx->host_partials, ctx->dot_groups * elem), err,
-                   "alloc: cudaMallocHost") < 0)
+    if (cuda_check(cudaMalloc(&st->a, bytes ? bytes : elem), err, "alloc: cudaMalloc") < 0 ||
+        cuda_check(cudaMalloc(&st->b, bytes ? bytes : elem), err, "alloc: cudaMalloc") < 0 ||
+        cuda_check(cudaMalloc(&st->c, bytes ? bytes : elem), err, "alloc: cudaMalloc") < 0 ||
+        cuda_check(cudaMalloc(&st->partials, st->dot_groups * elem), err, "alloc: cudaMalloc") < 0 ||
+        cuda_check(cudaMallocHost(&st->host_partials, st->dot_groups * elem), err, "alloc: cudaMallocHost") <
+            0)
         goto out;
-    layout->work_group = ctx->block;
-    layout->dot_groups = ctx->dot_groups;
-    layout->dot_chain = dot_chain(n, w, ctx->block, ctx->dot_groups);
+    layout->work_group = st->block;
+    layout->dot_groups = st->dot_groups;
+    layout->dot_chain = dot_chain(n, w, st->block, st->dot_groups);
     ret = 0;
 out:
     if (ret < 0)
@@ -350,22 +477,26 @@ out:
 
 int cuda_init(struct pp_ctx *ctx, double a, double b, double c, struct pp_error *err)
 {
-    if (!ctx->a)
-        return pp_error_set(err, "init: arrays not allocated");
-    return ctx->prec == PP_FP32 ? init_t<float>(ctx, a, b, c, err) : init_t<double>(ctx, a, b, c, err);
+    const struct cuda_stream_state *st = arrays(ctx, "init", err);
+
+    if (!st)
+        return -1;
+    return st->prec == PP_FP32 ? init_t<float>(st, a, b, c, err) : init_t<double>(st, a, b, c, err);
 }
 
 int cuda_read(struct pp_ctx *ctx, void *a, void *b, void *c, struct pp_error *err)
 {
-    const size_t bytes = ctx->n * pp_precision_bytes(ctx->prec);
+    const struct cuda_stream_state *st = arrays(ctx, "read", err);
+    size_t bytes;
 
-    if (!ctx->a)
-        return pp_error_set(err, "read: arrays not allocated");
+    if (!st)
+        return -1;
+    bytes = st->n * pp_precision_bytes(st->prec);
     if (bytes == 0)
         return 0;
-    if (cuda_check(cudaMemcpy(a, ctx->a, bytes, cudaMemcpyDeviceToHost), err, "read: cudaMemcpy") < 0 ||
-        cuda_check(cudaMemcpy(b, ctx->b, bytes, cudaMemcpyDeviceToHost), err, "read: cudaMemcpy") < 0 ||
-        cuda_check(cudaMemcpy(c, ctx->c, bytes, cudaMemcpyDeviceToHost), err, "read: cudaMemcpy") < 0)
+    if (cuda_check(cudaMemcpy(a, st->a, bytes, cudaMemcpyDeviceToHost), err, "read: cudaMemcpy") < 0 ||
+        cuda_check(cudaMemcpy(b, st->b, bytes, cudaMemcpyDeviceToHost), err, "read: cudaMemcpy") < 0 ||
+        cuda_check(cudaMemcpy(c, st->c, bytes, cudaMemcpyDeviceToHost), err, "read: cudaMemcpy") < 0)
         return -1;
     return 0;
 }
@@ -397,13 +528,15 @@ int cuda_nstream(struct pp_ctx *ctx, double scalar, struct pp_error *err)
 
 int cuda_dot(struct pp_ctx *ctx, double *sum, struct pp_error *err)
 {
-    if (!ctx->a)
-        return pp_error_set(err, "dot: arrays not allocated");
-    if (ctx->prec == PP_FP32)
-        return ctx->variant == CUDA_VEC16 ? dot_t<float, vec_width<float>>(ctx, sum, err)
-                                          : dot_t<float, 1>(ctx, sum, err);
-    return ctx->variant == CUDA_VEC16 ? dot_t<double, vec_width<double>>(ctx, sum, err)
-                                      : dot_t<double, 1>(ctx, sum, err);
+    const struct cuda_stream_state *st = arrays(ctx, "dot", err);
+
+    if (!st)
+        return -1;
+    if (st->prec == PP_FP32)
+        return st->variant == CUDA_VEC16 ? dot_t<float, vec_width<float>>(st, sum, err)
+                                         : dot_t<float, 1>(st, sum, err);
+    return st->variant == CUDA_VEC16 ? dot_t<double, vec_width<double>>(st, sum, err)
+                                     : dot_t<double, 1>(st, sum, err);
 }
 
 /* The SASS the device runs (binaryVersion) and the registers per thread of the triad and dot kernels. */
@@ -418,29 +551,35 @@ template <typename T, unsigned W> void describe_kernels(struct pp_info_list *out
     info_add(out, "cuda.kernel_regs", "triad %d, dot %d", triad.numRegs, dot.numRegs);
 }
 
-} // namespace
-
+/* The choices of the last alloc (variant, block, dot blocks per SM, kernel registers) as cuda.* keys; none
+ * before one. */
 void cuda_stream_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
-    info_add(out, "cuda.variant", "%s", cuda_variant_name(ctx->variant));
-    info_add(out, "cuda.block_size", "%u", ctx->block);
-    if (ctx->dot_per_sm)
-        info_add(out, "cuda.dot_blocks_per_sm", "%u", ctx->dot_per_sm);
-    else if (ctx->dot_groups)
-        info_add(out, "cuda.dot_blocks_per_sm", "%u (resident)", ctx->dot_groups / (unsigned)ctx->sm_count);
+    const struct cuda_stream_state *st = state(ctx);
+
+    if (!st || !st->block)
+        return;
+    info_add(out, "cuda.variant", "%s", st->variant == CUDA_SCALAR ? "scalar" : "vec16");
+    info_add(out, "cuda.block_size", "%u", st->block);
+    if (st->dot_per_sm)
+        info_add(out, "cuda.dot_blocks_per_sm", "%u", st->dot_per_sm);
+    else if (st->dot_groups)
+        info_add(out, "cuda.dot_blocks_per_sm", "%u (resident)", st->dot_groups / (unsigned)ctx->sm_count);
     else
         info_add(out, "cuda.dot_blocks_per_sm", "resident");
-    if (ctx->prec == PP_FP32)
-        ctx->variant == CUDA_VEC16 ? describe_kernels<float, vec_width<float>>(out)
-                                   : describe_kernels<float, 1>(out);
+    if (st->prec == PP_FP32)
+        st->variant == CUDA_VEC16 ? describe_kernels<float, vec_width<float>>(out)
+                                  : describe_kernels<float, 1>(out);
     else
-        ctx->variant == CUDA_VEC16 ? describe_kernels<double, vec_width<double>>(out)
-                                   : describe_kernels<double, 1>(out);
+        st->variant == CUDA_VEC16 ? describe_kernels<double, vec_width<double>>(out)
+                                  : describe_kernels<double, 1>(out);
     /* The stream ops do not change the device's error state; clear what a failed query left. */
     (void)cudaGetLastError();
 }
 
-const struct pp_stream_ops cuda_stream_ops = {
+} // namespace
+
+static const struct pp_stream_ops cuda_stream_ops = {
     .alloc = cuda_alloc,
     .init = cuda_init,
     .read = cuda_read,
@@ -451,4 +590,11 @@ const struct pp_stream_ops cuda_stream_ops = {
     .nstream = cuda_nstream,
     .dot = cuda_dot,
     .release = cuda_release,
+};
+
+PP_SUITE_IMPL(cuda, stream) = {
+    .suite = "stream",
+    .ops = &cuda_stream_ops,
+    .release = cuda_stream_free,
+    .describe = cuda_stream_describe,
 };

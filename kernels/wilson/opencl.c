@@ -339,7 +339,7 @@ static int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err
     return rc == CL_SUCCESS ? 0 : opencl_error(err, rc, "clEnqueueReadBuffer(output spinor)");
 }
 
-const struct pp_wilson_ops opencl_wilson_ops = {
+static const struct pp_wilson_ops opencl_wilson_ops = {
     .alloc = wilson_alloc,
     .upload = wilson_upload,
     .dslash = wilson_dslash,

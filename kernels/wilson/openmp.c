@@ -184,7 +184,7 @@ static int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err
     return 0;
 }
 
-const struct pp_wilson_ops openmp_wilson_ops = {
+static const struct pp_wilson_ops openmp_wilson_ops = {
     .alloc = wilson_alloc,
     .upload = wilson_upload,
     .dslash = wilson_dslash,

@@ -154,7 +154,7 @@ static int fields_alloc(struct fields *f, const unsigned dims[4], bool full, str
 int wilson_apply(const struct pp_backend *b, struct pp_ctx *ctx, const struct wilson_params *p,
                  const double *u, const double *psi, double *out, struct pp_error *err)
 {
-    const struct pp_wilson_ops *ops = b->wilson;
+    const struct pp_wilson_ops *ops = pp_backend_ops(b, "wilson");
     struct pp_wilson_variant variant;
     struct fields f;
     int rc = -1;
@@ -206,7 +206,7 @@ out:
 int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wilson_params *p,
                struct wilson_result *res, struct pp_error *err)
 {
-    const struct pp_wilson_ops *ops = b->wilson;
+    const struct pp_wilson_ops *ops = pp_backend_ops(b, "wilson");
     struct fields f;
     double t0;
     int rc = -1, allocated = 0;

@@ -1,17 +1,19 @@
 /*
  * wilson: the Wilson Dslash (paper 000, Eq. 1) in CUDA as cuda_wilson_ops, for fp32 and fp64 and both layouts
  * (aos: site-major; soa: one array per real component, site fastest, so that a warp's loads of a component
- * coalesce). The arithmetic of a site is kernels/wilson/wilson_dslash.h, shared with OpenCL; this file launches it
- * with one thread per output site and moves the fields between the driver's canonical arrays and the layout
- * (kernels/wilson/wilson_layout.h) through a host staging buffer.
+ * coalesce). The arithmetic of a site is kernels/wilson/wilson_dslash.h, shared with OpenCL; this file
+ * launches it with one thread per output site and moves the fields between the driver's canonical arrays and
+ * the layout (kernels/wilson/wilson_layout.h) through a host staging buffer.
  *
  * dslash(iterations) launches its kernels back to back on the legacy default stream (in order) and waits
- * once. Chosen at alloc (kernels/wilson/wilson_gpu.h): the block size (up to WILSON_MAX_BLOCK), the register budget
- * (a __launch_bounds__ minimum of blocks per SM) and the index width; describe reports them with the
+ * once. Chosen at alloc (kernels/wilson/wilson_gpu.h): the block size (up to WILSON_MAX_BLOCK), the register
+ * budget (a __launch_bounds__ minimum of blocks per SM) and the index width; describe reports them with the
  * registers the kernel got.
  *
- * Ownership: alloc() owns the device fields until release() (or the next alloc, or close); the launch choices
- * stay in the context for describe. Threads: the context's thread only.
+ * Ownership: the suite's state in a context (struct cuda_wilson, private to this file) is created by the
+ * first alloc and kept in the context's suite slots; alloc() owns the device fields until release() (or the
+ * next alloc, or close); the launch choices stay for describe until close, which frees the state
+ * (cuda_wilson_impl). Threads: the context's thread only.
  */
 #include "kernels/cuda/cuda.h"
 
@@ -21,6 +23,7 @@
 
 #include "kernels/wilson/wilson_gpu.h"
 #include "kernels/wilson/wilson_layout.h"
+#include "kernels/wilson/wilson_ops.h"
 
 /* The site functions once per precision and index type (overloads). */
 #define REAL        float
@@ -41,11 +44,34 @@
 #undef REAL
 
 /* Threads per block: the bound the kernels are compiled for (the default is WILSON_GPU_WORK_GROUP). The
- * register budget r of kernels/wilson/wilson_gpu.h becomes __launch_bounds__(WILSON_MAX_BLOCK, m), m = 65536 / (256
- * r) blocks per SM: m = 1, 2, 3, 4 for 255, 128, 80, 64 registers, and none (m = 0) for the compiler's
+ * register budget r of kernels/wilson/wilson_gpu.h becomes __launch_bounds__(WILSON_MAX_BLOCK, m), m = 65536
+ * / (256 r) blocks per SM: m = 1, 2, 3, 4 for 255, 128, 80, 64 registers, and none (m = 0) for the compiler's
  * choice. */
 #define WILSON_MAX_BLOCK     256
 #define WILSON_MAX_MINBLOCKS 4
+
+struct cuda_wilson;
+/* Launches the kernel chosen at alloc on a grid of blocks. */
+typedef void (*cuda_wilson_launch)(const struct cuda_wilson *w, unsigned grid);
+
+/* The suite's state in a context: the fields alloc .. release; the launch choices and the kernel's registers
+ * stay for describe. */
+struct cuda_wilson {
+    size_t n; /* output sites = input sites */
+    enum pp_precision prec;
+    enum pp_wilson_layout layout;
+    void *gauge, *spinor, *out; /* device, in the layout and precision */
+    unsigned *nbr;              /* device, [8][n] */
+    cuda_wilson_launch launch;  /* the kernel of the precision, layout, index type and register cap */
+    unsigned block;             /* threads per block; 0 before any alloc */
+    unsigned max_regs;          /* register budget (kernels/wilson/wilson_gpu.h); 0: the compiler's choice */
+    unsigned minblocks;         /* the __launch_bounds__ minimum of blocks per SM that sets it */
+    unsigned index_bits;        /* 32 or 64 */
+    int regs;                   /* registers per thread of the kernel */
+    unsigned local_bytes;       /* its local memory per thread (spills) */
+};
+
+extern const struct pp_suite_impl cuda_wilson_impl;
 
 namespace
 {
@@ -62,10 +88,10 @@ __global__ void __launch_bounds__(WILSON_MAX_BLOCK, MINB)
         wilson_site(psi, g, nbr, out, n, n, i, SOA);
 }
 
-template <typename T, typename I, int SOA, int MINB> void launch(const struct pp_ctx *ctx, unsigned grid)
+template <typename T, typename I, int SOA, int MINB> void launch(const struct cuda_wilson *w, unsigned grid)
 {
-    dslash_kernel<T, I, SOA, MINB><<<grid, ctx->w.block>>>((const T *)ctx->w.spinor, (const T *)ctx->w.gauge,
-                                                           ctx->w.nbr, (T *)ctx->w.out, (I)ctx->w.n);
+    dslash_kernel<T, I, SOA, MINB>
+        <<<grid, w->block>>>((const T *)w->spinor, (const T *)w->gauge, w->nbr, (T *)w->out, (I)w->n);
 }
 
 struct kernel_ref {
@@ -109,21 +135,55 @@ kernel_ref pick(enum pp_precision prec, bool idx32, bool soa, unsigned minblocks
                  : pick_layout<double, size_t>(soa, minblocks);
 }
 
+/* The state of ctx: NULL before the first alloc. */
+struct cuda_wilson *state(struct pp_ctx *ctx)
+{
+    return (struct cuda_wilson *)pp_suite_state_get(&ctx->suites, &cuda_wilson_impl);
+}
+
+/* The state of ctx for a kernel: NULL with err when no fields are allocated. */
+struct cuda_wilson *fields(struct pp_ctx *ctx, const char *what, struct pp_error *err)
+{
+    struct cuda_wilson *w = state(ctx);
+
+    if (!w || !w->gauge) {
+        (void)pp_error_set(err, "%s: fields not allocated", what);
+        return NULL;
+    }
+    return w;
+}
+
 void wilson_release(struct pp_ctx *ctx)
 {
+    struct cuda_wilson *w = state(ctx);
+
+    if (!w)
+        return;
     /* Errors are ignored: after a sticky kernel fault every call fails, and the process ends soon after. */
-    (void)cudaFree(ctx->w.gauge);
-    (void)cudaFree(ctx->w.spinor);
-    (void)cudaFree(ctx->w.out);
-    (void)cudaFree(ctx->w.nbr);
-    ctx->w.gauge = ctx->w.spinor = ctx->w.out = NULL;
-    ctx->w.nbr = NULL;
-    ctx->w.n = 0;
+    (void)cudaFree(w->gauge);
+    (void)cudaFree(w->spinor);
+    (void)cudaFree(w->out);
+    (void)cudaFree(w->nbr);
+    w->gauge = w->spinor = w->out = NULL;
+    w->nbr = NULL;
+    w->n = 0;
+}
+
+/* The context's close: the fields and the state. */
+void wilson_free(struct pp_ctx *ctx)
+{
+    void **slot = pp_suite_state(&ctx->suites, &cuda_wilson_impl);
+
+    wilson_release(ctx);
+    free(*slot);
+    *slot = NULL;
 }
 
 int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_wilson_layout layout,
                  struct pp_wilson_variant *variant, struct pp_error *err)
 {
+    struct cuda_wilson *w =
+        (struct cuda_wilson *)pp_suite_state_new(&ctx->suites, &cuda_wilson_impl, sizeof(*w));
     const size_t elem = pp_precision_bytes(prec);
     const size_t bytes = n * (WILSON_LINKS_REALS + 2 * WILSON_SPINOR_REALS) * elem + n * 8 * sizeof(uint32_t);
     size_t free_bytes = 0, total_bytes = 0;
@@ -132,6 +192,8 @@ int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_w
     kernel_ref k;
     int ret = -1;
 
+    if (!w)
+        return pp_error_set(err, "out of memory");
     wilson_release(ctx);
     if (layout != PP_WILSON_AOS && layout != PP_WILSON_SOA)
         return pp_error_set(err, "layout %d out of range", (int)layout);
@@ -149,30 +211,28 @@ int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_w
         return pp_error_set(err,
                             "alloc: the fields of %zu sites need %.2f GiB but the device has %.2f GiB free",
                             n, (double)bytes / (1 << 30), (double)free_bytes / (1 << 30));
-    ctx->w.n = n;
-    ctx->w.prec = prec;
-    ctx->w.layout = layout;
-    ctx->w.block = l.work_group ? l.work_group : WILSON_GPU_WORK_GROUP;
-    ctx->w.max_regs = l.max_regs;
-    ctx->w.minblocks = l.max_regs ? 65536 / (WILSON_MAX_BLOCK * l.max_regs) : 0;
-    ctx->w.index_bits = l.index_bits;
-    k = pick(prec, ctx->w.index_bits == 32, layout == PP_WILSON_SOA, ctx->w.minblocks);
-    ctx->w.launch = k.launch;
-    if (cuda_check(cudaMalloc(&ctx->w.gauge, n * WILSON_LINKS_REALS * elem), err, "alloc: cudaMalloc") < 0 ||
-        cuda_check(cudaMalloc(&ctx->w.spinor, n * WILSON_SPINOR_REALS * elem), err, "alloc: cudaMalloc") <
-            0 ||
-        cuda_check(cudaMalloc(&ctx->w.out, n * WILSON_SPINOR_REALS * elem), err, "alloc: cudaMalloc") < 0 ||
-        cuda_check(cudaMalloc((void **)&ctx->w.nbr, n * 8 * sizeof(uint32_t)), err, "alloc: cudaMalloc") <
-            0 ||
-        cuda_check(cudaMemset(ctx->w.out, 0, n * WILSON_SPINOR_REALS * elem), err, "alloc: cudaMemset") < 0)
+    w->n = n;
+    w->prec = prec;
+    w->layout = layout;
+    w->block = l.work_group ? l.work_group : WILSON_GPU_WORK_GROUP;
+    w->max_regs = l.max_regs;
+    w->minblocks = l.max_regs ? 65536 / (WILSON_MAX_BLOCK * l.max_regs) : 0;
+    w->index_bits = l.index_bits;
+    k = pick(prec, w->index_bits == 32, layout == PP_WILSON_SOA, w->minblocks);
+    w->launch = k.launch;
+    if (cuda_check(cudaMalloc(&w->gauge, n * WILSON_LINKS_REALS * elem), err, "alloc: cudaMalloc") < 0 ||
+        cuda_check(cudaMalloc(&w->spinor, n * WILSON_SPINOR_REALS * elem), err, "alloc: cudaMalloc") < 0 ||
+        cuda_check(cudaMalloc(&w->out, n * WILSON_SPINOR_REALS * elem), err, "alloc: cudaMalloc") < 0 ||
+        cuda_check(cudaMalloc((void **)&w->nbr, n * 8 * sizeof(uint32_t)), err, "alloc: cudaMalloc") < 0 ||
+        cuda_check(cudaMemset(w->out, 0, n * WILSON_SPINOR_REALS * elem), err, "alloc: cudaMemset") < 0)
         goto out;
     if (cuda_check(cudaFuncGetAttributes(&attr, k.func), err, "alloc: cudaFuncGetAttributes") < 0)
         goto out;
-    ctx->w.regs = attr.numRegs;
-    ctx->w.local_bytes = (unsigned)attr.localSizeBytes;
+    w->regs = attr.numRegs;
+    w->local_bytes = (unsigned)attr.localSizeBytes;
     memset(variant, 0, sizeof(*variant));
     variant->layout = layout;
-    variant->work_group = ctx->w.block;
+    variant->work_group = w->block;
     ret = 0;
 out:
     if (ret < 0)
@@ -182,17 +242,17 @@ out:
 
 /* The canonical field src (per_site doubles per site) into device memory dst in the context's layout and
  * precision, through a host staging buffer. */
-int put_field(struct pp_ctx *ctx, void *dst, const double *src, unsigned per_site, const char *what,
+int put_field(const struct cuda_wilson *w, void *dst, const double *src, unsigned per_site, const char *what,
               struct pp_error *err)
 {
-    const size_t n = ctx->w.n, bytes = n * per_site * pp_precision_bytes(ctx->w.prec);
+    const size_t n = w->n, bytes = n * per_site * pp_precision_bytes(w->prec);
     void *host = malloc(bytes);
     int rc;
 
     if (!host)
         return pp_error_set(err, "upload: out of host memory for the %s (%zu bytes)", what, bytes);
     for (size_t i = 0; i < n; i++)
-        wilson_layout_put(host, src, n, i, per_site, ctx->w.prec, ctx->w.layout == PP_WILSON_SOA);
+        wilson_layout_put(host, src, n, i, per_site, w->prec, w->layout == PP_WILSON_SOA);
     rc = cuda_check(cudaMemcpy(dst, host, bytes, cudaMemcpyHostToDevice), err, "upload: cudaMemcpy");
     free(host);
     return rc;
@@ -201,23 +261,27 @@ int put_field(struct pp_ctx *ctx, void *dst, const double *src, unsigned per_sit
 int wilson_upload(struct pp_ctx *ctx, const double *gauge, const double *spinor, const uint32_t *nbr,
                   struct pp_error *err)
 {
-    if (!ctx->w.gauge)
-        return pp_error_set(err, "upload: fields not allocated");
-    if (put_field(ctx, ctx->w.gauge, gauge, WILSON_LINKS_REALS, "links", err) < 0 ||
-        put_field(ctx, ctx->w.spinor, spinor, WILSON_SPINOR_REALS, "spinor", err) < 0)
+    const struct cuda_wilson *w = fields(ctx, "upload", err);
+
+    if (!w)
         return -1;
-    return cuda_check(cudaMemcpy(ctx->w.nbr, nbr, ctx->w.n * 8 * sizeof(uint32_t), cudaMemcpyHostToDevice),
-                      err, "upload: cudaMemcpy");
+    if (put_field(w, w->gauge, gauge, WILSON_LINKS_REALS, "links", err) < 0 ||
+        put_field(w, w->spinor, spinor, WILSON_SPINOR_REALS, "spinor", err) < 0)
+        return -1;
+    return cuda_check(cudaMemcpy(w->nbr, nbr, w->n * 8 * sizeof(uint32_t), cudaMemcpyHostToDevice), err,
+                      "upload: cudaMemcpy");
 }
 
 int wilson_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_error *err)
 {
-    const unsigned grid = (unsigned)((ctx->w.n + ctx->w.block - 1) / ctx->w.block);
+    const struct cuda_wilson *w = fields(ctx, "dslash", err);
+    unsigned grid;
 
-    if (!ctx->w.gauge)
-        return pp_error_set(err, "dslash: fields not allocated");
+    if (!w)
+        return -1;
+    grid = (unsigned)((w->n + w->block - 1) / w->block);
     for (unsigned it = 0; it < iterations; it++)
-        ctx->w.launch(ctx, grid);
+        w->launch(w, grid);
     if (cuda_check(cudaGetLastError(), err, "dslash") < 0)
         return -1;
     return cuda_check(cudaDeviceSynchronize(), err, "dslash");
@@ -225,41 +289,54 @@ int wilson_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_error *err)
 
 int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
 {
-    const size_t n = ctx->w.n, bytes = n * WILSON_SPINOR_REALS * pp_precision_bytes(ctx->w.prec);
+    const struct cuda_wilson *w = fields(ctx, "download", err);
+    size_t n, bytes;
     void *host;
 
-    if (!ctx->w.out)
-        return pp_error_set(err, "download: fields not allocated");
+    if (!w)
+        return -1;
+    n = w->n, bytes = n * WILSON_SPINOR_REALS * pp_precision_bytes(w->prec);
     if (!(host = malloc(bytes)))
         return pp_error_set(err, "download: out of host memory (%zu bytes)", bytes);
-    if (cuda_check(cudaMemcpy(host, ctx->w.out, bytes, cudaMemcpyDeviceToHost), err, "download: cudaMemcpy") <
+    if (cuda_check(cudaMemcpy(host, w->out, bytes, cudaMemcpyDeviceToHost), err, "download: cudaMemcpy") <
         0) {
         free(host);
         return -1;
     }
     for (size_t i = 0; i < n; i++)
-        wilson_layout_get(out, host, n, i, WILSON_SPINOR_REALS, ctx->w.prec, ctx->w.layout == PP_WILSON_SOA);
+        wilson_layout_get(out, host, n, i, WILSON_SPINOR_REALS, w->prec, w->layout == PP_WILSON_SOA);
     free(host);
     return 0;
 }
 
-} // namespace
-
-void cuda_wilson_describe(struct pp_ctx *ctx, struct pp_info_list *out)
+/* The kernel's launch (block size, register cap, index bits, registers, local memory) as cuda.wilson_* keys,
+ * after a run. */
+void wilson_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
-    if (!ctx->w.block)
+    const struct cuda_wilson *w = state(ctx);
+
+    if (!w || !w->block)
         return; /* no Wilson run on this context */
-    info_add(out, "cuda.wilson_block_size", "%u", ctx->w.block);
-    info_add(out, "cuda.wilson_max_regs", "%u (min blocks %u)", ctx->w.max_regs, ctx->w.minblocks);
-    info_add(out, "cuda.wilson_index_bits", "%u", ctx->w.index_bits);
-    info_add(out, "cuda.wilson_kernel_regs", "%d", ctx->w.regs);
-    info_add(out, "cuda.wilson_kernel_local_bytes", "%u", ctx->w.local_bytes);
+    info_add(out, "cuda.wilson_block_size", "%u", w->block);
+    info_add(out, "cuda.wilson_max_regs", "%u (min blocks %u)", w->max_regs, w->minblocks);
+    info_add(out, "cuda.wilson_index_bits", "%u", w->index_bits);
+    info_add(out, "cuda.wilson_kernel_regs", "%d", w->regs);
+    info_add(out, "cuda.wilson_kernel_local_bytes", "%u", w->local_bytes);
 }
 
-const struct pp_wilson_ops cuda_wilson_ops = {
+} // namespace
+
+static const struct pp_wilson_ops cuda_wilson_ops = {
     .alloc = wilson_alloc,
     .upload = wilson_upload,
     .dslash = wilson_dslash,
     .download = wilson_download,
     .release = wilson_release,
+};
+
+PP_SUITE_IMPL(cuda, wilson) = {
+    .suite = "wilson",
+    .ops = &cuda_wilson_ops,
+    .release = wilson_free,
+    .describe = wilson_describe,
 };

@@ -1,7 +1,7 @@
 /*
  * wilson_gpu: the launch choices that the OpenCL and CUDA Wilson kernels share (kernels/wilson/opencl.c,
- * kernels/wilson/wilson.cu), from their defaults and the PPBENCH_WILSON_* variables. Header-only, C and C++, no
- * state; any thread.
+ * kernels/wilson/wilson.cu), from their defaults and the PPBENCH_WILSON_* variables. Header-only, C and C++,
+ * no state; any thread.
  *
  * PPBENCH_WILSON_WG: work-items per work-group (threads per block); the backend checks it against its limit.
  * PPBENCH_WILSON_REGS: registers per work-item the compiler may use, 64, 80, 128 or 255, or 0 for the

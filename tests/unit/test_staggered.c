@@ -27,9 +27,10 @@ static struct pp_device opencl_cpu; /* the first OpenCL CPU device (PoCL), when 
 
 /* The models, opened once by main, each with the device its parameters resolve for: openmp, and opencl on
  * opencl_cpu. The variants under test are openmp's two loops and every OpenCL strategy of paper 001 with each
- * of its orders (kernels/staggered/staggered.cl), the work-group resolve's choice for each lattice: every test
- * iterates this one list. What goes through the driver's whole run (the reference match, the planted faults,
- * the models) takes the openmp ones: tests/cli/staggered_opencl.sh runs and verifies every OpenCL variant. */
+ * of its orders (kernels/staggered/staggered.cl), the work-group resolve's choice for each lattice: every
+ * test iterates this one list. What goes through the driver's whole run (the reference match, the planted
+ * faults, the models) takes the openmp ones: tests/cli/staggered_opencl.sh runs and verifies every OpenCL
+ * variant. */
 struct model {
     const struct pp_backend *b;
     const struct pp_device *dev;
@@ -441,7 +442,10 @@ static void test_planted_faults(void)
 
 /* A stand-in for the GPU models: claims the paper's seven strategies, runs nothing. */
 static const struct pp_staggered_ops gpu_ops = {.strategies = (1u << PP_STAG_SITE) - 1};
-static const struct pp_backend gpu_backend = {.name = "gpu-like", .staggered = &gpu_ops};
+static const struct pp_suite_impl gpu_staggered = {.suite = "staggered", .ops = &gpu_ops};
+static const struct pp_suite_impl *const gpu_suites[] = {&gpu_staggered};
+static const struct pp_backend gpu_backend = {
+    .name = "gpu-like", .suites = gpu_suites, .suites_end = gpu_suites + 1};
 static const struct pp_device gpu = {.kind = PP_DEVICE_GPU, .mem_bytes = 80ull << 30, .fp64 = true};
 
 /* Resolve strategy s (order o, work-group w) on dims d with the stand-in; returns the message or "". */

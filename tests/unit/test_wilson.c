@@ -336,6 +336,7 @@ static void test_gauge_covariance(void)
  * each (one kernel call computes the output, the same for any count): the driver must divide a sample by the
  * iterations in it. */
 static struct pp_wilson_ops counting_ops;
+static const struct pp_wilson_ops *openmp_wilson_ops; /* the model's own, which the counting ops wrap */
 static unsigned counted_applications;
 
 static int counting_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_error *err)
@@ -344,11 +345,14 @@ static int counting_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_er
 
     counted_applications += iterations;
     nanosleep(&ts, NULL);
-    return openmp_wilson_ops.dslash(ctx, 1, err);
+    return openmp_wilson_ops->dslash(ctx, 1, err);
 }
 
 static void test_models(void)
 {
+    /* the openmp backend with its wilson suite replaced by counting_ops (same context, same state) */
+    static const struct pp_suite_impl counting_impl = {.suite = "wilson", .ops = &counting_ops};
+    static const struct pp_suite_impl *const counting_suites[] = {&counting_impl};
     struct pp_backend counting = pp_backend_openmp;
     struct wilson_params p;
     struct wilson_result res;
@@ -373,9 +377,13 @@ static void test_models(void)
     }
 
     /* iterations: 3 samples of 5 back-to-back applications, each sample timed and divided by 5 */
-    counting_ops = openmp_wilson_ops;
+    openmp_wilson_ops = pp_backend_ops(&pp_backend_openmp, "wilson");
+    CHECK(openmp_wilson_ops != NULL && pp_backend_ops(&pp_backend_openmp, "no-such-suite") == NULL,
+          "pp_backend_ops finds openmp's wilson suite by name, and no other");
+    counting_ops = *openmp_wilson_ops;
     counting_ops.dslash = counting_dslash;
-    counting.wilson = &counting_ops;
+    counting.suites = counting_suites;
+    counting.suites_end = counting_suites + 1;
     params_for(&p, dims44, PP_FP32, PP_WILSON_AOS);
     p.numtimes = 3;
     p.iterations = 5;
@@ -415,8 +423,9 @@ static void test_planted_faults(void)
             }
 }
 
-/* The kernels' spin tables (kernels/wilson/wilson_dslash.h) are the reference's gamma matrices: row r of the upper
- * right block of gamma_mu holds i^pow at column col and zero elsewhere, the lower left block is its adjoint.
+/* The kernels' spin tables (kernels/wilson/wilson_dslash.h) are the reference's gamma matrices: row r of the
+ * upper right block of gamma_mu holds i^pow at column col and zero elsewhere, the lower left block is its
+ * adjoint.
  */
 static void test_spin_tables(void)
 {
@@ -502,8 +511,8 @@ static void test_default_lattice(void)
           "the resolved default is judged: %s", err.msg);
 }
 
-/* The GPU launch choices (kernels/wilson/wilson_gpu.h): register budgets 128 for fp32 soa and 255 otherwise, 32-bit
- * indices where 144 n fits, and the variables that override them, refused when malformed. */
+/* The GPU launch choices (kernels/wilson/wilson_gpu.h): register budgets 128 for fp32 soa and 255 otherwise,
+ * 32-bit indices where 144 n fits, and the variables that override them, refused when malformed. */
 static void test_gpu_launch(void)
 {
     struct wilson_gpu_launch l;
