@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "server/http.h"
+#include "lib/clock.h"
 
 #define CACHE_SLOTS 16
 #define CACHE_TTL_S 5.0
@@ -18,19 +18,6 @@
 static const char lookup_sql[] =
     "SELECT id, role FROM api_tokens "
     "WHERE hash = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND revoked_at IS NULL";
-
-static enum role parse_role(const char *s)
-{
-    if (!strcmp(s, "read"))
-        return ROLE_READ;
-    if (!strcmp(s, "submit"))
-        return ROLE_SUBMIT;
-    if (!strcmp(s, "admin"))
-        return ROLE_ADMIN;
-    if (!strcmp(s, "worker"))
-        return ROLE_WORKER;
-    return ROLE_NONE;
-}
 
 static _Thread_local struct {
     char token[48];
@@ -42,7 +29,7 @@ static _Thread_local struct {
 enum auth_result auth_lookup(const char *token, enum role *role, long long *id, struct db_error *err)
 {
     const char *params[1] = {token};
-    double now = http_now();
+    double now = clock_now();
     PGresult *res;
     unsigned slot = 0;
 
@@ -63,7 +50,7 @@ enum auth_result auth_lookup(const char *token, enum role *role, long long *id, 
         return AUTH_UNKNOWN;
     }
     *id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
-    *role = parse_role(PQgetvalue(res, 0, 1));
+    *role = role_parse(PQgetvalue(res, 0, 1));
     PQclear(res);
     snprintf(cache[slot].token, sizeof(cache[slot].token), "%s", token);
     cache[slot].role = *role;
@@ -81,7 +68,7 @@ int auth_create(PGconn *conn, const char *role, const char *name, char *out, siz
     PGresult *res;
     int rc = 0;
 
-    if (parse_role(role) == ROLE_NONE)
+    if (role_parse(role) == ROLE_NONE)
         return pp_error_set(err, "unknown role \"%s\" (read, submit, worker, admin)", role);
     if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
         return pp_error_set(err, "no random bytes for a token");

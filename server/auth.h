@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "server/db.h"
-#include "server/http.h"
+#include "server/role.h"
 
 enum auth_result { AUTH_OK = 0, AUTH_UNKNOWN = 1, AUTH_DB = -1 };
 

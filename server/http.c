@@ -204,21 +204,6 @@ static int route(struct request *r, char *allow, size_t allow_size)
     return req_fail(r, MHD_HTTP_NOT_FOUND, "not_found", NULL, "no such resource: %s", r->path);
 }
 
-static bool role_allows(enum role have, enum role need)
-{
-    if (have == ROLE_ADMIN || need == ROLE_NONE)
-        return true;
-    if (need == ROLE_WORKER)
-        return have == ROLE_WORKER;
-    return have != ROLE_WORKER && have >= need;
-}
-
-static const char *role_name(enum role role)
-{
-    static const char *const names[] = {"none", "read", "submit", "admin", "worker"};
-    return names[role];
-}
-
 static int authenticate(struct request *r)
 {
     const char *h = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);

@@ -18,8 +18,7 @@
 #include <sys/types.h>
 
 #include "lib/error.h"
-
-enum role { ROLE_NONE = 0, ROLE_READ = 1, ROLE_SUBMIT = 2, ROLE_ADMIN = 3, ROLE_WORKER = 4 };
+#include "server/role.h"
 
 #define HTTP_SUSPENDED 0 /* handler suspended its connection; it will be called again */
 #define HTTP_STREAM    1 /* handler set r->stream: a streamed 200 response (Server-Sent Events) */
