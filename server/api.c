@@ -56,10 +56,10 @@ int api_db_fail(struct request *r, const struct db_error *err)
 {
     if (err->unavailable) {
         log_warn("request=%s database unavailable: %s", r->id, err->e.msg);
-        return req_fail(r, 503, "database_unavailable", NULL, "the database is unavailable, try again");
+        return req_fail(r, ERR_DATABASE_UNAVAILABLE, NULL, "the database is unavailable, try again");
     }
     log_err("request=%s %s %s: %s", r->id, r->method, r->path, err->e.msg);
-    return req_fail(r, 500, "internal", NULL, "internal error (request %s)", r->id);
+    return req_fail(r, ERR_INTERNAL, NULL, "internal error (request %s)", r->id);
 }
 
 long long api_parse_id(const char *s)

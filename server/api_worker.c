@@ -119,9 +119,9 @@ static int need_string(struct request *r, const char *key, const char **out)
     json_t *v = json_object_get(r->json, key);
 
     if (!v)
-        return req_fail(r, 422, "missing_field", key, "%s is required", key);
+        return req_fail(r, ERR_MISSING_FIELD, key, "%s is required", key);
     if (!json_is_string(v))
-        return req_fail(r, 422, "wrong_type", key, "%s must be a string", key);
+        return req_fail(r, ERR_WRONG_TYPE, key, "%s must be a string", key);
     *out = json_string_value(v);
     return 0;
 }
@@ -137,11 +137,11 @@ static int not_ours(struct request *r, const char *job)
     if (!res)
         return api_db_fail(r, &dberr);
     if (PQntuples(res) == 0)
-        st = req_fail(r, 404, "not_found", NULL, "no job %s", job);
+        st = req_fail(r, ERR_NOT_FOUND, NULL, "no job %s", job);
     else if (!strcmp(PQgetvalue(res, 0, 0), "cancelled"))
-        st = req_fail(r, 409, "job_cancelled", NULL, "job %s was cancelled", job);
+        st = req_fail(r, ERR_JOB_CANCELLED, NULL, "job %s was cancelled", job);
     else
-        st = req_fail(r, 409, "stale_epoch", "epoch",
+        st = req_fail(r, ERR_STALE_EPOCH, "epoch",
                       "job %s is no longer held with this epoch (now %s, epoch %s)", job,
                       PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1));
     PQclear(res);
@@ -163,16 +163,16 @@ int workers_register(struct request *r)
     if (strlen(host) < 1 || strlen(host) > 128 ||
         strspn(host, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                      "0123456789._-") != strlen(host))
-        return req_fail(r, 422, "invalid_value", "host",
+        return req_fail(r, ERR_INVALID_VALUE, "host",
                         "host must be 1 to 128 letters, digits, '.', '_' or '-'");
     if (json_object_get(r->json, "version") && (st = need_string(r, "version", &version)))
         return st;
     if (!json_is_integer(pid) || json_integer_value(pid) < 1)
-        return req_fail(r, 422, "invalid_value", "pid", "pid must be a positive integer");
+        return req_fail(r, ERR_INVALID_VALUE, "pid", "pid must be a positive integer");
     if (!json_is_object(platform) || !json_is_string(json_object_get(platform, "id")) ||
         !json_is_string(json_object_get(platform, "kind")) ||
         !json_is_string(json_object_get(platform, "name")))
-        return req_fail(r, 422, "invalid_value", "platform",
+        return req_fail(r, ERR_INVALID_VALUE, "platform",
                         "platform must be an object with id, kind and name (ppbench-worker list --json)");
     local_id = json_string_value(json_object_get(platform, "id"));
     snprintf(pid_s, sizeof(pid_s), "%lld", (long long)json_integer_value(pid));
@@ -188,12 +188,11 @@ int workers_register(struct request *r)
         if (!strcmp(dberr.sqlstate, "23505")) {
             const char *hp[2] = {host, local_id};
             PGresult *h = db_query(holder_sql, 2, hp, &dberr);
-            st = req_fail(r, 409, "platform_taken", "platform",
-                          "platform %s/%s is already served by worker %s", host, local_id,
-                          h && PQntuples(h) ? PQgetvalue(h, 0, 0) : "?");
+            st = req_fail(r, ERR_PLATFORM_TAKEN, "platform", "platform %s/%s is already served by worker %s",
+                          host, local_id, h && PQntuples(h) ? PQgetvalue(h, 0, 0) : "?");
             PQclear(h);
         } else if (!strcmp(dberr.sqlstate, "23514") || !strncmp(dberr.sqlstate, "22", 2)) {
-            st = req_fail(r, 422, "invalid_value", "platform", "the platform description is invalid");
+            st = req_fail(r, ERR_INVALID_VALUE, "platform", "the platform description is invalid");
             log_info("request=%s register: %s", r->id, dberr.e.msg);
         } else {
             st = api_db_fail(r, &dberr);
@@ -232,13 +231,13 @@ int workers_claim(struct request *r)
         if ((st = req_check_query(r, "wait")))
             return st;
         if (!api_parse_id(r->args[0]))
-            return req_fail(r, 404, "not_found", NULL, "no worker \"%s\"", r->args[0]);
+            return req_fail(r, ERR_NOT_FOUND, NULL, "no worker \"%s\"", r->args[0]);
         if (wait_s && (strspn(wait_s, "0123456789") != strlen(wait_s) || !*wait_s ||
                        (wait = strtoll(wait_s, NULL, 10)) > api_settings()->max_wait_s))
-            return req_fail(r, 400, "invalid_parameter", "wait", "wait must be from 0 to %ld seconds",
+            return req_fail(r, ERR_INVALID_PARAMETER, "wait", "wait must be from 0 to %ld seconds",
                             api_settings()->max_wait_s);
         if (!(cw = calloc(1, sizeof(*cw))))
-            return req_fail(r, 500, "internal", NULL, "out of memory");
+            return req_fail(r, ERR_INTERNAL, NULL, "out of memory");
         cw->deadline = http_now() + (double)wait;
         r->state = cw;
         r->state_free = free;
@@ -247,12 +246,11 @@ int workers_claim(struct request *r)
     if (!(res = db_query(claim_sql, 2, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (!strcmp(PQgetvalue(res, 0, 0), "0"))
-        st =
-            req_fail(r, 409, "worker_gone", NULL, "worker %s is not registered (register again)", r->args[0]);
+        st = req_fail(r, ERR_WORKER_GONE, NULL, "worker %s is not registered (register again)", r->args[0]);
     else if (!PQgetisnull(res, 0, 1)) {
         char *text;
         st = asprintf(&text, "{\"job\":%s}", PQgetvalue(res, 0, 1)) < 0
-                 ? req_fail(r, 500, "internal", NULL, "out of memory")
+                 ? req_fail(r, ERR_INTERNAL, NULL, "out of memory")
                  : req_reply_text(r, 200, text, NULL);
         log_info("worker=%s claimed %s", r->args[0], PQgetvalue(res, 0, 1));
     } else if (http_now() < cw->deadline && http_suspend(r))
@@ -272,7 +270,7 @@ static int get_id_field(struct request *r, const char *key, char *out, size_t si
     if (!v && !required)
         return 0;
     if (!json_is_integer(v) || json_integer_value(v) < 0)
-        return req_fail(r, 422, v ? "wrong_type" : "missing_field", key, "%s must be a non-negative integer",
+        return req_fail(r, v ? ERR_WRONG_TYPE : ERR_MISSING_FIELD, key, "%s must be a non-negative integer",
                         key);
     snprintf(out, size, "%lld", (long long)json_integer_value(v));
     return 0;
@@ -286,7 +284,7 @@ int workers_heartbeat(struct request *r)
     int st, alive, cancel = 0;
 
     if (!api_parse_id(r->args[0]))
-        return req_fail(r, 404, "not_found", NULL, "no worker \"%s\"", r->args[0]);
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no worker \"%s\"", r->args[0]);
     if ((st = get_id_field(r, "job_id", job, sizeof(job), false)) ||
         (st = get_id_field(r, "epoch", epoch, sizeof(epoch), job[0] != '\0')))
         return st;
@@ -296,8 +294,7 @@ int workers_heartbeat(struct request *r)
     alive = PQntuples(res) == 1;
     PQclear(res);
     if (!alive)
-        return req_fail(r, 409, "worker_gone", NULL, "worker %s is not registered (register again)",
-                        r->args[0]);
+        return req_fail(r, ERR_WORKER_GONE, NULL, "worker %s is not registered (register again)", r->args[0]);
     if (job[0]) {
         snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
         const char *jp[4] = {job, epoch, r->args[0], lease};
@@ -325,11 +322,11 @@ int jobs_progress(struct request *r)
     int st, held;
 
     if (!api_parse_id(r->args[0]))
-        return req_fail(r, 404, "not_found", NULL, "no job \"%s\"", r->args[0]);
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
     if ((st = get_id_field(r, "epoch", epoch, sizeof(epoch), true)))
         return st;
     if (!json_is_number(p) || json_number_value(p) < 0 || json_number_value(p) > 1)
-        return req_fail(r, 422, "invalid_value", "progress", "progress must be a number from 0 to 1");
+        return req_fail(r, ERR_INVALID_VALUE, "progress", "progress must be a number from 0 to 1");
     snprintf(prog, sizeof(prog), "%.4f", json_number_value(p));
     snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
     const char *params[4] = {r->args[0], epoch, prog, lease};
@@ -362,26 +359,26 @@ int jobs_result(struct request *r)
         for (int i = 0; fields[i]; i++)
             known |= !strcmp(fields[i], key);
         if (!known)
-            return req_fail(r, 422, "unknown_field", key, "unknown field \"%s\"", key);
+            return req_fail(r, ERR_UNKNOWN_FIELD, key, "unknown field \"%s\"", key);
     }
     if (!api_parse_id(r->args[0]))
-        return req_fail(r, 404, "not_found", NULL, "no job \"%s\"", r->args[0]);
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
     if ((st = get_id_field(r, "epoch", epoch, sizeof(epoch), true)) ||
         (st = need_string(r, "outcome", &outcome)))
         return st;
     if (strcmp(outcome, "succeeded") && strcmp(outcome, "failed"))
-        return req_fail(r, 422, "invalid_value", "outcome", "outcome must be succeeded or failed");
+        return req_fail(r, ERR_INVALID_VALUE, "outcome", "outcome must be succeeded or failed");
     if (json_object_get(r->json, "error") && !json_is_null(json_object_get(r->json, "error")) &&
         (st = need_string(r, "error", &error)))
         return st;
     if (report && !json_is_null(report) && !json_is_object(report))
-        return req_fail(r, 422, "wrong_type", "report", "report must be the worker's json document");
+        return req_fail(r, ERR_WRONG_TYPE, "report", "report must be the worker's json document");
     report_s = json_is_object(report) ? json_dumps(report, JSON_COMPACT) : strdup("{}");
     const char *params[5] = {r->args[0], epoch, outcome, report_s, error};
     if (!(res = db_query(result_sql, 5, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s job=%s result refused: %s", r->id, r->args[0], dberr.e.msg);
-            st = req_fail(r, 422, "invalid_report", "report", "the report does not hold valid results");
+            st = req_fail(r, ERR_INVALID_REPORT, "report", "the report does not hold valid results");
         } else {
             st = api_db_fail(r, &dberr);
         }
@@ -408,11 +405,11 @@ int workers_deregister(struct request *r)
     int st;
 
     if (!api_parse_id(r->args[0]))
-        return req_fail(r, 404, "not_found", NULL, "no worker \"%s\"", r->args[0]);
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no worker \"%s\"", r->args[0]);
     if (!(res = db_query(deregister_sql, 1, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (!strcmp(PQgetvalue(res, 0, 0), "0"))
-        st = req_fail(r, 404, "not_found", NULL, "no registered worker %s", r->args[0]);
+        st = req_fail(r, ERR_NOT_FOUND, NULL, "no registered worker %s", r->args[0]);
     else {
         log_info("worker=%s deregistered, %s job(s) re-queued", r->args[0], PQgetvalue(res, 0, 1));
         r->reply = json_pack("{s:i}", "requeued", atoi(PQgetvalue(res, 0, 1)));

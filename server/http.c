@@ -50,11 +50,12 @@ void http_set_limits(size_t max_body, bool require_read_token)
     g_require_read_token = require_read_token;
 }
 
-int req_fail(struct request *r, int status, const char *code, const char *field, const char *fmt, ...)
+int req_fail(struct request *r, enum http_err e, const char *field, const char *fmt, ...)
 {
+    int status = errors_status(e);
     va_list ap;
 
-    snprintf(r->err.code, sizeof(r->err.code), "%s", code);
+    snprintf(r->err.code, sizeof(r->err.code), "%s", errors_code(e));
     snprintf(r->err.field, sizeof(r->err.field), "%s", field ? field : "");
     va_start(ap, fmt);
     vsnprintf(r->err.message, sizeof(r->err.message), fmt, ap);
@@ -115,8 +116,7 @@ int req_check_query(struct request *r, const char *allowed)
 
     MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, check_arg, &qc);
     if (qc.bad)
-        return req_fail(r, MHD_HTTP_BAD_REQUEST, "unknown_parameter", qc.bad,
-                        "unknown query parameter \"%s\"", qc.bad);
+        return req_fail(r, ERR_UNKNOWN_PARAMETER, qc.bad, "unknown query parameter \"%s\"", qc.bad);
     return 0;
 }
 
@@ -199,9 +199,9 @@ static int route(struct request *r, char *allow, size_t allow_size)
         snprintf(allow + strlen(allow), allow_size - strlen(allow), "%s%s", allow[0] ? ", " : "", rt->method);
     }
     if (path_known)
-        return req_fail(r, MHD_HTTP_METHOD_NOT_ALLOWED, "method_not_allowed", NULL,
-                        "%s is not allowed on %s (allowed: %s)", r->method, r->path, allow);
-    return req_fail(r, MHD_HTTP_NOT_FOUND, "not_found", NULL, "no such resource: %s", r->path);
+        return req_fail(r, ERR_METHOD_NOT_ALLOWED, NULL, "%s is not allowed on %s (allowed: %s)", r->method,
+                        r->path, allow);
+    return req_fail(r, ERR_NOT_FOUND, NULL, "no such resource: %s", r->path);
 }
 
 static int authenticate(struct request *r)
@@ -213,24 +213,22 @@ static int authenticate(struct request *r)
     if (need == ROLE_NONE || (need == ROLE_READ && !g_require_read_token && !h))
         return 0;
     if (!h)
-        return req_fail(r, MHD_HTTP_UNAUTHORIZED, "unauthorized", NULL,
-                        "this request needs a bearer token with role %s", role_name(need));
+        return req_fail(r, ERR_UNAUTHORIZED, NULL, "this request needs a bearer token with role %s",
+                        role_name(need));
     if (strncasecmp(h, "Bearer ", 7) != 0)
-        return req_fail(r, MHD_HTTP_UNAUTHORIZED, "unauthorized", NULL,
-                        "authorization must be \"Bearer <token>\"");
+        return req_fail(r, ERR_UNAUTHORIZED, NULL, "authorization must be \"Bearer <token>\"");
     switch (auth_lookup(h + 7, &r->role, &r->token_id, &dberr)) {
     case AUTH_OK:
         break;
     case AUTH_UNKNOWN:
-        return req_fail(r, MHD_HTTP_UNAUTHORIZED, "unauthorized", NULL, "unknown or revoked token");
+        return req_fail(r, ERR_UNAUTHORIZED, NULL, "unknown or revoked token");
     default:
         log_warn("request=%s auth: %s", r->id, dberr.e.msg);
-        return req_fail(r, MHD_HTTP_SERVICE_UNAVAILABLE, "database_unavailable", NULL,
-                        "the database is unavailable, try again");
+        return req_fail(r, ERR_DATABASE_UNAVAILABLE, NULL, "the database is unavailable, try again");
     }
     if (!role_allows(r->role, need))
-        return req_fail(r, MHD_HTTP_FORBIDDEN, "forbidden", NULL,
-                        "this request needs role %s, the token has %s", role_name(need), role_name(r->role));
+        return req_fail(r, ERR_FORBIDDEN, NULL, "this request needs role %s, the token has %s",
+                        role_name(need), role_name(r->role));
     return 0;
 }
 
@@ -240,8 +238,8 @@ static int parse_body(struct request *r)
     json_error_t jerr;
 
     if (r->too_large)
-        return req_fail(r, MHD_HTTP_CONTENT_TOO_LARGE, "body_too_large", NULL,
-                        "request body larger than %zu bytes", (size_t)g_max_body);
+        return req_fail(r, ERR_BODY_TOO_LARGE, NULL, "request body larger than %zu bytes",
+                        (size_t)g_max_body);
     if (r->route->body == BODY_RAW)
         return 0;
     if (r->route->body == BODY_NONE) {
@@ -250,20 +248,19 @@ static int parse_body(struct request *r)
         while (i < r->body_len && strchr(" \t\r\n{}", r->body[i]))
             i++;
         if (i < r->body_len || (r->body_len && (!strchr(r->body, '{') || !strchr(r->body, '}'))))
-            return req_fail(r, MHD_HTTP_BAD_REQUEST, "unexpected_body", NULL, "this request takes no body");
+            return req_fail(r, ERR_UNEXPECTED_BODY, NULL, "this request takes no body");
         return 0;
     }
     if (!ct || strncasecmp(ct, "application/json", 16) != 0 || (ct[16] && ct[16] != ';' && ct[16] != ' '))
-        return req_fail(r, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", NULL,
-                        "the body must be application/json");
+        return req_fail(r, ERR_UNSUPPORTED_MEDIA_TYPE, NULL, "the body must be application/json");
     r->json = json_loadb(r->body ? r->body : "", r->body_len, JSON_REJECT_DUPLICATES, &jerr);
     if (!r->json) {
-        req_fail(r, MHD_HTTP_BAD_REQUEST, "malformed_json", NULL, "malformed json: %s", jerr.text);
+        req_fail(r, ERR_MALFORMED_JSON, NULL, "malformed json: %s", jerr.text);
         req_detail(r, "line %d, column %d", jerr.line, jerr.column);
         return MHD_HTTP_BAD_REQUEST;
     }
     if (!json_is_object(r->json))
-        return req_fail(r, MHD_HTTP_BAD_REQUEST, "malformed_json", NULL, "the body must be a json object");
+        return req_fail(r, ERR_MALFORMED_JSON, NULL, "the body must be a json object");
     return 0;
 }
 

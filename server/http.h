@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include "lib/error.h"
+#include "server/errors.h"
 #include "server/role.h"
 
 #define HTTP_SUSPENDED 0 /* handler suspended its connection; it will be called again */
@@ -95,9 +96,10 @@ void http_set_limits(size_t max_body, bool require_read_token);
 /* Resume every suspended connection (any thread). */
 void http_wake_all(void);
 
-/* Record an error for the reply; returns status so handlers can `return req_fail(...)`. field may be NULL. */
-int req_fail(struct request *r, int status, const char *code, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+/* Record an error for the reply; returns its status (server/errors.h's table) so handlers can
+ * `return req_fail(...)`. field may be NULL. */
+int req_fail(struct request *r, enum http_err e, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Add detail to the last error. */
 void req_detail(struct request *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
