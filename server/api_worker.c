@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/auth.h"
 #include "server/log.h"
 
 static const char expire_sql[] =
@@ -34,7 +35,8 @@ static const char register_sql[] =
     "  uuid = EXCLUDED.uuid, pci_bus_id = EXCLUDED.pci_bus_id, memory_bytes = EXCLUDED.memory_bytes, "
     "  compute_units = EXCLUDED.compute_units, peak_bandwidth = EXCLUDED.peak_bandwidth, "
     "  peak_source = EXCLUDED.peak_source, models = EXCLUDED.models, last_seen = now() RETURNING id) "
-    "INSERT INTO workers (host_id, platform_id, pid, version) SELECT h.id, p.id, $4, $5 FROM h, p "
+    "INSERT INTO workers (host_id, platform_id, pid, version, secret_hash) "
+    "SELECT h.id, p.id, $4, $5, encode(sha256(convert_to($6, 'UTF8')), 'hex') FROM h, p "
     "RETURNING id, platform_id";
 
 static const char holder_sql[] =
@@ -67,7 +69,7 @@ static const char job_beat_sql[] =
 
 static const char progress_sql[] =
     "UPDATE jobs SET progress = $3, lease_expires = now() + make_interval(secs => $4) "
-    "WHERE id = $1 AND epoch = $2 AND state = 'running' RETURNING id";
+    "WHERE id = $1 AND epoch = $2 AND worker_id = $5 AND state = 'running' RETURNING id";
 
 static const char job_state_sql[] = "SELECT state, epoch FROM jobs WHERE id = $1";
 
@@ -76,7 +78,7 @@ static const char job_state_sql[] = "SELECT state, epoch FROM jobs WHERE id = $1
  * whole in the provenance (result_doc serves the problem as "problem"). */
 static const char result_sql[] =
     "WITH j AS (SELECT id, ran_on, model, suite, worker_id FROM jobs "
-    "  WHERE id = $1 AND epoch = $2 AND state = 'running' FOR UPDATE), "
+    "  WHERE id = $1 AND epoch = $2 AND worker_id = $6 AND state = 'running' FOR UPDATE), "
     "rep AS (SELECT $4::jsonb AS d), "
     "ins AS (INSERT INTO results (job_id, platform_id, suite, kernel, model, variant, precision, size, "
     "bytes, "
@@ -126,6 +128,16 @@ static int need_string(struct request *r, const char *key, const char **out)
     return 0;
 }
 
+/* 403 when the worker in the path is not the proven caller (server/http.c checked X-Worker-Id and its
+ * secret before the body was read). */
+static int own_worker(struct request *r)
+{
+    if (api_parse_id(r->args[0]) != r->worker_id)
+        return req_fail(r, ERR_WRONG_WORKER, NULL, "this caller is worker %lld, not %.24s", r->worker_id,
+                        r->args[0]);
+    return 0;
+}
+
 /* 409 when a job is no longer this worker's: cancelled, or re-queued after its lease expired. */
 static int not_ours(struct request *r, const char *job)
 {
@@ -142,7 +154,7 @@ static int not_ours(struct request *r, const char *job)
         st = req_fail(r, ERR_JOB_CANCELLED, NULL, "job %s was cancelled", job);
     else
         st = req_fail(r, ERR_STALE_EPOCH, "epoch",
-                      "job %s is no longer held with this epoch (now %s, epoch %s)", job,
+                      "job %s is no longer held by this worker with this epoch (now %s, epoch %s)", job,
                       PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1));
     PQclear(res);
     return st;
@@ -153,7 +165,8 @@ int workers_register(struct request *r)
     const char *host, *version = "", *local_id;
     json_t *platform = json_object_get(r->json, "platform"), *info = json_object_get(r->json, "host_info");
     json_t *pid = json_object_get(r->json, "pid");
-    char pid_s[24], lease[24], *platform_s = NULL, *info_s = NULL;
+    char pid_s[24], lease[24], secret[48], *platform_s = NULL, *info_s = NULL;
+    struct pp_error perr;
     struct db_error dberr;
     PGresult *res = NULL;
     int st;
@@ -181,10 +194,14 @@ int workers_register(struct request *r)
     if (!(res = db_query(expire_sql, 3, ep, &dberr)))
         return api_db_fail(r, &dberr);
     PQclear(res);
+    if (auth_random("pws_", secret, sizeof(secret), &perr)) {
+        log_err("request=%s register: %s", r->id, perr.msg);
+        return req_fail(r, ERR_INTERNAL, NULL, "internal error (request %s)", r->id);
+    }
     platform_s = json_dumps(platform, JSON_COMPACT);
     info_s = json_is_object(info) ? json_dumps(info, JSON_COMPACT) : strdup("{}");
-    const char *params[5] = {host, info_s, platform_s, pid_s, version};
-    if (!(res = db_query(register_sql, 5, params, &dberr))) {
+    const char *params[6] = {host, info_s, platform_s, pid_s, version, secret};
+    if (!(res = db_query(register_sql, 6, params, &dberr))) {
         if (!strcmp(dberr.sqlstate, "23505")) {
             const char *hp[2] = {host, local_id};
             PGresult *h = db_query(holder_sql, 2, hp, &dberr);
@@ -199,10 +216,10 @@ int workers_register(struct request *r)
         }
         goto out;
     }
-    r->reply =
-        json_pack("{s:I, s:s, s:i, s:i}", "worker_id", (json_int_t)strtoll(PQgetvalue(res, 0, 0), NULL, 10),
-                  "platform_id", PQgetvalue(res, 0, 1), "heartbeat_s", (int)api_settings()->heartbeat_s,
-                  "lease_s", (int)api_settings()->lease_s);
+    r->reply = json_pack("{s:I, s:s, s:s, s:i, s:i}", "worker_id",
+                         (json_int_t)strtoll(PQgetvalue(res, 0, 0), NULL, 10), "worker_secret", secret,
+                         "platform_id", PQgetvalue(res, 0, 1), "heartbeat_s",
+                         (int)api_settings()->heartbeat_s, "lease_s", (int)api_settings()->lease_s);
     log_info("worker=%s platform=%s pid=%s registered", PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1), pid_s);
     st = MHD_HTTP_CREATED;
 out:
@@ -230,8 +247,8 @@ int workers_claim(struct request *r)
         long long wait = 0;
         if ((st = req_check_query(r, "wait")))
             return st;
-        if (!api_parse_id(r->args[0]))
-            return req_fail(r, ERR_NOT_FOUND, NULL, "no worker \"%s\"", r->args[0]);
+        if ((st = own_worker(r)))
+            return st;
         if (wait_s && (strspn(wait_s, "0123456789") != strlen(wait_s) || !*wait_s ||
                        (wait = strtoll(wait_s, NULL, 10)) > api_settings()->max_wait_s))
             return req_fail(r, ERR_INVALID_PARAMETER, "wait", "wait must be from 0 to %ld seconds",
@@ -283,8 +300,8 @@ int workers_heartbeat(struct request *r)
     PGresult *res;
     int st, alive, cancel = 0;
 
-    if (!api_parse_id(r->args[0]))
-        return req_fail(r, ERR_NOT_FOUND, NULL, "no worker \"%s\"", r->args[0]);
+    if ((st = own_worker(r)))
+        return st;
     if ((st = get_id_field(r, "job_id", job, sizeof(job), false)) ||
         (st = get_id_field(r, "epoch", epoch, sizeof(epoch), job[0] != '\0')))
         return st;
@@ -315,7 +332,7 @@ int workers_heartbeat(struct request *r)
 
 int jobs_progress(struct request *r)
 {
-    char epoch[24], lease[24], prog[32];
+    char epoch[24], lease[24], prog[32], worker[24];
     json_t *p = json_object_get(r->json, "progress");
     struct db_error dberr;
     PGresult *res;
@@ -329,8 +346,9 @@ int jobs_progress(struct request *r)
         return req_fail(r, ERR_INVALID_VALUE, "progress", "progress must be a number from 0 to 1");
     snprintf(prog, sizeof(prog), "%.4f", json_number_value(p));
     snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
-    const char *params[4] = {r->args[0], epoch, prog, lease};
-    if (!(res = db_query(progress_sql, 4, params, &dberr)))
+    snprintf(worker, sizeof(worker), "%lld", r->worker_id);
+    const char *params[5] = {r->args[0], epoch, prog, lease, worker};
+    if (!(res = db_query(progress_sql, 5, params, &dberr)))
         return api_db_fail(r, &dberr);
     held = PQntuples(res) == 1;
     PQclear(res);
@@ -346,7 +364,7 @@ int jobs_progress(struct request *r)
 int jobs_result(struct request *r)
 {
     static const char *const fields[] = {"epoch", "outcome", "error", "report", NULL};
-    char epoch[24], *report_s = NULL;
+    char epoch[24], worker[24], *report_s = NULL;
     const char *outcome, *error = NULL, *key;
     json_t *report = json_object_get(r->json, "report"), *v;
     struct db_error dberr;
@@ -374,8 +392,9 @@ int jobs_result(struct request *r)
     if (report && !json_is_null(report) && !json_is_object(report))
         return req_fail(r, ERR_WRONG_TYPE, "report", "report must be the worker's json document");
     report_s = json_is_object(report) ? json_dumps(report, JSON_COMPACT) : strdup("{}");
-    const char *params[5] = {r->args[0], epoch, outcome, report_s, error};
-    if (!(res = db_query(result_sql, 5, params, &dberr))) {
+    snprintf(worker, sizeof(worker), "%lld", r->worker_id);
+    const char *params[6] = {r->args[0], epoch, outcome, report_s, error, worker};
+    if (!(res = db_query(result_sql, 6, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s job=%s result refused: %s", r->id, r->args[0], dberr.e.msg);
             st = req_fail(r, ERR_INVALID_REPORT, "report", "the report does not hold valid results");
@@ -404,8 +423,8 @@ int workers_deregister(struct request *r)
     PGresult *res;
     int st;
 
-    if (!api_parse_id(r->args[0]))
-        return req_fail(r, ERR_NOT_FOUND, NULL, "no worker \"%s\"", r->args[0]);
+    if ((st = own_worker(r)))
+        return st;
     if (!(res = db_query(deregister_sql, 1, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (!strcmp(PQgetvalue(res, 0, 0), "0"))

@@ -204,6 +204,30 @@ static int route(struct request *r, char *allow, size_t allow_size)
     return req_fail(r, ERR_NOT_FOUND, NULL, "no such resource: %s", r->path);
 }
 
+/* The worker a worker call names (X-Worker-Id) must be the one whose registration secret it presents. */
+static int authenticate_worker(struct request *r)
+{
+    const char *id = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "X-Worker-Id");
+    const char *secret = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "X-Worker-Secret");
+    struct db_error dberr;
+    long long wid;
+
+    if (!id || !secret)
+        return req_fail(r, ERR_UNAUTHORIZED, NULL,
+                        "a worker call needs X-Worker-Id and X-Worker-Secret (from the registration)");
+    wid = strspn(id, "0123456789") == strlen(id) && strlen(id) <= 18 ? strtoll(id, NULL, 10) : 0;
+    switch (auth_worker(wid, secret, &dberr)) {
+    case AUTH_OK:
+        r->worker_id = wid;
+        return 0;
+    case AUTH_UNKNOWN:
+        return req_fail(r, ERR_WRONG_WORKER, NULL, "the worker secret is not worker %.24s's", id);
+    default:
+        log_warn("request=%s worker auth: %s", r->id, dberr.e.msg);
+        return req_fail(r, ERR_DATABASE_UNAVAILABLE, NULL, "the database is unavailable, try again");
+    }
+}
+
 static int authenticate(struct request *r)
 {
     const char *h = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
@@ -229,7 +253,7 @@ static int authenticate(struct request *r)
     if (!role_allows(r->role, need))
         return req_fail(r, ERR_FORBIDDEN, NULL, "this request needs role %s, the token has %s",
                         role_name(need), role_name(r->role));
-    return 0;
+    return r->route->as_worker ? authenticate_worker(r) : 0;
 }
 
 static int parse_body(struct request *r)

@@ -42,6 +42,10 @@ struct route {
     handler_fn handler;
     enum role need; /* ROLE_READ routes are open unless require_read_token */
     enum route_body body;
+    size_t max_body; /* bytes; 0: the max_body_bytes setting */
+    /* A call of one registered worker: it names itself (X-Worker-Id) and proves it (X-Worker-Secret, from
+     * its registration) before its body is read; r->worker_id holds it. */
+    bool as_worker;
 };
 
 struct http_error {
@@ -60,7 +64,8 @@ struct request {
     char args[3][128]; /* the {param} segments, in order */
     int nargs;
     enum role role;
-    long long token_id; /* 0 when anonymous */
+    long long token_id;  /* 0 when anonymous */
+    long long worker_id; /* the proven worker of an as_worker route, else 0 */
     char *body;
     size_t body_len, body_cap;
     bool too_large;

@@ -185,6 +185,7 @@ PLATFORM=$("$BUILD/bin/ppbench-worker" list --json | jq -c '.platforms[] | selec
     .peak_bandwidth_bytes_per_s = 1e11 | .peak_source = "test: 100 GB/s"')
 api POST /api/v1/workers/register "{\"host\":\"testhost\",\"pid\":$$,\"version\":\"t\",\"platform\":$PLATFORM}" "$WORKER"
 WID=$(printf '%s' "$BODY" | jq -r .worker_id)
+as_worker "$BODY"
 [ "$STATUS" = 201 ] && pass "pp data: register testhost/cpu0" || fail "pp data: register testhost/cpu0" "$STATUS $BODY"
 post_result() { # GBS VERIFIED OUTCOME: submit, claim and report one triad result
     local t id epoch err=null
