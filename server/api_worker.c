@@ -12,6 +12,7 @@
 
 #include "server/auth.h"
 #include "server/log.h"
+#include "server/report_check.h"
 
 static const char expire_sql[] =
     "UPDATE workers w SET state = 'gone', gone_at = now() FROM hosts h "
@@ -86,7 +87,8 @@ static const char result_sql[] =
     "  error, "
     "provenance) "
     "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, coalesce((d->'variant')::text, ''), "
-    "  d->'problem'->>'precision', coalesce(d->'problem'->>'array_size', d->'problem'->>'sites')::bigint, "
+    "  d->'problem'->>'precision', "
+    "  coalesce(d->'problem'->>'size', d->'problem'->>'array_size', d->'problem'->>'sites')::bigint, "
     "  (e->>'bytes')::float8, "
     "  (e->>'flops')::float8, ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(e->'times_s') x), "
     "  (e->'stats_s'->>'min')::float8, (e->'stats_s'->>'max')::float8, (e->'stats_s'->>'mean')::float8, "
@@ -108,6 +110,15 @@ static const char result_sql[] =
     "idle AS (UPDATE workers SET state = 'idle', last_heartbeat = now() WHERE id = (SELECT worker_id FROM "
     "j)) "
     "SELECT state FROM f";
+
+static const char held_job_sql[] = "SELECT suite, to_jsonb(kernels)::text, params::text FROM jobs "
+                                   "WHERE id = $1 AND epoch = $2 AND worker_id = $3 AND state = 'running'";
+
+static const char fail_job_sql[] =
+    "WITH f AS (UPDATE jobs SET state = 'failed', error = $4, progress = 1, finished_at = now(), "
+    "  lease_expires = NULL WHERE id = $1 AND epoch = $2 AND worker_id = $3 AND state = 'running' RETURNING "
+    "id) "
+    "UPDATE workers SET state = 'idle', last_heartbeat = now() WHERE id = $3 AND EXISTS (SELECT 1 FROM f)";
 
 static const char deregister_sql[] =
     "WITH w AS (UPDATE workers SET state = 'gone', gone_at = now() WHERE id = $1 AND state <> 'gone' "
@@ -361,6 +372,43 @@ int jobs_progress(struct request *r)
     return 200;
 }
 
+/* The report held against the job this worker holds (server/report_check.c). A report that does not fit
+ * fails the job with the reason and answers 422 naming the field; 0 when it fits (or the job is not this
+ * worker's: the result's own query answers that). */
+static int check_report(struct request *r, const char *job, const char *epoch, const char *worker,
+                        const json_t *report)
+{
+    const char *params[4] = {job, epoch, worker, NULL};
+    json_t *kernels = NULL, *jparams = NULL;
+    char field[160], reason[700];
+    struct pp_error err;
+    struct db_error dberr;
+    PGresult *res;
+    int st = 0;
+
+    if (!(res = db_query(held_job_sql, 3, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    if (PQntuples(res) == 1) {
+        kernels = json_loads(PQgetvalue(res, 0, 1), 0, NULL);
+        jparams = json_loads(PQgetvalue(res, 0, 2), 0, NULL);
+        if (report_check(PQgetvalue(res, 0, 0), kernels, jparams, report, field, sizeof(field), &err)) {
+            snprintf(reason, sizeof(reason), "invalid report: %s", err.msg);
+            st = req_fail(r, ERR_INVALID_REPORT, field, "%s", err.msg);
+        }
+    }
+    PQclear(res);
+    json_decref(kernels);
+    json_decref(jparams);
+    if (!st)
+        return 0;
+    log_warn("request=%s job=%s worker=%s report refused: %s", r->id, job, worker, reason);
+    params[3] = reason;
+    if (!(res = db_query(fail_job_sql, 4, params, &dberr)))
+        log_warn("request=%s job=%s cannot fail the job: %s", r->id, job, dberr.e.msg);
+    PQclear(res);
+    return st;
+}
+
 int jobs_result(struct request *r)
 {
     static const char *const fields[] = {"epoch", "outcome", "error", "report", NULL};
@@ -391,8 +439,11 @@ int jobs_result(struct request *r)
         return st;
     if (report && !json_is_null(report) && !json_is_object(report))
         return req_fail(r, ERR_WRONG_TYPE, "report", "report must be the worker's json document");
-    report_s = json_is_object(report) ? json_dumps(report, JSON_COMPACT) : strdup("{}");
     snprintf(worker, sizeof(worker), "%lld", r->worker_id);
+    if (json_is_object(report) && json_object_size(report) > 0 &&
+        (st = check_report(r, r->args[0], epoch, worker, report)))
+        return st;
+    report_s = json_is_object(report) ? json_dumps(report, JSON_COMPACT) : strdup("{}");
     const char *params[6] = {r->args[0], epoch, outcome, report_s, error, worker};
     if (!(res = db_query(result_sql, 6, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {

@@ -53,3 +53,62 @@ api GET "$J/$JOB"
 as_worker "$A"
 expect_api "identity: A's own result is accepted" 200 - \
     POST "$J/$JOB/result" "{\"epoch\":$EPOCH,\"outcome\":\"failed\",\"error\":\"test\"}" "$WTOKEN"
+
+# Reports are held against their job (defect 2). fresh_job: a stream job for copy, fp64, 1000 elements, claimed
+# by worker A (sets JOB, EPOCH). report_of KERNELS_JSON [PROBLEM_JSON]: a report document around those kernel objects.
+fresh_job() {
+    submit_to hosta "${1:-[\"copy\"]}"
+    as_worker "$A"
+    api POST "/api/v1/workers/$AID/claim?wait=2" "" "$WTOKEN"
+    EPOCH=$(printf '%s' "$BODY" | jq -r .job.epoch)
+}
+kernel_doc() { # NAME [BANDWIDTH] [EXTRA]
+    printf '{"kernel":"%s","verified":true,"error":null,"bytes":16000,"flops":0,"bandwidth_bytes_per_s":%s,"gflops":0,"times_s":[1e-6,1e-6,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}%s}' \
+        "$1" "${2:-1.6e10}" "${3:-}"
+}
+report_of() {
+    printf '{"epoch":%s,"outcome":"succeeded","report":{"suite":"%s","problem":%s,"variant":{"work_group_size":0},"kernels":[%s]}}' \
+        "$EPOCH" "${3:-stream}" "${2:-{\"precision\":\"fp64\",\"array_size\":1000\}}" "$1"
+}
+# expect_refused NAME FIELD RESULT_BODY: 422 invalid_report naming FIELD, and the job failed with the reason.
+expect_refused() {
+    api POST "$J/$JOB/result" "$3" "$WTOKEN"
+    local got field
+    got=$(printf '%s' "$BODY" | jq -r '.error.code // "-"'); field=$(printf '%s' "$BODY" | jq -r '.error.field // "-"')
+    api GET "$J/$JOB"
+    if [ "$got" = invalid_report ] && [ "$field" = "$2" ] && [ "$(printf '%s' "$BODY" | jq -r .state)" = failed ] &&
+        printf '%s' "$BODY" | jq -e '.error | startswith("invalid report")' >/dev/null; then
+        pass "report: $1"
+    else
+        fail "report: $1" "got $got field $field; job $(printf '%s' "$BODY" | jq -c '{state, error}')"
+    fi
+}
+fresh_job; expect_refused "another suite's kernel" report.kernels[0].kernel "$(report_of "$(kernel_doc dslash)")"
+fresh_job; expect_refused "a kernel the job did not ask for" report.kernels[0].kernel "$(report_of "$(kernel_doc triad)")"
+fresh_job '["copy","add"]'
+expect_refused "a kernel reported three times" report.kernels "$(report_of "$(kernel_doc copy),$(kernel_doc copy),$(kernel_doc copy)")"
+fresh_job '["copy","add"]'
+expect_refused "a kernel reported twice" report.kernels[1].kernel "$(report_of "$(kernel_doc copy),$(kernel_doc copy)")"
+fresh_job '["copy","add"]'; expect_refused "a kernel missing" report.kernels "$(report_of "$(kernel_doc copy)")"
+fresh_job; expect_refused "another suite" report.suite "$(report_of "$(kernel_doc copy)" '' wilson)"
+fresh_job; expect_refused "another precision" report.problem.precision \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp32","array_size":1000}')"
+fresh_job; expect_refused "another size" report.problem.array_size \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","array_size":999999999}')"
+fresh_job; expect_refused "a generic problem.size is read first" report.problem.size \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":7,"array_size":1000}')"
+fresh_job; expect_refused "bandwidth 1e30" report.kernels[0].bandwidth_bytes_per_s "$(report_of "$(kernel_doc copy 1e30)")"
+fresh_job; expect_refused "bandwidth \"Infinity\"" report.kernels[0].bandwidth_bytes_per_s "$(report_of "$(kernel_doc copy '"Infinity"')")"
+fresh_job; expect_refused "bandwidth \"NaN\"" report.kernels[0].bandwidth_bytes_per_s "$(report_of "$(kernel_doc copy '"NaN"')")"
+fresh_job; expect_refused "a negative time" 'report.kernels[0].times_s[1]' \
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"flops":0,"bandwidth_bytes_per_s":1e9,"gflops":0,"times_s":[1e-6,-1,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
+fresh_job; expect_refused "a time as a string" report.kernels[0].stats_s.min \
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"flops":0,"bandwidth_bytes_per_s":1e9,"gflops":0,"times_s":[1e-6],"stats_s":{"count":2,"min":"NaN","max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
+fresh_job
+expect_api "report: a report that fits its job is stored" 200 - POST "$J/$JOB/result" "$(report_of "$(kernel_doc copy)")" "$WTOKEN"
+api GET "/api/v1/results?kernel=copy&platform=hosta/cpu0"
+printf '%s' "$BODY" | jq -e '(.results | length) == 1 and (.results[0].bandwidth_bytes_per_s | type) == "number"' >/dev/null &&
+    pass "report: one row per kernel, figures are numbers" || fail "report: one row per kernel, figures are numbers" "$BODY"
+api GET "/api/v1/pp?problem=stream.copy"
+printf '%s' "$BODY" | jq -e '.applications[0].pp | type == "number"' >/dev/null && ! printf '%s' "$BODY" | grep -qi nan &&
+    pass "report: PP answers numbers, never NaN" || fail "report: PP answers numbers, never NaN" "$STATUS $BODY"
