@@ -112,3 +112,46 @@ printf '%s' "$BODY" | jq -e '(.results | length) == 1 and (.results[0].bandwidth
 api GET "/api/v1/pp?problem=stream.copy"
 printf '%s' "$BODY" | jq -e '.applications[0].pp | type == "number"' >/dev/null && ! printf '%s' "$BODY" | grep -qi nan &&
     pass "report: PP answers numbers, never NaN" || fail "report: PP answers numbers, never NaN" "$STATUS $BODY"
+
+# One ppbenchd per state directory (defect 3): a second one refuses before it touches anything, and the first
+# one's PostgreSQL keeps running.
+PGPID=$(head -n 1 "$STATE/pg/data/postmaster.pid")
+FIRST_PID=$SERVER_PID FIRST_LOG=$SERVER_LOG
+printf 'listen = 127.0.0.1:%s\nstate_dir = %s\n' "$(free_port)" "$STATE" >"$TMP/second.conf"
+timeout 60 "$SERVER" --config "$TMP/second.conf" >"$TMP/second.log" 2>&1
+rc=$?
+sleep 1
+api GET /readyz
+if [ "$rc" -ne 0 ] && grep -q 'in use by another ppbenchd' "$TMP/second.log" && [ "$STATUS" = 200 ] &&
+    [ "$(head -n 1 "$STATE/pg/data/postmaster.pid")" = "$PGPID" ] && kill -0 "$PGPID" 2>/dev/null; then
+    pass "lock: a second ppbenchd on the state directory refuses and leaves the first one's postgresql alone"
+else
+    fail "lock: a second ppbenchd on the state directory refuses" "exit $rc, readyz $STATUS, $(tail -n 2 "$TMP/second.log" | tr '\n' ' ')"
+fi
+
+# PostgreSQL killed under the running service (defect 3, 6): 503 with Retry-After meanwhile, then back without a
+# restart of ppbenchd, and every connection of the pool works again.
+kill -9 "$PGPID"
+saw503=""
+for _ in $(seq 40); do
+    code=$(curl -s -o /dev/null -D "$TMP/h" -w '%{http_code}' "$URL/api/v1/jobs?limit=1")
+    if [ "$code" = 503 ]; then grep -qi '^Retry-After: [0-9]' "$TMP/h" && saw503=ra || saw503=no-ra; break; fi
+    [ "$code" = 200 ] && ! kill -0 "$PGPID" 2>/dev/null && [ -n "$(head -n 1 "$STATE/pg/data/postmaster.pid" 2>/dev/null)" ] &&
+        [ "$(head -n 1 "$STATE/pg/data/postmaster.pid")" != "$PGPID" ] && break
+    sleep 0.05
+done
+back=""
+for _ in $(seq 300); do
+    api GET /readyz
+    [ "$STATUS" = 200 ] && { back=1; break; }
+    sleep 0.1
+done
+[ -n "$back" ] && kill -0 "$FIRST_PID" 2>/dev/null && [ "$(head -n 1 "$STATE/pg/data/postmaster.pid")" != "$PGPID" ] &&
+    pass "supervision: postgresql killed -9 is started again without restarting ppbenchd" ||
+    fail "supervision: postgresql killed -9 is started again" "readyz $STATUS $(grep -i postgres "$SERVER_LOG" | tail -n 3 | tr '\n' ' ')"
+[ "$saw503" != no-ra ] && pass "supervision: meanwhile 503 comes with Retry-After (${saw503:-not seen})" ||
+    fail "supervision: meanwhile 503 comes with Retry-After" "$saw503"
+bad=0
+for i in $(seq 40); do api GET "/api/v1/jobs?limit=1"; [ "$STATUS" = 200 ] || bad=$((bad + 1)); done
+[ "$bad" = 0 ] && pass "connections: 40 reads right after postgresql came back all succeed" ||
+    fail "connections: 40 reads right after postgresql came back all succeed" "$bad failed (last $STATUS $BODY)"
