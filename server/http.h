@@ -21,6 +21,9 @@
 #include "server/errors.h"
 #include "server/role.h"
 
+#define HTTP_NO_BODY_MAX      1024 /* bytes a route without a body reads (an empty JSON object fits) */
+#define HTTP_MAX_QUERY_PARAMS 64   /* more: 414, answered before the query is looked at */
+
 #define HTTP_SUSPENDED 0 /* handler suspended its connection; it will be called again */
 #define HTTP_STREAM    1 /* handler set r->stream: a streamed 200 response (Server-Sent Events) */
 
@@ -69,7 +72,11 @@ struct request {
     char *body;
     size_t body_len, body_cap;
     bool too_large;
-    json_t *json; /* the parsed body of BODY_JSON routes (borrowed by handlers) */
+    bool parsed;    /* the body was parsed (once, before the handler's first run) */
+    bool answered;  /* refused from the headers alone: the body is never read */
+    bool raw_nul;   /* the raw target held %00 */
+    int raw_params; /* query parameters in the raw target */
+    json_t *json;   /* the parsed body of BODY_JSON routes (borrowed by handlers) */
 
     /* response */
     json_t *reply;          /* owned; rendered compact */
@@ -89,10 +96,12 @@ struct request {
 
 struct http_server;
 
-/* Start listening. routes is borrowed and must outlive the server (NULL-terminated by a NULL method). */
+/* routes is borrowed and must outlive the server (NULL-terminated by a NULL method). */
+/* Start listening. timeout_s bounds the idle time between bytes, request_timeout_s the whole of a request's
+ * headers and body (a slow sender is cut off), per_ip the connections of one client address. */
 int http_start(const char *addr, unsigned port, unsigned threads, unsigned max_connections,
-               unsigned timeout_s, const struct route *routes, struct http_server **out,
-               struct pp_error *err) PP_WUR;
+               unsigned timeout_s, unsigned request_timeout_s, unsigned per_ip, const struct route *routes,
+               struct http_server **out, struct pp_error *err) PP_WUR;
 void http_stop(struct http_server *s);
 
 /* Settings read per request (reloadable). */

@@ -335,7 +335,8 @@ int main(int argc, char **argv)
     }
     if (notify_start(&notifier, &err) ||
         http_start(addr, port, (unsigned)o.cfg.threads, (unsigned)o.cfg.max_connections,
-                   (unsigned)o.cfg.connection_timeout_s, api_routes, &http, &err)) {
+                   (unsigned)o.cfg.connection_timeout_s, (unsigned)o.cfg.request_timeout_s,
+                   (unsigned)o.cfg.max_connections_per_ip, api_routes, &http, &err)) {
         log_err("startup: %s", err.msg);
         goto out;
     }

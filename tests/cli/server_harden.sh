@@ -155,3 +155,91 @@ bad=0
 for i in $(seq 40); do api GET "/api/v1/jobs?limit=1"; [ "$STATUS" = 200 ] || bad=$((bad + 1)); done
 [ "$bad" = 0 ] && pass "connections: 40 reads right after postgresql came back all succeed" ||
     fail "connections: 40 reads right after postgresql came back all succeed" "$bad failed (last $STATUS $BODY)"
+
+# Requests judged from their headers (defects 5, 8, 10), on a second server with short request deadlines.
+server_stop
+server_start "embedded_workers = false" "request_timeout_s = 2" "max_connections_per_ip = 8" "max_body_bytes = 1048576"
+head -c 10000000 /dev/zero | tr '\0' x >"$TMP/big"
+t0=$(date +%s%N)
+code=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H 'Content-Type: application/json' --data-binary @"$TMP/big" "$URL$J")
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$code" = 401 ] && [ "$ms" -lt 3000 ] && pass "body: an anonymous 10 MB body gets 401 unread (${ms} ms)" ||
+    fail "body: an anonymous 10 MB body gets 401 unread" "$code in $ms ms"
+expect_api "body: anonymous malformed json gets 401, not 400" 401 unauthorized POST $J '{"suite":'
+head -c 70000 /dev/zero | tr '\0' x >"$TMP/70k"
+code=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: application/json' --data-binary @"$TMP/70k" "$URL$J")
+[ "$code" = 413 ] && pass "body: a submission over its route's 64 KiB cap gets 413" || fail "body: a submission over its route's 64 KiB cap gets 413" "$code"
+q=$(seq 1000 | sed 's/.*/a&=1/' | paste -sd'&')
+t0=$(date +%s%N)
+code=$(curl -s -m 10 -o "$TMP/resp" -w '%{http_code}' "$URL$J?$q")
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$code" = 414 ] && [ "$ms" -lt 2000 ] && pass "query: 1000 parameters get 414 at once (${ms} ms)" ||
+    fail "query: 1000 parameters get 414 at once" "$code in $ms ms"
+code=$(curl -s -o /dev/null -w '%{http_code}' -I "$URL$J")
+[ "$code" = 200 ] && pass "HEAD on a GET route is served" || fail "HEAD on a GET route is served" "$code"
+expect_api "a path with %00 is refused" 400 bad_request GET "/%00"
+code=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: application/json; charset=iso-8859-1' --data '{}' "$URL$J")
+[ "$code" = 415 ] && pass "a charset other than utf-8 is refused" || fail "a charset other than utf-8 is refused" "$code"
+expect_api "a body on a route without one is refused" 400 unexpected_body POST "$J/1/cancel" '{"a":1}' "$SUBMIT"
+# raw RAW_REQUEST: the status line the server answers a hand-written request with.
+raw() {
+    python3 - "$PORT" "$1" <<'PY'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+s.sendall(sys.argv[2].encode().decode("unicode_escape").encode())
+try:
+    print(s.recv(200).split(b"\r\n")[0].decode())
+except OSError as e:
+    print("no answer:", e)
+PY
+}
+case "$(raw 'POST /api/v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\nContent-Type: application/json\r\n\r\n{}')" in
+*" 400 "*) pass "framing: conflicting Content-Length headers get 400" ;;
+*) fail "framing: conflicting Content-Length headers get 400" "$(raw 'POST /api/v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}')" ;;
+esac
+case "$(raw 'POST /api/v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n2\r\n{}\r\n0\r\n\r\n')" in
+*" 400 "*) pass "framing: Content-Length with chunked gets 400" ;;
+*) fail "framing: Content-Length with chunked gets 400" "got another answer" ;;
+esac
+
+# Slow senders (defect 4): a request whose headers trickle in is cut off at request_timeout_s (2 s here), and one
+# address cannot hold more than max_connections_per_ip (8 here) connections.
+out=$(python3 - "$PORT" "$URL" <<'PY'
+import socket, sys, time, urllib.request
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"GET /api/v1/jobs HTTP/1.1\r\nHost: x\r\n")
+t0 = time.time()
+closed = None
+try:
+    for i in range(15):
+        s.sendall(b"X-Slow-%d: 1\r\n" % i)
+        s.settimeout(1.0)
+        try:
+            if s.recv(100) == b"":
+                closed = time.time() - t0; break
+        except socket.timeout:
+            pass
+except OSError:
+    closed = time.time() - t0
+print("slow", "never" if closed is None else "%.1f" % closed)
+socks = []
+for i in range(12):
+    try:
+        c = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); c.sendall(b"GET / HTTP/1.1\r\n"); socks.append(c)
+    except OSError:
+        pass
+time.sleep(3.5)
+try:
+    print("after", urllib.request.urlopen(sys.argv[2] + "/healthz", timeout=3).status)
+except Exception as e:
+    print("after", e)
+PY
+)
+slow=$(printf '%s\n' "$out" | sed -n 's/^slow //p')
+[ "$slow" != never ] && awk -v s="$slow" 'BEGIN { exit !(s < 4) }' &&
+    pass "slowloris: a trickling request is cut off after the request deadline (${slow} s)" ||
+    fail "slowloris: a trickling request is cut off after the request deadline" "$out"
+printf '%s\n' "$out" | grep -q '^after 200' && pass "slowloris: idle half-requests are dropped and the service answers again" ||
+    fail "slowloris: idle half-requests are dropped and the service answers again" "$out"
+grep -q 'closed .* connection(s) whose request did not arrive' "$SERVER_LOG" && pass "slowloris: the cut is logged (rate-limited)" ||
+    fail "slowloris: the cut is logged" "$(tail -n 3 "$SERVER_LOG")"
