@@ -40,9 +40,10 @@ static const char list_sql[] =
 
 static const char cancel_sql[] =
     "UPDATE jobs SET state = 'cancelled', finished_at = now(), lease_expires = NULL "
-    "WHERE id = $1 AND state IN ('queued', 'running') RETURNING job_doc(jobs, false)::text";
+    "WHERE id = $1 AND state IN ('queued', 'running') AND ($3 OR submitted_by = $2) "
+    "RETURNING job_doc(jobs, false)::text";
 
-static const char state_sql[] = "SELECT state FROM jobs WHERE id = $1";
+static const char state_sql[] = "SELECT state, submitted_by FROM jobs WHERE id = $1";
 
 static const char events_sql[] = "SELECT e.id, e.kind, e.data::text, j.state FROM jobs j LEFT JOIN LATERAL "
                                  "(SELECT * FROM job_events WHERE job_id = j.id AND id > $2 ORDER BY id "
@@ -191,8 +192,13 @@ static int check_kernels(struct request *r, const struct catalog_suite *s, json_
         if (!json_is_string(k))
             return bad_type(r, "kernels", "a non-empty array of kernel names");
         if (!catalog_kernel(s, json_string_value(k)))
-            return req_fail(r, ERR_UNKNOWN_KERNEL, "kernels", "unknown kernel \"%s\" in suite %s",
+            return req_fail(r, ERR_UNKNOWN_KERNEL, "kernels", "unknown kernel \"%.64s\" in suite %s",
                             json_string_value(k), s->name);
+        /* Each kernel once: the list is then no longer than the suite's. */
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(json_string_value(json_array_get(kernels, j)), json_string_value(k)))
+                return req_fail(r, ERR_INVALID_VALUE, "kernels", "kernel %s is named twice",
+                                json_string_value(k));
     }
     *out = json_incref(kernels);
     return 0;
@@ -227,8 +233,10 @@ static int check_selector(struct request *r, const char *model, json_t *selector
     if ((st = check_fields(r, selector, "selector.", selector_fields)))
         return st;
     json_t *kind = json_object_get(selector, "kind"), *host = json_object_get(selector, "host");
-    if ((kind && !json_is_string(kind)) || (host && !json_is_string(host)))
-        return bad_type(r, kind && !json_is_string(kind) ? "selector.kind" : "selector.host", "a string");
+    if ((kind && !json_is_string(kind)) ||
+        (host && (!json_is_string(host) || json_string_length(host) > 128)))
+        return bad_type(r, kind && !json_is_string(kind) ? "selector.kind" : "selector.host",
+                        "a string (a host name: at most 128 characters)");
     if (kind && strcmp(json_string_value(kind), "cpu") && strcmp(json_string_value(kind), "gpu") &&
         strcmp(json_string_value(kind), "accel"))
         return req_fail(r, ERR_INVALID_VALUE, "selector.kind", "selector.kind must be cpu, gpu or accel");
@@ -253,7 +261,9 @@ static int check_target(struct request *r, const char *model, json_t *platform, 
     if (!platform && !selector)
         return req_fail(r, ERR_MISSING_FIELD, "platform", "platform (or selector) is required");
     if (platform)
-        return json_is_string(platform) ? 0 : bad_type(r, "platform", "a string");
+        return json_is_string(platform) && json_string_length(platform) <= 160
+                   ? 0
+                   : bad_type(r, "platform", "a platform id (a string of at most 160 characters)");
     return check_selector(r, model, selector);
 }
 
@@ -421,14 +431,16 @@ int jobs_list(struct request *r)
 
 int jobs_cancel(struct request *r)
 {
-    const char *params[1] = {r->args[0]};
+    char by[24];
+    const char *params[3] = {r->args[0], by, r->role == ROLE_ADMIN ? "true" : "false"};
     struct db_error dberr;
     PGresult *res;
     int st;
 
     if (!api_parse_id(r->args[0]))
         return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
-    if (!(res = db_query(cancel_sql, 1, params, &dberr)))
+    snprintf(by, sizeof(by), "%lld", r->token_id);
+    if (!(res = db_query(cancel_sql, 3, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (PQntuples(res) == 1) {
         log_info("job=%s cancelled", r->args[0]);
@@ -439,9 +451,15 @@ int jobs_cancel(struct request *r)
     PQclear(res);
     if (!(res = db_query(state_sql, 1, params, &dberr)))
         return api_db_fail(r, &dberr);
-    st = PQntuples(res) == 0
-             ? req_fail(r, ERR_NOT_FOUND, NULL, "no job %s", r->args[0])
-             : req_fail(r, ERR_JOB_FINISHED, NULL, "job %s already %s", r->args[0], PQgetvalue(res, 0, 0));
+    if (PQntuples(res) == 0)
+        st = req_fail(r, ERR_NOT_FOUND, NULL, "no job %s", r->args[0]);
+    else if (!strcmp(PQgetvalue(res, 0, 0), "queued") || !strcmp(PQgetvalue(res, 0, 0), "running"))
+        st = req_fail(r, ERR_FORBIDDEN, NULL,
+                      "job %s was submitted with another token (cancel it with that one "
+                      "or an admin token)",
+                      r->args[0]);
+    else
+        st = req_fail(r, ERR_JOB_FINISHED, NULL, "job %s already %s", r->args[0], PQgetvalue(res, 0, 0));
     PQclear(res);
     return st;
 }

@@ -199,6 +199,12 @@ int workers_register(struct request *r)
         return req_fail(r, ERR_INVALID_VALUE, "platform",
                         "platform must be an object with id, kind and name (ppbench-worker list --json)");
     local_id = json_string_value(json_object_get(platform, "id"));
+    if (strlen(local_id) < 1 || strlen(local_id) > 64 || local_id[0] == '.' ||
+        strspn(local_id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") !=
+            strlen(local_id))
+        return req_fail(
+            r, ERR_INVALID_VALUE, "platform.id",
+            "platform.id must be 1 to 64 letters, digits, '.', '_', ':' or '-', not starting with '.'");
     snprintf(pid_s, sizeof(pid_s), "%lld", (long long)json_integer_value(pid));
     snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
     const char *ep[3] = {host, local_id, lease};

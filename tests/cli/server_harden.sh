@@ -243,3 +243,20 @@ printf '%s\n' "$out" | grep -q '^after 200' && pass "slowloris: idle half-reques
     fail "slowloris: idle half-requests are dropped and the service answers again" "$out"
 grep -q 'closed .* connection(s) whose request did not arrive' "$SERVER_LOG" && pass "slowloris: the cut is logged (rate-limited)" ||
     fail "slowloris: the cut is logged" "$(tail -n 3 "$SERVER_LOG")"
+
+# Bounded lists (defect 7) and the smaller items (defect 10).
+k=$(jq -cn '[range(100000) | "copy"]')
+printf '{"suite":"stream","model":"openmp","platform":"hosta/cpu0","kernels":%s}' "$k" >"$TMP/kernels.json"
+code=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: application/json' --data-binary @"$TMP/kernels.json" "$URL$J")
+[ "$code" = 413 ] || [ "$code" = 422 ] && pass "kernels: 100000 x copy is refused at submission ($code)" ||
+    fail "kernels: 100000 x copy is refused at submission" "$code"
+expect_api "kernels: a kernel named twice is refused" 422 invalid_value POST $J \
+    '{"suite":"stream","model":"openmp","platform":"hosta/cpu0","kernels":["copy","triad","copy"]}' "$SUBMIT"
+BAD=$(printf '%s' "$PLATFORM" | jq -c '.id = "../../x"')
+AS_WORKER_SECRET="" expect_api "register: a platform id like ../../x is refused" 422 invalid_value \
+    POST /api/v1/workers/register "{\"host\":\"hostc\",\"pid\":$$,\"platform\":$BAD}" "$WTOKEN"
+submit_to hosta
+expect_api "cancel: another submitter's token is refused" 403 forbidden POST "$J/$JOB/cancel" "" "$SUBMIT2"
+expect_api "cancel: the submitter's token cancels" 200 - POST "$J/$JOB/cancel" "" "$SUBMIT"
+submit_to hosta
+expect_api "cancel: an admin token cancels anyone's job" 200 - POST "$J/$JOB/cancel" "" "$ADMIN"
