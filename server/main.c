@@ -29,6 +29,7 @@
 #include "server/notify.h"
 #include "lib/clock.h"
 #include "server/pgembed.h"
+#include "server/spawn.h"
 #include "server/statedir.h"
 #include "server/supervise.h"
 
@@ -320,6 +321,9 @@ int main(int argc, char **argv)
         return 2;
     }
     apply_settings(&o.cfg);
+    /* The OOM killer should take a benchmark (a worker's job child) long before ppbenchd or the embedded
+     * PostgreSQL, which inherits this score; supervised workers go back to 0 (server/supervise.c). */
+    spawn_oom_score("-500");
     if ((sfd = signals_fd()) < 0) {
         log_err("signalfd: %s", strerror(errno));
         return 1;

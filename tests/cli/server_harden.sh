@@ -260,3 +260,13 @@ expect_api "cancel: another submitter's token is refused" 403 forbidden POST "$J
 expect_api "cancel: the submitter's token cancels" 200 - POST "$J/$JOB/cancel" "" "$SUBMIT"
 submit_to hosta
 expect_api "cancel: an admin token cancels anyone's job" 200 - POST "$J/$JOB/cancel" "" "$ADMIN"
+
+# OOM scores (defect 9, the service's half): ppbenchd and its PostgreSQL among the last to go, where permitted.
+if sh -c 'echo -500 >/proc/self/oom_score_adj' 2>/dev/null; then
+    pg=$(head -n 1 "$STATE/pg/data/postmaster.pid")
+    [ "$(cat /proc/$SERVER_PID/oom_score_adj)" = -500 ] && [ "$(cat /proc/$pg/oom_score_adj 2>/dev/null)" = -500 ] &&
+        pass "oom: ppbenchd and postgresql run with oom_score_adj -500" ||
+        fail "oom: ppbenchd and postgresql run with oom_score_adj -500" "ppbenchd $(cat /proc/$SERVER_PID/oom_score_adj), postgres $(cat /proc/$pg/oom_score_adj 2>/dev/null)"
+else
+    skip "oom: ppbenchd and postgresql run with oom_score_adj -500" "lowering an oom score is not permitted here (CAP_SYS_RESOURCE)"
+fi
