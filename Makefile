@@ -65,7 +65,7 @@ CUDA_TARGET = $(CUDA_SO) $(BUILD)/bench/d2d
 CPPFLAGS   += -DPP_HAVE_CUDA=1
 endif
 
-.PHONY: all test run run-standalone install clean deps format bench-gpu bench-server FORCE
+.PHONY: all test run run-standalone install clean deps format bench-gpu bench-server fuzz FORCE
 all: $(WORKER) $(SERVER) $(CLI) $(TESTS) $(CUDA_TARGET)
 ifeq ($(NVCC),)
 	@echo "note: nvcc not found: the cuda backend was not built (install the CUDA toolkit or set NVCC=...)"
@@ -90,6 +90,10 @@ run: deps
 run-standalone: deps
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) scripts/run-standalone.sh
+
+# libFuzzer targets of tests/fuzz, FUZZ_TIME seconds each (default 60), from their kept corpora.
+fuzz:
+	@BUILD=$(BUILD) tests/fuzz/run.sh
 
 bench-server: all
 	bench/server.sh

@@ -11,30 +11,30 @@
 #include "server/log.h"
 
 const struct route api_routes[] = {
-    {"GET", "/", static_index, ROLE_NONE, BODY_NONE}, /* the page and its files hold no data */
-    {"GET", "/ui/{file}", static_file, ROLE_NONE, BODY_NONE},
-    {"GET", "/healthz", fleet_healthz, ROLE_NONE, BODY_NONE},
-    {"GET", "/readyz", fleet_readyz, ROLE_NONE, BODY_NONE},
-    {"GET", "/api/v1/openapi.json", fleet_openapi, ROLE_NONE, BODY_NONE},
-    {"GET", "/api/v1/suites", fleet_suites, ROLE_READ, BODY_NONE},
-    {"POST", "/api/v1/jobs", jobs_submit, ROLE_SUBMIT, BODY_JSON},
-    {"GET", "/api/v1/jobs", jobs_list, ROLE_READ, BODY_NONE},
-    {"GET", "/api/v1/jobs/{id}", jobs_get, ROLE_READ, BODY_NONE},
-    {"POST", "/api/v1/jobs/{id}/cancel", jobs_cancel, ROLE_SUBMIT, BODY_NONE},
-    {"GET", "/api/v1/jobs/{id}/events", jobs_events, ROLE_READ, BODY_NONE},
-    {"POST", "/api/v1/jobs/{id}/progress", jobs_progress, ROLE_WORKER, BODY_JSON},
-    {"POST", "/api/v1/jobs/{id}/result", jobs_result, ROLE_WORKER, BODY_JSON},
-    {"GET", "/api/v1/platforms", fleet_platforms, ROLE_READ, BODY_NONE},
-    {"GET", "/api/v1/hosts", fleet_hosts, ROLE_READ, BODY_NONE},
-    {"GET", "/api/v1/workers", fleet_workers, ROLE_READ, BODY_NONE},
-    {"GET", "/api/v1/results", fleet_results, ROLE_READ, BODY_NONE},
-    {"GET", "/api/v1/pp", pp_get, ROLE_READ, BODY_NONE},
-    {"POST", "/api/v1/import/babelstream", import_babelstream, ROLE_SUBMIT, BODY_RAW},
-    {"POST", "/api/v1/workers/register", workers_register, ROLE_WORKER, BODY_JSON},
-    {"POST", "/api/v1/workers/{id}/claim", workers_claim, ROLE_WORKER, BODY_NONE},
-    {"POST", "/api/v1/workers/{id}/heartbeat", workers_heartbeat, ROLE_WORKER, BODY_JSON},
-    {"POST", "/api/v1/workers/{id}/deregister", workers_deregister, ROLE_WORKER, BODY_NONE},
-    {NULL, NULL, NULL, ROLE_NONE, BODY_NONE},
+    {"GET", "/", static_index, ROLE_NONE, BODY_NONE, 0, false}, /* the page and its files hold no data */
+    {"GET", "/ui/{file}", static_file, ROLE_NONE, BODY_NONE, 0, false},
+    {"GET", "/healthz", fleet_healthz, ROLE_NONE, BODY_NONE, 0, false},
+    {"GET", "/readyz", fleet_readyz, ROLE_NONE, BODY_NONE, 0, false},
+    {"GET", "/api/v1/openapi.json", fleet_openapi, ROLE_NONE, BODY_NONE, 0, false},
+    {"GET", "/api/v1/suites", fleet_suites, ROLE_READ, BODY_NONE, 0, false},
+    {"POST", "/api/v1/jobs", jobs_submit, ROLE_SUBMIT, BODY_JSON, 64 << 10, false},
+    {"GET", "/api/v1/jobs", jobs_list, ROLE_READ, BODY_NONE, 0, false},
+    {"GET", "/api/v1/jobs/{id}", jobs_get, ROLE_READ, BODY_NONE, 0, false},
+    {"POST", "/api/v1/jobs/{id}/cancel", jobs_cancel, ROLE_SUBMIT, BODY_NONE, 0, false},
+    {"GET", "/api/v1/jobs/{id}/events", jobs_events, ROLE_READ, BODY_NONE, 0, false},
+    {"POST", "/api/v1/jobs/{id}/progress", jobs_progress, ROLE_WORKER, BODY_JSON, 4 << 10, true},
+    {"POST", "/api/v1/jobs/{id}/result", jobs_result, ROLE_WORKER, BODY_JSON, 0, true},
+    {"GET", "/api/v1/platforms", fleet_platforms, ROLE_READ, BODY_NONE, 0, false},
+    {"GET", "/api/v1/hosts", fleet_hosts, ROLE_READ, BODY_NONE, 0, false},
+    {"GET", "/api/v1/workers", fleet_workers, ROLE_READ, BODY_NONE, 0, false},
+    {"GET", "/api/v1/results", fleet_results, ROLE_READ, BODY_NONE, 0, false},
+    {"GET", "/api/v1/pp", pp_get, ROLE_READ, BODY_NONE, 0, false},
+    {"POST", "/api/v1/import/babelstream", import_babelstream, ROLE_SUBMIT, BODY_RAW, 0, false},
+    {"POST", "/api/v1/workers/register", workers_register, ROLE_WORKER, BODY_JSON, 64 << 10, false},
+    {"POST", "/api/v1/workers/{id}/claim", workers_claim, ROLE_WORKER, BODY_NONE, 0, true},
+    {"POST", "/api/v1/workers/{id}/heartbeat", workers_heartbeat, ROLE_WORKER, BODY_JSON, 4 << 10, true},
+    {"POST", "/api/v1/workers/{id}/deregister", workers_deregister, ROLE_WORKER, BODY_NONE, 0, true},
+    {NULL, NULL, NULL, ROLE_NONE, BODY_NONE, 0, false},
 };
 
 static struct api_settings settings_a = {30, 5, 60}, settings_b;
@@ -56,10 +56,10 @@ int api_db_fail(struct request *r, const struct db_error *err)
 {
     if (err->unavailable) {
         log_warn("request=%s database unavailable: %s", r->id, err->e.msg);
-        return req_fail(r, 503, "database_unavailable", NULL, "the database is unavailable, try again");
+        return req_fail(r, ERR_DATABASE_UNAVAILABLE, NULL, "the database is unavailable, try again");
     }
     log_err("request=%s %s %s: %s", r->id, r->method, r->path, err->e.msg);
-    return req_fail(r, 500, "internal", NULL, "internal error (request %s)", r->id);
+    return req_fail(r, ERR_INTERNAL, NULL, "internal error (request %s)", r->id);
 }
 
 long long api_parse_id(const char *s)

@@ -117,11 +117,11 @@ int fleet_results(struct request *r)
     if ((st = req_check_query(r, "suite,kernel,platform,model,since,limit,format")))
         return st;
     if (format && strcmp(format, "json") && strcmp(format, "csv") && strcmp(format, "p3"))
-        return req_fail(r, 400, "invalid_parameter", "format", "format must be json, csv or p3");
+        return req_fail(r, ERR_INVALID_PARAMETER, "format", "format must be json, csv or p3");
     if (limit_s && ((limit = api_parse_id(limit_s)) < 1 || limit > 100000))
-        return req_fail(r, 400, "invalid_parameter", "limit", "limit must be from 1 to 100000");
+        return req_fail(r, ERR_INVALID_PARAMETER, "limit", "limit must be from 1 to 100000");
     if (since && strspn(since, "0123456789-:TZ.+ ") != strlen(since))
-        return req_fail(r, 400, "invalid_parameter", "since", "since must be an RFC 3339 time");
+        return req_fail(r, ERR_INVALID_PARAMETER, "since", "since must be an RFC 3339 time");
     snprintf(lim, sizeof(lim), "%lld", limit);
     const char *params[6] = {req_query(r, "suite"),
                              req_query(r, "kernel"),
@@ -136,7 +136,7 @@ int fleet_results(struct request *r)
     else
         st = reply_query(r, results_sql, 6, params, NULL);
     if (st == 500 && !strncmp(r->err.code, "internal", 8) && since)
-        return req_fail(r, 400, "invalid_parameter", "since", "since must be an RFC 3339 time");
+        return req_fail(r, ERR_INVALID_PARAMETER, "since", "since must be an RFC 3339 time");
     return st;
 }
 
@@ -162,11 +162,11 @@ int fleet_readyz(struct request *r)
     int applied;
 
     if (!res)
-        return req_fail(r, 503, "not_ready", NULL, "the database is unavailable");
+        return req_fail(r, ERR_NOT_READY, NULL, "the database is unavailable");
     applied = atoi(PQgetvalue(res, 0, 0));
     PQclear(res);
     if (applied < migrate_count())
-        return req_fail(r, 503, "not_ready", NULL, "migrations applied: %d of %d", applied, migrate_count());
+        return req_fail(r, ERR_NOT_READY, NULL, "migrations applied: %d of %d", applied, migrate_count());
     r->reply = json_pack("{s:s, s:i}", "status", "ready", "migrations", applied);
     return 200;
 }

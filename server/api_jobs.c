@@ -40,9 +40,10 @@ static const char list_sql[] =
 
 static const char cancel_sql[] =
     "UPDATE jobs SET state = 'cancelled', finished_at = now(), lease_expires = NULL "
-    "WHERE id = $1 AND state IN ('queued', 'running') RETURNING job_doc(jobs, false)::text";
+    "WHERE id = $1 AND state IN ('queued', 'running') AND ($3 OR submitted_by = $2) "
+    "RETURNING job_doc(jobs, false)::text";
 
-static const char state_sql[] = "SELECT state FROM jobs WHERE id = $1";
+static const char state_sql[] = "SELECT state, submitted_by FROM jobs WHERE id = $1";
 
 static const char events_sql[] = "SELECT e.id, e.kind, e.data::text, j.state FROM jobs j LEFT JOIN LATERAL "
                                  "(SELECT * FROM job_events WHERE job_id = j.id AND id > $2 ORDER BY id "
@@ -57,7 +58,7 @@ static char *dump_or(json_t *v, const char *empty)
 
 static int bad_type(struct request *r, const char *field, const char *want)
 {
-    return req_fail(r, 422, "wrong_type", field, "%s must be %s", field, want);
+    return req_fail(r, ERR_WRONG_TYPE, field, "%s must be %s", field, want);
 }
 
 /* An integer in [min, max] (v not NULL). */
@@ -67,8 +68,8 @@ static int check_int(struct request *r, json_t *v, const char *field, long long 
     if (!json_is_integer(v))
         return bad_type(r, field, "an integer");
     if (json_integer_value(v) < min || json_integer_value(v) > max)
-        return req_fail(r, 422, "out_of_range", field, "%s must be from %lld to %lld, got %lld", field, min,
-                        max, (long long)json_integer_value(v));
+        return req_fail(r, ERR_OUT_OF_RANGE, field, "%s must be from %lld to %lld, got %lld", field, min, max,
+                        (long long)json_integer_value(v));
     *out = json_integer_value(v);
     return 0;
 }
@@ -94,7 +95,7 @@ static int check_fields(struct request *r, json_t *obj, const char *prefix, cons
         if (!found) {
             char field[160];
             snprintf(field, sizeof(field), "%s%s", prefix, key);
-            return req_fail(r, 422, "unknown_field", field, "unknown field \"%s\"", field);
+            return req_fail(r, ERR_UNKNOWN_FIELD, field, "unknown field \"%s\"", field);
         }
     }
     return 0;
@@ -109,7 +110,7 @@ static int check_suite(struct request *r, const struct suite *s, json_t *job, js
     struct suite_error e;
 
     if (suite_values_from_json(&v, s, json_object_get(job, "params"), json_object_get(job, "kernels"), &e))
-        return req_fail(r, 422, e.code, e.field, "%s", e.msg);
+        return req_fail(r, errors_from_code(e.code), e.field, "%s", e.msg);
     *kernels = suite_values_kernels_json(&v);
     *params = suite_values_params_json(&v);
     return 0;
@@ -127,8 +128,7 @@ static int check_tags(struct request *r, json_t *tags)
     json_array_foreach(tags, i, t)
     {
         if (!json_is_string(t) || json_string_length(t) < 1 || json_string_length(t) > 64)
-            return req_fail(r, 422, "invalid_value", "tags",
-                            "each tag must be a string of 1 to 64 characters");
+            return req_fail(r, ERR_INVALID_VALUE, "tags", "each tag must be a string of 1 to 64 characters");
     }
     return 0;
 }
@@ -145,18 +145,20 @@ static int check_selector(struct request *r, const char *model, json_t *selector
     if ((st = check_fields(r, selector, "selector.", selector_fields)))
         return st;
     json_t *kind = json_object_get(selector, "kind"), *host = json_object_get(selector, "host");
-    if ((kind && !json_is_string(kind)) || (host && !json_is_string(host)))
-        return bad_type(r, kind && !json_is_string(kind) ? "selector.kind" : "selector.host", "a string");
+    if ((kind && !json_is_string(kind)) ||
+        (host && (!json_is_string(host) || json_string_length(host) > 128)))
+        return bad_type(r, kind && !json_is_string(kind) ? "selector.kind" : "selector.host",
+                        "a string (a host name: at most 128 characters)");
     if (kind && strcmp(json_string_value(kind), "cpu") && strcmp(json_string_value(kind), "gpu") &&
         strcmp(json_string_value(kind), "accel"))
-        return req_fail(r, 422, "invalid_value", "selector.kind", "selector.kind must be cpu, gpu or accel");
+        return req_fail(r, ERR_INVALID_VALUE, "selector.kind", "selector.kind must be cpu, gpu or accel");
     const char *params[3] = {model, kind ? json_string_value(kind) : NULL,
                              host ? json_string_value(host) : NULL};
     if (!(res = db_query(selector_sql, 3, params, &dberr)))
         return api_db_fail(r, &dberr);
     st = strcmp(PQgetvalue(res, 0, 0), "0")
              ? 0
-             : req_fail(r, 422, "no_matching_platform", "selector",
+             : req_fail(r, ERR_NO_MATCHING_PLATFORM, "selector",
                         "no platform matches the selector and runs model %s", model);
     PQclear(res);
     return st;
@@ -167,11 +169,13 @@ static int check_selector(struct request *r, const char *model, json_t *selector
 static int check_target(struct request *r, const char *model, json_t *platform, json_t *selector)
 {
     if (platform && selector)
-        return req_fail(r, 422, "conflicting_fields", "selector", "give platform or selector, not both");
+        return req_fail(r, ERR_CONFLICTING_FIELDS, "selector", "give platform or selector, not both");
     if (!platform && !selector)
-        return req_fail(r, 422, "missing_field", "platform", "platform (or selector) is required");
+        return req_fail(r, ERR_MISSING_FIELD, "platform", "platform (or selector) is required");
     if (platform)
-        return json_is_string(platform) ? 0 : bad_type(r, "platform", "a string");
+        return json_is_string(platform) && json_string_length(platform) <= 160
+                   ? 0
+                   : bad_type(r, "platform", "a platform id (a string of at most 160 characters)");
     return check_selector(r, model, selector);
 }
 
@@ -186,12 +190,12 @@ static int platform_error(struct request *r, const char *platform, const char *m
     if (!(res = db_query(platform_sql, 2, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (PQntuples(res) == 0)
-        st = req_fail(r, 422, "unknown_platform", "platform", "unknown platform \"%s\"", platform);
+        st = req_fail(r, ERR_UNKNOWN_PLATFORM, "platform", "unknown platform \"%s\"", platform);
     else if (strcmp(PQgetvalue(res, 0, 0), "t") != 0)
-        st = req_fail(r, 422, "model_not_supported", "model", "platform %s cannot run model %s (it runs: %s)",
+        st = req_fail(r, ERR_MODEL_NOT_SUPPORTED, "model", "platform %s cannot run model %s (it runs: %s)",
                       platform, model, PQgetvalue(res, 0, 1));
     else
-        st = req_fail(r, 409, "platform_changed", "platform", "platform %s changed during the submission",
+        st = req_fail(r, ERR_PLATFORM_CHANGED, "platform", "platform %s changed during the submission",
                       platform);
     PQclear(res);
     return st;
@@ -215,18 +219,18 @@ int jobs_submit(struct request *r)
     if ((st = check_fields(r, j, "", fields)))
         return st;
     if (!suite)
-        return req_fail(r, 422, "missing_field", "suite", "suite is required (%s)", suite_names());
+        return req_fail(r, ERR_MISSING_FIELD, "suite", "suite is required (%s)", suite_names());
     if (!json_is_string(suite))
         return bad_type(r, "suite", "a string");
     if (!(s = suite_find(json_string_value(suite))))
-        return req_fail(r, 422, "unknown_suite", "suite", "unknown suite \"%s\" (known: %s)",
+        return req_fail(r, ERR_UNKNOWN_SUITE, "suite", "unknown suite \"%s\" (known: %s)",
                         json_string_value(suite), suite_names());
     if (!model)
-        return req_fail(r, 422, "missing_field", "model", "model is required (%s)", suite_model_names());
+        return req_fail(r, ERR_MISSING_FIELD, "model", "model is required (%s)", suite_model_names());
     if (!json_is_string(model))
         return bad_type(r, "model", "a string");
     if (!suite_model_known(json_string_value(model)))
-        return req_fail(r, 422, "unknown_model", "model", "unknown model \"%s\" (known: %s)",
+        return req_fail(r, ERR_UNKNOWN_MODEL, "model", "unknown model \"%s\" (known: %s)",
                         json_string_value(model), suite_model_names());
     if ((st = get_int(r, j, "priority", "priority", -1000, 1000, &priority)) ||
         (st = get_int(r, j, "timeout_s", "timeout_s", 1, 86400, &timeout)) ||
@@ -290,11 +294,11 @@ int jobs_get(struct request *r)
     if ((st = req_check_query(r, "")))
         return st;
     if (!id)
-        return req_fail(r, 404, "not_found", NULL, "no job \"%s\"", r->args[0]);
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
     if (!(res = db_query(get_sql, 1, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (PQntuples(res) == 0)
-        st = req_fail(r, 404, "not_found", NULL, "no job %lld", id);
+        st = req_fail(r, ERR_NOT_FOUND, NULL, "no job %lld", id);
     else
         st = req_reply_text(r, 200, strdup(PQgetvalue(res, 0, 0)), NULL);
     PQclear(res);
@@ -317,12 +321,12 @@ int jobs_list(struct request *r)
     for (int i = 0; state && states[i]; i++)
         ok |= !strcmp(states[i], state);
     if (!ok)
-        return req_fail(r, 400, "invalid_parameter", "state",
+        return req_fail(r, ERR_INVALID_PARAMETER, "state",
                         "state must be queued, running, succeeded, failed or cancelled");
     if (limit_s && ((limit = api_parse_id(limit_s)) < 1 || limit > 1000))
-        return req_fail(r, 400, "invalid_parameter", "limit", "limit must be from 1 to 1000");
+        return req_fail(r, ERR_INVALID_PARAMETER, "limit", "limit must be from 1 to 1000");
     if (cursor && !api_parse_id(cursor))
-        return req_fail(r, 400, "invalid_parameter", "cursor", "cursor must be a job id");
+        return req_fail(r, ERR_INVALID_PARAMETER, "cursor", "cursor must be a job id");
     snprintf(lim, sizeof(lim), "%lld", limit);
     const char *params[4] = {state, platform, cursor, lim};
     if (!(res = db_query(list_sql, 4, params, &dberr)))
@@ -332,19 +336,21 @@ int jobs_list(struct request *r)
                  next ? next : "null", next ? "\"" : "") < 0)
         text = NULL;
     PQclear(res);
-    return text ? req_reply_text(r, 200, text, NULL) : req_fail(r, 500, "internal", NULL, "out of memory");
+    return text ? req_reply_text(r, 200, text, NULL) : req_fail(r, ERR_INTERNAL, NULL, "out of memory");
 }
 
 int jobs_cancel(struct request *r)
 {
-    const char *params[1] = {r->args[0]};
+    char by[24];
+    const char *params[3] = {r->args[0], by, r->role == ROLE_ADMIN ? "true" : "false"};
     struct db_error dberr;
     PGresult *res;
     int st;
 
     if (!api_parse_id(r->args[0]))
-        return req_fail(r, 404, "not_found", NULL, "no job \"%s\"", r->args[0]);
-    if (!(res = db_query(cancel_sql, 1, params, &dberr)))
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
+    snprintf(by, sizeof(by), "%lld", r->token_id);
+    if (!(res = db_query(cancel_sql, 3, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (PQntuples(res) == 1) {
         log_info("job=%s cancelled", r->args[0]);
@@ -355,9 +361,15 @@ int jobs_cancel(struct request *r)
     PQclear(res);
     if (!(res = db_query(state_sql, 1, params, &dberr)))
         return api_db_fail(r, &dberr);
-    st = PQntuples(res) == 0
-             ? req_fail(r, 404, "not_found", NULL, "no job %s", r->args[0])
-             : req_fail(r, 409, "job_finished", NULL, "job %s already %s", r->args[0], PQgetvalue(res, 0, 0));
+    if (PQntuples(res) == 0)
+        st = req_fail(r, ERR_NOT_FOUND, NULL, "no job %s", r->args[0]);
+    else if (!strcmp(PQgetvalue(res, 0, 0), "queued") || !strcmp(PQgetvalue(res, 0, 0), "running"))
+        st = req_fail(r, ERR_FORBIDDEN, NULL,
+                      "job %s was submitted with another token (cancel it with that one "
+                      "or an admin token)",
+                      r->args[0]);
+    else
+        st = req_fail(r, ERR_JOB_FINISHED, NULL, "job %s already %s", r->args[0], PQgetvalue(res, 0, 0));
     PQclear(res);
     return st;
 }
@@ -420,15 +432,15 @@ int jobs_events(struct request *r)
     int found;
 
     if (!api_parse_id(r->args[0]))
-        return req_fail(r, 404, "not_found", NULL, "no job \"%s\"", r->args[0]);
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
     if (!(res = db_query(state_sql, 1, params, &dberr)))
         return api_db_fail(r, &dberr);
     found = PQntuples(res) == 1;
     PQclear(res);
     if (!found)
-        return req_fail(r, 404, "not_found", NULL, "no job %s", r->args[0]);
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no job %s", r->args[0]);
     if (!(es = calloc(1, sizeof(*es))))
-        return req_fail(r, 500, "internal", NULL, "out of memory");
+        return req_fail(r, ERR_INTERNAL, NULL, "out of memory");
     snprintf(es->job, sizeof(es->job), "%s", r->args[0]);
     es->last_id = last ? strtoll(last, NULL, 10) : 0;
     es->last_write = http_now();

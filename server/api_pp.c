@@ -100,17 +100,17 @@ static int parse_problem(struct request *r, const char *problem, char *suite, ch
     const struct suite *s;
 
     if (!problem || !*problem)
-        return req_fail(r, 400, "missing_parameter", "problem",
+        return req_fail(r, ERR_MISSING_PARAMETER, "problem",
                         "problem is required, e.g. problem=stream.triad");
     dot = strchr(problem, '.');
     if (!dot || dot == problem || !dot[1] || (size_t)(dot - problem) >= size || strlen(dot + 1) >= size)
-        return req_fail(r, 400, "invalid_parameter", "problem",
+        return req_fail(r, ERR_INVALID_PARAMETER, "problem",
                         "problem must be suite.kernel, e.g. stream.triad");
     snprintf(suite, size, "%.*s", (int)(dot - problem), problem);
     snprintf(kernel, size, "%s", dot + 1);
     s = catalog_suite(suite);
     if (!s || !catalog_kernel(s, kernel))
-        return req_fail(r, 422, "unknown_problem", "problem", "unknown problem \"%s\"", problem);
+        return req_fail(r, ERR_UNKNOWN_PROBLEM, "problem", "unknown problem \"%s\"", problem);
     *out = s;
     return 0;
 }
@@ -134,25 +134,24 @@ int pp_get(struct request *r)
     if (!precision || !*precision) /* the suite's own default: fp32 for wilson, fp64 for the others */
         precision = catalog_default_choice(s, "precision") ? catalog_default_choice(s, "precision") : "fp64";
     if (strcmp(efficiency, "app") && strcmp(efficiency, "arch"))
-        return req_fail(r, 400, "invalid_parameter", "efficiency", "efficiency must be app or arch");
+        return req_fail(r, ERR_INVALID_PARAMETER, "efficiency", "efficiency must be app or arch");
     if (strcmp(precision, "fp64") && strcmp(precision, "fp32"))
-        return req_fail(r, 400, "invalid_parameter", "precision", "precision must be fp64 or fp32");
+        return req_fail(r, ERR_INVALID_PARAMETER, "precision", "precision must be fp64 or fp32");
     if (size_s && *size_s && api_parse_id(size_s) == 0)
-        return req_fail(r, 400, "invalid_parameter", "size",
+        return req_fail(r, ERR_INVALID_PARAMETER, "size",
                         "size must be a positive number of elements or lattice sites");
     snprintf(size, sizeof(size), "%lld", size_s && *size_s ? api_parse_id(size_s) : 0);
     if (strcmp(policy, "best") && strcmp(policy, "fixed"))
-        return req_fail(r, 400, "invalid_parameter", "variant_policy",
-                        "variant_policy must be best or fixed");
+        return req_fail(r, ERR_INVALID_PARAMETER, "variant_policy", "variant_policy must be best or fixed");
     if (!strcmp(policy, "fixed") && !variant)
-        return req_fail(r, 400, "missing_parameter", "variant", "variant_policy=fixed needs variant=...");
+        return req_fail(r, ERR_MISSING_PARAMETER, "variant", "variant_policy=fixed needs variant=...");
     if (!strcmp(policy, "best") && variant)
-        return req_fail(r, 400, "invalid_parameter", "variant",
+        return req_fail(r, ERR_INVALID_PARAMETER, "variant",
                         "variant is only used with variant_policy=fixed");
     if (variant && !valid_text(variant, 512, true))
-        return req_fail(r, 400, "invalid_parameter", "variant", "variant must be printable text");
+        return req_fail(r, ERR_INVALID_PARAMETER, "variant", "variant must be printable text");
     if (platforms && !valid_id_list(platforms))
-        return req_fail(r, 400, "invalid_parameter", "platforms",
+        return req_fail(r, ERR_INVALID_PARAMETER, "platforms",
                         "platforms must be a comma-separated list of ids");
 
     const char *params[7] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
@@ -160,7 +159,8 @@ int pp_get(struct request *r)
     if (!(res = db_query(pp_sql, 7, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (!PQgetisnull(res, 0, 0))
-        st = req_fail(r, 422, PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1), "%s", PQgetvalue(res, 0, 2));
+        st = req_fail(r, errors_from_code(PQgetvalue(res, 0, 0)), PQgetvalue(res, 0, 1), "%s",
+                      PQgetvalue(res, 0, 2));
     else
         st = req_reply_text(r, 200, strdup(PQgetvalue(res, 0, 3)), NULL);
     PQclear(res);
@@ -234,30 +234,30 @@ static int import_params(struct request *r, const char **p)
     double v;
 
     if (!p[0] || !*p[0])
-        return req_fail(r, 400, "missing_parameter", "platform", "platform is required");
+        return req_fail(r, ERR_MISSING_PARAMETER, "platform", "platform is required");
     if (!valid_id(p[0]))
-        return req_fail(r, 400, "invalid_parameter", "platform",
+        return req_fail(r, ERR_INVALID_PARAMETER, "platform",
                         "platform must be 1 to 160 of the characters A-Z a-z 0-9 . _ / : -");
     if (!p[1] || !*p[1])
-        return req_fail(r, 400, "missing_parameter", "model",
+        return req_fail(r, ERR_MISSING_PARAMETER, "model",
                         "model is required (the implementation, e.g. kokkos)");
     if (strlen(p[1]) > 32 || p[1][0] < 'a' || p[1][0] > 'z' ||
         strspn(p[1], "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(p[1]))
-        return req_fail(r, 400, "invalid_parameter", "model",
+        return req_fail(r, ERR_INVALID_PARAMETER, "model",
                         "model must start with a-z and hold up to 32 of a-z 0-9 _ -");
     if (p[2] && !valid_text(p[2], 128, false))
-        return req_fail(r, 400, "invalid_parameter", "platform_name",
+        return req_fail(r, ERR_INVALID_PARAMETER, "platform_name",
                         "platform_name must be 1 to 128 printable characters");
     if (p[3] && strcmp(p[3], "cpu") && strcmp(p[3], "gpu") && strcmp(p[3], "accel"))
-        return req_fail(r, 400, "invalid_parameter", "kind", "kind must be cpu, gpu or accel");
+        return req_fail(r, ERR_INVALID_PARAMETER, "kind", "kind must be cpu, gpu or accel");
     if (peak) {
         v = strtod(peak, &end);
         if (!*peak || *end || !isfinite(v) || v <= 0 || v > 1e6)
-            return req_fail(r, 400, "invalid_parameter", "peak_gbs",
+            return req_fail(r, ERR_INVALID_PARAMETER, "peak_gbs",
                             "peak_gbs must be a number of GB/s above 0");
     }
     if (p[5] && !valid_text(p[5], 512, true))
-        return req_fail(r, 400, "invalid_parameter", "variant", "variant must be printable text");
+        return req_fail(r, ERR_INVALID_PARAMETER, "variant", "variant must be printable text");
     return 0;
 }
 
@@ -274,10 +274,10 @@ static int check_platform(struct request *r, const char **p)
         return api_db_fail(r, &dberr);
     if (PQntuples(res) == 0 && strchr(p[0], '/'))
         st =
-            req_fail(r, 422, "invalid_value", "platform",
+            req_fail(r, ERR_INVALID_VALUE, "platform",
                      "a new platform id may not contain \"/\": host/device ids belong to registered workers");
     else if (PQntuples(res) == 1 && !strcmp(PQgetvalue(res, 0, 0), "t") && (p[2] || p[3] || p[4]))
-        st = req_fail(r, 422, "platform_registered",
+        st = req_fail(r, ERR_PLATFORM_REGISTERED,
                       p[2]   ? "platform_name"
                       : p[3] ? "kind"
                              : "peak_gbs",
@@ -303,21 +303,21 @@ int import_babelstream(struct request *r)
         (st = import_params(r, p)))
         return st;
     if (!csv_type(MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE)))
-        return req_fail(r, 415, "unsupported_media_type", NULL,
+        return req_fail(r, ERR_UNSUPPORTED_MEDIA_TYPE, NULL,
                         "the body must be text/csv (BabelStream's --csv output)");
     if (import_parse(r->body, r->body_len, &set, &perr))
-        return req_fail(r, 422, "invalid_csv", NULL, "%s", perr.msg);
+        return req_fail(r, ERR_INVALID_CSV, NULL, "%s", perr.msg);
     if ((st = check_platform(r, p)))
         goto out;
     if (!(rows = rows_json(r, &set))) {
-        st = req_fail(r, 500, "internal", NULL, "out of memory");
+        st = req_fail(r, ERR_INTERNAL, NULL, "out of memory");
         goto out;
     }
     const char *params[7] = {p[0], p[1], p[2], p[3], p[4], p[5], rows};
     if (!(res = db_query(import_sql, 7, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s import refused: %s", r->id, dberr.e.msg);
-            st = req_fail(r, 422, "invalid_value", NULL, "the import does not satisfy the database's checks");
+            st = req_fail(r, ERR_INVALID_VALUE, NULL, "the import does not satisfy the database's checks");
         } else {
             st = api_db_fail(r, &dberr);
         }
@@ -330,7 +330,7 @@ int import_babelstream(struct request *r)
         json_pack("{s:s, s:b, s:s, s:s, s:s, s:I, s:o}", "platform", p[0], "platform_created",
                   !strcmp(PQgetvalue(res, 0, 0), "t"), "model", p[1], "variant", p[5], "format", fmt,
                   "imported", (json_int_t)set.n, "result_ids", json_loads(PQgetvalue(res, 0, 1), 0, NULL));
-    st = r->reply ? 201 : req_fail(r, 500, "internal", NULL, "out of memory");
+    st = r->reply ? 201 : req_fail(r, ERR_INTERNAL, NULL, "out of memory");
 out:
     PQclear(res);
     free(rows);

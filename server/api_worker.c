@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/auth.h"
 #include "server/log.h"
+#include "server/report_check.h"
 
 static const char expire_sql[] =
     "UPDATE workers w SET state = 'gone', gone_at = now() FROM hosts h "
@@ -34,7 +36,8 @@ static const char register_sql[] =
     "  uuid = EXCLUDED.uuid, pci_bus_id = EXCLUDED.pci_bus_id, memory_bytes = EXCLUDED.memory_bytes, "
     "  compute_units = EXCLUDED.compute_units, peak_bandwidth = EXCLUDED.peak_bandwidth, "
     "  peak_source = EXCLUDED.peak_source, models = EXCLUDED.models, last_seen = now() RETURNING id) "
-    "INSERT INTO workers (host_id, platform_id, pid, version) SELECT h.id, p.id, $4, $5 FROM h, p "
+    "INSERT INTO workers (host_id, platform_id, pid, version, secret_hash) "
+    "SELECT h.id, p.id, $4, $5, encode(sha256(convert_to($6, 'UTF8')), 'hex') FROM h, p "
     "RETURNING id, platform_id";
 
 static const char holder_sql[] =
@@ -67,16 +70,17 @@ static const char job_beat_sql[] =
 
 static const char progress_sql[] =
     "UPDATE jobs SET progress = $3, lease_expires = now() + make_interval(secs => $4) "
-    "WHERE id = $1 AND epoch = $2 AND state = 'running' RETURNING id";
+    "WHERE id = $1 AND epoch = $2 AND worker_id = $5 AND state = 'running' RETURNING id";
 
 static const char job_state_sql[] = "SELECT state, epoch FROM jobs WHERE id = $1";
 
 /* One result row per kernel of the report. The size is the problem's "size", in the suite's unit (the
- * suite table's `size`: stream's elements, the lattice suites' sites of the whole lattice); the report's problem and variant documents are kept
- * whole in the provenance (result_doc serves the problem as "problem"). */
+ * suite table's `size`: stream's elements, the lattice suites' sites of the whole lattice); the report's
+ * problem and variant documents are kept whole in the provenance (result_doc serves the problem as
+ * "problem"). */
 static const char result_sql[] =
     "WITH j AS (SELECT id, ran_on, model, suite, worker_id FROM jobs "
-    "  WHERE id = $1 AND epoch = $2 AND state = 'running' FOR UPDATE), "
+    "  WHERE id = $1 AND epoch = $2 AND worker_id = $6 AND state = 'running' FOR UPDATE), "
     "rep AS (SELECT $4::jsonb AS d), "
     "ins AS (INSERT INTO results (job_id, platform_id, suite, kernel, model, variant, precision, size, "
     "bytes, "
@@ -84,7 +88,8 @@ static const char result_sql[] =
     "  error, "
     "provenance) "
     "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, coalesce((d->'variant')::text, ''), "
-    "  d->'problem'->>'precision', coalesce(d->'problem'->>'size', d->'problem'->>'array_size', d->'problem'->>'sites')::bigint, "
+    "  d->'problem'->>'precision', "
+    "  coalesce(d->'problem'->>'size', d->'problem'->>'array_size', d->'problem'->>'sites')::bigint, "
     "  (e->>'bytes')::float8, "
     "  (e->>'flops')::float8, ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(e->'times_s') x), "
     "  (e->'stats_s'->>'min')::float8, (e->'stats_s'->>'max')::float8, (e->'stats_s'->>'mean')::float8, "
@@ -107,6 +112,15 @@ static const char result_sql[] =
     "j)) "
     "SELECT state FROM f";
 
+static const char held_job_sql[] = "SELECT suite, to_jsonb(kernels)::text, params::text FROM jobs "
+                                   "WHERE id = $1 AND epoch = $2 AND worker_id = $3 AND state = 'running'";
+
+static const char fail_job_sql[] =
+    "WITH f AS (UPDATE jobs SET state = 'failed', error = $4, progress = 1, finished_at = now(), "
+    "  lease_expires = NULL WHERE id = $1 AND epoch = $2 AND worker_id = $3 AND state = 'running' RETURNING "
+    "id) "
+    "UPDATE workers SET state = 'idle', last_heartbeat = now() WHERE id = $3 AND EXISTS (SELECT 1 FROM f)";
+
 static const char deregister_sql[] =
     "WITH w AS (UPDATE workers SET state = 'gone', gone_at = now() WHERE id = $1 AND state <> 'gone' "
     "RETURNING id), "
@@ -119,10 +133,20 @@ static int need_string(struct request *r, const char *key, const char **out)
     json_t *v = json_object_get(r->json, key);
 
     if (!v)
-        return req_fail(r, 422, "missing_field", key, "%s is required", key);
+        return req_fail(r, ERR_MISSING_FIELD, key, "%s is required", key);
     if (!json_is_string(v))
-        return req_fail(r, 422, "wrong_type", key, "%s must be a string", key);
+        return req_fail(r, ERR_WRONG_TYPE, key, "%s must be a string", key);
     *out = json_string_value(v);
+    return 0;
+}
+
+/* 403 when the worker in the path is not the proven caller (server/http.c checked X-Worker-Id and its
+ * secret before the body was read). */
+static int own_worker(struct request *r)
+{
+    if (api_parse_id(r->args[0]) != r->worker_id)
+        return req_fail(r, ERR_WRONG_WORKER, NULL, "this caller is worker %lld, not %.24s", r->worker_id,
+                        r->args[0]);
     return 0;
 }
 
@@ -137,12 +161,12 @@ static int not_ours(struct request *r, const char *job)
     if (!res)
         return api_db_fail(r, &dberr);
     if (PQntuples(res) == 0)
-        st = req_fail(r, 404, "not_found", NULL, "no job %s", job);
+        st = req_fail(r, ERR_NOT_FOUND, NULL, "no job %s", job);
     else if (!strcmp(PQgetvalue(res, 0, 0), "cancelled"))
-        st = req_fail(r, 409, "job_cancelled", NULL, "job %s was cancelled", job);
+        st = req_fail(r, ERR_JOB_CANCELLED, NULL, "job %s was cancelled", job);
     else
-        st = req_fail(r, 409, "stale_epoch", "epoch",
-                      "job %s is no longer held with this epoch (now %s, epoch %s)", job,
+        st = req_fail(r, ERR_STALE_EPOCH, "epoch",
+                      "job %s is no longer held by this worker with this epoch (now %s, epoch %s)", job,
                       PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1));
     PQclear(res);
     return st;
@@ -153,7 +177,8 @@ int workers_register(struct request *r)
     const char *host, *version = "", *local_id;
     json_t *platform = json_object_get(r->json, "platform"), *info = json_object_get(r->json, "host_info");
     json_t *pid = json_object_get(r->json, "pid");
-    char pid_s[24], lease[24], *platform_s = NULL, *info_s = NULL;
+    char pid_s[24], lease[24], secret[48], *platform_s = NULL, *info_s = NULL;
+    struct pp_error perr;
     struct db_error dberr;
     PGresult *res = NULL;
     int st;
@@ -163,47 +188,56 @@ int workers_register(struct request *r)
     if (strlen(host) < 1 || strlen(host) > 128 ||
         strspn(host, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                      "0123456789._-") != strlen(host))
-        return req_fail(r, 422, "invalid_value", "host",
+        return req_fail(r, ERR_INVALID_VALUE, "host",
                         "host must be 1 to 128 letters, digits, '.', '_' or '-'");
     if (json_object_get(r->json, "version") && (st = need_string(r, "version", &version)))
         return st;
     if (!json_is_integer(pid) || json_integer_value(pid) < 1)
-        return req_fail(r, 422, "invalid_value", "pid", "pid must be a positive integer");
+        return req_fail(r, ERR_INVALID_VALUE, "pid", "pid must be a positive integer");
     if (!json_is_object(platform) || !json_is_string(json_object_get(platform, "id")) ||
         !json_is_string(json_object_get(platform, "kind")) ||
         !json_is_string(json_object_get(platform, "name")))
-        return req_fail(r, 422, "invalid_value", "platform",
+        return req_fail(r, ERR_INVALID_VALUE, "platform",
                         "platform must be an object with id, kind and name (ppbench-worker list --json)");
     local_id = json_string_value(json_object_get(platform, "id"));
+    if (strlen(local_id) < 1 || strlen(local_id) > 64 || local_id[0] == '.' ||
+        strspn(local_id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") !=
+            strlen(local_id))
+        return req_fail(
+            r, ERR_INVALID_VALUE, "platform.id",
+            "platform.id must be 1 to 64 letters, digits, '.', '_', ':' or '-', not starting with '.'");
     snprintf(pid_s, sizeof(pid_s), "%lld", (long long)json_integer_value(pid));
     snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
     const char *ep[3] = {host, local_id, lease};
     if (!(res = db_query(expire_sql, 3, ep, &dberr)))
         return api_db_fail(r, &dberr);
     PQclear(res);
+    if (auth_random("pws_", secret, sizeof(secret), &perr)) {
+        log_err("request=%s register: %s", r->id, perr.msg);
+        return req_fail(r, ERR_INTERNAL, NULL, "internal error (request %s)", r->id);
+    }
     platform_s = json_dumps(platform, JSON_COMPACT);
     info_s = json_is_object(info) ? json_dumps(info, JSON_COMPACT) : strdup("{}");
-    const char *params[5] = {host, info_s, platform_s, pid_s, version};
-    if (!(res = db_query(register_sql, 5, params, &dberr))) {
+    const char *params[6] = {host, info_s, platform_s, pid_s, version, secret};
+    if (!(res = db_query(register_sql, 6, params, &dberr))) {
         if (!strcmp(dberr.sqlstate, "23505")) {
             const char *hp[2] = {host, local_id};
             PGresult *h = db_query(holder_sql, 2, hp, &dberr);
-            st = req_fail(r, 409, "platform_taken", "platform",
-                          "platform %s/%s is already served by worker %s", host, local_id,
-                          h && PQntuples(h) ? PQgetvalue(h, 0, 0) : "?");
+            st = req_fail(r, ERR_PLATFORM_TAKEN, "platform", "platform %s/%s is already served by worker %s",
+                          host, local_id, h && PQntuples(h) ? PQgetvalue(h, 0, 0) : "?");
             PQclear(h);
         } else if (!strcmp(dberr.sqlstate, "23514") || !strncmp(dberr.sqlstate, "22", 2)) {
-            st = req_fail(r, 422, "invalid_value", "platform", "the platform description is invalid");
+            st = req_fail(r, ERR_INVALID_VALUE, "platform", "the platform description is invalid");
             log_info("request=%s register: %s", r->id, dberr.e.msg);
         } else {
             st = api_db_fail(r, &dberr);
         }
         goto out;
     }
-    r->reply =
-        json_pack("{s:I, s:s, s:i, s:i}", "worker_id", (json_int_t)strtoll(PQgetvalue(res, 0, 0), NULL, 10),
-                  "platform_id", PQgetvalue(res, 0, 1), "heartbeat_s", (int)api_settings()->heartbeat_s,
-                  "lease_s", (int)api_settings()->lease_s);
+    r->reply = json_pack("{s:I, s:s, s:s, s:i, s:i}", "worker_id",
+                         (json_int_t)strtoll(PQgetvalue(res, 0, 0), NULL, 10), "worker_secret", secret,
+                         "platform_id", PQgetvalue(res, 0, 1), "heartbeat_s",
+                         (int)api_settings()->heartbeat_s, "lease_s", (int)api_settings()->lease_s);
     log_info("worker=%s platform=%s pid=%s registered", PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1), pid_s);
     st = MHD_HTTP_CREATED;
 out:
@@ -231,14 +265,14 @@ int workers_claim(struct request *r)
         long long wait = 0;
         if ((st = req_check_query(r, "wait")))
             return st;
-        if (!api_parse_id(r->args[0]))
-            return req_fail(r, 404, "not_found", NULL, "no worker \"%s\"", r->args[0]);
+        if ((st = own_worker(r)))
+            return st;
         if (wait_s && (strspn(wait_s, "0123456789") != strlen(wait_s) || !*wait_s ||
                        (wait = strtoll(wait_s, NULL, 10)) > api_settings()->max_wait_s))
-            return req_fail(r, 400, "invalid_parameter", "wait", "wait must be from 0 to %ld seconds",
+            return req_fail(r, ERR_INVALID_PARAMETER, "wait", "wait must be from 0 to %ld seconds",
                             api_settings()->max_wait_s);
         if (!(cw = calloc(1, sizeof(*cw))))
-            return req_fail(r, 500, "internal", NULL, "out of memory");
+            return req_fail(r, ERR_INTERNAL, NULL, "out of memory");
         cw->deadline = http_now() + (double)wait;
         r->state = cw;
         r->state_free = free;
@@ -247,12 +281,11 @@ int workers_claim(struct request *r)
     if (!(res = db_query(claim_sql, 2, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (!strcmp(PQgetvalue(res, 0, 0), "0"))
-        st =
-            req_fail(r, 409, "worker_gone", NULL, "worker %s is not registered (register again)", r->args[0]);
+        st = req_fail(r, ERR_WORKER_GONE, NULL, "worker %s is not registered (register again)", r->args[0]);
     else if (!PQgetisnull(res, 0, 1)) {
         char *text;
         st = asprintf(&text, "{\"job\":%s}", PQgetvalue(res, 0, 1)) < 0
-                 ? req_fail(r, 500, "internal", NULL, "out of memory")
+                 ? req_fail(r, ERR_INTERNAL, NULL, "out of memory")
                  : req_reply_text(r, 200, text, NULL);
         log_info("worker=%s claimed %s", r->args[0], PQgetvalue(res, 0, 1));
     } else if (http_now() < cw->deadline && http_suspend(r))
@@ -272,7 +305,7 @@ static int get_id_field(struct request *r, const char *key, char *out, size_t si
     if (!v && !required)
         return 0;
     if (!json_is_integer(v) || json_integer_value(v) < 0)
-        return req_fail(r, 422, v ? "wrong_type" : "missing_field", key, "%s must be a non-negative integer",
+        return req_fail(r, v ? ERR_WRONG_TYPE : ERR_MISSING_FIELD, key, "%s must be a non-negative integer",
                         key);
     snprintf(out, size, "%lld", (long long)json_integer_value(v));
     return 0;
@@ -285,8 +318,8 @@ int workers_heartbeat(struct request *r)
     PGresult *res;
     int st, alive, cancel = 0;
 
-    if (!api_parse_id(r->args[0]))
-        return req_fail(r, 404, "not_found", NULL, "no worker \"%s\"", r->args[0]);
+    if ((st = own_worker(r)))
+        return st;
     if ((st = get_id_field(r, "job_id", job, sizeof(job), false)) ||
         (st = get_id_field(r, "epoch", epoch, sizeof(epoch), job[0] != '\0')))
         return st;
@@ -296,8 +329,7 @@ int workers_heartbeat(struct request *r)
     alive = PQntuples(res) == 1;
     PQclear(res);
     if (!alive)
-        return req_fail(r, 409, "worker_gone", NULL, "worker %s is not registered (register again)",
-                        r->args[0]);
+        return req_fail(r, ERR_WORKER_GONE, NULL, "worker %s is not registered (register again)", r->args[0]);
     if (job[0]) {
         snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
         const char *jp[4] = {job, epoch, r->args[0], lease};
@@ -318,22 +350,23 @@ int workers_heartbeat(struct request *r)
 
 int jobs_progress(struct request *r)
 {
-    char epoch[24], lease[24], prog[32];
+    char epoch[24], lease[24], prog[32], worker[24];
     json_t *p = json_object_get(r->json, "progress");
     struct db_error dberr;
     PGresult *res;
     int st, held;
 
     if (!api_parse_id(r->args[0]))
-        return req_fail(r, 404, "not_found", NULL, "no job \"%s\"", r->args[0]);
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
     if ((st = get_id_field(r, "epoch", epoch, sizeof(epoch), true)))
         return st;
     if (!json_is_number(p) || json_number_value(p) < 0 || json_number_value(p) > 1)
-        return req_fail(r, 422, "invalid_value", "progress", "progress must be a number from 0 to 1");
+        return req_fail(r, ERR_INVALID_VALUE, "progress", "progress must be a number from 0 to 1");
     snprintf(prog, sizeof(prog), "%.4f", json_number_value(p));
     snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
-    const char *params[4] = {r->args[0], epoch, prog, lease};
-    if (!(res = db_query(progress_sql, 4, params, &dberr)))
+    snprintf(worker, sizeof(worker), "%lld", r->worker_id);
+    const char *params[5] = {r->args[0], epoch, prog, lease, worker};
+    if (!(res = db_query(progress_sql, 5, params, &dberr)))
         return api_db_fail(r, &dberr);
     held = PQntuples(res) == 1;
     PQclear(res);
@@ -346,10 +379,47 @@ int jobs_progress(struct request *r)
     return 200;
 }
 
+/* The report held against the job this worker holds (server/report_check.c). A report that does not fit
+ * fails the job with the reason and answers 422 naming the field; 0 when it fits (or the job is not this
+ * worker's: the result's own query answers that). */
+static int check_report(struct request *r, const char *job, const char *epoch, const char *worker,
+                        const json_t *report)
+{
+    const char *params[4] = {job, epoch, worker, NULL};
+    json_t *kernels = NULL, *jparams = NULL;
+    char field[160], reason[700];
+    struct pp_error err;
+    struct db_error dberr;
+    PGresult *res;
+    int st = 0;
+
+    if (!(res = db_query(held_job_sql, 3, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    if (PQntuples(res) == 1) {
+        kernels = json_loads(PQgetvalue(res, 0, 1), 0, NULL);
+        jparams = json_loads(PQgetvalue(res, 0, 2), 0, NULL);
+        if (report_check(PQgetvalue(res, 0, 0), kernels, jparams, report, field, sizeof(field), &err)) {
+            snprintf(reason, sizeof(reason), "invalid report: %s", err.msg);
+            st = req_fail(r, ERR_INVALID_REPORT, field, "%s", err.msg);
+        }
+    }
+    PQclear(res);
+    json_decref(kernels);
+    json_decref(jparams);
+    if (!st)
+        return 0;
+    log_warn("request=%s job=%s worker=%s report refused: %s", r->id, job, worker, reason);
+    params[3] = reason;
+    if (!(res = db_query(fail_job_sql, 4, params, &dberr)))
+        log_warn("request=%s job=%s cannot fail the job: %s", r->id, job, dberr.e.msg);
+    PQclear(res);
+    return st;
+}
+
 int jobs_result(struct request *r)
 {
     static const char *const fields[] = {"epoch", "outcome", "error", "report", NULL};
-    char epoch[24], *report_s = NULL;
+    char epoch[24], worker[24], *report_s = NULL;
     const char *outcome, *error = NULL, *key;
     json_t *report = json_object_get(r->json, "report"), *v;
     struct db_error dberr;
@@ -362,26 +432,30 @@ int jobs_result(struct request *r)
         for (int i = 0; fields[i]; i++)
             known |= !strcmp(fields[i], key);
         if (!known)
-            return req_fail(r, 422, "unknown_field", key, "unknown field \"%s\"", key);
+            return req_fail(r, ERR_UNKNOWN_FIELD, key, "unknown field \"%s\"", key);
     }
     if (!api_parse_id(r->args[0]))
-        return req_fail(r, 404, "not_found", NULL, "no job \"%s\"", r->args[0]);
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
     if ((st = get_id_field(r, "epoch", epoch, sizeof(epoch), true)) ||
         (st = need_string(r, "outcome", &outcome)))
         return st;
     if (strcmp(outcome, "succeeded") && strcmp(outcome, "failed"))
-        return req_fail(r, 422, "invalid_value", "outcome", "outcome must be succeeded or failed");
+        return req_fail(r, ERR_INVALID_VALUE, "outcome", "outcome must be succeeded or failed");
     if (json_object_get(r->json, "error") && !json_is_null(json_object_get(r->json, "error")) &&
         (st = need_string(r, "error", &error)))
         return st;
     if (report && !json_is_null(report) && !json_is_object(report))
-        return req_fail(r, 422, "wrong_type", "report", "report must be the worker's json document");
+        return req_fail(r, ERR_WRONG_TYPE, "report", "report must be the worker's json document");
+    snprintf(worker, sizeof(worker), "%lld", r->worker_id);
+    if (json_is_object(report) && json_object_size(report) > 0 &&
+        (st = check_report(r, r->args[0], epoch, worker, report)))
+        return st;
     report_s = json_is_object(report) ? json_dumps(report, JSON_COMPACT) : strdup("{}");
-    const char *params[5] = {r->args[0], epoch, outcome, report_s, error};
-    if (!(res = db_query(result_sql, 5, params, &dberr))) {
+    const char *params[6] = {r->args[0], epoch, outcome, report_s, error, worker};
+    if (!(res = db_query(result_sql, 6, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s job=%s result refused: %s", r->id, r->args[0], dberr.e.msg);
-            st = req_fail(r, 422, "invalid_report", "report", "the report does not hold valid results");
+            st = req_fail(r, ERR_INVALID_REPORT, "report", "the report does not hold valid results");
         } else {
             st = api_db_fail(r, &dberr);
         }
@@ -407,12 +481,12 @@ int workers_deregister(struct request *r)
     PGresult *res;
     int st;
 
-    if (!api_parse_id(r->args[0]))
-        return req_fail(r, 404, "not_found", NULL, "no worker \"%s\"", r->args[0]);
+    if ((st = own_worker(r)))
+        return st;
     if (!(res = db_query(deregister_sql, 1, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (!strcmp(PQgetvalue(res, 0, 0), "0"))
-        st = req_fail(r, 404, "not_found", NULL, "no registered worker %s", r->args[0]);
+        st = req_fail(r, ERR_NOT_FOUND, NULL, "no registered worker %s", r->args[0]);
     else {
         log_info("worker=%s deregistered, %s job(s) re-queued", r->args[0], PQgetvalue(res, 0, 1));
         r->reply = json_pack("{s:i}", "requeued", atoi(PQgetvalue(res, 0, 1)));

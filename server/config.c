@@ -31,6 +31,8 @@ static const struct setting {
     {"max_body_bytes", T_LONG, S(max_body_bytes), "4194304", true, 1024, 1L << 30},
     {"max_connections", T_LONG, S(max_connections), "1024", false, 4, 65536},
     {"connection_timeout_s", T_LONG, S(connection_timeout_s), "90", false, 1, 3600},
+    {"request_timeout_s", T_LONG, S(request_timeout_s), "30", false, 1, 3600},
+    {"max_connections_per_ip", T_LONG, S(max_connections_per_ip), "64", false, 1, 65536},
     {"lease_s", T_LONG, S(lease_s), "30", true, 2, 3600},
     {"heartbeat_s", T_LONG, S(heartbeat_s), "5", true, 1, 600},
     {"max_wait_s", T_LONG, S(max_wait_s), "60", true, 0, 600},

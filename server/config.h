@@ -18,8 +18,10 @@ struct config {
     long threads; /* HTTP thread pool size; each thread holds one PostgreSQL connection */
     long max_body_bytes;
     long max_connections;
-    long connection_timeout_s;
-    long lease_s; /* a claim's lease; heartbeats extend it */
+    long connection_timeout_s;   /* idle time between bytes */
+    long request_timeout_s;      /* the whole of a request's headers and body, however slowly they come */
+    long max_connections_per_ip; /* well below max_connections: one address cannot take them all */
+    long lease_s;                /* a claim's lease; heartbeats extend it */
     long heartbeat_s;
     long max_wait_s; /* longest claim long-poll */
     bool require_read_token;

@@ -54,8 +54,10 @@ static void set_error(struct db_error *err, PGconn *conn, const PGresult *res, c
     snprintf(err->sqlstate, sizeof(err->sqlstate), "%s", state ? state : "");
     /* Class 08 (connection exception), 57P (operator intervention: shutdown, crash recovery), 53 (resources).
      */
+    /* A result without a SQLSTATE is libpq's own: the connection broke under the statement. */
     err->unavailable = !conn || PQstatus(conn) != CONNECTION_OK || !strncmp(err->sqlstate, "08", 2) ||
-                       !strncmp(err->sqlstate, "57P", 3) || !strncmp(err->sqlstate, "53", 2);
+                       !strncmp(err->sqlstate, "57P", 3) || !strncmp(err->sqlstate, "53", 2) ||
+                       (res && !state && PQresultStatus(res) == PGRES_FATAL_ERROR);
     pp_error_set(&err->e, "%s: %.*s", what, (int)strcspn(msg, "\n"), msg);
 }
 
@@ -80,7 +82,7 @@ PGconn *db_connect(struct db_error *err)
     return c;
 }
 
-static struct thread_conn *thread_conn(struct db_error *err)
+static struct thread_conn *thread_conn(struct db_error *err, bool *fresh)
 {
     struct thread_conn *tc = pthread_getspecific(conn_key);
 
@@ -97,6 +99,7 @@ static struct thread_conn *thread_conn(struct db_error *err)
         tc->conn = NULL;
     }
     if (!tc->conn) {
+        *fresh = true;
         tc->nprepared = 0;
         if (!(tc->conn = db_connect(err)))
             return NULL;
@@ -104,9 +107,45 @@ static struct thread_conn *thread_conn(struct db_error *err)
     return tc;
 }
 
+/* A statement that only reads: safe to run again when the connection broke under it. Every statement is a
+ * constant in the code next to its use, so the test is on text we wrote: a SELECT that names no writing
+ * verb. */
+static bool read_only(const char *sql)
+{
+    return !strncmp(sql, "SELECT", 6) && !strstr(sql, "INSERT") && !strstr(sql, "UPDATE") &&
+           !strstr(sql, "DELETE");
+}
+
+static PGresult *query_once(const char *sql, int nparams, const char *const *params, bool *fresh,
+                            struct db_error *err);
+
+/* After a failure that means the connection is gone (PostgreSQL restarted, killed, unreachable), close it so
+ * the next statement on this thread connects afresh instead of finding out on its next use. A read that
+ * failed so on a connection it reused (it may have died idle) is run once more on a new one. */
 PGresult *db_query(const char *sql, int nparams, const char *const *params, struct db_error *err)
 {
-    struct thread_conn *tc = thread_conn(err);
+    bool fresh = false;
+    PGresult *res;
+
+    memset(err, 0, sizeof(*err));
+    res = query_once(sql, nparams, params, &fresh, err);
+
+    if (res || !err->unavailable)
+        return res;
+    db_thread_close();
+    if (fresh || !read_only(sql))
+        return NULL;
+    log_debug("database connection lost: %s; retrying the read on a new connection", err->e.msg);
+    res = query_once(sql, nparams, params, &fresh, err);
+    if (!res && err->unavailable)
+        db_thread_close();
+    return res;
+}
+
+static PGresult *query_once(const char *sql, int nparams, const char *const *params, bool *fresh,
+                            struct db_error *err)
+{
+    struct thread_conn *tc = thread_conn(err, fresh);
     char name[16];
     int idx = -1;
     PGresult *res;

@@ -18,8 +18,11 @@
 #include <sys/types.h>
 
 #include "lib/error.h"
+#include "server/errors.h"
+#include "server/role.h"
 
-enum role { ROLE_NONE = 0, ROLE_READ = 1, ROLE_SUBMIT = 2, ROLE_ADMIN = 3, ROLE_WORKER = 4 };
+#define HTTP_NO_BODY_MAX      1024 /* bytes a route without a body reads (an empty JSON object fits) */
+#define HTTP_MAX_QUERY_PARAMS 64   /* more: 414, answered before the query is looked at */
 
 #define HTTP_SUSPENDED 0 /* handler suspended its connection; it will be called again */
 #define HTTP_STREAM    1 /* handler set r->stream: a streamed 200 response (Server-Sent Events) */
@@ -42,6 +45,10 @@ struct route {
     handler_fn handler;
     enum role need; /* ROLE_READ routes are open unless require_read_token */
     enum route_body body;
+    size_t max_body; /* bytes; 0: the max_body_bytes setting */
+    /* A call of one registered worker: it names itself (X-Worker-Id) and proves it (X-Worker-Secret, from
+     * its registration) before its body is read; r->worker_id holds it. */
+    bool as_worker;
 };
 
 struct http_error {
@@ -60,11 +67,16 @@ struct request {
     char args[3][128]; /* the {param} segments, in order */
     int nargs;
     enum role role;
-    long long token_id; /* 0 when anonymous */
+    long long token_id;  /* 0 when anonymous */
+    long long worker_id; /* the proven worker of an as_worker route, else 0 */
     char *body;
     size_t body_len, body_cap;
     bool too_large;
-    json_t *json; /* the parsed body of BODY_JSON routes (borrowed by handlers) */
+    bool parsed;    /* the body was parsed (once, before the handler's first run) */
+    bool answered;  /* refused from the headers alone: the body is never read */
+    bool raw_nul;   /* the raw target held %00 */
+    int raw_params; /* query parameters in the raw target */
+    json_t *json;   /* the parsed body of BODY_JSON routes (borrowed by handlers) */
 
     /* response */
     json_t *reply;          /* owned; rendered compact */
@@ -84,10 +96,12 @@ struct request {
 
 struct http_server;
 
-/* Start listening. routes is borrowed and must outlive the server (NULL-terminated by a NULL method). */
+/* routes is borrowed and must outlive the server (NULL-terminated by a NULL method). */
+/* Start listening. timeout_s bounds the idle time between bytes, request_timeout_s the whole of a request's
+ * headers and body (a slow sender is cut off), per_ip the connections of one client address. */
 int http_start(const char *addr, unsigned port, unsigned threads, unsigned max_connections,
-               unsigned timeout_s, const struct route *routes, struct http_server **out,
-               struct pp_error *err) PP_WUR;
+               unsigned timeout_s, unsigned request_timeout_s, unsigned per_ip, const struct route *routes,
+               struct http_server **out, struct pp_error *err) PP_WUR;
 void http_stop(struct http_server *s);
 
 /* Settings read per request (reloadable). */
@@ -96,9 +110,10 @@ void http_set_limits(size_t max_body, bool require_read_token);
 /* Resume every suspended connection (any thread). */
 void http_wake_all(void);
 
-/* Record an error for the reply; returns status so handlers can `return req_fail(...)`. field may be NULL. */
-int req_fail(struct request *r, int status, const char *code, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+/* Record an error for the reply; returns its status (server/errors.h's table) so handlers can
+ * `return req_fail(...)`. field may be NULL. */
+int req_fail(struct request *r, enum http_err e, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Add detail to the last error. */
 void req_detail(struct request *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

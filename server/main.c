@@ -27,7 +27,10 @@
 #include "server/log.h"
 #include "server/migrate.h"
 #include "server/notify.h"
+#include "lib/clock.h"
 #include "server/pgembed.h"
+#include "server/spawn.h"
+#include "server/statedir.h"
 #include "server/supervise.h"
 
 struct options {
@@ -269,6 +272,26 @@ static void reload(struct options *o)
     log_notice("reload: configuration %s applied", o->config_file);
 }
 
+/* The embedded PostgreSQL died (OOM killer, crash, kill): start it again, with a backoff from 1 s to 30 s
+ * between failed tries. Meanwhile the API answers 503 with Retry-After (server/db.c); the per-thread
+ * connections reconnect on their next use. */
+static void supervise_postgres(struct pgembed *pg, double *retry_at, double *backoff)
+{
+    struct pp_error err;
+
+    log_warn("embedded postgresql is not running: starting it again");
+    if (pgembed_restart(pg, &err) == 0) {
+        log_notice("embedded postgresql is back");
+        *backoff = 1;
+        *retry_at = 0;
+        http_wake_all(); /* suspended long polls and streams retry now */
+        return;
+    }
+    log_err("embedded postgresql: %s; trying again in %.0f s", err.msg, *backoff);
+    *retry_at = clock_now() + *backoff;
+    *backoff = *backoff * 2 > 30 ? 30 : *backoff * 2;
+}
+
 int main(int argc, char **argv)
 {
     struct options o;
@@ -280,7 +303,8 @@ int main(int argc, char **argv)
     char addr[64], url[128], admin[64], worker_token[64], worker_bin[1024];
     unsigned port;
     uint64_t watchdog_usec = 0;
-    int sfd, rc = 1;
+    double pg_retry_at = 0, pg_backoff = 1;
+    int sfd, lock_fd = -1, rc = 1;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (parse(argc, argv, &o))
@@ -297,8 +321,16 @@ int main(int argc, char **argv)
         return 2;
     }
     apply_settings(&o.cfg);
+    /* The OOM killer should take a benchmark (a worker's job child) long before ppbenchd or the embedded
+     * PostgreSQL, which inherits this score; supervised workers go back to 0 (server/supervise.c). */
+    spawn_oom_score("-500");
     if ((sfd = signals_fd()) < 0) {
         log_err("signalfd: %s", strerror(errno));
+        return 1;
+    }
+    /* Before anything in the state directory is touched: a second ppbenchd on it leaves the first alone. */
+    if (!o.cfg.database_url[0] && statedir_lock(o.cfg.state_dir, &lock_fd, &err)) {
+        log_err("startup: %s", err.msg);
         return 1;
     }
     if (open_database(&o, &pg, &err) || migrate(&err)) {
@@ -307,7 +339,8 @@ int main(int argc, char **argv)
     }
     if (notify_start(&notifier, &err) ||
         http_start(addr, port, (unsigned)o.cfg.threads, (unsigned)o.cfg.max_connections,
-                   (unsigned)o.cfg.connection_timeout_s, api_routes, &http, &err)) {
+                   (unsigned)o.cfg.connection_timeout_s, (unsigned)o.cfg.request_timeout_s,
+                   (unsigned)o.cfg.max_connections_per_ip, api_routes, &http, &err)) {
         log_err("startup: %s", err.msg);
         goto out;
     }
@@ -355,6 +388,8 @@ int main(int argc, char **argv)
             }
         }
         supervise_reap(sup);
+        if (pg && clock_now() >= pg_retry_at && !pgembed_alive(pg))
+            supervise_postgres(pg, &pg_retry_at, &pg_backoff);
         if (watchdog_usec)
             sd_notify(0, "WATCHDOG=1");
     }
@@ -366,5 +401,7 @@ out:
     notify_stop(notifier);
     db_thread_close();
     pgembed_stop(pg);
+    if (lock_fd >= 0)
+        close(lock_fd);
     return rc;
 }

@@ -667,6 +667,15 @@ int pgembed_alive(struct pgembed *pg)
     return postmaster_alive(pg, pid);
 }
 
+int pgembed_restart(struct pgembed *pg, struct pp_error *err)
+{
+    clear_stale_locks(pg);
+    if (start_server(pg, err) < 0)
+        return -1;
+    fprintf(stderr, "<5>pgembed: postgresql restarted in %s\n", pg->data);
+    return 0;
+}
+
 int pgembed_running(const char *state_dir)
 {
     struct pgembed pg;

@@ -27,6 +27,10 @@ int pgembed_start(const char *state_dir, struct pgembed **out, char *conninfo, s
  */
 int pgembed_alive(struct pgembed *pg);
 
+/* Start the cluster again after its postmaster died (killed, crashed): stale lock files are cleared and the
+ * dead postmaster's backends ended first. Main thread. */
+int pgembed_restart(struct pgembed *pg, struct pp_error *err) PP_WUR;
+
 /* 1 when the cluster of state_dir is running now (a ppbenchd is serving from it), without touching it. */
 int pgembed_running(const char *state_dir);
 

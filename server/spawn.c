@@ -31,3 +31,18 @@ void spawn_child_reset(int outfd)
         for (int fd = 3; fd < 65536; fd++)
             close(fd);
 }
+
+void spawn_oom_score(const char *adj)
+{
+    int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+    size_t len = 0;
+
+    if (fd < 0)
+        return;
+    while (adj[len])
+        len++;
+    if (write(fd, adj, len) < 0) {
+        /* not permitted: keep the inherited score */
+    }
+    close(fd);
+}

@@ -9,4 +9,9 @@
  * keeps them. */
 void spawn_child_reset(int outfd);
 
+/* Set this process's OOM score adjustment (-1000..1000; "-500" makes it among the last the kernel's OOM
+ * killer takes). Lowering needs CAP_SYS_RESOURCE and is skipped without it; raising always works.
+ * Async-signal-safe. */
+void spawn_oom_score(const char *adj);
+
 #endif

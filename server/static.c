@@ -59,9 +59,9 @@ static int serve(struct request *r, const char *name)
     char *copy;
 
     if (!f)
-        return req_fail(r, 404, "not_found", NULL, "no such file: /ui/%s", name);
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no such file: /ui/%s", name);
     if (!(copy = malloc(f->size + 1)))
-        return req_fail(r, 500, "internal", NULL, "out of memory");
+        return req_fail(r, ERR_INTERNAL, NULL, "out of memory");
     memcpy(copy, f->data, f->size + 1);
     return req_reply_text(r, 200, copy, content_type(f->name));
 }

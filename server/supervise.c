@@ -155,6 +155,7 @@ static int list_platforms(const char *bin, char **envp, json_t **ids, struct pp_
         dup2(out[1], 1);
         dup2(errp[1], 2);
         spawn_child_reset(-1);
+        spawn_oom_score("0"); /* ppbenchd and PostgreSQL go last, a worker and its jobs as usual */
         execve(bin, argv, envp);
         child_exec_failed(bin);
     }
@@ -277,6 +278,7 @@ static void spawn_locked(struct supervisor *s, struct worker *w)
         if (getppid() != parent) /* ppbenchd died before prctl */
             _exit(0);
         spawn_child_reset(-1);
+        spawn_oom_score("0"); /* ppbenchd and PostgreSQL go last, a worker and its jobs as usual */
         execve(s->bin, argv, s->envp);
         child_exec_failed(s->bin);
     }

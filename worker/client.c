@@ -21,7 +21,8 @@
 struct client {
     CURL *curl;
     struct curl_slist *headers;
-    char *base; /* without a trailing slash */
+    char auth[512]; /* "Authorization: Bearer ...", "" without a token */
+    char *base;     /* without a trailing slash */
     int interrupt_fd;
     client_retry_fn *retry_fn;
     void *retry_arg;
@@ -69,10 +70,38 @@ static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off
     return interrupt_ready(((struct client *)arg)->interrupt_fd); /* non-zero aborts the transfer */
 }
 
+/* The headers every call sends, and the worker's identity when it has one. */
+static struct curl_slist *headers_new(const struct client *c, const char *worker_id, const char *secret)
+{
+    struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
+
+    h = curl_slist_append(h, "Accept: application/json");
+    h = curl_slist_append(h, "Expect:"); /* no 100-continue wait before large reports */
+    if (c->auth[0])
+        h = curl_slist_append(h, c->auth);
+    if (worker_id)
+        h = curl_slist_append(curl_slist_append(h, worker_id), secret);
+    return h;
+}
+
+int client_set_worker(struct client *c, long long id, const char *secret, struct pp_error *err)
+{
+    char wid[64], sec[128];
+    struct curl_slist *h;
+
+    snprintf(wid, sizeof(wid), "X-Worker-Id: %lld", id);
+    snprintf(sec, sizeof(sec), "X-Worker-Secret: %s", secret ? secret : "");
+    if (!(h = headers_new(c, id > 0 ? wid : NULL, sec)))
+        return pp_error_set(err, "out of memory");
+    curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
+    curl_slist_free_all(c->headers);
+    c->headers = h;
+    return 0;
+}
+
 struct client *client_new(const char *base_url, const char *token, struct pp_error *err)
 {
     struct client *c = calloc(1, sizeof(*c));
-    char auth[512];
     size_t len;
 
     if (!c || !(c->base = strdup(base_url)) || !(c->curl = curl_easy_init())) {
@@ -87,13 +116,9 @@ struct client *client_new(const char *base_url, const char *token, struct pp_err
     while (len > 0 && c->base[len - 1] == '/')
         c->base[--len] = '\0';
     c->interrupt_fd = -1;
-    c->headers = curl_slist_append(NULL, "Content-Type: application/json");
-    c->headers = curl_slist_append(c->headers, "Accept: application/json");
-    c->headers = curl_slist_append(c->headers, "Expect:"); /* no 100-continue wait before large reports */
-    if (token && *token) {
-        snprintf(auth, sizeof(auth), "Authorization: Bearer %s", token);
-        c->headers = curl_slist_append(c->headers, auth);
-    }
+    if (token && *token)
+        snprintf(c->auth, sizeof(c->auth), "Authorization: Bearer %s", token);
+    c->headers = headers_new(c, NULL, NULL);
     curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, c->headers);
     curl_easy_setopt(c->curl, CURLOPT_USERAGENT, "ppbench-worker/" PPBENCH_VERSION);
     curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);

@@ -26,6 +26,10 @@ typedef void client_retry_fn(void *arg, const char *path, const struct pp_error 
 struct client *client_new(const char *base_url, const char *token, struct pp_error *err);
 void client_free(struct client *c); /* NULL-safe */
 
+/* Name the registered worker on every later call (X-Worker-Id, X-Worker-Secret: the registration's answer);
+ * id 0 stops naming one. */
+int client_set_worker(struct client *c, long long id, const char *secret, struct pp_error *err) PP_WUR;
+
 /* Transfers and waits stop early once fd is readable (a signalfd); -1 for none. */
 void client_set_interrupt(struct client *c, int fd);
 void client_set_retry_hook(struct client *c, client_retry_fn *fn, void *arg);

@@ -152,9 +152,12 @@ static int registered(struct serve *s, json_t *answer, struct pp_error *err)
 {
     json_t *id = json_object_get(answer, "worker_id");
     const char *pid = json_string_value(json_object_get(answer, "platform_id"));
+    const char *secret = json_string_value(json_object_get(answer, "worker_secret"));
 
-    if (!json_is_integer(id))
-        return pp_error_set(err, "server: no worker_id in the registration answer");
+    if (!json_is_integer(id) || !secret)
+        return pp_error_set(err, "server: no worker_id or worker_secret in the registration answer");
+    if (client_set_worker(s->http, json_integer_value(id), secret, err))
+        return -1;
     s->worker_id = json_integer_value(id);
     snprintf(s->platform_id, sizeof(s->platform_id), "%s", pid ? pid : s->platform);
     s->heartbeat_s = json_number_value(json_object_get(answer, "heartbeat_s"));
@@ -217,7 +220,7 @@ static enum answer job_call(struct serve *s, struct job *j, const char *path, js
         read_signals(s);
     else if (r.status == 409 && strcmp(r.code, "job_cancelled") == 0)
         a = ANSWER_CANCEL;
-    else if (r.status == 409 || r.status == 404)
+    else if (r.status == 409 || r.status == 404 || strcmp(r.code, "wrong_worker") == 0)
         a = ANSWER_STALE; /* stale_epoch, or the server no longer knows this worker or job */
     else
         slog(4, "%s %s: %s", j->ctx, path, err.msg);
@@ -473,7 +476,8 @@ enum call { CALL_OK, CALL_FAILED, CALL_GONE };
 /* The server no longer knows this worker (it was marked gone, or its database was reset). */
 static enum call call_failed(const struct client_reply *r)
 {
-    bool gone = r->status == 404 || r->status == 410 || strcmp(r->code, "worker_gone") == 0;
+    bool gone = r->status == 404 || r->status == 410 || strcmp(r->code, "worker_gone") == 0 ||
+                strcmp(r->code, "wrong_worker") == 0; /* the server no longer knows this registration */
     return gone ? CALL_GONE : CALL_FAILED;
 }
 

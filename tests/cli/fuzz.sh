@@ -17,3 +17,17 @@ if "$TMP/config_fuzz" -max_total_time=3 -max_len=2048 -print_final_stats=1 "$TMP
 else
     fail "$name" "$(grep -m1 -E 'ERROR|SUMMARY|deadly' "$TMP/log")"
 fi
+
+name="fuzz: a worker's result report against its job"
+if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE -o "$TMP/report_fuzz" tests/fuzz/report_fuzz.c \
+    server/report_check.c server/catalog.c kernels/lattice.c lib/error.c -ljansson -lm >"$TMP/build.log" 2>&1; then
+    skip "$name" "clang with libFuzzer not available ($(tail -n 1 "$TMP/build.log"))"
+    exit 0
+fi
+mkdir -p "$TMP/rcorpus"
+cp tests/fuzz/corpus-report/* "$TMP/rcorpus/"
+if "$TMP/report_fuzz" -max_total_time=3 -max_len=4096 -print_final_stats=1 "$TMP/rcorpus" >"$TMP/log" 2>&1; then
+    pass "$name survives 3 s of libFuzzer ($(sed -n 's/^stat::number_of_executed_units: *//p' "$TMP/log") runs)"
+else
+    fail "$name" "$(grep -m1 -E 'ERROR|SUMMARY|deadly' "$TMP/log")"
+fi

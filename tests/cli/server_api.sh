@@ -18,6 +18,7 @@ PLATFORM=$("$BUILD/bin/ppbench-worker" list --json | jq -c '.platforms[] | selec
 api POST /api/v1/workers/register "{\"host\":\"testhost\",\"pid\":$$,\"version\":\"t\",\"platform\":$PLATFORM}" "$WORKER"
 [ "$STATUS" = 201 ] && pass "register a platform" || fail "register a platform" "$STATUS $BODY"
 WID=$(printf '%s' "$BODY" | jq -r .worker_id)
+as_worker "$BODY" # the calls below act as this worker (X-Worker-Id, X-Worker-Secret)
 expect_api "a second worker for the same platform is refused" 409 platform_taken \
     POST /api/v1/workers/register "{\"host\":\"testhost\",\"pid\":2,\"platform\":$PLATFORM}" "$WORKER"
 
@@ -60,7 +61,7 @@ expect_api "bad state filter"            400 invalid_parameter     GET "$J?state
 expect_api "bad limit"                   400 invalid_parameter     GET "$J?limit=0"
 expect_api "results: bad format"         400 invalid_parameter     GET "/api/v1/results?format=xml"
 expect_api "cancel a job that does not exist" 404 not_found        POST $J/424242/cancel "" "$SUBMIT"
-expect_api "claim for an unknown worker" 409 worker_gone           POST /api/v1/workers/999999/claim "" "$WORKER"
+expect_api "claim for another worker's id" 403 wrong_worker        POST /api/v1/workers/999999/claim "" "$WORKER"
 expect_api "claim with a bad wait"       400 invalid_parameter     POST "/api/v1/workers/$WID/claim?wait=9999" "" "$WORKER"
 expect_api "result without an epoch"     422 missing_field         POST $J/1/result '{"outcome":"succeeded"}' "$WORKER"
 

@@ -75,14 +75,22 @@ server_cleanup() {
 trap server_cleanup EXIT
 [ -n "${KEEP_LOG:-}" ] && trap 'cp "$SERVER_LOG" /tmp/last-ppbenchd.log; server_cleanup' EXIT
 
-# api METHOD PATH [BODY] [TOKEN]: sets STATUS and BODY (the response).
+# api METHOD PATH [BODY] [TOKEN]: sets STATUS and BODY (the response). With AS_WORKER_ID and AS_WORKER_SECRET
+# set (a registration's answer: as_worker "$BODY"), the call names that worker and presents its secret.
 api() {
     local method=$1 path=$2 body=${3-} token=${4-}
     local -a args=(-s -o "$TMP/resp" -w '%{http_code}' -X "$method")
     [ -n "$token" ] && args+=(-H "Authorization: Bearer $token")
+    [ -n "${AS_WORKER_SECRET:-}" ] && args+=(-H "X-Worker-Id: $AS_WORKER_ID" -H "X-Worker-Secret: $AS_WORKER_SECRET")
     [ -n "$body" ] && args+=(-H 'Content-Type: application/json' --data-binary "$body")
     STATUS=$(curl "${args[@]}" "$URL$path")
     BODY=$(cat "$TMP/resp")
+}
+
+# as_worker REGISTRATION_ANSWER: later calls act as that worker (see api).
+as_worker() {
+    AS_WORKER_ID=$(printf '%s' "$1" | jq -r .worker_id)
+    AS_WORKER_SECRET=$(printf '%s' "$1" | jq -r .worker_secret)
 }
 
 # expect_api NAME STATUS CODE METHOD PATH [BODY] [TOKEN]: the status and the error code (or - for none).

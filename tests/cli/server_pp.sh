@@ -185,6 +185,7 @@ PLATFORM=$("$BUILD/bin/ppbench-worker" list --json | jq -c '.platforms[] | selec
     .peak_bandwidth_bytes_per_s = 1e11 | .peak_source = "test: 100 GB/s"')
 api POST /api/v1/workers/register "{\"host\":\"testhost\",\"pid\":$$,\"version\":\"t\",\"platform\":$PLATFORM}" "$WORKER"
 WID=$(printf '%s' "$BODY" | jq -r .worker_id)
+as_worker "$BODY"
 [ "$STATUS" = 201 ] && pass "pp data: register testhost/cpu0" || fail "pp data: register testhost/cpu0" "$STATUS $BODY"
 post_result() { # GBS VERIFIED OUTCOME: submit, claim and report one triad result
     local t id epoch err=null
@@ -194,7 +195,7 @@ post_result() { # GBS VERIFIED OUTCOME: submit, claim and report one triad resul
     id=$(printf '%s' "$BODY" | jq -r .id)
     api POST "/api/v1/workers/$WID/claim?wait=0" "" "$WORKER"
     epoch=$(printf '%s' "$BODY" | jq -r .job.epoch)
-    api POST "/api/v1/jobs/$id/result" "{\"epoch\":$epoch,\"outcome\":\"$3\",\"error\":$err,\"report\":{\"variant\":{\"work_group_size\":0},
+    api POST "/api/v1/jobs/$id/result" "{\"epoch\":$epoch,\"outcome\":\"$3\",\"error\":$err,\"report\":{\"suite\":\"stream\",\"variant\":{\"work_group_size\":0},
         \"problem\":{\"precision\":\"fp64\",\"array_size\":$N},\"kernels\":[{\"kernel\":\"triad\",\"bytes\":$((3 * 8 * N)),\"flops\":$((2 * N)),
         \"times_s\":[0.5,$t,$t],\"stats_s\":{\"min\":$t,\"max\":$t,\"mean\":$t,\"median\":$t,\"stddev\":0},
         \"bandwidth_bytes_per_s\":$1e9,\"gflops\":1,\"verified\":$2,\"error\":$err}]}}" "$WORKER"

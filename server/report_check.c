@@ -1,0 +1,236 @@
+/*
+ * report_check: see report_check.h. Pure functions over jansson trees; any thread. The catalogue
+ * (server/catalog.h) says which choices a suite's job can fix; the size keys are the ones the suites report
+ * (problem.array_size for stream, problem.sites for the lattice suites) and a generic problem.size, which
+ * wins when present.
+ */
+#include "report_check.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "server/catalog.h"
+
+/* Fill field and err; always -1. */
+static int bad(char *field, size_t size, const char *name, struct pp_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int bad(char *field, size_t size, const char *name, struct pp_error *err, const char *fmt, ...)
+{
+    va_list ap;
+
+    snprintf(field, size, "%s", name);
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* A finite JSON number in [0, max] (jansson holds only finite reals; strings such as "NaN" are not numbers).
+ */
+static int check_number(const json_t *v, double max, const char *name, char *field, size_t size,
+                        struct pp_error *err)
+{
+    double x;
+
+    if (!json_is_number(v))
+        return bad(field, size, name, err, "%s must be a number", name);
+    x = json_number_value(v);
+    if (!isfinite(x) || x < 0 || x > max)
+        return bad(field, size, name, err, "%s must be a finite number from 0 to %g", name, max);
+    return 0;
+}
+
+static int check_kernel(const json_t *k, const char *at, char *field, size_t size, struct pp_error *err)
+{
+    static const struct {
+        const char *key;
+        double max;
+    } figures[] = {{"bytes", REPORT_MAX_MODEL},
+                   {"flops", REPORT_MAX_MODEL},
+                   {"bandwidth_bytes_per_s", REPORT_MAX_BANDWIDTH},
+                   {"gflops", REPORT_MAX_GFLOPS}};
+    static const char *const stats[] = {"min", "max", "mean", "median", "stddev"};
+    const json_t *times = json_object_get(k, "times_s"), *st = json_object_get(k, "stats_s"), *v;
+    const json_t *error = json_object_get(k, "error");
+    char name[160];
+    size_t i;
+
+    snprintf(name, sizeof(name), "%s.verified", at);
+    if (!json_is_boolean(json_object_get(k, "verified")))
+        return bad(field, size, name, err, "%s must be true or false", name);
+    snprintf(name, sizeof(name), "%s.error", at);
+    if (error && !json_is_null(error) && (!json_is_string(error) || json_string_length(error) > 4096))
+        return bad(field, size, name, err, "%s must be null or a string of at most 4096 bytes", name);
+    for (i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
+        snprintf(name, sizeof(name), "%s.%s", at, figures[i].key);
+        if (check_number(json_object_get(k, figures[i].key), figures[i].max, name, field, size, err))
+            return -1;
+    }
+    snprintf(name, sizeof(name), "%s.times_s", at);
+    if (times && (!json_is_array(times) || json_array_size(times) > REPORT_MAX_SAMPLES))
+        return bad(field, size, name, err, "%s must be an array of at most %d numbers", name,
+                   REPORT_MAX_SAMPLES);
+    json_array_foreach(times, i, v)
+    {
+        snprintf(name, sizeof(name), "%s.times_s[%zu]", at, i);
+        if (check_number(v, REPORT_MAX_SECONDS, name, field, size, err))
+            return -1;
+    }
+    snprintf(name, sizeof(name), "%s.stats_s", at);
+    if (!json_is_object(st))
+        return bad(field, size, name, err, "%s must be an object", name);
+    for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
+        snprintf(name, sizeof(name), "%s.stats_s.%s", at, stats[i]);
+        if (check_number(json_object_get(st, stats[i]), REPORT_MAX_SECONDS, name, field, size, err))
+            return -1;
+    }
+    v = json_object_get(st, "count");
+    snprintf(name, sizeof(name), "%s.stats_s.count", at);
+    if (v && (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > REPORT_MAX_SAMPLES))
+        return bad(field, size, name, err, "%s must be an integer from 0 to %d", name, REPORT_MAX_SAMPLES);
+    return 0;
+}
+
+/* Each of the job's kernels exactly once, and no other. */
+static int check_kernels(const struct suite *s, const json_t *want, const json_t *got, char *field,
+                         size_t size, struct pp_error *err)
+{
+    size_t i, j;
+    const json_t *k;
+    char at[48];
+
+    if (!json_is_array(got) || json_array_size(got) == 0)
+        return bad(field, size, "report.kernels", err, "report.kernels must be a non-empty array");
+    if (json_array_size(got) > json_array_size(want))
+        return bad(field, size, "report.kernels", err, "the report holds %zu kernels, the job asked for %zu",
+                   json_array_size(got), json_array_size(want));
+    json_array_foreach(got, i, k)
+    {
+        const char *name = json_string_value(json_object_get(k, "kernel"));
+        bool asked = false;
+
+        snprintf(at, sizeof(at), "report.kernels[%zu]", i);
+        if (!json_is_object(k))
+            return bad(field, size, at, err, "%s must be an object", at);
+        snprintf(at, sizeof(at), "report.kernels[%zu].kernel", i);
+        if (!name || (s && !catalog_kernel(s, name)))
+            return bad(field, size, at, err, "%s must be a kernel of suite %s", at, s ? s->name : "?");
+        for (j = 0; j < json_array_size(want) && !asked; j++)
+            asked = json_is_string(json_array_get(want, j)) &&
+                    !strcmp(json_string_value(json_array_get(want, j)), name);
+        if (!asked)
+            return bad(field, size, at, err, "kernel %.64s was not asked for by the job", name);
+        for (j = 0; j < i; j++)
+            if (!strcmp(json_string_value(json_object_get(json_array_get(got, j), "kernel")), name))
+                return bad(field, size, at, err, "kernel %.64s is reported twice", name);
+        snprintf(at, sizeof(at), "report.kernels[%zu]", i);
+        if (check_kernel(k, at, field, size, err))
+            return -1;
+    }
+    if (json_array_size(got) != json_array_size(want))
+        return bad(field, size, "report.kernels", err, "the report holds %zu of the job's %zu kernels",
+                   json_array_size(got), json_array_size(want));
+    return 0;
+}
+
+/* The number of sites of a lattice "XxYxZxT", 0 when it is not one. */
+static long long lattice_sites(const char *s)
+{
+    long long sites = 1, d;
+    int n = 0, used;
+
+    while (n < 4 && sscanf(s, "%lld%n", &d, &used) == 1 && d > 0 && d < 1000000) {
+        sites *= d;
+        s += used;
+        n++;
+        if (*s == 'x')
+            s++;
+    }
+    return n == 4 && !*s ? sites : 0;
+}
+
+/* The problem's size (problem.size, else array_size, else sites) against the job's parameters. */
+static int check_size(const json_t *params, const json_t *problem, char *field, size_t size,
+                      struct pp_error *err)
+{
+    static const char *const keys[] = {"size", "array_size", "sites"};
+    const json_t *v = NULL, *arraysize = json_object_get(params, "arraysize");
+    const char *key = "size", *lattice = json_string_value(json_object_get(params, "lattice"));
+    char name[48];
+    long long n, want = 0;
+
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && !v; i++)
+        if ((v = json_object_get(problem, keys[i])))
+            key = keys[i];
+    snprintf(name, sizeof(name), "report.problem.%s", key);
+    if (!v)
+        return bad(field, size, "report.problem.size", err,
+                   "the report's problem has no size (size, array_size or sites)");
+    if (!json_is_integer(v) || (n = json_integer_value(v)) < 1 || n > REPORT_MAX_SIZE)
+        return bad(field, size, name, err, "%s must be an integer from 1 to %lld", name, REPORT_MAX_SIZE);
+    if (json_is_integer(arraysize))
+        want = json_integer_value(arraysize);
+    else if (lattice)
+        want = lattice_sites(lattice);
+    if (want && n != want)
+        return bad(field, size, name, err, "%s is %lld, the job asked for %lld", name, n, want);
+    return 0;
+}
+
+/* The choices the job fixed (its enum parameters) must be the ones the report says it ran, where it says. */
+static int check_choices(const struct suite *s, const json_t *params, const json_t *report, char *field,
+                         size_t size, struct pp_error *err)
+{
+    static const char *const where[] = {"problem", "variant"};
+    char name[96];
+
+    for (size_t i = 0; s && i < s->nparams; i++) {
+        const struct suite_param *p = &s->params[i];
+        const char *want = json_string_value(json_object_get(params, p->name));
+
+        if (p->type != SUITE_ENUM)
+            continue;
+        if (!want)
+            want = catalog_default_choice(s, p->name);
+        for (size_t w = 0; w < sizeof(where) / sizeof(where[0]); w++) {
+            const json_t *got = json_object_get(json_object_get(report, where[w]), p->name);
+            snprintf(name, sizeof(name), "report.%s.%s", where[w], p->name);
+            if (!got)
+                continue;
+            if (!json_is_string(got))
+                return bad(field, size, name, err, "%s must be a string", name);
+            if (want && strcmp(json_string_value(got), want))
+                return bad(field, size, name, err, "%s is %.32s, the job asked for %.32s", name,
+                           json_string_value(got), want);
+        }
+    }
+    return 0;
+}
+
+int report_check(const char *suite, const json_t *kernels, const json_t *params, const json_t *report,
+                 char *field, size_t field_size, struct pp_error *err)
+{
+    const struct suite *s = catalog_suite(suite);
+    const json_t *problem = json_object_get(report, "problem");
+    const json_t *rsuite = json_object_get(report, "suite"), *prec;
+
+    if (!json_is_object(report))
+        return bad(field, field_size, "report", err, "report must be an object");
+    if (!json_is_string(rsuite) || strcmp(json_string_value(rsuite), suite))
+        return bad(field, field_size, "report.suite", err, "report.suite must be the job's suite, %.32s",
+                   suite);
+    if (!json_is_object(problem))
+        return bad(field, field_size, "report.problem", err, "report.problem must be an object");
+    prec = json_object_get(problem, "precision");
+    if (!json_is_string(prec) ||
+        (strcmp(json_string_value(prec), "fp32") && strcmp(json_string_value(prec), "fp64")))
+        return bad(field, field_size, "report.problem.precision", err,
+                   "report.problem.precision must be fp32 or fp64");
+    if (check_choices(s, params, report, field, field_size, err) ||
+        check_size(params, problem, field, field_size, err) ||
+        check_kernels(s, kernels, json_object_get(report, "kernels"), field, field_size, err))
+        return -1;
+    return 0;
+}

@@ -1,0 +1,29 @@
+/*
+ * report_check: a worker's result report held against the job it answers, before anything is stored. The
+ * report must be the job's (its suite, each of the job's kernels exactly once, its precision, its size, the
+ * variant choices the job fixed) and every figure a finite number in a physical range. Pure: no database,
+ * any thread; the fuzz target tests/fuzz/report_fuzz.c drives it.
+ */
+#ifndef PP_REPORT_CHECK_H
+#define PP_REPORT_CHECK_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "lib/error.h"
+
+/* The largest figures a report may hold: far above any device, far below what breaks arithmetic. */
+#define REPORT_MAX_BANDWIDTH 1e15 /* bytes/s: 1 PB/s */
+#define REPORT_MAX_GFLOPS    1e7  /* 10 PFLOP/s */
+#define REPORT_MAX_MODEL     1e18 /* bytes or flops per application */
+#define REPORT_MAX_SECONDS   86400.0
+#define REPORT_MAX_SAMPLES   1000000
+#define REPORT_MAX_SIZE      (1LL << 40)
+
+/* 0 when report (borrowed) fits the job: suite, kernels (a JSON array of names) and params (the job's
+ * validated parameters). Else -1: field names the part at fault ("report.kernels[1].bandwidth_bytes_per_s")
+ * and err says what is wrong. */
+int report_check(const char *suite, const json_t *kernels, const json_t *params, const json_t *report,
+                 char *field, size_t field_size, struct pp_error *err) PP_WUR;
+
+#endif
