@@ -174,6 +174,7 @@ static void cuda_close(struct pp_ctx *ctx)
     cuda_stream_ops.release(ctx);
     cuda_staggered_free(ctx);
     cuda_wilson_ops.release(ctx);
+    pp_suite_slots_release(&ctx->suites, ctx);
     free(ctx);
 }
 
@@ -204,7 +205,10 @@ static void cuda_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     cuda_stream_describe(ctx, out);
     cuda_staggered_describe(ctx, out);
     cuda_wilson_describe(ctx, out);
+    pp_suite_slots_describe(&ctx->suites, ctx, out);
 }
+
+PP_SUITES_DECLARE(cuda);
 
 extern "C" __attribute__((visibility("default"))) const struct pp_backend pp_backend_cuda = {
     .name = "cuda",
@@ -212,6 +216,7 @@ extern "C" __attribute__((visibility("default"))) const struct pp_backend pp_bac
     .open = cuda_open,
     .describe = cuda_describe,
     .close = cuda_close,
+    PP_SUITES_OF(cuda),
     .stream = &cuda_stream_ops,
     .wilson = &cuda_wilson_ops,
     .staggered = &cuda_staggered_ops,

@@ -25,6 +25,7 @@ enum cuda_variant {
 
 struct pp_ctx {
     int device; /* CUDA ordinal */
+    struct pp_suite_slots suites;
     int sm_count;
     int cc_major, cc_minor;
     int l2_bytes;
@@ -53,11 +54,11 @@ struct pp_ctx {
         unsigned *nbr;              /* device, [8][n] */
         cuda_wilson_launch launch;  /* the kernel of the precision, layout, index type and register cap */
         unsigned block;             /* threads per block; 0 before any Wilson alloc */
-        unsigned max_regs;          /* register budget (kernels/wilson/wilson_gpu.h); 0: the compiler's choice */
-        unsigned minblocks;         /* the __launch_bounds__ minimum of blocks per SM that sets it */
-        unsigned index_bits;        /* 32 or 64 */
-        int regs;                   /* registers per thread of the kernel */
-        unsigned local_bytes;       /* its local memory per thread (spills) */
+        unsigned max_regs;    /* register budget (kernels/wilson/wilson_gpu.h); 0: the compiler's choice */
+        unsigned minblocks;   /* the __launch_bounds__ minimum of blocks per SM that sets it */
+        unsigned index_bits;  /* 32 or 64 */
+        int regs;             /* registers per thread of the kernel */
+        unsigned local_bytes; /* its local memory per thread (spills) */
     } w;
 };
 

@@ -326,6 +326,7 @@ static void opencl_close(struct pp_ctx *ctx)
     opencl_stream_ops.release(ctx);
     opencl_staggered_ops.release(ctx);
     opencl_wilson_ops.release(ctx);
+    pp_suite_slots_release(&c->suites, ctx);
     if (c->queue)
         clReleaseCommandQueue(c->queue);
     if (c->context)
@@ -426,6 +427,7 @@ static void opencl_describe(struct pp_ctx *ctx, struct pp_info_list *out)
         info_add(out, "opencl.wilson_kernel_max_work_group", "%zu", c->wilson_built.max_work_group);
         info_add(out, "opencl.wilson_kernel_private_bytes", "%llu", c->wilson_built.private_bytes);
     }
+    pp_suite_slots_describe(&c->suites, ctx, out);
 }
 
 /* ---- programs and their binary cache ---- */
@@ -666,12 +668,15 @@ done:
     return 0;
 }
 
+PP_SUITES_DECLARE(opencl);
+
 const struct pp_backend pp_backend_opencl = {
     .name = "opencl",
     .discover = opencl_discover,
     .open = opencl_open,
     .describe = opencl_describe,
     .close = opencl_close,
+    PP_SUITES_OF(opencl),
     .stream = &opencl_stream_ops,
     .wilson = &opencl_wilson_ops,
     .staggered = &opencl_staggered_ops,

@@ -86,6 +86,7 @@ struct opencl_ctx {
     char build_options[192];
     const char *program_cache;  /* "hit", "miss", "off" or NULL before any build */
     const char *stream_variant; /* "vec16" or "scalar" once STREAM arrays were allocated */
+    struct pp_suite_slots suites;
     struct opencl_stream stream;
     struct opencl_staggered *staggered; /* owned by kernels/staggered/opencl.c; NULL when none */
     struct opencl_wilson wilson;

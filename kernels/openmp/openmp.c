@@ -96,6 +96,7 @@ static void openmp_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     info_add(out, "openmp.proc_bind", "%s", bind_name(omp_get_proc_bind()));
     info_add(out, "openmp.num_places", "%d", omp_get_num_places());
     info_add(out, "openmp.kernel_cflags", "%s", PPBENCH_KERNEL_CFLAGS);
+    pp_suite_slots_describe(&ctx->suites, ctx, out);
 }
 
 static void openmp_close(struct pp_ctx *ctx)
@@ -105,8 +106,11 @@ static void openmp_close(struct pp_ctx *ctx)
     openmp_stream_ops.release(ctx);
     openmp_wilson_ops.release(ctx);
     openmp_staggered_ops.release(ctx);
+    pp_suite_slots_release(&ctx->suites, ctx);
     free(ctx);
 }
+
+PP_SUITES_DECLARE(openmp);
 
 const struct pp_backend pp_backend_openmp = {
     .name = "openmp",
@@ -114,6 +118,7 @@ const struct pp_backend pp_backend_openmp = {
     .open = openmp_open,
     .describe = openmp_describe,
     .close = openmp_close,
+    PP_SUITES_OF(openmp),
     .stream = &openmp_stream_ops,
     .wilson = &openmp_wilson_ops,
     .staggered = &openmp_staggered_ops,

@@ -47,6 +47,7 @@ static inline void *openmp_alloc_pages(size_t bytes)
 /* The context, shared by the backend and its suite files. */
 struct pp_ctx {
     int threads;
+    struct pp_suite_slots suites;
     size_t n;
     enum pp_precision prec;
     void *a, *b, *c; /* page-aligned, first touched by the threads that use them */
