@@ -95,6 +95,7 @@ void suite_values_default(struct suite_values *v, const struct suite *s)
             continue;
         v->v[i].set = true;
         v->v[i].i = p->def;
+        v->v[i].f = p->fdef;
         if (p->type == SUITE_ENUM)
             snprintf(v->v[i].s, sizeof(v->v[i].s), "%s", p->choices[p->def]);
     }
@@ -111,6 +112,17 @@ static int set_int(struct suite_values *v, size_t i, long long n, const char *fi
                     n);
     v->v[i].set = true;
     v->v[i].i = n;
+    return 0;
+}
+
+static int set_number(struct suite_values *v, size_t i, double x, const char *field, struct suite_error *e)
+{
+    const struct suite_param *p = &v->suite->params[i];
+
+    if (!(x >= p->fmin && x <= p->fmax)) /* NaN fails too */
+        return fail(e, "out_of_range", field, "%s must be from %g to %g, got %g", field, p->fmin, p->fmax, x);
+    v->v[i].set = true;
+    v->v[i].f = x;
     return 0;
 }
 
@@ -196,6 +208,11 @@ int suite_values_from_json(struct suite_values *v, const struct suite *s, json_t
                 return fail(e, "wrong_type", field, "%s must be an integer", field);
             if (set_int(v, (size_t)i, json_integer_value(val), field, e))
                 return -1;
+        } else if (s->params[i].type == SUITE_NUMBER) {
+            if (!json_is_number(val))
+                return fail(e, "wrong_type", field, "%s must be a number", field);
+            if (set_number(v, (size_t)i, json_number_value(val), field, e))
+                return -1;
         } else {
             if (!json_is_string(val))
                 return fail(e, "wrong_type", field, "%s must be a string", field);
@@ -216,6 +233,15 @@ int suite_values_set(struct suite_values *v, const char *name, const char *text,
     if (i < 0)
         return fail(e, "unknown_field", name, "suite %s has no parameter \"%.64s\"", v->suite->name, name);
     suite_option_name(name, field, sizeof(field));
+    if (v->suite->params[i].type == SUITE_NUMBER) {
+        double x;
+        errno = 0;
+        x = strtod(text, &end);
+        if (!*text || *end || errno)
+            return fail(e, "wrong_type", field, "invalid %s \"%s\": expected a number from %g to %g", field,
+                        text, v->suite->params[i].fmin, v->suite->params[i].fmax);
+        return set_number(v, (size_t)i, x, field, e);
+    }
     if (v->suite->params[i].type != SUITE_INTEGER)
         return set_string(v, (size_t)i, text, field, true, e);
     errno = 0;
@@ -260,9 +286,11 @@ json_t *suite_values_params_json(const struct suite_values *v)
     for (size_t i = 0; i < v->suite->nparams; i++) {
         if (!v->v[i].set || v->suite->params[i].standalone)
             continue;
+        enum suite_param_type t = v->suite->params[i].type;
         json_object_set_new(o, v->suite->params[i].name,
-                            v->suite->params[i].type == SUITE_INTEGER ? json_integer(v->v[i].i)
-                                                                      : json_string(v->v[i].s));
+                            t == SUITE_INTEGER  ? json_integer(v->v[i].i)
+                            : t == SUITE_NUMBER ? json_real(v->v[i].f)
+                                                : json_string(v->v[i].s));
     }
     return o;
 }
@@ -291,6 +319,11 @@ static const struct suite_value *value(const struct suite_values *v, const char 
 long long suite_int(const struct suite_values *v, const char *name)
 {
     return value(v, name)->i;
+}
+
+double suite_number(const struct suite_values *v, const char *name)
+{
+    return value(v, name)->f;
 }
 
 const char *suite_str(const struct suite_values *v, const char *name)
@@ -342,8 +375,10 @@ void suite_param_owners(const char *name, char *out, size_t size)
 
 static json_t *param_json(const struct suite_param *p)
 {
-    static const char *const types[] = {
-        [SUITE_INTEGER] = "integer", [SUITE_ENUM] = "enum", [SUITE_LATTICE] = "string"};
+    static const char *const types[] = {[SUITE_INTEGER] = "integer",
+                                        [SUITE_ENUM] = "enum",
+                                        [SUITE_LATTICE] = "string",
+                                        [SUITE_NUMBER] = "number"};
     json_t *o = json_pack("{s:s, s:s, s:s, s:b}", "name", p->name, "type", types[p->type], "description",
                           p->description, "optional", p->optional);
 
@@ -355,6 +390,9 @@ static json_t *param_json(const struct suite_param *p)
     } else if (p->type == SUITE_INTEGER) {
         json_object_set_new(o, "min", json_integer(p->min));
         json_object_set_new(o, "max", json_integer(p->max));
+    } else if (p->type == SUITE_NUMBER) {
+        json_object_set_new(o, "min", json_real(p->fmin));
+        json_object_set_new(o, "max", json_real(p->fmax));
     } else {
         json_object_set_new(o, "format", json_string("lattice"));
     }
@@ -362,6 +400,7 @@ static json_t *param_json(const struct suite_param *p)
                         p->optional                ? json_null()
                         : p->type == SUITE_ENUM    ? json_string(p->choices[p->def])
                         : p->type == SUITE_INTEGER ? json_integer(p->def)
+                        : p->type == SUITE_NUMBER  ? json_real(p->fdef)
                                                    : json_null());
     return o;
 }

@@ -27,6 +27,7 @@ enum suite_param_type {
     SUITE_INTEGER, /* a whole number in [min, max] */
     SUITE_ENUM,    /* one of choices */
     SUITE_LATTICE, /* "XxYxZxT": kernels/lattice.h's extent rule */
+    SUITE_NUMBER,  /* a real number in [fmin, fmax] */
 };
 
 struct suite_param {
@@ -40,6 +41,7 @@ struct suite_param {
     /* Only for `ppbench-worker run` (a standalone choice jobs do not offer); left out of the catalogue. */
     bool standalone;
     const char *description;
+    double fmin, fmax, fdef; /* number: range and default */
 };
 
 #define SUITE_MAX_PARAMS  16
@@ -64,6 +66,7 @@ struct suite {
 struct suite_value {
     bool set; /* given, or filled from the default; false: absent and optional */
     long long i;
+    double f;
     char s[SUITE_VALUE_MAX];
 };
 
@@ -116,6 +119,7 @@ json_t *suite_values_kernels_json(const struct suite_values *v);
 /* Reading a value by name: the integer, the string ("" when absent), whether it is set. The name must be one
  * of the suite's parameters (a driver reads only its own). */
 long long suite_int(const struct suite_values *v, const char *name);
+double suite_number(const struct suite_values *v, const char *name);
 const char *suite_str(const struct suite_values *v, const char *name);
 bool suite_is_set(const struct suite_values *v, const char *name);
 bool suite_kernel_on(const struct suite_values *v, const char *kernel);

@@ -46,6 +46,8 @@ struct suite_kernel {
  * "precision" beside the suite's own keys. */
 struct suite_output {
     json_t *problem, *variant, *phases;
+    json_t *
+        details; /* optional: what else the run found (a solver's residual history): the report's "details" */
     struct suite_kernel kernels[SUITE_MAX_KERNELS];
     size_t nkernels;
     bool verified;

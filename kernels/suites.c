@@ -9,6 +9,7 @@
  */
 #include "kernels/suite.h"
 
+#include "kernels/cg/cg.h"
 #include "kernels/lattice.h"
 #include "kernels/stream/stream.h"
 #include "kernels/suite_driver.h"
@@ -20,22 +21,40 @@ const char *const suite_models[] = {"openmp", "opencl", "cuda", NULL};
 
 static const char *const precisions[] = {"fp64", "fp32", NULL};
 
-#define PRECISION(def)                                                                                       \
+/* A parameter of each type (kernels/suite.h): a default, or _OPT for none (absent: the driver decides). */
+#define INTEGER(n, lo, hi, d, text)                                                                          \
     {                                                                                                        \
-        "precision", SUITE_ENUM, 0, 0, def, precisions, false, false, "element type"                         \
+        .name = n, .type = SUITE_INTEGER, .min = lo, .max = hi, .def = d, .description = text                \
     }
+#define INTEGER_OPT(n, lo, hi, text)                                                                         \
+    {                                                                                                        \
+        .name = n, .type = SUITE_INTEGER, .min = lo, .max = hi, .optional = true, .description = text        \
+    }
+#define NUMBER(n, lo, hi, d, text)                                                                           \
+    {                                                                                                        \
+        .name = n, .type = SUITE_NUMBER, .fmin = lo, .fmax = hi, .fdef = d, .description = text              \
+    }
+#define CHOICE(n, list, d, text)                                                                             \
+    {                                                                                                        \
+        .name = n, .type = SUITE_ENUM, .choices = list, .def = d, .description = text                        \
+    }
+#define CHOICE_OPT(n, list, text)                                                                            \
+    {                                                                                                        \
+        .name = n, .type = SUITE_ENUM, .choices = list, .optional = true, .description = text                \
+    }
+#define PRECISION(d) CHOICE("precision", precisions, d, "element type")
 #define LATTICE                                                                                              \
     {                                                                                                        \
-        "lattice", SUITE_LATTICE, 0, 0, 0, NULL, true, false,                                                \
+        .name = "lattice", .type = SUITE_LATTICE, .optional = true,                                          \
+        .description =                                                                                       \
             "lattice extents XxYxZxT, each even and at least 4 (absent: 32^4 on GPUs, 8^4 on CPUs)"          \
     }
 
 /* ---- stream (paper 004, BabelStream) ---- */
 static const char *const stream_kernels[] = {"copy", "mul", "add", "triad", "dot", "nstream", NULL};
 static const struct suite_param stream_params[] = {
-    {"arraysize", SUITE_INTEGER, 1, 1LL << 40, STREAM_DEFAULT_N, NULL, false, false, "elements per array"},
-    {"numtimes", SUITE_INTEGER, 2, 100000, STREAM_DEFAULT_NUMTIMES, NULL, false, false,
-     "iterations per kernel; the first is warm-up"},
+    INTEGER("arraysize", 1, 1LL << 40, STREAM_DEFAULT_N, "elements per array"),
+    INTEGER("numtimes", 2, 100000, STREAM_DEFAULT_NUMTIMES, "iterations per kernel; the first is warm-up"),
     PRECISION(0),
 };
 
@@ -44,13 +63,11 @@ static const char *const dslash_kernels[] = {"dslash", NULL};
 static const char *const layouts[] = {"aos", "soa", NULL};
 static const struct suite_param wilson_params[] = {
     LATTICE,
-    {"layout", SUITE_ENUM, 0, 0, 0, layouts, false, false,
-     "data layout: aos (site-major) or soa (structure of arrays over sites)"},
+    CHOICE("layout", layouts, 0, "data layout: aos (site-major) or soa (structure of arrays over sites)"),
     PRECISION(1),
-    {"numtimes", SUITE_INTEGER, 2, 100000, WILSON_DEFAULT_NUMTIMES, NULL, false, false,
-     "timed samples; the first is warm-up"},
-    {"iterations", SUITE_INTEGER, 1, WILSON_MAX_ITERATIONS, WILSON_DEFAULT_ITERATIONS, NULL, false, false,
-     "applications per timed sample, back to back"},
+    INTEGER("numtimes", 2, 100000, WILSON_DEFAULT_NUMTIMES, "timed samples; the first is warm-up"),
+    INTEGER("iterations", 1, WILSON_MAX_ITERATIONS, WILSON_DEFAULT_ITERATIONS,
+            "applications per timed sample, back to back"),
 };
 
 /* ---- staggered (paper 001) ---- */
@@ -61,22 +78,44 @@ static const char *const timings[] = {"mean", "best", NULL};
 static const struct suite_param staggered_params[] = {
     LATTICE,
     PRECISION(0),
-    {"strategy", SUITE_ENUM, 0, 0, 0, strategies, true, false,
-     "parallel strategy (paper 001; absent: 3lp-1 on GPUs, site on CPUs)"},
-    {"order", SUITE_ENUM, 0, 0, 0, orders, true, false,
-     "work-item order: k-, i- or l-major (absent: the strategy's default)"},
-    {"work_group", SUITE_INTEGER, 0, 1 << 20, 0, NULL, true, false, /* the device's limit is the worker's */
-     "work-group size (0 or absent: the largest of 768, 384, 192, 96 the strategy allows)"},
-    {"runs", SUITE_INTEGER, 1, 100000, 10, NULL, false, false, "timed samples after one warm-up application"},
-    {"iterations", SUITE_INTEGER, 1, 100000, 100, NULL, false, false, "applications per timed sample"},
+    CHOICE_OPT("strategy", strategies, "parallel strategy (paper 001; absent: 3lp-1 on GPUs, site on CPUs)"),
+    CHOICE_OPT("order", orders, "work-item order: k-, i- or l-major (absent: the strategy's default)"),
+    /* the device's limit is the worker's to judge */
+    INTEGER_OPT("work_group", 0, 1 << 20,
+                "work-group size (0 or absent: the largest of 768, 384, 192, 96 the strategy allows)"),
+    INTEGER("runs", 1, 100000, 10, "timed samples after one warm-up application"),
+    INTEGER("iterations", 1, 100000, 100, "applications per timed sample"),
     /* Jobs follow the paper's rule only, so PP never mixes the two. */
-    {"timing", SUITE_ENUM, 0, 0, 0, timings, false, true,
-     "mean (rates from the mean sample, the paper's rule) or best (the fastest)"},
+    {.name = "timing",
+     .type = SUITE_ENUM,
+     .choices = timings,
+     .standalone = true,
+     .description = "mean (rates from the mean sample, the paper's rule) or best (the fastest)"},
+};
+
+/* ---- cg (paper 002) ---- */
+static const char *const cg_kernels[] = {"axpby", "dot", "spmv", "cg", NULL};
+static const char *const spmv_variants[] = {"native", "cusparse", NULL};
+static const struct suite_param cg_params[] = {
+    INTEGER_OPT("n", 1, CG_MAX_N, "grid cells per side: (n+1)^3 rows (absent: 200 on GPUs, 100 on CPUs)"),
+    PRECISION(0),
+    INTEGER("numtimes", 2, 100000, CG_DEFAULT_NUMTIMES, "samples per kernel; the first is warm-up"),
+    INTEGER("iterations", 1, CG_MAX_ITERATIONS, CG_DEFAULT_ITERATIONS, "CG iterations per cg sample"),
+    NUMBER("tolerance", 0, 0.5, 0,
+           "cg stops once the relative residual is below it (0: every iteration runs)"),
+    CHOICE("spmv_variant", spmv_variants, 0,
+           "SPMV: ppbench's kernel (native) or the vendor library's (cusparse, CUDA only)"),
+    INTEGER_OPT("rows_per_group", 1, 1024,
+                "SPMV rows per work-group, a power of two (the paper's rows per team; absent: the model's)"),
+    INTEGER_OPT("items_per_row", 1, 32,
+                "SPMV work-items per row, a power of two (the paper's vector length; 1 on CPUs; absent: the "
+                "model's)"),
 };
 
 extern const struct suite_driver stream_driver __attribute__((weak));
 extern const struct suite_driver wilson_driver __attribute__((weak));
 extern const struct suite_driver staggered_driver __attribute__((weak));
+extern const struct suite_driver cg_driver __attribute__((weak));
 
 static const struct suite suites[] = {
     {"stream", "STREAM (BabelStream, paper 004)", stream_kernels, stream_params, COUNT(stream_params),
@@ -85,10 +124,12 @@ static const struct suite suites[] = {
      "sites", "min", &wilson_driver},
     {"staggered", "MILC staggered Dslash (paper 001)", dslash_kernels, staggered_params,
      COUNT(staggered_params), "gflops", "sites", "mean", &staggered_driver},
+    {"cg", "CG solve (Kokkos SYCL, paper 002)", cg_kernels, cg_params, COUNT(cg_params), "bandwidth", "rows",
+     "min", &cg_driver},
 };
 
 _Static_assert(COUNT(stream_params) <= SUITE_MAX_PARAMS && COUNT(wilson_params) <= SUITE_MAX_PARAMS &&
-                   COUNT(staggered_params) <= SUITE_MAX_PARAMS,
+                   COUNT(staggered_params) <= SUITE_MAX_PARAMS && COUNT(cg_params) <= SUITE_MAX_PARAMS,
                "a suite has more parameters than SUITE_MAX_PARAMS");
 
 size_t suite_count(void)

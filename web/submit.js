@@ -35,6 +35,10 @@ function paramInput(p) {
 function paramValue(p, input) {
     if (p.type === 'integer')
         return numberValue(input);
+    if (p.type === 'number') {
+        const raw = input.value.trim();
+        return raw === '' ? undefined : (Number.isFinite(Number(raw)) ? Number(raw) : raw);
+    }
     const v = input.value.trim();
     return v === '' ? undefined : v;
 }

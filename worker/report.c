@@ -67,6 +67,10 @@ int report_json(FILE *f, const struct run_report *r, struct suite_output *o, str
     o->problem = o->variant = o->phases = NULL; /* stolen, also when the pack failed */
     if (!doc)
         return pp_error_set(err, "cannot build the json document");
+    if (o->details) {
+        json_object_set_new(doc, "details", o->details);
+        o->details = NULL;
+    }
     json_object_set_new(json_object_get(doc, "provenance"), "backend", report_info_json(&r->backend, ""));
     rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     fputc('\n', f);

@@ -69,6 +69,8 @@ static void metavar(const struct suite_param *p, char *out, size_t size)
 
     if (p->type == SUITE_INTEGER)
         snprintf(out, size, "N");
+    else if (p->type == SUITE_NUMBER)
+        snprintf(out, size, "X");
     else if (p->type == SUITE_LATTICE)
         snprintf(out, size, "XxYxZxT");
     else
@@ -105,6 +107,8 @@ static void print_help(void)
                 snprintf(def, sizeof(def), "%s", "");
             else if (sp->type == SUITE_ENUM)
                 snprintf(def, sizeof(def), " (default %s)", sp->choices[sp->def]);
+            else if (sp->type == SUITE_NUMBER)
+                snprintf(def, sizeof(def), " (default %g)", sp->fdef);
             else
                 snprintf(def, sizeof(def), " (default %lld)", sp->def);
             printf("  %s %s\n      %s%s%s\n", opt, meta, sp->description, def,

@@ -138,6 +138,7 @@ static void output_clear(struct suite_output *o)
     json_decref(o->problem);
     json_decref(o->variant);
     json_decref(o->phases);
+    json_decref(o->details);
     memset(o, 0, sizeof(*o));
 }
 

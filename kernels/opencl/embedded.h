@@ -6,9 +6,11 @@
 #ifndef PP_OPENCL_EMBEDDED_H
 #define PP_OPENCL_EMBEDDED_H
 
-extern const char pp_cl_stream[];        /* kernels/stream/stream.cl */
-extern const char pp_cl_staggered[];     /* kernels/staggered/staggered.cl */
-extern const char pp_cl_wilson[];        /* kernels/wilson/wilson.cl */
-extern const char pp_cl_wilson_dslash[]; /* kernels/wilson/wilson_dslash.h (shared with CUDA), before wilson.cl */
+extern const char pp_cl_cg[];        /* kernels/cg/cg.cl */
+extern const char pp_cl_stream[];    /* kernels/stream/stream.cl */
+extern const char pp_cl_staggered[]; /* kernels/staggered/staggered.cl */
+extern const char pp_cl_wilson[];    /* kernels/wilson/wilson.cl */
+extern const char
+    pp_cl_wilson_dslash[]; /* kernels/wilson/wilson_dslash.h (shared with CUDA), before wilson.cl */
 
 #endif

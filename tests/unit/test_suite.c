@@ -12,7 +12,7 @@
  * enum's default is one of its choices; names are unique in a suite; every suite has kernels and a driver. */
 static void test_table_complete(void)
 {
-    CHECK(suite_count() >= 3, "%zu suites", suite_count());
+    CHECK(suite_count() >= 4, "%zu suites", suite_count());
     for (size_t i = 0; i < suite_count(); i++) {
         const struct suite *s = suite_at(i);
         CHECK(s->driver != NULL, "suite %s has no driver linked into the worker", s->name);
@@ -30,6 +30,9 @@ static void test_table_complete(void)
             if (sp->type == SUITE_INTEGER)
                 CHECK(sp->min <= sp->def && sp->def <= sp->max, "%s.%s default %lld outside [%lld, %lld]",
                       s->name, sp->name, sp->def, sp->min, sp->max);
+            else if (sp->type == SUITE_NUMBER)
+                CHECK(sp->fmin <= sp->fdef && sp->fdef <= sp->fmax, "%s.%s default %g outside [%g, %g]",
+                      s->name, sp->name, sp->fdef, sp->fmin, sp->fmax);
             else {
                 long long n = 0;
                 while (sp->choices[n])
@@ -71,8 +74,8 @@ static void test_values_round_trip(void)
     json_decref(params);
 }
 
-static void expect_error(const char *suite, const char *params_json, const char *kernels_json, const char *code,
-                         const char *field, const char *msg_part)
+static void expect_error(const char *suite, const char *params_json, const char *kernels_json,
+                         const char *code, const char *field, const char *msg_part)
 {
     json_t *params = params_json ? json_loads(params_json, 0, NULL) : NULL;
     json_t *kernels = kernels_json ? json_loads(kernels_json, 0, NULL) : NULL;
@@ -92,13 +95,18 @@ static void test_values_refused(void)
 {
     expect_error("stream", "{\"arraysize\": 0}", NULL, "out_of_range", "params.arraysize",
                  "params.arraysize must be from 1 to");
-    expect_error("stream", "{\"numtimes\": \"5\"}", NULL, "wrong_type", "params.numtimes", "must be an integer");
-    expect_error("stream", "{\"lattice\": \"8x8x8x8\"}", NULL, "unknown_field", "params.lattice", "unknown field");
-    expect_error("staggered", "{\"timing\": \"best\"}", NULL, "unknown_field", "params.timing", "unknown field");
+    expect_error("stream", "{\"numtimes\": \"5\"}", NULL, "wrong_type", "params.numtimes",
+                 "must be an integer");
+    expect_error("stream", "{\"lattice\": \"8x8x8x8\"}", NULL, "unknown_field", "params.lattice",
+                 "unknown field");
+    expect_error("staggered", "{\"timing\": \"best\"}", NULL, "unknown_field", "params.timing",
+                 "unknown field");
     expect_error("wilson", "{\"layout\": \"left\"}", NULL, "invalid_value", "params.layout",
                  "unknown layout \"left\" (wilson has: aos, soa)");
-    expect_error("wilson", "{\"lattice\": \"4x4x5x4\"}", NULL, "invalid_value", "params.lattice", "must be even");
-    expect_error("wilson", "{\"lattice\": \"8x8x8\"}", NULL, "invalid_value", "params.lattice", "four extents");
+    expect_error("wilson", "{\"lattice\": \"4x4x5x4\"}", NULL, "invalid_value", "params.lattice",
+                 "must be even");
+    expect_error("wilson", "{\"lattice\": \"8x8x8\"}", NULL, "invalid_value", "params.lattice",
+                 "four extents");
     expect_error("stream", NULL, "[\"triad\", \"triad\"]", "invalid_value", "kernels", "named twice");
     expect_error("stream", NULL, "[\"triadd\"]", "unknown_kernel", "kernels", "unknown kernel \"triadd\"");
     expect_error("stream", NULL, "[]", "wrong_type", "kernels", "non-empty");
@@ -124,6 +132,35 @@ static void test_values_text(void)
     CHECK(suite_values_set_kernels(&v, "copy,", &e) == -1 && strstr(e.msg, "empty kernel name"), "%s", e.msg);
 }
 
+/* A real-valued parameter: JSON numbers (integer or real), text, its range, and NaN refused. */
+static void test_values_number(void)
+{
+    struct suite_values v;
+    struct suite_error e;
+    json_t *p = json_pack("{s:f}", "tolerance", 1e-8);
+
+    CHECK(suite_values_from_json(&v, suite_find("cg"), p, NULL, &e) == 0 &&
+              suite_number(&v, "tolerance") == 1e-8,
+          "%s", e.msg);
+    json_decref(p);
+    p = json_pack("{s:i}", "tolerance", 0);
+    CHECK(suite_values_from_json(&v, suite_find("cg"), p, NULL, &e) == 0, "an integer is a number: %s",
+          e.msg);
+    json_decref(p);
+    p = json_pack("{s:s}", "tolerance", "1e-8");
+    CHECK(suite_values_from_json(&v, suite_find("cg"), p, NULL, &e) == -1 && !strcmp(e.code, "wrong_type"),
+          "a string is not a number");
+    json_decref(p);
+    suite_values_default(&v, suite_find("cg"));
+    CHECK(suite_values_set(&v, "tolerance", "nan", &e) == -1 && !strcmp(e.code, "out_of_range"),
+          "NaN refused");
+    CHECK(suite_values_set(&v, "tolerance", "2", &e) == -1 &&
+              strstr(e.msg, "--tolerance must be from 0 to 0.5"),
+          "%s", e.msg);
+    CHECK(suite_values_set(&v, "tolerance", "1e-6", &e) == 0 && suite_number(&v, "tolerance") == 1e-6, "%s",
+          e.msg);
+}
+
 /* The catalogue: what GET /api/v1/suites serves (the server test compares it with the worker's). */
 static void test_catalog(void)
 {
@@ -146,6 +183,7 @@ int main(void)
     RUN(test_values_round_trip);
     RUN(test_values_refused);
     RUN(test_values_text);
+    RUN(test_values_number);
     RUN(test_catalog);
     return check_failures ? 1 : 0;
 }
