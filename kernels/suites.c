@@ -121,9 +121,9 @@ static const struct suite suites[] = {
     {"stream", "STREAM (BabelStream, paper 004)", stream_kernels, stream_params, COUNT(stream_params),
      "bandwidth", "elements", "min", &stream_driver},
     {"wilson", "Wilson Dslash (paper 000)", dslash_kernels, wilson_params, COUNT(wilson_params), "gflops",
-     "sites", "min", &wilson_driver},
+     "lattice sites", "min", &wilson_driver},
     {"staggered", "MILC staggered Dslash (paper 001)", dslash_kernels, staggered_params,
-     COUNT(staggered_params), "gflops", "sites", "mean", &staggered_driver},
+     COUNT(staggered_params), "gflops", "lattice sites", "mean", &staggered_driver},
     {"cg", "CG solve (Kokkos SYCL, paper 002)", cg_kernels, cg_params, COUNT(cg_params), "bandwidth", "rows",
      "min", &cg_driver},
 };

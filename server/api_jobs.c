@@ -14,14 +14,20 @@
 
 /* The platform check is part of the insert: no row back means the platform is unknown or cannot run the model
  * (platform_error says which). */
-static const char insert_sql[] = "INSERT INTO jobs (suite, kernels, model, platform_id, selector, params, "
-                                 "priority, timeout_s, max_attempts, "
-                                 "tags, submitted_by) "
-                                 "SELECT $1, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)), $3, $4, "
-                                 "$5::jsonb, $6::jsonb, $7, $8, $9, "
-                                 "ARRAY(SELECT jsonb_array_elements_text($10::jsonb)), $11 "
-                                 "WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM platforms WHERE id = $4 "
-                                 "AND $3 = ANY (models)) RETURNING id";
+/* One job per element of $6 (an array of params objects: one for a plain job, one per value of a sweep), in
+ * one statement; a sweep's jobs share the tag "sweep:<uuid>" ($12 true). Returns the ids in order. */
+static const char insert_sql[] =
+    "WITH sw AS (SELECT CASE WHEN $12::boolean THEN 'sweep:' || gen_random_uuid() END AS tag), "
+    "ins AS (INSERT INTO jobs (suite, kernels, model, platform_id, selector, params, priority, timeout_s, "
+    "  max_attempts, tags, submitted_by) "
+    "  SELECT $1, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)), $3, $4, $5::jsonb, p.value, $7, $8, "
+    "$9, "
+    "  ARRAY(SELECT jsonb_array_elements_text($10::jsonb)) || CASE WHEN sw.tag IS NULL THEN '{}'::text[] "
+    "    ELSE ARRAY[sw.tag] END, $11 "
+    "  FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY p, sw "
+    "  WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM platforms WHERE id = $4 AND $3 = ANY (models)) "
+    "  ORDER BY p.ordinality RETURNING id) "
+    "SELECT ins.id, sw.tag FROM ins, sw ORDER BY ins.id";
 
 static const char platform_sql[] =
     "SELECT $2 = ANY (models), array_to_string(models, ', ') FROM platforms WHERE id = $1";
@@ -103,16 +109,71 @@ static int check_fields(struct request *r, json_t *obj, const char *prefix, cons
 
 /* The job's kernels and params checked against the suite table (kernels/suite.h: the checks the worker's
  * child makes again) and completed with the defaults: new references in *kernels and *params. */
-static int check_suite(struct request *r, const struct suite *s, json_t *job, json_t **kernels,
-                       json_t **params)
+static int check_suite(struct request *r, const struct suite *s, json_t *kernels_in, json_t *params_in,
+                       json_t **kernels, json_t **params)
 {
     struct suite_values v;
     struct suite_error e;
 
-    if (suite_values_from_json(&v, s, json_object_get(job, "params"), json_object_get(job, "kernels"), &e))
+    if (suite_values_from_json(&v, s, params_in, kernels_in, &e))
         return req_fail(r, errors_from_code(e.code), e.field, "%s", e.msg);
     *kernels = suite_values_kernels_json(&v);
     *params = suite_values_params_json(&v);
+    return 0;
+}
+
+#define SWEEP_MAX_VALUES 64
+
+/* The job's params, one object per job, as a new array in *out: [params] for a plain job; for a sweep
+ * ({"param": name, "values": [...]}) one object per value, each checked as a job of its own (the paper's
+ * figures are one problem per size, so a sweep is one job, and one stored result, per size). */
+static int check_params_list(struct request *r, const struct suite *s, json_t *job, json_t **kernels,
+                             json_t **out)
+{
+    static const char *const sweep_fields[] = {"param", "values", NULL};
+    json_t *sweep = json_object_get(job, "sweep"), *given = json_object_get(job, "params"), *values, *v, *one;
+    const char *name;
+    size_t i, k;
+    int st;
+
+    *out = json_array();
+    if (!sweep) {
+        if ((st = check_suite(r, s, json_object_get(job, "kernels"), given, kernels, &one)))
+            return st;
+        json_array_append_new(*out, one);
+        return 0;
+    }
+    if (!json_is_object(sweep))
+        return bad_type(r, "sweep", "an object {\"param\": name, \"values\": [...]}");
+    if ((st = check_fields(r, sweep, "sweep.", sweep_fields)))
+        return st;
+    name = json_string_value(json_object_get(sweep, "param"));
+    values = json_object_get(sweep, "values");
+    if (!name || !suite_param(s, name) || suite_param(s, name)->standalone)
+        return req_fail(r, ERR_INVALID_VALUE, "sweep.param", "sweep.param must name a parameter of suite %s",
+                        s->name);
+    if (given && json_is_object(given) && json_object_get(given, name))
+        return req_fail(r, ERR_CONFLICTING_FIELDS, "sweep.param",
+                        "params.%s is swept: give it in sweep.values only", name);
+    if (!json_is_array(values) || json_array_size(values) < 1 || json_array_size(values) > SWEEP_MAX_VALUES)
+        return bad_type(r, "sweep.values", "an array of 1 to 64 values");
+    json_array_foreach(values, i, v)
+    {
+        for (k = 0; k < i; k++)
+            if (json_equal(v, json_array_get(values, k)))
+                return req_fail(r, ERR_INVALID_VALUE, "sweep.values", "sweep.values names a value twice");
+        json_t *p = given && json_is_object(given) ? json_deep_copy(given) : json_object();
+        json_object_set(p, name, v);
+        if (*kernels) {
+            json_decref(*kernels);
+            *kernels = NULL;
+        }
+        st = check_suite(r, s, json_object_get(job, "kernels"), p, kernels, &one);
+        json_decref(p);
+        if (st)
+            return st;
+        json_array_append_new(*out, one);
+    }
     return 0;
 }
 
@@ -203,9 +264,9 @@ static int platform_error(struct request *r, const char *platform, const char *m
 
 int jobs_submit(struct request *r)
 {
-    static const char *const fields[] = {"suite",     "model",  "platform", "selector",
-                                         "kernels",   "params", "priority", "max_attempts",
-                                         "timeout_s", "tags",   NULL};
+    static const char *const fields[] = {"suite",        "model",     "platform", "selector",
+                                         "kernels",      "params",    "sweep",    "priority",
+                                         "max_attempts", "timeout_s", "tags",     NULL};
     json_t *j = r->json, *suite = json_object_get(j, "suite"), *model = json_object_get(j, "model");
     json_t *kernels = NULL, *params = NULL;
     const struct suite *s;
@@ -235,7 +296,8 @@ int jobs_submit(struct request *r)
     if ((st = get_int(r, j, "priority", "priority", -1000, 1000, &priority)) ||
         (st = get_int(r, j, "timeout_s", "timeout_s", 1, 86400, &timeout)) ||
         (st = get_int(r, j, "max_attempts", "max_attempts", 1, 100, &attempts)) ||
-        (st = check_tags(r, json_object_get(j, "tags"))) || (st = check_suite(r, s, j, &kernels, &params)) ||
+        (st = check_tags(r, json_object_get(j, "tags"))) ||
+        (st = check_params_list(r, s, j, &kernels, &params)) ||
         (st = check_target(r, json_string_value(model), json_object_get(j, "platform"),
                            json_object_get(j, "selector"))))
         goto out;
@@ -248,7 +310,7 @@ int jobs_submit(struct request *r)
     snprintf(to, sizeof(to), "%lld", timeout);
     snprintf(at, sizeof(at), "%lld", attempts);
     snprintf(by, sizeof(by), "%lld", r->token_id);
-    const char *qp[11] = {json_string_value(suite),
+    const char *qp[12] = {json_string_value(suite),
                           kernels_s,
                           json_string_value(model),
                           json_string_value(json_object_get(j, "platform")),
@@ -258,8 +320,9 @@ int jobs_submit(struct request *r)
                           to,
                           at,
                           tags_s,
-                          r->token_id ? by : NULL};
-    if (!(res = db_query(insert_sql, 11, qp, &dberr))) {
+                          r->token_id ? by : NULL,
+                          json_object_get(j, "sweep") ? "true" : "false"};
+    if (!(res = db_query(insert_sql, 12, qp, &dberr))) {
         st = api_db_fail(r, &dberr);
         goto out;
     }
@@ -270,7 +333,15 @@ int jobs_submit(struct request *r)
     long long id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
     snprintf(r->location, sizeof(r->location), "/api/v1/jobs/%lld", id);
     r->reply = json_pack("{s:I, s:s, s:s}", "id", (json_int_t)id, "url", r->location, "state", "queued");
-    log_info("job=%lld suite=%s model=%s submitted", id, json_string_value(suite), json_string_value(model));
+    if (json_object_get(j, "sweep")) { /* the first job is the answer's id; all of them follow */
+        json_t *ids = json_array();
+        for (int row = 0; row < PQntuples(res); row++)
+            json_array_append_new(ids, json_integer(strtoll(PQgetvalue(res, row, 0), NULL, 10)));
+        json_object_set_new(r->reply, "ids", ids);
+        json_object_set_new(r->reply, "sweep", json_string(PQgetvalue(res, 0, 1)));
+    }
+    log_info("job=%lld suite=%s model=%s submitted (%d job%s)", id, json_string_value(suite),
+             json_string_value(model), PQntuples(res), PQntuples(res) == 1 ? "" : "s");
     st = MHD_HTTP_ACCEPTED;
 out:
     PQclear(res);

@@ -8,8 +8,9 @@ import * as job from './job.js';
 import * as results from './results.js';
 import * as platform from './platform.js';
 import * as portability from './portability.js';
+import * as scaling from './scaling.js';
 
-const pages = {fleet, submit, job, results, platform, portability};
+const pages = {fleet, submit, job, results, platform, portability, scaling};
 let current = null;
 
 function newContext() {

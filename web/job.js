@@ -4,7 +4,7 @@
 // suites), with % of peak where the platform has one (GET /api/v1/platforms). Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
 import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, gbs, link, num, pageHref, pct, peakFraction,
-        platformsById, sizeText, table, variantText, when} from './ui.js';
+        platformsById, sizeText, table, variantText, when, suites} from './ui.js';
 
 function resultsTable(results, platforms) {
     return table(['kernel', 'GB/s', '% of peak', 'GFLOP/s', 'min s', 'mean s', 'max s', 'timed samples', 'verified'],
@@ -61,7 +61,7 @@ export async function render(root, route, ctx) {
         return;
     }
     const [job, platforms, catalog] = await Promise.all([api(`/api/v1/jobs/${id}`), platformsById(),
-                                                         api('/api/v1/suites')]);
+                                                         suites()]);
     const stateEl = el('span', {id: 'job-state'}, badge(job.state));
     const bar = el('progress', {id: 'job-progress', max: 1, value: job.progress});
     const barText = el('span', {class: 'muted'}, pct(job.progress));

@@ -3,7 +3,7 @@
 // its tooltip (GET /api/v1/results?platform=&suite=&kernel=), for any suite of the catalogue.
 // #/platform?id=h/cpu0&suite=stream&kernel=triad&metric=bw|gflops.
 import {COLORS, ago, api, badge, chart, destroyCharts, el, empty, errorBox, fact, gbs, link, num, option, pageHref,
-        setQuery, sizeText, table, variantText, when} from './ui.js';
+        setQuery, sizeText, table, variantText, when, suites} from './ui.js';
 
 const LIMIT = 1000;
 
@@ -108,7 +108,7 @@ function historyChart(ctx, parent, results, metric) {
 export async function render(root, route, ctx) {
     const q = route.query;
     const id = q.get('id') || route.arg;
-    const [catalog, plats] = await Promise.all([api('/api/v1/suites'), api('/api/v1/platforms')]);
+    const [catalog, plats] = await Promise.all([suites(), api('/api/v1/platforms')]);
     const p = plats.platforms.find((x) => x.id === id);
     root.append(el('h1', {}, `Platform ${id || ''}`));
     if (!p) {
@@ -135,7 +135,8 @@ export async function render(root, route, ctx) {
                           el('select', {name: 'metric'}, option('bw', 'bandwidth (GB/s)', f.metric === 'bw'),
                              option('gflops', 'GFLOP/s', f.metric === 'gflops'))));
     const body = el('div');
-    root.append(facts(p), el('h2', {}, 'History'), filters, body);
+    root.append(facts(p), el('h2', {}, 'History'), filters,
+                el('p', {}, link(pageHref('scaling', {platform: id, suite: f.suite}), 'against problem size')), body);
 
     let loads = 0; // a slower earlier answer must not overwrite a later one
     async function load() {

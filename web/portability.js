@@ -7,7 +7,7 @@
 // a platform it does not run on, and PP = 0), with PP, the harmonic mean of the efficiencies, beside it.
 // #/portability?problem=wilson.dslash&platforms=a,b&efficiency=app&precision=fp32
 import {COLORS, api, chart, destroyCharts, el, empty, errorBox, gbs, link, num, option, pageHref, queryString, setQuery,
-        sizeUnit, table, tick} from './ui.js';
+        sizeUnit, table, tick, suites} from './ui.js';
 
 const EFFICIENCY = {app: 'application efficiency (of the best achieved on the platform)',
                     arch: 'architectural efficiency (of the platform peak bandwidth)'};
@@ -112,7 +112,7 @@ function filterValues(f) {
 
 export async function render(root, route, ctx) {
     const q = route.query;
-    const [catalog, plats] = await Promise.all([api('/api/v1/suites'), api('/api/v1/platforms')]);
+    const [catalog, plats] = await Promise.all([suites(), api('/api/v1/platforms')]);
     const problems = catalog.suites.flatMap((s) => s.kernels.map((k) => `${s.name}.${k}`));
     const all = plats.platforms.map((p) => p.id);
     const names = new Map(plats.platforms.map((p) => [p.id, `${p.id} (${p.name})`]));

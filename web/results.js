@@ -5,7 +5,7 @@
 // Bars: the best verified figure of each platform, model, suite, kernel, precision and size (its best variant);
 // bandwidth, GFLOP/s or % of the platform's peak bandwidth (only where the platform has a peak).
 import {COLORS, api, chart, destroyCharts, el, empty, errorBox, gbs, link, num, option, pageHref, pct, peakFraction,
-        platformsById, setQuery, sizeText, table, variantText, when} from './ui.js';
+        platformsById, setQuery, sizeText, table, variantText, when, suites} from './ui.js';
 
 const LIMIT = 1000;
 const METRICS = {
@@ -101,7 +101,7 @@ export async function render(root, route, ctx) {
     const q = route.query;
     const f = {suite: q.get('suite') || '', kernel: q.get('kernel') || '', platform: q.get('platform') || '',
                model: q.get('model') || '', precision: q.get('precision') || '', metric: q.get('metric') || 'bw'};
-    const [catalog, platforms] = await Promise.all([api('/api/v1/suites'), platformsById()]);
+    const [catalog, platforms] = await Promise.all([suites(), platformsById()]);
     const kernels = [...new Set(catalog.suites.flatMap((s) => s.kernels))];
     const precisions = [...new Set(catalog.suites.flatMap((s) => s.params.filter((p) => p.name === 'precision')
                                                                          .flatMap((p) => p.choices)))];

@@ -4,7 +4,7 @@
 // The browser does not validate: POST /api/v1/jobs does, and its 422 message is shown next to the field it
 // names (error.field). The token saved in the header authorises the request. #/submit?platform=&model=&suite=
 // preselects.
-import {ApiError, api, el, empty, errorBox, link, option, setQuery, tick} from './ui.js';
+import {ApiError, api, el, empty, errorBox, link, option, setQuery, tick, suites} from './ui.js';
 
 const ANY = {'any:cpu': {kind: 'cpu'}, 'any:gpu': {kind: 'gpu'}};
 
@@ -57,7 +57,7 @@ function numberValue(input) {
 }
 
 export async function render(root, route, ctx) {
-    const [catalog, plats] = await Promise.all([api('/api/v1/suites'), api('/api/v1/platforms')]);
+    const [catalog, plats] = await Promise.all([suites(), api('/api/v1/platforms')]);
     const platforms = plats.platforms;
     const q = route.query;
     root.append(el('h1', {}, 'Submit a job'));

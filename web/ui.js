@@ -239,7 +239,19 @@ export function variantText(r) {
     return Object.entries(v || {}).map(([k, x]) => `${k} ${x}`).join(', ');
 }
 
-// The unit of a problem's size: elements for STREAM, lattice sites for the lattice suites.
+// The suite table (GET /api/v1/suites: every suite's kernels, parameters, figure of merit and size unit),
+// fetched once per page load: every page that shows results awaits it first.
+let catalogPromise = null;
+let catalogDoc = null;
+export function suites() {
+    if (!catalogPromise)
+        catalogPromise = api('/api/v1/suites').then((doc) => (catalogDoc = doc),
+                                                     (e) => { catalogPromise = null; throw e; });
+    return catalogPromise;
+}
+
+// The unit of a problem's size, from the suite table ("elements", "sites", "rows").
 export function sizeUnit(suite) {
-    return suite === 'stream' ? 'elements' : 'lattice sites';
+    const s = catalogDoc && catalogDoc.suites.find((x) => x.name === suite);
+    return s ? s.size : 'elements';
 }

@@ -321,6 +321,40 @@ await check('portability page compares models on wilson.dslash (fp32, the suite 
     return {note: oneLine(text).slice(0, 80)};
 });
 
+await check('scaling page draws a cg sweep against size with the triad as reference', async () => {
+    // A sweep of three sizes through the API (the form submits one job; sweeps are an API feature).
+    const sub = await page.evaluate(async ([cpu, token]) => {
+        const r = await fetch('/api/v1/jobs', {method: 'POST', headers: {'Content-Type': 'application/json',
+                                                                         Authorization: `Bearer ${token}`},
+                              body: JSON.stringify({suite: 'cg', model: 'openmp', platform: cpu, kernels: ['spmv', 'axpby'],
+                                                    params: {numtimes: 3, iterations: 5},
+                                                    sweep: {param: 'n', values: [3, 6, 12]}})});
+        return {status: r.status, body: await r.json()};
+    }, [CPU, TOKEN]);
+    ensure(sub.status === 202 && sub.body.ids.length === 3, `sweep: ${sub.status} ${JSON.stringify(sub.body)}`);
+    for (const id of sub.body.ids) {
+        const t0 = Date.now();
+        for (;;) {
+            const j = await page.evaluate(async (i) => (await fetch(`/api/v1/jobs/${i}`)).json(), id);
+            if (j.state === 'succeeded')
+                break;
+            ensure(!['failed', 'cancelled'].includes(j.state) && Date.now() - t0 < 60000, `job ${id}: ${j.state} ${j.error}`);
+            await page.waitForTimeout(200);
+        }
+    }
+    await go(page, `#/scaling?platform=${CPU}&suite=cg`);
+    await page.waitForSelector('#scaling-body canvas', {timeout: 10000});
+    const note = await page.textContent('#scaling-note');
+    ensure(/over 3 sizes/.test(note), `note: "${note}"`);
+    ensure(/best verified STREAM triad on .* at its largest size/.test(note), `no triad reference: "${note}"`);
+    const rows = await page.$$eval('#scaling-body tbody tr', (r) => r.length);
+    ensure(rows === 6, `${rows} rows, expected 2 kernels x 3 sizes`);
+    const n = await pixels(page, '#scaling-body canvas', BLUE);
+    ensure(n > 30, `the first line has ${n} pixels`);
+    await shot(page, '11-scaling-cg');
+    return {note: oneLine(note)};
+});
+
 await check('no console errors', async () => {
     // Expected: the deliberate 422 of the form, and the 501 of an API that does not compute PP yet.
     const unexpected = consoleErrors.filter((e) => !(/Failed to load resource.*status of 422/.test(e.text) && e.url.endsWith('/api/v1/jobs')) &&

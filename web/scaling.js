@@ -1,0 +1,144 @@
+// scaling: a suite's figure of merit against problem size on one platform (paper 002's Figures 1-5: effective
+// bandwidth against rows, from the latency-bound regime to the DRAM-bound one), one line per kernel, model and
+// precision, x logarithmic, with the platform's verified STREAM triad at its largest size as the reference line. Results come
+// from sweeps (POST /api/v1/jobs with "sweep"), or any jobs of several sizes. Where one size has several
+// results, the line takes the best (the table says how many). #/scaling?platform=h/cpu0&suite=cg&precision=fp64
+import {COLORS, api, chart, destroyCharts, el, empty, errorBox, gbs, link, num, option, pageHref, pct, setQuery,
+        sizeUnit, suites, table} from './ui.js';
+
+const LIMIT = 2000;
+
+// Figure of merit of a result in the suite's unit: GB/s for bandwidth suites, GFLOP/s otherwise.
+function figureOf(suite, r) {
+    return suite.figure === 'gflops' ? r.gflops : r.bandwidth_bytes_per_s / 1e9;
+}
+
+// Lines: key "kernel model precision" -> Map(size -> {best, n}).
+function lines(suite, results) {
+    const out = new Map();
+    for (const r of results) {
+        const key = `${r.kernel} · ${r.model} · ${r.precision}`;
+        if (!out.has(key))
+            out.set(key, new Map());
+        const at = out.get(key);
+        const v = figureOf(suite, r);
+        const cur = at.get(r.size);
+        if (!cur || v > cur.best)
+            at.set(r.size, {best: v, n: (cur ? cur.n : 0) + 1, r});
+        else
+            cur.n++;
+    }
+    return out;
+}
+
+function scalingChart(ctx, parent, suite, series, triad) {
+    const unit = suite.figure === 'gflops' ? 'GFLOP/s' : 'GB/s';
+    const datasets = [...series.entries()].map(([key, at], i) => ({
+        label: key,
+        data: [...at.entries()].sort((a, b) => a[0] - b[0]).map(([size, p]) => ({x: size, y: p.best})),
+        showLine: true,
+        borderColor: COLORS[i % COLORS.length],
+        backgroundColor: COLORS[i % COLORS.length],
+    }));
+    if (triad && suite.figure !== 'gflops') {
+        const xs = datasets.flatMap((d) => d.data.map((p) => p.x));
+        datasets.push({label: `STREAM triad at ${triad.size} elements (${gbs(triad.bandwidth_bytes_per_s)} GB/s)`,
+                       data: [{x: Math.min(...xs), y: triad.bandwidth_bytes_per_s / 1e9},
+                              {x: Math.max(...xs), y: triad.bandwidth_bytes_per_s / 1e9}],
+                       showLine: true, pointRadius: 0, borderDash: [6, 4], borderColor: '#555',
+                       backgroundColor: '#555'});
+    }
+    return chart(ctx, parent, 360, {
+        label: `${unit} against ${suite.size}`,
+        type: 'scatter',
+        data: {datasets},
+        options: {
+            scales: {
+                x: {type: 'logarithmic', title: {display: true, text: `${suite.size} (log)`}},
+                y: {beginAtZero: true, title: {display: true, text: `${unit} (${suite.timing} time)`}},
+            },
+            plugins: {tooltip: {callbacks: {label: (item) => `${item.dataset.label}: ${num(item.raw.y)} ${unit} at ${
+                item.raw.x} ${suite.size}`}}},
+        },
+    });
+}
+
+export async function render(root, route, ctx) {
+    const q = route.query;
+    const [catalog, plats] = await Promise.all([suites(), api('/api/v1/platforms')]);
+    const f = {platform: q.get('platform') || (plats.platforms[0] || {}).id || '',
+               suite: q.get('suite') || (catalog.suites.find((s) => s.name === 'cg') ? 'cg' : 'stream'),
+               precision: q.get('precision') || ''};
+    root.append(el('h1', {}, 'Scaling'),
+                el('p', {class: 'muted'}, 'the figure of merit against problem size on one platform, one line per ',
+                   'kernel, model and precision; submit a sweep (one job per size) from the API: ',
+                   el('code', {}, '"sweep": {"param": "n", "values": [10, 20, 40, 80, 160]}')));
+    if (!plats.platforms.length) {
+        root.append(empty('no platforms yet: start a worker (see ', link('#/fleet', 'Fleet'), ')'));
+        return;
+    }
+    const filters = el('form', {class: 'filters'},
+                       el('label', {class: 'filter'}, 'platform',
+                          el('select', {name: 'platform'},
+                             plats.platforms.map((p) => option(p.id, p.id, p.id === f.platform)))),
+                       el('label', {class: 'filter'}, 'suite',
+                          el('select', {name: 'suite'},
+                             catalog.suites.map((s) => option(s.name, s.name, s.name === f.suite)))),
+                       el('label', {class: 'filter'}, 'precision',
+                          el('select', {name: 'precision'}, option('', 'any', !f.precision),
+                             option('fp64', 'fp64', f.precision === 'fp64'),
+                             option('fp32', 'fp32', f.precision === 'fp32'))));
+    const body = el('div', {id: 'scaling-body'});
+    root.append(filters, body);
+
+    let loads = 0;
+    async function load() {
+        const seq = ++loads;
+        const suite = catalog.suites.find((s) => s.name === f.suite) || catalog.suites[0];
+        const [doc, triads] = await Promise.all([
+            api(`/api/v1/results?${new URLSearchParams({platform: f.platform, suite: suite.name, limit: LIMIT})}`),
+            api(`/api/v1/results?${new URLSearchParams({platform: f.platform, suite: 'stream', kernel: 'triad',
+                                                         limit: 200})}`),
+        ]);
+        if (ctx.left || seq !== loads)
+            return;
+        destroyCharts(body);
+        body.replaceChildren();
+        const ok = doc.results.filter((r) => r.verified && (!f.precision || r.precision === f.precision));
+        const sizes = new Set(ok.map((r) => r.size));
+        if (sizes.size < 2) {
+            body.append(empty(`${ok.length ? 'one size only' : 'no verified results'} of ${suite.name} on ${
+                f.platform}${f.precision ? ` in ${f.precision}` : ''}: `, link(pageHref('submit', {platform: f.platform}),
+                                                                                'submit jobs'), ' of several sizes, or a sweep'));
+            return;
+        }
+        // The reference: the triad at the largest size measured (the DRAM-bound one; a cache-resident triad is
+        // faster and no ceiling for a large problem), the best of its runs.
+        const okTriads = triads.results.filter((r) => r.verified && (!f.precision || r.precision === f.precision));
+        const largest = Math.max(...okTriads.map((r) => r.size));
+        const triad = okTriads.filter((r) => r.size === largest)
+                          .sort((a, b) => b.bandwidth_bytes_per_s - a.bandwidth_bytes_per_s)[0];
+        const series = lines(suite, ok);
+        scalingChart(ctx, body, suite, series, triad);
+        const unit = suite.figure === 'gflops' ? 'GFLOP/s' : 'GB/s';
+        const rows = [];
+        for (const [key, at] of series)
+            for (const [size, p] of [...at.entries()].sort((a, b) => a[0] - b[0]))
+                rows.push([key, `${size} ${sizeUnit(suite.name)}`, num(p.best), String(p.n),
+                           triad && suite.figure !== 'gflops' ? pct(p.best * 1e9 / triad.bandwidth_bytes_per_s) : '',
+                           p.r.job_id ? link(`#/job/${p.r.job_id}`, `#${p.r.job_id}`) : 'import']);
+        body.append(el('p', {class: 'muted', id: 'scaling-note'},
+                       `${series.size} line${series.size === 1 ? '' : 's'} over ${sizes.size} sizes; ` +
+                       (triad ? `reference: the best verified STREAM triad on ${f.platform} at its largest size (${
+                                    triad.size} elements)` :
+                                'no verified STREAM triad on this platform for a reference line')),
+                    table(['kernel · model · precision', 'size', unit, 'runs', 'of triad', 'job'], rows));
+    }
+
+    filters.addEventListener('change', (ev) => {
+        f[ev.target.name] = ev.target.value;
+        setQuery('scaling', f);
+        load().catch((e) => body.replaceChildren(errorBox(e, 'scaling')));
+    });
+    await load();
+}
