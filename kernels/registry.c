@@ -4,6 +4,8 @@
  */
 #include "registry.h"
 
+#include "models.h" /* $(BUILD)/gen: PP_HAVE_CUDA when the CUDA shared object is built */
+
 #include <string.h>
 
 #include "kernels/cuda_loader.h"

@@ -1,19 +1,34 @@
-#!/bin/sh
-# Build bench/gpu/cg.c against the kernel objects of the build tree (only what it needs: no jansson, curl or
-# server libraries) and run the CG sweep on CUDA: native SPMV and cuSPARSE, fp64, with the STREAM triad of
-# the same process. Usage: bench/gpu/cg.sh [SIZES]   (env ITER, NUMTIMES, KERNELS pass to bench/gpu/cg.c)
-set -e
-B=${BUILD:-build}
-objs=""
-for f in kernels/*.c kernels/*/*.c lib/error.c lib/info.c lib/stats.c; do objs="$objs $B/obj/${f%.c}.o"; done
-for f in kernels/*/*.cl kernels/wilson/wilson_dslash.h; do
-    g=${f#kernels/}
-    objs="$objs $B/obj/cl/${g%.*}.o"
+#!/usr/bin/env bash
+# The CG suite (paper 002) on the GPU machine: effective bandwidth of axpby, dot, spmv and cg against size on
+# CUDA (ppbench's SPMV and cuSPARSE's) and NVIDIA OpenCL, with the STREAM triad and copy of the same call at
+# 2^28 elements. Run from the repository root there with the build tree carried (device tool: carry
+# ["build"]); cuSPARSE is loaded from /usr/local/cuda/lib64.
+#   bench/gpu/cg.sh [OUTDIR]      (SIZES="9 20 45 100 215 300 429", NUMTIMES, ITERATIONS)
+# Results: OUTDIR/triad_<model>.json, OUTDIR/cg.json (the worker's JSON documents), OUTDIR/env.txt.
+set -u
+OUT=${1:-${OUT:-bench-out}}
+mkdir -p "$OUT"
+W=${W:-build/bin/ppbench-worker}
+SIZES=${SIZES:-"9 20 45 100 215 300 429"}
+NUMTIMES=${NUMTIMES:-20}
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+
+. "$(dirname "$0")/lib.sh"
+gpu_setup
+
+for m in cuda opencl; do
+    $W run --platform gpu0 --model $m --suite stream --kernels copy,triad --arraysize 268435456 --numtimes 50 \
+        --json >"$OUT/triad_$m.json" || echo "triad failed: $m (exit $?)" >&2
 done
-make -j"$(nproc)" $objs $B/lib/ppbench/libppbench-cuda.so
-mkdir -p $B/bench
-gcc -std=c11 -O2 -fopenmp -Wall -Wextra -Werror -I. -I$B/gen -D_GNU_SOURCE -DPP_HAVE_CUDA=1 -o $B/bench/cg \
-    bench/gpu/cg.c $objs -lOpenCL -ldl -lm
-SIZES=${1:-"10 21 46 100 215 300 400 429"}
-$B/bench/cg cuda 0 "$SIZES"
-$B/bench/cg cuda 0 "$SIZES" cusparse
+: >"$OUT/cg.json"
+for n in $SIZES; do
+    it=${ITERATIONS:-50}
+    [ "$n" -ge 300 ] && it=${ITERATIONS:-20} # the serial reference solve is the slow part at 5e7+ rows
+    for v in "cuda native" "cuda cusparse" "opencl native"; do
+        set -- $v
+        echo "== gpu0 $1 $2 n=$n" >&2
+        $W run --platform gpu0 --model "$1" --suite cg --n "$n" --spmv-variant "$2" --numtimes "$NUMTIMES" \
+            --iterations "$it" --json >>"$OUT/cg.json" || echo "run failed: $1 $2 n=$n (exit $?)" >&2
+    done
+done
+gpu_clocks_after
