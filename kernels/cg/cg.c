@@ -33,13 +33,12 @@ static const char *const spmv_names[PP_CG_NSPMV] = {"native", "cusparse"};
  * different orders part at the peaks by a factor 2.3 at n = 30 (fp64 and fp32 alike), and even the lowest
  * residual so far drops a few iterations apart (a factor 3.1 seen at n = 30). So:
  *   the first CG_RES_TIGHT_ITERS iteration(s) agree to CG_RES_TIGHT_EPS machine epsilons, or, where more,
- *   to what the sums can differ by: the device's dots round over their longest chain of additions, the
- *   reference's serial dots over all rows (counted as sqrt(rows): rounding errors of a long sum add like
- *   a random walk, the usual probabilistic estimate, where sqrt(rows) is the typical size), a row sum over 27 products and two more; and
- *   r_k = r_0 - alpha A p cancels, so the relative difference of ||r_k|| is that times rho_0 / rho_k; a
- *   safety factor of 10 (NVIDIA OpenCL at 1e6 rows parts from the serial sum by 2.2e-10 at rho_1 = 3.3e-3,
- *   where 1e4 epsilons are 2.2e-12 and this bound 1.1e-9); later ones part sooner: an fp32 dot summed in
- *   fp32 is 2e-3 off the reference at iteration 3;
+ *   to what the sums can differ by: the device's dots round over their longest chain of additions and a row
+ *   over its 27 products (eps of the precision each), the reference's long-double dots over all rows
+ *   (LDBL_EPSILON each); r_k = r_0 - alpha A p cancels, so the relative difference of ||r_k|| is that times
+ *   rho_0 / rho_k; a safety factor of 10 (NVIDIA OpenCL at 1e6 rows parted from a double reference by
+ *   2.2e-10 at rho_1 = 3.3e-3, where 1e4 epsilons are 2.2e-12); later iterations part sooner: an fp32 dot
+ *   summed in fp32 is 2e-3 off the reference at iteration 3, n = 30;
  *   at every iteration the lowest residual so far (the envelope under the peaks) agrees within a factor
  *   CG_RES_FACTOR, until both are below CG_RES_FLOOR_* (rounding noise);
  *   the final residual is below the first, and the solution read back has a true residual ||b - A x||
@@ -513,8 +512,10 @@ static int verify_solve(struct cg_result *res, struct host *h, struct cg_kernel_
         env_ref = rf < env_ref ? rf : env_ref;
         if (env_dev <= floor && env_ref <= floor)
             break; /* both at rounding noise: nothing left to compare */
-        double bound = fmax(tight, 10.0 * eps(p->prec) *
-                                       ((double)res->variant.dot_chain + sqrt((double)res->rows) + 29.0) / rf);
+        double bound = fmax(tight, 10.0 *
+                                       (eps(p->prec) * ((double)res->variant.dot_chain + 29.0) +
+                                        (double)LDBL_EPSILON * (double)res->rows) /
+                                       rf);
         if (k <= CG_RES_TIGHT_ITERS && !(e <= bound))
             fail_kernel(
                 kr, e, bound,
