@@ -100,6 +100,11 @@ double staggered_bytes_per_site(enum pp_precision prec)
     return (16.0 * 18 + 16.0 * 6 + 6) * (double)pp_precision_bytes(prec);
 }
 
+double staggered_bytes_compulsory_per_site(enum pp_precision prec)
+{
+    return (16.0 * 18 + 6 + 6) * (double)pp_precision_bytes(prec);
+}
+
 double staggered_flops(const unsigned dims[4])
 {
     return (double)STAGGERED_FLOPS_PER_SITE * (double)(lattice_volume(dims) / 2);
@@ -426,6 +431,7 @@ int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct s
     res->out_sites = f.n;
     res->flops = staggered_flops(p->dims);
     res->bytes = staggered_bytes_per_site(p->prec) * (double)f.n;
+    res->bytes_compulsory = staggered_bytes_compulsory_per_site(p->prec) * (double)f.n;
     if (!(res->times = calloc(p->runs ? p->runs : 1, sizeof(double)))) {
         pp_error_set(err, "out of memory for timings");
         goto out;

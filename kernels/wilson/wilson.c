@@ -51,6 +51,11 @@ double wilson_bytes_per_site(enum pp_precision prec)
     return (8.0 * 18 + 8.0 * 24 + 24) * (double)pp_precision_bytes(prec);
 }
 
+double wilson_bytes_compulsory_per_site(enum pp_precision prec)
+{
+    return (8.0 * 18 + 24 + 24) * (double)pp_precision_bytes(prec);
+}
+
 /* Host bytes per lattice site while a run holds its fields (doubles): u 72, psi 24, packed links 72, even
  * spinor 12, output 12, reference 24, scale 1; neighbour table 16. */
 #define HOST_BYTES_PER_SITE (217.0 * 8 + 16)
@@ -226,6 +231,7 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
     res->out_sites = f.n;
     res->flops = (double)WILSON_FLOPS_PER_SITE * (double)f.n;
     res->bytes = wilson_bytes_per_site(p->prec) * (double)f.n;
+    res->bytes_compulsory = wilson_bytes_compulsory_per_site(p->prec) * (double)f.n;
     if (!(res->times = calloc(p->numtimes, sizeof(double)))) {
         pp_error_set(err, "out of memory for timings");
         goto out;
