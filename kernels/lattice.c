@@ -244,6 +244,21 @@ void lattice_plant_fault(size_t n, double *links, size_t link_stride, uint32_t *
         nbr[i] = (uint32_t)((nbr[i] + 1) % n);
 }
 
+enum lattice_fault lattice_fault_kind(void)
+{
+    const char *spec = getenv("PPBENCH_TEST_FAULT");
+
+    if (!spec)
+        return LATTICE_FAULT_NONE;
+    if (!strcmp(spec, "half"))
+        return LATTICE_FAULT_HALF;
+    if (!strcmp(spec, "first"))
+        return LATTICE_FAULT_FIRST;
+    if (!strcmp(spec, "warmup"))
+        return LATTICE_FAULT_WARMUP;
+    return LATTICE_FAULT_NONE;
+}
+
 void lattice_random_fill(uint64_t *state, double *x, size_t n)
 {
     const uint64_t start = *state;

@@ -1,8 +1,8 @@
 /*
- * lattice: what the lattice QCD suites (kernels/wilson/wilson.c, kernels/staggered/staggered.c) share: the 4-d lattice and its
- * checkerboards, the --lattice syntax and the rule on extents, the seeded random numbers and SU(3) matrices
- * their fields are made of, and the test hook that plants a fault in them. Pure functions, any thread (the
- * hook reads the environment).
+ * lattice: what the lattice QCD suites (kernels/wilson/wilson.c, kernels/staggered/staggered.c) share: the
+ * 4-d lattice and its checkerboards, the --lattice syntax and the rule on extents, the seeded random numbers
+ * and SU(3) matrices their fields are made of, and the test hook that plants a fault in them. Pure functions,
+ * any thread (the hook reads the environment).
  *
  * Sites are numbered lexicographically, x fastest: s = x + X (y + Y (z + Z t)). With X even, each row of x
  * holds X/2 sites of each parity in order, so the checkerboard index of site s is s / 2.
@@ -89,5 +89,20 @@ void lattice_check_odd(const unsigned dims[4], int comps, enum pp_precision prec
  * absent, at most n - 1. The reference keeps the true fields, so verification must catch and name the site.
  * crash raises SIGSEGV here. Anything else plants nothing. */
 void lattice_plant_fault(size_t n, double *links, size_t link_stride, uint32_t *nbr);
+
+/* Test-only hook of the models' kernels, proving that verification sees every sample: PPBENCH_TEST_FAULT=
+ * half makes every application write only the first half of the output sites, first makes the run's first
+ * application write all and every later one half (a kernel correct only on its first application), warmup
+ * makes only the first application write half. A model reads the kind once (lattice_fault_kind, at alloc)
+ * and asks lattice_fault_sites how many sites application number app (from 0, over the run) writes. */
+enum lattice_fault { LATTICE_FAULT_NONE, LATTICE_FAULT_HALF, LATTICE_FAULT_FIRST, LATTICE_FAULT_WARMUP };
+enum lattice_fault lattice_fault_kind(void);
+static inline size_t lattice_fault_sites(enum lattice_fault f, unsigned long app, size_t n)
+{
+    if (f == LATTICE_FAULT_HALF || (f == LATTICE_FAULT_FIRST && app > 0) ||
+        (f == LATTICE_FAULT_WARMUP && app == 0))
+        return n / 2;
+    return n;
+}
 
 #endif

@@ -33,7 +33,10 @@ struct suite_kernel {
     const char *name;
     bool verified;
     const char *error; /* the failure, read when !verified */
-    double bytes, flops, bandwidth, gflops;
+    /* bytes: the paper's byte model per timed unit; bytes_compulsory: the compulsory traffic (each input
+     * read once, each output written once), the least any implementation moves, which bounds the
+     * architectural efficiency (docs/METHODOLOGY.md); bandwidth is bytes / the timing rule's time. */
+    double bytes, bytes_compulsory, flops, bandwidth, gflops;
     const struct pp_stats *stats;
     const double *times; /* ntimes samples, as measured (a warm-up included where the suite times one) */
     size_t ntimes;

@@ -14,6 +14,7 @@ extern const struct route api_routes[];
 /* Settings the handlers read (reloadable through SIGHUP). */
 struct api_settings {
     long lease_s, heartbeat_s, max_wait_s;
+    long noisy_cv_percent; /* a result past this coefficient of variation (%) is flagged noisy */
 };
 void api_configure(const struct api_settings *s);
 const struct api_settings *api_settings(void);

@@ -83,14 +83,16 @@ static const char result_sql[] =
     "  WHERE id = $1 AND epoch = $2 AND worker_id = $6 AND state = 'running' FOR UPDATE), "
     "rep AS (SELECT $4::jsonb AS d), "
     "ins AS (INSERT INTO results (job_id, platform_id, suite, kernel, model, variant, precision, size, "
-    "bytes, "
+    "bytes, bytes_compulsory, flags, "
     "  flops, times_s, min_s, max_s, mean_s, median_s, stddev_s, stats_count, bandwidth, gflops, verified, "
     "  error, "
     "provenance) "
     "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, coalesce((d->'variant')::text, ''), "
     "  d->'problem'->>'precision', "
     "  coalesce(d->'problem'->>'size', d->'problem'->>'array_size', d->'problem'->>'sites')::bigint, "
-    "  (e->>'bytes')::float8, "
+    "  (e->>'bytes')::float8, (e->>'bytes_compulsory')::float8, "
+    "  CASE WHEN (e->'stats_s'->>'mean')::float8 > 0 AND (e->'stats_s'->>'stddev')::float8 > "
+    "    $7::float8 / 100 * (e->'stats_s'->>'mean')::float8 THEN ARRAY['noisy'] ELSE '{}'::text[] END, "
     "  (e->>'flops')::float8, ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(e->'times_s') x), "
     "  (e->'stats_s'->>'min')::float8, (e->'stats_s'->>'max')::float8, (e->'stats_s'->>'mean')::float8, "
     "  (e->'stats_s'->>'median')::float8, (e->'stats_s'->>'stddev')::float8, (e->'stats_s'->>'count')::int, "
@@ -419,7 +421,7 @@ static int check_report(struct request *r, const char *job, const char *epoch, c
 int jobs_result(struct request *r)
 {
     static const char *const fields[] = {"epoch", "outcome", "error", "report", NULL};
-    char epoch[24], worker[24], *report_s = NULL;
+    char epoch[24], worker[24], noisy[24], *report_s = NULL;
     const char *outcome, *error = NULL, *key;
     json_t *report = json_object_get(r->json, "report"), *v;
     struct db_error dberr;
@@ -451,8 +453,9 @@ int jobs_result(struct request *r)
         (st = check_report(r, r->args[0], epoch, worker, report)))
         return st;
     report_s = json_is_object(report) ? json_dumps(report, JSON_COMPACT) : strdup("{}");
-    const char *params[6] = {r->args[0], epoch, outcome, report_s, error, worker};
-    if (!(res = db_query(result_sql, 6, params, &dberr))) {
+    snprintf(noisy, sizeof(noisy), "%ld", api_settings()->noisy_cv_percent);
+    const char *params[7] = {r->args[0], epoch, outcome, report_s, error, worker, noisy};
+    if (!(res = db_query(result_sql, 7, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s job=%s result refused: %s", r->id, r->args[0], dberr.e.msg);
             st = req_fail(r, ERR_INVALID_REPORT, "report", "the report does not hold valid results");

@@ -36,6 +36,7 @@ static const struct setting {
     {"lease_s", T_LONG, S(lease_s), "30", true, 2, 3600},
     {"heartbeat_s", T_LONG, S(heartbeat_s), "5", true, 1, 600},
     {"max_wait_s", T_LONG, S(max_wait_s), "60", true, 0, 600},
+    {"noisy_cv_percent", T_LONG, S(noisy_cv_percent), "10", true, 1, 1000},
     {"require_read_token", T_BOOL, S(require_read_token), "false", true, 0, 0},
     {"embedded_workers", T_BOOL, S(embedded_workers), "true", false, 0, 0},
 #undef S

@@ -24,6 +24,9 @@ struct config {
     long lease_s;                /* a claim's lease; heartbeats extend it */
     long heartbeat_s;
     long max_wait_s; /* longest claim long-poll */
+    /* a result whose timed samples' coefficient of variation (stddev / mean) exceeds this many percent is
+     * flagged noisy and left out of PP */
+    long noisy_cv_percent;
     bool require_read_token;
     bool embedded_workers; /* start one worker per local platform (embedded default) */
 };

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,12 +43,74 @@ static int check_number(const json_t *v, double max, const char *name, char *fie
     return 0;
 }
 
-static int check_kernel(const json_t *k, const char *at, char *field, size_t size, struct pp_error *err)
+/* Whether got agrees with want to REPORT_REL_TOLERANCE (the worker prints 10 significant digits). */
+static bool agrees(double got, double want)
+{
+    return fabs(got - want) <= REPORT_REL_TOLERANCE * fmax(fabs(want), 1e-300);
+}
+
+/* The figures re-derived from the samples: the statistics of the timed samples (the last stats_s.count of
+ * times_s: a warm-up the suite times comes first), then bandwidth = bytes / t and GFLOP/s = flops / t / 1e9
+ * with t the suite's timing rule ("min" or "mean"). The kernel's numbers are already known finite. */
+static int check_derived(const json_t *k, const char *timing, const char *at, char *field, size_t size,
+                         struct pp_error *err)
+{
+    const json_t *times = json_object_get(k, "times_s"), *st = json_object_get(k, "stats_s");
+    const json_t *count = json_object_get(st, "count");
+    double min = INFINITY, max = 0, sum = 0, t, want;
+    size_t n, first, i;
+    char name[160];
+    static const char *const figure[] = {"bandwidth_bytes_per_s", "gflops"};
+
+    snprintf(name, sizeof(name), "%s.times_s", at);
+    if (!times)
+        return bad(field, size, name, err, "%s is required: the figures are derived from it", name);
+    n = json_array_size(times);
+    snprintf(name, sizeof(name), "%s.stats_s.count", at);
+    if (!json_is_integer(count) || json_integer_value(count) < 1 || (size_t)json_integer_value(count) > n)
+        return bad(field, size, name, err, "%s must be an integer from 1 to the %zu samples of times_s", name,
+                   n);
+    first = n - (size_t)json_integer_value(count);
+    for (i = first; i < n; i++) {
+        double x = json_number_value(json_array_get(times, i));
+        min = fmin(min, x);
+        max = fmax(max, x);
+        sum += x;
+    }
+    {
+        const struct {
+            const char *key;
+            double value;
+        } derived[] = {{"min", min}, {"max", max}, {"mean", sum / (double)(n - first)}};
+        for (i = 0; i < sizeof(derived) / sizeof(derived[0]); i++) {
+            double got = json_number_value(json_object_get(st, derived[i].key));
+            snprintf(name, sizeof(name), "%s.stats_s.%s", at, derived[i].key);
+            if (!agrees(got, derived[i].value))
+                return bad(field, size, name, err, "%s is %.10g, its samples give %.10g", name, got,
+                           derived[i].value);
+        }
+        t = timing && !strcmp(timing, "mean") ? derived[2].value : min;
+    }
+    for (i = 0; i < 2; i++) {
+        double model = json_number_value(json_object_get(k, i == 0 ? "bytes" : "flops"));
+        double got = json_number_value(json_object_get(k, figure[i]));
+        want = t > 0 ? model / t * (i == 0 ? 1 : 1e-9) : 0;
+        snprintf(name, sizeof(name), "%s.%s", at, figure[i]);
+        if (!agrees(got, want))
+            return bad(field, size, name, err, "%s is %.10g, the %s time of its samples gives %.10g", name,
+                       got, timing ? timing : "min", want);
+    }
+    return 0;
+}
+
+static int check_kernel(const json_t *k, const char *timing, const char *at, char *field, size_t size,
+                        struct pp_error *err)
 {
     static const struct {
         const char *key;
         double max;
     } figures[] = {{"bytes", REPORT_MAX_MODEL},
+                   {"bytes_compulsory", REPORT_MAX_MODEL},
                    {"flops", REPORT_MAX_MODEL},
                    {"bandwidth_bytes_per_s", REPORT_MAX_BANDWIDTH},
                    {"gflops", REPORT_MAX_GFLOPS}};
@@ -90,7 +153,7 @@ static int check_kernel(const json_t *k, const char *at, char *field, size_t siz
     snprintf(name, sizeof(name), "%s.stats_s.count", at);
     if (v && (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > REPORT_MAX_SAMPLES))
         return bad(field, size, name, err, "%s must be an integer from 0 to %d", name, REPORT_MAX_SAMPLES);
-    return 0;
+    return check_derived(k, timing, at, field, size, err);
 }
 
 /* Each of the job's kernels exactly once, and no other. */
@@ -126,7 +189,7 @@ static int check_kernels(const struct suite *s, const json_t *want, const json_t
             if (!strcmp(json_string_value(json_object_get(json_array_get(got, j), "kernel")), name))
                 return bad(field, size, at, err, "kernel %.64s is reported twice", name);
         snprintf(at, sizeof(at), "report.kernels[%zu]", i);
-        if (check_kernel(k, at, field, size, err))
+        if (check_kernel(k, s ? s->timing : NULL, at, field, size, err))
             return -1;
     }
     if (json_array_size(got) != json_array_size(want))

@@ -1,7 +1,9 @@
 /*
  * report_check: a worker's result report held against the job it answers, before anything is stored. The
  * report must be the job's (its suite, each of the job's kernels exactly once, its precision, its size, the
- * variant choices the job fixed) and every figure a finite number in a physical range. Pure: no database,
+ * variant choices the job fixed), every figure a finite number in a physical range, and the statistics,
+ * bandwidth and GFLOP/s what the samples (times_s), the byte and flop models and the suite's timing rule
+ * give (refused naming the figure that disagrees). Pure: no database,
  * any thread; the fuzz target tests/fuzz/report_fuzz.c drives it.
  */
 #ifndef PP_REPORT_CHECK_H
@@ -19,6 +21,8 @@
 #define REPORT_MAX_SECONDS   86400.0
 #define REPORT_MAX_SAMPLES   1000000
 #define REPORT_MAX_SIZE      (1LL << 40)
+/* How far a figure may stand from what its samples give: the worker prints 10 significant digits. */
+#define REPORT_REL_TOLERANCE 1e-6
 
 /* 0 when report (borrowed) fits the job: suite, kernels (a JSON array of names) and params (the job's
  * validated parameters). Else -1: field names the part at fault ("report.kernels[1].bandwidth_bytes_per_s")

@@ -41,13 +41,15 @@ static json_t *kernel_json(const struct suite_kernel *k, double peak_bw)
     for (size_t i = 0; i < k->ntimes; i++)
         json_array_append_new(times, json_real(k->times[i]));
     return json_pack(
-        "{s:s, s:b, s:s?, s:f, s:f, s:f, s:f, s:o, s:{s:i, s:f, s:f, s:f, s:f, s:f}, s:o, s:f, s:f}",
+        "{s:s, s:b, s:s?, s:f, s:f, s:f, s:f, s:f, s:o, s:{s:i, s:f, s:f, s:f, s:f, s:f}, s:o, s:f, s:f}",
         "kernel", k->name, "verified", k->verified, "error", k->verified ? NULL : k->error, "bytes", k->bytes,
-        "flops", k->flops, "bandwidth_bytes_per_s", k->bandwidth, "gflops", k->gflops, "efficiency_arch",
-        peak_bw > 0 ? json_real(k->bandwidth / peak_bw) : json_null(), "stats_s", "count",
-        (int)k->stats->count, "min", k->stats->min, "max", k->stats->max, "mean", k->stats->mean, "median",
-        k->stats->median, "stddev", k->stats->stddev, "times_s", times, "max_rel_err", k->max_rel_err,
-        "tolerance", k->tolerance);
+        "bytes_compulsory", k->bytes_compulsory, "flops", k->flops, "bandwidth_bytes_per_s", k->bandwidth,
+        "gflops", k->gflops, "efficiency_arch",
+        peak_bw > 0 && k->bytes > 0 ? json_real(k->bandwidth * k->bytes_compulsory / k->bytes / peak_bw)
+                                    : json_null(),
+        "stats_s", "count", (int)k->stats->count, "min", k->stats->min, "max", k->stats->max, "mean",
+        k->stats->mean, "median", k->stats->median, "stddev", k->stats->stddev, "times_s", times,
+        "max_rel_err", k->max_rel_err, "tolerance", k->tolerance);
 }
 
 int report_json(FILE *f, const struct run_report *r, struct suite_output *o, struct pp_error *err)

@@ -295,6 +295,25 @@ static int staggered_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_e
     return rc == CL_SUCCESS ? 0 : opencl_error(err, rc, "clFinish(staggered)");
 }
 
+/* The whole output to all-ones bytes (NaN in either precision), blocking. */
+static int staggered_poison(struct pp_ctx *ctx, struct pp_error *err)
+{
+    struct opencl_ctx *c = opencl_ctx(ctx);
+    const struct opencl_staggered *st = state(c);
+    const cl_uchar ones = 0xff;
+    size_t bytes = 0;
+    cl_int rc;
+
+    if (need_arrays(c, err) != 0)
+        return -1;
+    rc = clGetMemObjectInfo(st->out, CL_MEM_SIZE, sizeof(bytes), &bytes, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clEnqueueFillBuffer(c->queue, st->out, &ones, 1, 0, bytes, 0, NULL, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clFinish(c->queue);
+    return rc == CL_SUCCESS ? 0 : opencl_error(err, rc, "clEnqueueFillBuffer(staggered out)");
+}
+
 static int staggered_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
@@ -323,6 +342,7 @@ static const struct pp_staggered_ops opencl_staggered_ops = {
     .upload = staggered_upload,
     .dslash = staggered_dslash,
     .download = staggered_download,
+    .poison = staggered_poison,
     .release = staggered_release,
 };
 

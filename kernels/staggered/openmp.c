@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/lattice.h"
 #include "kernels/staggered/staggered_ops.h"
 
 #define STAG_BLOCK 16 /* sites per simd block: a multiple of every x86 vector width */
@@ -25,6 +26,9 @@ struct openmp_staggered {
     enum pp_staggered_strategy strategy; /* PP_STAG_SITE or PP_STAG_SIMD */
     void *links, *vec, *out;             /* in the strategy's layout and precision */
     uint32_t *nbr;                       /* [16][n], or per block [16][STAG_BLOCK] */
+    size_t share;               /* the sites an application writes: n (the test hook may make it fewer) */
+    enum lattice_fault fault;   /* the test hook (kernels/lattice.h), read at alloc */
+    unsigned long applications; /* since alloc */
 };
 
 #define REAL      float
@@ -94,6 +98,8 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
     if (variant->strategy != PP_STAG_SITE && variant->strategy != PP_STAG_SIMD)
         return pp_error_set(err, "strategy %d is not an openmp strategy", (int)variant->strategy);
     st->n = n;
+    st->share = n;
+    st->fault = lattice_fault_kind();
     st->prec = prec;
     st->strategy = variant->strategy;
     st->blocks = (n + STAG_BLOCK - 1) / STAG_BLOCK;
@@ -131,6 +137,7 @@ static int staggered_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_e
     if (!st)
         return -1;
     for (unsigned it = 0; it < iterations; it++) {
+        st->share = lattice_fault_sites(st->fault, st->applications++, st->n);
         if (st->strategy == PP_STAG_SIMD)
             DISPATCH(st, dslash_simd);
         else
@@ -149,12 +156,25 @@ static int staggered_download(struct pp_ctx *ctx, double *out, struct pp_error *
     return 0;
 }
 
+static int staggered_poison(struct pp_ctx *ctx, struct pp_error *err)
+{
+    struct openmp_staggered *st = state(ctx);
+    size_t sites;
+
+    if (!st || !st->out)
+        return pp_error_set(err, "no arrays allocated (alloc first)");
+    sites = st->strategy == PP_STAG_SIMD ? st->blocks * STAG_BLOCK : st->n;
+    memset(st->out, 0xff, sites * 6 * pp_precision_bytes(st->prec));
+    return 0;
+}
+
 static const struct pp_staggered_ops openmp_staggered_ops = {
     .strategies = 1u << PP_STAG_SITE | 1u << PP_STAG_SIMD,
     .alloc = staggered_alloc,
     .upload = staggered_upload,
     .dslash = staggered_dslash,
     .download = staggered_download,
+    .poison = staggered_poison,
     .release = staggered_release,
 };
 

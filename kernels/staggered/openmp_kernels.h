@@ -89,7 +89,7 @@ static void KERNEL(dslash_site)(struct openmp_staggered *x)
 #pragma omp parallel
     {
         size_t lo, hi;
-        openmp_share(x->n, &lo, &hi);
+        openmp_share(x->share, &lo, &hi);
         KERNEL(sites)(x->links, x->vec, x->nbr, x->out, x->n, lo, hi);
     }
 }
@@ -143,7 +143,7 @@ static void KERNEL(dslash_simd)(struct openmp_staggered *x)
 #pragma omp parallel
     {
         size_t lo, hi;
-        openmp_share(x->blocks, &lo, &hi);
+        openmp_share((x->share + STAG_BLOCK - 1) / STAG_BLOCK, &lo, &hi);
         KERNEL(blocks)(x->links, x->vec, x->nbr, x->out, lo, hi);
     }
 }

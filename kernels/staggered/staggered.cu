@@ -556,6 +556,20 @@ static int staggered_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_e
     return cuda_check(cudaStreamSynchronize(st->stream), err, "staggered dslash");
 }
 
+/* The whole output to all-ones bytes (NaN in either precision), blocking. It also gives the output its
+ * first values: cudaMalloc leaves them undefined. */
+static int staggered_poison(struct pp_ctx *ctx, struct pp_error *err)
+{
+    struct cuda_staggered *st = state(ctx);
+
+    if (need_arrays(ctx, err) < 0)
+        return -1;
+    if (cuda_check(cudaMemset(st->out, 0xff, st->n * VEC_REALS * pp_precision_bytes(st->prec)), err,
+                   "staggered poison: cudaMemset") < 0)
+        return -1;
+    return cuda_check(cudaDeviceSynchronize(), err, "staggered poison");
+}
+
 static int staggered_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
 {
     struct cuda_staggered *st = state(ctx);
@@ -597,6 +611,7 @@ static const struct pp_staggered_ops cuda_staggered_ops = {
     .upload = staggered_upload,
     .dslash = staggered_dslash,
     .download = staggered_download,
+    .poison = staggered_poison,
     .release = staggered_release,
 };
 

@@ -52,13 +52,14 @@ struct staggered_result {
     size_t sites, out_sites;
     double init_seconds, read_seconds;
     double warmup_seconds;
-    double *times;         /* runs seconds per application (sample time / iterations) */
-    struct pp_stats stats; /* over times[0..runs) */
-    double seconds;        /* per application: stats.mean (paper) or stats.min (best) */
-    double bytes;          /* byte model per application (R = 0) */
-    double flops;          /* 1146 per output site */
-    double bandwidth;      /* bytes / seconds */
-    double gflops;         /* flops / seconds / 1e9 */
+    double *times;           /* runs seconds per application (sample time / iterations) */
+    struct pp_stats stats;   /* over times[0..runs) */
+    double seconds;          /* per application: stats.mean (paper) or stats.min (best) */
+    double bytes;            /* byte model per application (R = 0) */
+    double bytes_compulsory; /* compulsory traffic per application: each link, input and output once */
+    double flops;            /* 1146 per output site */
+    double bandwidth;        /* bytes / seconds */
+    double gflops;           /* flops / seconds / 1e9 */
     bool verified;
     double max_rel_err;
     double tolerance;
@@ -74,6 +75,11 @@ int staggered_order_parse(const char *s, enum pp_staggered_order *out, struct pp
 
 /* Bytes per output site with no reuse: 16 links of 18 reals, 16 input vectors and one output of 6 reals. */
 double staggered_bytes_per_site(enum pp_precision prec);
+
+/* Compulsory bytes per output site: its 16 matrices (no link serves two output sites: U_k(x), W_k(x) live on
+ * the odd sites, U_k(x - k), W_k(x - 3k) on the even ones), one input vector (V/2 of them), the output:
+ * (16 x 18 + 6 + 6) F = 300 F, 2400 B in fp64. */
+double staggered_bytes_compulsory_per_site(enum pp_precision prec);
 
 /* Flop per application on a lattice: 1146 per output site (600,834,048 at 32^4). */
 double staggered_flops(const unsigned dims[4]);

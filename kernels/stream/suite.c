@@ -58,6 +58,7 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
             .verified = k->verified,
             .error = k->detail,
             .bytes = k->bytes,
+            .bytes_compulsory = k->bytes, /* BabelStream's weights are the compulsory traffic */
             .flops = k->flops,
             .bandwidth = k->bandwidth,
             .gflops = k->gflops,

@@ -319,6 +319,25 @@ static int wilson_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_erro
     return rc == CL_SUCCESS ? 0 : opencl_error(err, rc, "clFinish(wilson_dslash)");
 }
 
+/* The whole output to all-ones bytes (NaN in either precision), blocking. */
+static int wilson_poison(struct pp_ctx *ctx, struct pp_error *err)
+{
+    struct opencl_ctx *c = opencl_ctx(ctx);
+    struct opencl_wilson *w = state(c);
+    const cl_uchar ones = 0xff;
+    size_t bytes = 0;
+    cl_int rc;
+
+    if (!w || !w->kernel)
+        return pp_error_set(err, "no fields allocated (alloc first)");
+    rc = clGetMemObjectInfo(w->out, CL_MEM_SIZE, sizeof(bytes), &bytes, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clEnqueueFillBuffer(c->queue, w->out, &ones, 1, 0, bytes, 0, NULL, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clFinish(c->queue);
+    return rc == CL_SUCCESS ? 0 : opencl_error(err, rc, "clEnqueueFillBuffer(wilson out)");
+}
+
 static int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
@@ -344,6 +363,7 @@ static const struct pp_wilson_ops opencl_wilson_ops = {
     .upload = wilson_upload,
     .dslash = wilson_dslash,
     .download = wilson_download,
+    .poison = wilson_poison,
     .release = wilson_release,
 };
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/lattice.h"
 #include "kernels/wilson/wilson_layout.h"
 #include "kernels/wilson/wilson_ops.h"
 
@@ -26,6 +27,9 @@ struct openmp_wilson {
     enum pp_wilson_layout layout;
     void *gauge, *spinor, *out; /* in the layout and precision */
     uint32_t *nbr;              /* [8][n] */
+    size_t share;               /* the sites an application writes: n (the test hook may make it fewer) */
+    enum lattice_fault fault;   /* the test hook (kernels/lattice.h), read at alloc */
+    unsigned long applications; /* since alloc */
 };
 
 #define SOA       0
@@ -111,6 +115,8 @@ static int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, en
     if (layout != PP_WILSON_AOS && layout != PP_WILSON_SOA)
         return pp_error_set(err, "layout %d out of range", (int)layout);
     w->n = n;
+    w->share = n;
+    w->fault = lattice_fault_kind();
     w->prec = prec;
     w->layout = layout;
     /* Structure of arrays: component arrays n rounded up to 64 B apart and then 64 B more, so that the 168
@@ -163,8 +169,10 @@ static int wilson_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_erro
 
     if (!w)
         return -1;
-    for (unsigned it = 0; it < iterations; it++)
+    for (unsigned it = 0; it < iterations; it++) {
+        w->share = lattice_fault_sites(w->fault, w->applications++, w->n);
         DISPATCH(w, dslash);
+    }
     return 0;
 }
 
@@ -184,11 +192,22 @@ static int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err
     return 0;
 }
 
+static int wilson_poison(struct pp_ctx *ctx, struct pp_error *err)
+{
+    struct openmp_wilson *w = fields(ctx, err);
+
+    if (!w)
+        return -1;
+    memset(w->out, 0xff, w->ld * WILSON_SPINOR_REALS * pp_precision_bytes(w->prec));
+    return 0;
+}
+
 static const struct pp_wilson_ops openmp_wilson_ops = {
     .alloc = wilson_alloc,
     .upload = wilson_upload,
     .dslash = wilson_dslash,
     .download = wilson_download,
+    .poison = wilson_poison,
     .release = wilson_release,
 };
 

@@ -29,7 +29,7 @@ static void KERNEL(dslash)(struct openmp_wilson *x)
 #pragma omp parallel
     {
         size_t lo, hi;
-        openmp_share(x->n, &lo, &hi);
+        openmp_share(x->share, &lo, &hi);
         KERNEL(sites)(x->spinor, x->gauge, x->nbr, x->out, x->n, x->ld, lo, hi);
     }
 }

@@ -287,6 +287,19 @@ int wilson_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_error *err)
     return cuda_check(cudaDeviceSynchronize(), err, "dslash");
 }
 
+/* The whole output to all-ones bytes (NaN in either precision), blocking. */
+int wilson_poison(struct pp_ctx *ctx, struct pp_error *err)
+{
+    const struct cuda_wilson *w = fields(ctx, "poison", err);
+
+    if (!w)
+        return -1;
+    if (cuda_check(cudaMemset(w->out, 0xff, w->n * WILSON_SPINOR_REALS * pp_precision_bytes(w->prec)), err,
+                   "poison: cudaMemset") < 0)
+        return -1;
+    return cuda_check(cudaDeviceSynchronize(), err, "poison");
+}
+
 int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
 {
     const struct cuda_wilson *w = fields(ctx, "download", err);
@@ -331,6 +344,7 @@ static const struct pp_wilson_ops cuda_wilson_ops = {
     .upload = wilson_upload,
     .dslash = wilson_dslash,
     .download = wilson_download,
+    .poison = wilson_poison,
     .release = wilson_release,
 };
 

@@ -45,6 +45,7 @@ struct wilson_result {
     double *times;                     /* numtimes seconds per application; times[0] is the warm-up */
     struct pp_stats stats;             /* over times[1..numtimes) */
     double bytes;                      /* byte model per application: Eq. 2 with R = 0, r = 0 */
+    double bytes_compulsory;           /* compulsory traffic per application: Eq. 2 with R = 7, r = 0 */
     double flops;                      /* 1320 per output site */
     double bandwidth;                  /* bytes / stats.min */
     double gflops;                     /* flops / stats.min / 1e9 */
@@ -62,6 +63,10 @@ int wilson_layout_parse(const char *s, enum pp_wilson_layout *out, struct pp_err
 
 /* Bytes moved per output site (Eq. 2, R = 0, r = 0): (8 x 18 + 8 x 24 + 24) F = 360 F. */
 double wilson_bytes_per_site(enum pp_precision prec);
+
+/* Compulsory bytes per output site (Eq. 2, R = 7, r = 0): each of the 8 links once (no link serves two output
+ * sites), each input spinor once (V/2 of them, one per output site), the output once: (144 + 24 + 24) F. */
+double wilson_bytes_compulsory_per_site(enum pp_precision prec);
 
 /* Make p the problem that runs on dev: a lattice left at 0 x 0 x 0 x 0 becomes the device's default
  * (LATTICE_DEFAULT_EXTENT_CPU on CPUs, _GPU elsewhere); then reject what cannot run before anything is

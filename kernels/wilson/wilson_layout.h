@@ -1,9 +1,9 @@
 /*
  * wilson_layout: host-side moves of one site between the canonical arrays of struct pp_wilson_ops (double,
- * site-major) and a backend's layout and precision (kernels/wilson/wilson_dslash.h: site-major or one array per real
- * component, site fastest). Shared by the OpenMP upload (called per site from its parallel loop, for first
- * touch) and the OpenCL and CUDA backends (which pack into a host staging buffer). Header-only, C and C++, no
- * state; any thread.
+ * site-major) and a backend's layout and precision (kernels/wilson/wilson_dslash.h: site-major or one array
+ * per real component, site fastest). Shared by the OpenMP upload (called per site from its parallel loop, for
+ * first touch) and the OpenCL and CUDA backends (which pack into a host staging buffer). Header-only, C and
+ * C++, no state; any thread.
  */
 #ifndef PP_WILSON_LAYOUT_H
 #define PP_WILSON_LAYOUT_H

@@ -48,7 +48,10 @@ struct pp_wilson_ops {
     /* out = D spinor, iterations times back to back, blocking once at the end */
     int (*dslash)(struct pp_ctx *ctx, unsigned iterations, struct pp_error *err);
     int (*download)(struct pp_ctx *ctx, double *out, struct pp_error *err); /* to host, widened */
-    void (*release)(struct pp_ctx *ctx);                                    /* safe if none */
+    /* Fill the whole output with all-ones bytes (NaN in either precision), so that a site an application
+     * does not write fails verification (the driver poisons before each verified sample, outside timing). */
+    int (*poison)(struct pp_ctx *ctx, struct pp_error *err);
+    void (*release)(struct pp_ctx *ctx); /* safe if none */
 };
 
 #ifdef __cplusplus

@@ -27,7 +27,9 @@ if [ ! -f "$DIR/node_modules/.package-lock.json" ] || [ "$DIR/package-lock.json"
 fi
 
 export PPBENCH_PEAK_GBS_CPU0=200
-server_start "lease_s = 3" "heartbeat_s = 1"
+# STREAM jobs of 1e6 elements on a shared test machine spread widely: the noisy bound is lifted here
+# (tests/cli/server_pp.sh tests it).
+server_start "lease_s = 3" "heartbeat_s = 1" "noisy_cv_percent = 1000"
 wait_cpu_worker
 [ -n "$CPU" ] || { fail "browser: a worker serves cpu0" "$(tail -n 5 "$SERVER_LOG" | tr '\n' ' ')"; exit 0; }
 

@@ -63,7 +63,7 @@ fresh_job() {
     EPOCH=$(printf '%s' "$BODY" | jq -r .job.epoch)
 }
 kernel_doc() { # NAME [BANDWIDTH] [EXTRA]
-    printf '{"kernel":"%s","verified":true,"error":null,"bytes":16000,"flops":0,"bandwidth_bytes_per_s":%s,"gflops":0,"times_s":[1e-6,1e-6,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}%s}' \
+    printf '{"kernel":"%s","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":%s,"gflops":0,"times_s":[1e-6,1e-6,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}%s}' \
         "$1" "${2:-1.6e10}" "${3:-}"
 }
 report_of() {
@@ -101,9 +101,19 @@ fresh_job; expect_refused "bandwidth 1e30" report.kernels[0].bandwidth_bytes_per
 fresh_job; expect_refused "bandwidth \"Infinity\"" report.kernels[0].bandwidth_bytes_per_s "$(report_of "$(kernel_doc copy '"Infinity"')")"
 fresh_job; expect_refused "bandwidth \"NaN\"" report.kernels[0].bandwidth_bytes_per_s "$(report_of "$(kernel_doc copy '"NaN"')")"
 fresh_job; expect_refused "a negative time" 'report.kernels[0].times_s[1]' \
-    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"flops":0,"bandwidth_bytes_per_s":1e9,"gflops":0,"times_s":[1e-6,-1,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":1e9,"gflops":0,"times_s":[1e-6,-1,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
 fresh_job; expect_refused "a time as a string" report.kernels[0].stats_s.min \
-    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"flops":0,"bandwidth_bytes_per_s":1e9,"gflops":0,"times_s":[1e-6],"stats_s":{"count":2,"min":"NaN","max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":1e9,"gflops":0,"times_s":[1e-6],"stats_s":{"count":2,"min":"NaN","max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
+# Figures the samples do not support (issue 12): the server re-derives the statistics, the bandwidth and the
+# GFLOP/s from times_s, the models and the suite's timing rule (stream: the minimum).
+fresh_job; expect_refused "a GFLOP/s its times do not give" report.kernels[0].gflops \
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":1000,"bandwidth_bytes_per_s":1.6e10,"gflops":2,"times_s":[1e-6,1e-6,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
+fresh_job; expect_refused "a bandwidth from the mean where the suite's rule is the minimum" report.kernels[0].bandwidth_bytes_per_s \
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":8e9,"gflops":0,"times_s":[9e-6,1e-6,3e-6],"stats_s":{"count":2,"min":1e-6,"max":3e-6,"mean":2e-6,"median":2e-6,"stddev":1.414e-6}}')"
+fresh_job; expect_refused "a minimum its samples do not give (the warm-up counted)" report.kernels[0].stats_s.min \
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":3.2e10,"gflops":0,"times_s":[5e-7,1e-6,1e-6],"stats_s":{"count":2,"min":5e-7,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
+fresh_job; expect_refused "no compulsory byte model" report.kernels[0].bytes_compulsory \
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"flops":0,"bandwidth_bytes_per_s":1.6e10,"gflops":0,"times_s":[1e-6,1e-6,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
 fresh_job
 expect_api "report: a report that fits its job is stored" 200 - POST "$J/$JOB/result" "$(report_of "$(kernel_doc copy)")" "$WTOKEN"
 api GET "/api/v1/results?kernel=copy&platform=hosta/cpu0"

@@ -77,6 +77,23 @@ for strategy in site simd; do
         env PPBENCH_TEST_FAULT=neighbour:100 "$WORKER" run --platform cpu0 --model openmp --suite staggered \
         --lattice 4x4x4x8 --strategy "$strategy" --runs 1 --iterations 1 --float
 done
+# Verification sees every sample (issue 12): kernels that write half the sites in every application, only in
+# the first (correct only on its first application: the last sample's output, poisoned before it, fails), or
+# only half in the warm-up (caught because the warm-up's output is verified too). 4x4x4x8: 256 output sites.
+for strategy in site simd; do
+    expect "staggered $strategy: a kernel writing half the sites fails" 1 \
+        'verification failed: dslash: site \([0-9,]+\) \[odd index 128\]' -- \
+        env PPBENCH_TEST_FAULT=half "$WORKER" run --platform cpu0 --model openmp --suite staggered \
+        --lattice 4x4x4x8 --strategy "$strategy" --runs 2 --iterations 2
+    expect "staggered $strategy: a kernel correct only on its first application fails" 1 \
+        'verification failed: dslash: site \([0-9,]+\) \[odd index 128\].*last sample only' -- \
+        env PPBENCH_TEST_FAULT=first "$WORKER" run --platform cpu0 --model openmp --suite staggered \
+        --lattice 4x4x4x8 --strategy "$strategy" --runs 2 --iterations 2
+    expect "staggered $strategy: a kernel wrong only in the warm-up fails" 1 \
+        'verification failed: warm-up: dslash: site \([0-9,]+\) \[odd index 128\].*last sample verified' -- \
+        env PPBENCH_TEST_FAULT=warmup "$WORKER" run --platform cpu0 --model openmp --suite staggered \
+        --lattice 4x4x4x8 --strategy "$strategy" --runs 2 --iterations 2
+done
 env PPBENCH_TEST_FAULT=link:0 "$WORKER" run --platform cpu0 --model openmp --suite staggered --lattice 4x4x4x4 \
     --runs 1 --iterations 1 --json >"$TMP/fault.json" 2>/dev/null
 jq_true "json: failed run stored as failed with its reason" "$TMP/fault.json" \

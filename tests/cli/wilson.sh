@@ -91,6 +91,24 @@ for model in $models; do
             --lattice 4x4x4x8 --layout "$layout" --numtimes 2 --double
     done
 done
+# Verification sees every sample (issue 12): kernels that write half the sites in every application, only in
+# the first (correct only on its first application: the last sample's output, poisoned before it, fails), or
+# half in the warm-up only (caught because the warm-up's output is verified too: the verified unit is a sample,
+# so this one runs one application per sample). 4x4x4x8: 256 output sites.
+for layout in aos soa; do
+    expect "wilson openmp $layout: a kernel writing half the sites fails" 1 \
+        'verification failed: dslash: site \([0-9,]+\) \[odd index 128\]' -- \
+        env PPBENCH_TEST_FAULT=half "$WORKER" run --platform cpu0 --model openmp --suite wilson \
+        --lattice 4x4x4x8 --layout "$layout" --numtimes 3 --iterations 2
+    expect "wilson openmp $layout: a kernel correct only on its first application fails" 1 \
+        'verification failed: dslash: site \([0-9,]+\) \[odd index 128\].*last sample only' -- \
+        env PPBENCH_TEST_FAULT=first "$WORKER" run --platform cpu0 --model openmp --suite wilson \
+        --lattice 4x4x4x8 --layout "$layout" --numtimes 3 --iterations 2
+    expect "wilson openmp $layout: a kernel wrong only in the warm-up fails" 1 \
+        'verification failed: warm-up: dslash: site \([0-9,]+\) \[odd index 128\].*last sample verified' -- \
+        env PPBENCH_TEST_FAULT=warmup "$WORKER" run --platform cpu0 --model openmp --suite wilson \
+        --lattice 4x4x4x8 --layout "$layout" --numtimes 3 --iterations 1
+done
 # The 64-bit index kernels (large lattices, PPBENCH_WILSON_INDEX=64 forces them) compute the same.
 if [ "$models" != openmp ]; then
     for layout in aos soa; do

@@ -3,7 +3,8 @@
  * arbitrary bytes. The first byte picks the job (a stream job for copy and add at 1000 elements, a Wilson job
  * on an 8^4 lattice, a staggered job on the device's default lattice); the rest is the report, parsed as
  * JSON. Whatever it holds, the check must not crash, and a report it accepts must hold each of the job's
- * kernels exactly once with finite figures.
+ * kernels exactly once with finite figures, and a bandwidth that is its bytes over its samples' minimum
+ * (stream, wilson) or mean (staggered) time.
  *   clang -g -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE tests/fuzz/report_fuzz.c \
  *         server/report_check.c server/catalog.c kernels/lattice.c lib/error.c -ljansson -lm -o report_fuzz
  */
@@ -42,8 +43,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         json_array_foreach(got, i, k)
         {
             double bw = json_number_value(json_object_get(k, "bandwidth_bytes_per_s"));
+            const json_t *st = json_object_get(k, "stats_s");
+            double t = json_number_value(json_object_get(st, pick == 2 ? "mean" : "min"));
+            double want = t > 0 ? json_number_value(json_object_get(k, "bytes")) / t : 0;
             if (!isfinite(bw) || bw < 0 || bw > REPORT_MAX_BANDWIDTH)
                 abort();
+            if (json_object_get(k, "times_s") && fabs(bw - want) > 2 * REPORT_REL_TOLERANCE * want)
+                abort(); /* a figure its samples do not support */
         }
     } else if (!field[0] || !err.msg[0]) {
         abort(); /* a refusal always names the field and says why */

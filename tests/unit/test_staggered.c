@@ -402,6 +402,8 @@ static void test_models(void)
             CHECK(res.verified, "run verified: %s", res.detail);
             CHECK(res.out_sites == 256 && res.flops == 1146.0 * 256 && res.bytes == 3120.0 * 256,
                   "flops %g bytes %g", res.flops, res.bytes);
+            /* compulsory: 16 matrices, one input and one output vector, (288 + 6 + 6) x 8 B per site */
+            CHECK(res.bytes_compulsory == 2400.0 * 256, "compulsory bytes %g", res.bytes_compulsory);
             CHECK(res.stats.count == 3 && res.stats.min > 0 && res.warmup_seconds > 0,
                   "3 samples after a warm-up");
             CHECK(res.seconds == (timing == STAGGERED_TIMING_BEST ? res.stats.min : res.stats.mean),

@@ -371,6 +371,8 @@ static void test_models(void)
               res.detail);
         CHECK(res.out_sites == 256 && res.flops == 1320.0 * 256 && res.bytes == 1440.0 * 256,
               "flops %g bytes %g", res.flops, res.bytes);
+        /* compulsory: Eq. 2 with R = 7, (144 + 24 + 24) x 4 B per output site */
+        CHECK(res.bytes_compulsory == 768.0 * 256, "compulsory bytes %g", res.bytes_compulsory);
         CHECK(res.stats.count == 2 && res.stats.min > 0, "warm-up excluded: %zu", res.stats.count);
         CHECK(fabs(res.gflops - res.flops / res.stats.min * 1e-9) < 1e-9, "gflops from the minimum time");
         wilson_result_release(&res);
