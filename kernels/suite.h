@@ -55,10 +55,12 @@ struct suite {
     const char *title;          /* "STREAM (BabelStream, paper 004)" */
     const char *const *kernels; /* NULL-terminated, at most SUITE_MAX_KERNELS, in run order */
     const struct suite_param *params;
-    size_t nparams;     /* at most SUITE_MAX_PARAMS */
-    const char *figure; /* the figure of merit its tables show first: "bandwidth" or "gflops" */
-    const char *size;   /* what a result's size counts: "elements", "sites", "rows" */
-    const char *timing; /* the statistic its rates come from: "min" or "mean" */
+    size_t nparams; /* at most SUITE_MAX_PARAMS */
+    /* the figure of merit its tables show first: "bandwidth", "gflops" or "interactions" (interactions per
+     * second: problem.size, the interactions of one application, over the timing statistic) */
+    const char *figure;
+    const char *size;                  /* what a result's size counts: "elements", "sites", "rows" */
+    const char *timing;                /* the statistic its rates come from: "min" or "mean" */
     const struct suite_driver *driver; /* the worker's; NULL where the drivers are not linked (ppbenchd) */
 };
 

@@ -10,6 +10,7 @@
 #include "kernels/suite.h"
 
 #include "kernels/cg/cg.h"
+#include "kernels/hacc/hacc.h"
 #include "kernels/lattice.h"
 #include "kernels/stream/stream.h"
 #include "kernels/suite_driver.h"
@@ -112,10 +113,28 @@ static const struct suite_param cg_params[] = {
                 "model's)"),
 };
 
+/* ---- hacc (paper 003) ---- */
+static const char *const hacc_kernels[] = {"gravity", "sph", NULL};
+static const char *const hacc_variants[] = {"select", "memory-32", "memory-object", "broadcast", "scalar",
+                                            "simd",   NULL};
+static const struct suite_param hacc_params[] = {
+    INTEGER("leaf_size", 16, HACC_MAX_LEAF_SIZE, HACC_DEFAULT_LEAF_SIZE,
+            "particles per leaf, a multiple of 16 (HACC's leaves hold 64 to 256)"),
+    INTEGER_OPT("leaf_pairs", 1, HACC_MAX_PAIRS,
+                "leaf pairs of neighbouring cells (absent: 65536 on GPUs, 4096 on CPUs)"),
+    PRECISION(1),
+    INTEGER("numtimes", 2, 100000, HACC_DEFAULT_NUMTIMES, "samples per kernel; the first is warm-up"),
+    CHOICE_OPT("variant", hacc_variants,
+               "exchange between the half-warps (paper 003 Sec. 5.3: select, memory-32, memory-object, "
+               "broadcast; OpenMP: scalar, simd; absent: select on cuda, memory-object on opencl GPUs, "
+               "broadcast on opencl CPUs, simd on openmp)"),
+};
+
 extern const struct suite_driver stream_driver __attribute__((weak));
 extern const struct suite_driver wilson_driver __attribute__((weak));
 extern const struct suite_driver staggered_driver __attribute__((weak));
 extern const struct suite_driver cg_driver __attribute__((weak));
+extern const struct suite_driver hacc_driver __attribute__((weak));
 
 static const struct suite suites[] = {
     {"stream", "STREAM (BabelStream, paper 004)", stream_kernels, stream_params, COUNT(stream_params),
@@ -126,10 +145,13 @@ static const struct suite suites[] = {
      COUNT(staggered_params), "gflops", "lattice sites", "mean", &staggered_driver},
     {"cg", "CG solve (Kokkos SYCL, paper 002)", cg_kernels, cg_params, COUNT(cg_params), "bandwidth", "rows",
      "min", &cg_driver},
+    {"hacc", "HACC short-range pair kernels (CRK-HACC, paper 003)", hacc_kernels, hacc_params,
+     COUNT(hacc_params), "interactions", "interactions", "min", &hacc_driver},
 };
 
 _Static_assert(COUNT(stream_params) <= SUITE_MAX_PARAMS && COUNT(wilson_params) <= SUITE_MAX_PARAMS &&
-                   COUNT(staggered_params) <= SUITE_MAX_PARAMS && COUNT(cg_params) <= SUITE_MAX_PARAMS,
+                   COUNT(staggered_params) <= SUITE_MAX_PARAMS && COUNT(cg_params) <= SUITE_MAX_PARAMS &&
+                   COUNT(hacc_params) <= SUITE_MAX_PARAMS,
                "a suite has more parameters than SUITE_MAX_PARAMS");
 
 size_t suite_count(void)

@@ -7,6 +7,7 @@
 #define PP_OPENCL_EMBEDDED_H
 
 extern const char pp_cl_cg[];        /* kernels/cg/cg.cl */
+extern const char pp_cl_hacc[];      /* kernels/hacc/hacc.cl */
 extern const char pp_cl_stream[];    /* kernels/stream/stream.cl */
 extern const char pp_cl_staggered[]; /* kernels/staggered/staggered.cl */
 extern const char pp_cl_wilson[];    /* kernels/wilson/wilson.cl */
