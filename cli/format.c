@@ -373,8 +373,9 @@ void format_job_results(FILE *f, json_t *job)
     json_t *params = json_object_get(job, "params"), *results = json_object_get(job, "results"), *r;
     const char *where = str(job, "ran_on") ? str(job, "ran_on") : str(job, "platform");
     const char *prec = str(params, "precision"), *suite = str(job, "suite");
-    /* GFLOP/s first for the suites whose figure of merit it is (the suite table's `figure`). */
-    const bool lattice = suite && suite_find(suite) && strcmp(suite_find(suite)->figure, "gflops") == 0;
+    /* GFLOP/s first for the suites whose figure of merit it is or is proportional to (the suite table's
+     * `figure`: gflops, or interactions at a fixed flop count per interaction). */
+    const bool lattice = suite && suite_find(suite) && strcmp(suite_find(suite)->figure, "bandwidth") != 0;
     char kernel[32];
     double n, k;
     size_t i;

@@ -4,7 +4,7 @@
 // suites), with % of peak where the platform has one (GET /api/v1/platforms). Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
 import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, gbs, link, num, pageHref, pct, peakFraction,
-        platformsById, sizeText, table, variantText, when, suites} from './ui.js';
+        platformsById, sizeText, table, variantText, when, suites, figureLabel, figureValue} from './ui.js';
 
 function resultsTable(results, platforms) {
     return table(['kernel', 'GB/s', '% of peak', 'GFLOP/s', 'min s', 'mean s', 'max s', 'timed samples', 'verified'],
@@ -15,22 +15,22 @@ function resultsTable(results, platforms) {
                  ]));
 }
 
-// Bars per kernel of the suite's figure of merit (GET /api/v1/suites: `figure`, bandwidth or gflops).
+// Bars per kernel of the suite's figure of merit (GET /api/v1/suites: `figure`; ui.js figureValue).
 function resultsChart(ctx, parent, suite, results, platforms) {
     const ok = results.filter((r) => r.verified);
-    const flops = suite.figure === 'gflops';
+    const flops = suite.figure === 'gflops' || suite.figure === 'interactions';
     return chart(ctx, parent, 80 + 36 * ok.length, {
-        label: flops ? 'GFLOP/s per kernel' : 'bandwidth per kernel',
+        label: `${figureLabel(suite.figure)} per kernel`,
         type: 'bar',
         data: {
             labels: ok.map((r) => r.kernel),
-            datasets: [{label: flops ? 'GFLOP/s' : 'bandwidth (GB/s)',
-                        data: ok.map((r) => (flops ? r.gflops : r.bandwidth_bytes_per_s / 1e9)),
+            datasets: [{label: figureLabel(suite.figure),
+                        data: ok.map((r) => figureValue(suite.figure, r)),
                         backgroundColor: COLORS[0]}],
         },
         options: {
             indexAxis: 'y',
-            scales: {x: {beginAtZero: true, title: {display: true, text: flops ? "GFLOP/s (the suite's timing rule)"
+            scales: {x: {beginAtZero: true, title: {display: true, text: flops ? `${figureLabel(suite.figure)} (the suite's timing rule)`
                                                                                 : 'GB/s (from the minimum time)'}}},
             plugins: {
                 legend: {display: false},

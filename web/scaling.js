@@ -4,13 +4,13 @@
 // from sweeps (POST /api/v1/jobs with "sweep"), or any jobs of several sizes. Where one size has several
 // results, the line takes the best (the table says how many). #/scaling?platform=h/cpu0&suite=cg&precision=fp64
 import {COLORS, api, chart, destroyCharts, el, empty, errorBox, gbs, link, num, option, pageHref, pct, setQuery,
-        sizeUnit, suites, table} from './ui.js';
+        sizeUnit, suites, table, figureLabel, figureValue} from './ui.js';
 
 const LIMIT = 2000;
 
-// Figure of merit of a result in the suite's unit: GB/s for bandwidth suites, GFLOP/s otherwise.
+// Figure of merit of a result in the suite's unit (job.js: GB/s, GFLOP/s or G interactions/s).
 function figureOf(suite, r) {
-    return suite.figure === 'gflops' ? r.gflops : r.bandwidth_bytes_per_s / 1e9;
+    return figureValue(suite.figure, r);
 }
 
 // Lines: key "kernel model precision" -> Map(size -> {best, n}).
@@ -32,7 +32,7 @@ function lines(suite, results) {
 }
 
 function scalingChart(ctx, parent, suite, series, triad) {
-    const unit = suite.figure === 'gflops' ? 'GFLOP/s' : 'GB/s';
+    const unit = figureLabel(suite.figure);
     const datasets = [...series.entries()].map(([key, at], i) => ({
         label: key,
         data: [...at.entries()].sort((a, b) => a[0] - b[0]).map(([size, p]) => ({x: size, y: p.best})),
@@ -40,7 +40,7 @@ function scalingChart(ctx, parent, suite, series, triad) {
         borderColor: COLORS[i % COLORS.length],
         backgroundColor: COLORS[i % COLORS.length],
     }));
-    if (triad && suite.figure !== 'gflops') {
+    if (triad && suite.figure === 'bandwidth') {
         const xs = datasets.flatMap((d) => d.data.map((p) => p.x));
         datasets.push({label: `STREAM triad at ${triad.size} elements (${gbs(triad.bandwidth_bytes_per_s)} GB/s)`,
                        data: [{x: Math.min(...xs), y: triad.bandwidth_bytes_per_s / 1e9},
@@ -120,12 +120,12 @@ export async function render(root, route, ctx) {
                           .sort((a, b) => b.bandwidth_bytes_per_s - a.bandwidth_bytes_per_s)[0];
         const series = lines(suite, ok);
         scalingChart(ctx, body, suite, series, triad);
-        const unit = suite.figure === 'gflops' ? 'GFLOP/s' : 'GB/s';
+        const unit = figureLabel(suite.figure);
         const rows = [];
         for (const [key, at] of series)
             for (const [size, p] of [...at.entries()].sort((a, b) => a[0] - b[0]))
                 rows.push([key, `${size} ${sizeUnit(suite.name)}`, num(p.best), String(p.n),
-                           triad && suite.figure !== 'gflops' ? pct(p.best * 1e9 / triad.bandwidth_bytes_per_s) : '',
+                           triad && suite.figure === 'bandwidth' ? pct(p.best * 1e9 / triad.bandwidth_bytes_per_s) : '',
                            p.r.job_id ? link(`#/job/${p.r.job_id}`, `#${p.r.job_id}`) : 'import']);
         body.append(el('p', {class: 'muted', id: 'scaling-note'},
                        `${series.size} line${series.size === 1 ? '' : 's'} over ${sizes.size} sizes; ` +

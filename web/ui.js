@@ -255,3 +255,18 @@ export function sizeUnit(suite) {
     const s = catalogDoc && catalogDoc.suites.find((x) => x.name === suite);
     return s ? s.size : 'elements';
 }
+
+// A result's figure of merit in the suite's unit (GET /api/v1/suites: `figure`): GB/s, GFLOP/s, or G
+// interactions per second (a result's size is its interactions per application).
+export function figureValue(figure, r) {
+    if (figure === 'gflops')
+        return r.gflops;
+    if (figure === 'interactions')
+        return r.stats_s && r.stats_s.min > 0 ? r.size / r.stats_s.min / 1e9 : null;
+    return r.bandwidth_bytes_per_s / 1e9;
+}
+
+export function figureLabel(figure) {
+    return {gflops: 'GFLOP/s', interactions: 'G interactions/s'}[figure] || 'bandwidth (GB/s)';
+}
+
