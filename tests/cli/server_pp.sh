@@ -292,7 +292,7 @@ check "pp with no verified results: 200, empty, and a note" '.applications == []
 expect_api "pp without problem"          400 missing_parameter GET "/api/v1/pp"
 expect_api "pp problem not suite.kernel" 400 invalid_parameter GET "/api/v1/pp?problem=stream"
 expect_api "pp unknown problem"          422 unknown_problem   GET "/api/v1/pp?problem=stream.triadd"
-expect_api "pp unknown suite"            422 unknown_problem   GET "/api/v1/pp?problem=hacc.force"
+expect_api "pp unknown suite"            422 unknown_problem   GET "/api/v1/pp?problem=nbody.force"
 expect_api "pp unknown platform"         422 unknown_platform  GET "$PP&platforms=imp-cpu,nowhere"
 expect_api "pp malformed platform list"  400 invalid_parameter GET "$PP&platforms=imp-cpu,,imp-gpu"
 expect_api "pp bad efficiency"           400 invalid_parameter GET "$PP&efficiency=peak"
