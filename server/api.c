@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/log.h"
+#include "lib/log.h"
 
 const struct route api_routes[] = {
     {"GET", "/", static_index, ROLE_NONE, BODY_NONE, 0, false}, /* the page and its files hold no data */

@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/clock.h"
 #include "server/catalog.h"
-#include "server/log.h"
+#include "lib/log.h"
 
 /* The platform check is part of the insert: no row back means the platform is unknown or cannot run the model
  * (platform_error says which). */
@@ -481,13 +482,13 @@ static ssize_t events_write(struct request *r, char *buf, size_t max)
     int more = PQntuples(res) > 0 && !PQgetisnull(res, 0, 0);
     PQclear(res);
     if (used) {
-        es->last_write = http_now();
+        es->last_write = clock_now();
         return (ssize_t)used;
     }
     if (terminal && !more)
         return -1;
-    if (http_now() - es->last_write > 15.0) { /* keep proxies and clients from timing out */
-        es->last_write = http_now();
+    if (clock_now() - es->last_write > 15.0) { /* keep proxies and clients from timing out */
+        es->last_write = clock_now();
         return snprintf(buf, max, ":\n\n");
     }
     return http_suspend(r) ? 0 : -1;
@@ -514,7 +515,7 @@ int jobs_events(struct request *r)
         return req_fail(r, ERR_INTERNAL, NULL, "out of memory");
     snprintf(es->job, sizeof(es->job), "%s", r->args[0]);
     es->last_id = last ? strtoll(last, NULL, 10) : 0;
-    es->last_write = http_now();
+    es->last_write = clock_now();
     r->state = es;
     r->state_free = free;
     r->stream = events_write;

@@ -15,7 +15,7 @@
 
 #include "server/catalog.h"
 #include "server/import.h"
-#include "server/log.h"
+#include "lib/log.h"
 
 static const char pp_sql[] = "SELECT d->'error'->>'code', d->'error'->>'field', d->'error'->>'message', "
                              "CASE WHEN d ? 'error' THEN NULL ELSE d::text END "

@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/clock.h"
 #include "server/auth.h"
-#include "server/log.h"
+#include "lib/log.h"
 #include "server/report_check.h"
 
 static const char expire_sql[] =
@@ -275,7 +276,7 @@ int workers_claim(struct request *r)
                             api_settings()->max_wait_s);
         if (!(cw = calloc(1, sizeof(*cw))))
             return req_fail(r, ERR_INTERNAL, NULL, "out of memory");
-        cw->deadline = http_now() + (double)wait;
+        cw->deadline = clock_now() + (double)wait;
         r->state = cw;
         r->state_free = free;
     }
@@ -290,7 +291,7 @@ int workers_claim(struct request *r)
                  ? req_fail(r, ERR_INTERNAL, NULL, "out of memory")
                  : req_reply_text(r, 200, text, NULL);
         log_info("worker=%s claimed %s", r->args[0], PQgetvalue(res, 0, 1));
-    } else if (http_now() < cw->deadline && http_suspend(r))
+    } else if (clock_now() < cw->deadline && http_suspend(r))
         st = HTTP_SUSPENDED;
     else
         st = MHD_HTTP_NO_CONTENT;

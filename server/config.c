@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/log.h"
+#include "lib/log.h"
 
 enum type { T_STRING, T_LONG, T_BOOL };
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/log.h"
+#include "lib/log.h"
 
 #define MAX_STATEMENTS 128
 

@@ -19,8 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/clock.h"
 #include "server/auth.h"
-#include "server/log.h"
+#include "lib/log.h"
 
 struct http_server {
     struct MHD_Daemon *daemon;
@@ -41,13 +42,6 @@ static void track_deadline(struct MHD_Connection *conn, double deadline);
 static pthread_mutex_t waiters_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct MHD_Connection **waiters;
 static size_t nwaiters, cap_waiters;
-
-double http_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void http_set_limits(size_t max_body, bool require_read_token)
 {
@@ -366,7 +360,7 @@ static enum MHD_Result send_reply(struct request *r, int status)
     ret = MHD_queue_response(r->conn, (unsigned)status, resp);
     MHD_destroy_response(resp);
     log_debug("request=%s %s %s -> %d (%.3f ms)", r->id, r->method, r->path, status,
-              (http_now() - r->started) * 1e3);
+              (clock_now() - r->started) * 1e3);
     return ret;
 }
 
@@ -517,7 +511,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (!r->conn) {
         r->conn = conn;
         r->method = method;
-        r->started = http_now();
+        r->started = clock_now();
         snprintf(r->path, sizeof(r->path), "%s", url);
         snprintf(r->id, sizeof(r->id), "%04x-%06llx", g_id_prefix, (unsigned long long)++g_request_seq);
         if ((status = admit(r))) {
@@ -568,7 +562,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 
     (void)cls;
     (void)toe;
-    track_deadline(conn, http_now() + g_request_timeout); /* the next request on a kept-alive connection */
+    track_deadline(conn, clock_now() + g_request_timeout); /* the next request on a kept-alive connection */
     if (!r)
         return;
     if (r->state_free)
@@ -620,7 +614,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
             !(t = calloc(1, sizeof(*t))))
             return;
         t->fd = ci->connect_fd;
-        t->deadline = http_now() + g_request_timeout;
+        t->deadline = clock_now() + g_request_timeout;
         pthread_mutex_lock(&tracked_lock);
         t->next = tracked_head;
         if (tracked_head)
@@ -649,7 +643,7 @@ static bool log_allowed(unsigned *suppressed)
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     static double window;
     static unsigned written, dropped;
-    double now = http_now();
+    double now = clock_now();
     bool ok;
 
     pthread_mutex_lock(&lock);
@@ -673,7 +667,7 @@ static void *sweep(void *arg)
 {
     (void)arg;
     while (!sweeper_stop) {
-        double now = http_now();
+        double now = clock_now();
         unsigned cut = 0, suppressed = 0;
 
         pthread_mutex_lock(&tracked_lock);

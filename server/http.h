@@ -129,7 +129,4 @@ int req_check_query(struct request *r, const char *allowed);
  * the server is stopping (answer now instead). */
 bool http_suspend(struct request *r);
 
-/* Monotonic seconds. */
-double http_now(void);
-
 #endif

@@ -24,7 +24,7 @@
 #include "server/config.h"
 #include "server/db.h"
 #include "server/http.h"
-#include "server/log.h"
+#include "lib/log.h"
 #include "server/migrate.h"
 #include "server/notify.h"
 #include "lib/clock.h"

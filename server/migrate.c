@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/log.h"
+#include "lib/log.h"
 
 struct schema_file {
     const char *name;

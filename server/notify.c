@@ -12,10 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/clock.h"
 #include "server/api.h"
 #include "server/db.h"
 #include "server/http.h"
-#include "server/log.h"
+#include "lib/log.h"
 
 struct notifier {
     pthread_t thread;
@@ -83,7 +84,7 @@ static void *run(void *arg)
     double next_tick = 0;
 
     while (!n->stop) {
-        double now = http_now();
+        double now = clock_now();
         bool woke = false;
 
         if (!c && !(c = listen_conn())) {
@@ -110,10 +111,10 @@ static void *run(void *arg)
         }
         if (woke)
             http_wake_all();
-        if (http_now() >= next_tick) {
+        if (clock_now() >= next_tick) {
             reap();
             http_wake_all();
-            next_tick = http_now() + 1.0;
+            next_tick = clock_now() + 1.0;
         }
     }
     PQfinish(c);

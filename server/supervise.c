@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/clock.h"
+#include "lib/log.h"
 #include "server/spawn.h"
 
 #define SUP_BACKOFF_MAX_S 60u
@@ -66,26 +68,8 @@ struct supervisor {
     size_t n;
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void slog(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void slog(int prio, const char *fmt, ...)
-{
-    char line[768];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "<%d>supervise: %s\n", prio, line);
-}
+/* The supervisor's lines, named as such (ppbenchd's logger). */
+#define slog(prio, ...) log_msg((enum log_level)(prio), "supervise: " __VA_ARGS__)
 
 /* environ minus secrets and what systemd meant for ppbenchd alone, plus the worker token (in the environment,
  * not on the command line, where any local user could read it with ps). NULL when out of memory. */
@@ -135,7 +119,7 @@ static int list_platforms(const char *bin, char **envp, json_t **ids, struct pp_
     char *buf = NULL, errtail[256] = "";
     size_t len = 0, cap = 0, elen = 0;
     int out[2] = {-1, -1}, errp[2] = {-1, -1}, status = 0, rc = -1, open_fds = 2;
-    double deadline = now_s() + SUP_LIST_TIMEOUT;
+    double deadline = clock_now() + SUP_LIST_TIMEOUT;
     json_t *doc = NULL, *platforms, *p;
     json_error_t jerr;
     size_t i;
@@ -164,7 +148,7 @@ static int list_platforms(const char *bin, char **envp, json_t **ids, struct pp_
     out[1] = errp[1] = -1;
     while (open_fds > 0) {
         struct pollfd fds[2] = {{.fd = out[0], .events = POLLIN}, {.fd = errp[0], .events = POLLIN}};
-        double left = deadline - now_s();
+        double left = deadline - clock_now();
         char chunk[4096];
         ssize_t n;
 
@@ -282,7 +266,7 @@ static void spawn_locked(struct supervisor *s, struct worker *w)
         execve(s->bin, argv, s->envp);
         child_exec_failed(s->bin);
     }
-    w->started = now_s();
+    w->started = clock_now();
     if (pid < 0) {
         w->due = w->started + w->delay_s;
         slog(3, "cannot start worker platform=%s: fork: %s; retrying in %u s", w->platform, strerror(e),
@@ -321,7 +305,7 @@ static void reap_locked(struct supervisor *s)
                      sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?");
         if (kill(-w->pid, SIGKILL) == 0)
             slog(4, "worker platform=%s pid=%d left processes behind; killed them", w->platform, (int)w->pid);
-        now = now_s();
+        now = clock_now();
         up = now - w->started;
         if (s->stopping) {
             slog(6, "worker platform=%s pid=%d %s", w->platform, (int)w->pid, how);
@@ -349,7 +333,7 @@ static void wait_until_locked(struct supervisor *s, double when)
 /* SIGTERM each worker, give them SUP_GRACE_S to exit, then SIGKILL their groups (lock held). */
 static void terminate_locked(struct supervisor *s)
 {
-    double deadline = now_s() + SUP_GRACE_S;
+    double deadline = clock_now() + SUP_GRACE_S;
     int alive;
 
     for (size_t i = 0; i < s->n; i++)
@@ -360,9 +344,9 @@ static void terminate_locked(struct supervisor *s)
         alive = 0;
         for (size_t i = 0; i < s->n; i++)
             alive += s->workers[i].pid > 0;
-        if (!alive || now_s() >= deadline)
+        if (!alive || clock_now() >= deadline)
             break;
-        wait_until_locked(s, now_s() + 0.05);
+        wait_until_locked(s, clock_now() + 0.05);
     }
     for (size_t i = 0; i < s->n; i++) {
         struct worker *w = &s->workers[i];
@@ -384,7 +368,7 @@ static void *supervisor_main(void *arg)
 
     pthread_mutex_lock(&s->lock);
     while (!s->stopping) {
-        double now = now_s(), next = now + SUP_POLL_S;
+        double now = clock_now(), next = now + SUP_POLL_S;
         reap_locked(s);
         for (size_t i = 0; i < s->n; i++) {
             struct worker *w = &s->workers[i];

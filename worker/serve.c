@@ -37,6 +37,7 @@
 
 #include "buildinfo.h"
 #include "lib/clock.h"
+#include "lib/log.h"
 #include "worker/client.h"
 #include "worker/run.h"
 #include "worker/child.h"
@@ -84,23 +85,7 @@ static double min_d(double a, double b)
     return a < b ? a : b;
 }
 
-static void slog(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* stderr with an sd-daemon priority prefix on every line, so journald keeps the level of a stderr tail. */
-static void slog(int level, const char *fmt, ...)
-{
-    char buf[4096];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
-    va_end(ap);
-    for (char *line = buf, *nl; line; line = nl ? nl + 1 : NULL) {
-        if ((nl = strchr(line, '\n')))
-            *nl = '\0';
-        fprintf(stderr, "<%d>serve: %s%s\n", level, line == buf ? "" : "  ", line);
-    }
-}
+#define slog(level, ...) log_msg((enum log_level)(level), __VA_ARGS__)
 
 static void on_retry(void *arg, const char *path, const struct pp_error *why, double wait_s)
 {
@@ -593,6 +578,8 @@ int serve_main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+
+    log_set_prefix("serve: ");
     struct serve s = {.sig_fd = -1, .chld_fd = -1};
     const char *server = getenv("PPBENCH_SERVER"), *token = getenv("PPBENCH_WORKER_TOKEN"), *want = NULL;
     char host[256] = "", url[512] = "", tok[512] = "";

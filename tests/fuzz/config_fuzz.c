@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "server/config.h"
-#include "server/log.h"
+#include "lib/log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

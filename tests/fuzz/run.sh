@@ -11,9 +11,9 @@ mkdir -p "$OUT"
 CC="clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE"
 # name: sources (besides tests/fuzz/<name>.c) and libraries; corpus directory
 targets=(
-    "config_fuzz|server/config.c server/log.c lib/error.c|tests/fuzz/corpus-config"
+    "config_fuzz|server/config.c lib/log.c lib/error.c|tests/fuzz/corpus-config"
     "import_fuzz|server/import.c lib/error.c -lm|tests/fuzz/corpus"
-    "report_fuzz|server/report_check.c server/catalog.c kernels/lattice.c lib/error.c -ljansson -lm|tests/fuzz/corpus-report"
+    "report_fuzz|server/report_check.c server/catalog.c kernels/suite.c kernels/suites.c kernels/lattice.c lib/error.c -ljansson -lm|tests/fuzz/corpus-report"
 )
 rc=0
 for t in "${targets[@]}"; do

@@ -10,6 +10,12 @@
 #include <unistd.h>
 
 static volatile enum log_level max_level = LOG_INFO;
+static const char *prefix = "";
+
+void log_set_prefix(const char *p)
+{
+    prefix = p ? p : "";
+}
 
 void log_set_level(enum log_level max)
 {
@@ -36,18 +42,24 @@ int log_parse_level(const char *name, enum log_level *out)
 
 void log_msg(enum log_level level, const char *fmt, ...)
 {
-    char line[2048];
-    int n;
+    char msg[4096], line[2048];
     va_list ap;
 
     if (level > max_level)
         return;
-    n = snprintf(line, sizeof(line), "<%d>", (int)level);
     va_start(ap, fmt);
-    n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    if (n > (int)sizeof(line) - 2)
-        n = (int)sizeof(line) - 2;
-    line[n++] = '\n';
-    (void)!write(STDERR_FILENO, line, (size_t)n);
+    for (char *part = msg, *nl; part; part = nl ? nl + 1 : NULL) {
+        int n;
+        if ((nl = strchr(part, '\n')))
+            *nl = '\0';
+        if (nl && !nl[1])
+            nl = NULL; /* a trailing newline ends the message, it adds no empty line */
+        n = snprintf(line, sizeof(line) - 1, "<%d>%s%s%s", (int)level, prefix, part == msg ? "" : "  ", part);
+        if (n > (int)sizeof(line) - 2)
+            n = (int)sizeof(line) - 2;
+        line[n++] = '\n';
+        (void)!write(STDERR_FILENO, line, (size_t)n);
+    }
 }
