@@ -10,6 +10,7 @@
 #include "buildinfo.h"
 #include "cli/cli.h"
 #include "cli/query.h"
+#include "cli/scaling.h"
 #include "cli/submit.h"
 
 struct command {
@@ -37,6 +38,8 @@ static const struct command commands[] = {
     {"cancel", query_cancel_main, query_cancel_usage, "cancel a queued or running job"},
     {"platforms", query_platforms_main, query_platforms_usage, "list the platforms of the fleet"},
     {"pp", query_pp_main, query_pp_usage, "performance portability of each application over platforms"},
+    {"scaling", scaling_main, scaling_usage,
+     "a suite's figure of merit against problem size on one platform"},
     {"version", version_main, version_usage, "print the version of this client"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

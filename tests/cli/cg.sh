@@ -67,3 +67,15 @@ api POST /api/v1/jobs "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\
     \"sweep\":{\"param\":\"arraysize\",\"values\":[1000,100000]}}" "$ADMIN"
 [ "$STATUS" = 202 ] && [ "$(printf '%s' "$BODY" | jq '.ids | length')" = 2 ] &&
     pass "stream sweep over arraysize" || fail "stream sweep over arraysize" "$STATUS $BODY"
+
+# The CLI prints the same view as the dashboard's Scaling page: one row per kernel, model, precision and size.
+"$BUILD/bin/ppbench" --server "$URL" --token "$ADMIN" scaling --platform "$CPU" --suite cg --precision fp64 \
+    >"$TMP/scaling.txt" 2>&1
+if grep -Eq '^spmv +openmp +fp64 +27 ' "$TMP/scaling.txt" && grep -Eq '^spmv +openmp +fp64 +1000 ' "$TMP/scaling.txt" &&
+    [ "$(grep -Ec '^(spmv|cg) +openmp +fp64 ' "$TMP/scaling.txt")" = 6 ]; then
+    pass "ppbench scaling prints the sweep: spmv and cg at 27, 216 and 1000 rows"
+else
+    fail "ppbench scaling prints the sweep" "$(head -c 400 "$TMP/scaling.txt")"
+fi
+expect "ppbench scaling refuses an unknown suite" 2 'unknown suite "nbody"' -- \
+    "$BUILD/bin/ppbench" --server "$URL" scaling --platform "$CPU" --suite nbody

@@ -1,0 +1,211 @@
+/*
+ * scaling: `ppbench scaling --platform ID --suite S`: GET /api/v1/results of that platform and suite (and its
+ * STREAM triads, for the reference), then one row per kernel, model, precision and size with the best
+ * verified figure of that size (the suite table's figure: GB/s, GFLOP/s or interactions/s), the number of
+ * runs behind it, and, for a bandwidth suite, its share of the platform's triad at the triad's largest size.
+ * Main thread.
+ */
+#include "scaling.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/format.h"
+#include "kernels/suite.h"
+
+const char scaling_usage[] =
+    "usage: ppbench scaling --platform ID --suite S [--precision fp64|fp32] [--json]\n"
+    "  a suite's figure of merit against problem size on one platform: one row per kernel, model,\n"
+    "  precision and size (the best verified result of that size, and how many runs there are), with the\n"
+    "  platform's STREAM triad at its largest size as the reference for bandwidth suites. Submit a sweep\n"
+    "  (POST /api/v1/jobs with \"sweep\") to measure one.\n";
+
+#define MAX_POINTS 4096
+
+struct point {
+    const char *kernel, *model, *precision;
+    long long size;
+    double value; /* the best */
+    int runs;
+    long long job;
+};
+
+static double figure_of(const char *figure, json_t *r)
+{
+    json_t *min = json_object_get(json_object_get(r, "stats_s"), "min");
+
+    if (strcmp(figure, "gflops") == 0)
+        return json_number_value(json_object_get(r, "gflops"));
+    if (strcmp(figure, "interactions") == 0)
+        return json_number_value(min) > 0
+                   ? (double)json_integer_value(json_object_get(r, "size")) / json_number_value(min) / 1e9
+                   : 0;
+    return json_number_value(json_object_get(r, "bandwidth_bytes_per_s")) / 1e9;
+}
+
+static int compare(const void *a, const void *b)
+{
+    const struct point *x = a, *y = b;
+    int c;
+
+    if ((c = strcmp(x->kernel, y->kernel)) || (c = strcmp(x->model, y->model)) ||
+        (c = strcmp(x->precision, y->precision)))
+        return c;
+    return (x->size > y->size) - (x->size < y->size);
+}
+
+/* The best verified triad at the largest size among results (GB/s), 0 when none. */
+static double triad_reference(json_t *results, const char *precision, long long *size)
+{
+    double best = 0;
+    json_t *r;
+    size_t i;
+
+    *size = 0;
+    json_array_foreach(results, i, r)
+    {
+        long long n = json_integer_value(json_object_get(r, "size"));
+        double bw = json_number_value(json_object_get(r, "bandwidth_bytes_per_s")) / 1e9;
+        if (!json_is_true(json_object_get(r, "verified")) ||
+            (precision && strcmp(precision, json_string_value(json_object_get(r, "precision")) ?: "")))
+            continue;
+        if (n > *size || (n == *size && bw > best)) {
+            *size = n;
+            best = bw;
+        }
+    }
+    return best;
+}
+
+static int get(const struct cli *c, const char *path, struct http_reply *r)
+{
+    struct pp_error err;
+
+    if (http_request(&c->http, "GET", path, NULL, r, &err))
+        return cli_fail(c, r, &err);
+    if (!json_is_array(json_object_get(r->json, "results"))) {
+        fprintf(stderr, "ppbench: the server's answer has no \"results\" array\n");
+        return CLI_UNREACHABLE;
+    }
+    return CLI_OK;
+}
+
+int scaling_main(struct cli *c, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"platform", required_argument, NULL, 'p'},
+        {"suite", required_argument, NULL, 's'},
+        {"precision", required_argument, NULL, 'P'},
+        CLI_GLOBAL_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    const char *platform = NULL, *suite_name = NULL, *precision = NULL;
+    char path[1024], tpath[1024];
+    struct http_reply r = {0}, t = {0};
+    struct pp_error err;
+    static struct point pts[MAX_POINTS];
+    size_t npts = 0, i;
+    const struct suite *s;
+    long long tsize = 0;
+    double triad;
+    json_t *res;
+    int opt, status;
+
+    optind = 0;
+    while ((opt = cli_getopt(c, argc, argv, ":h", longopts)) != -1) {
+        if (opt == 'h') {
+            fputs(scaling_usage, stdout);
+            return CLI_OK;
+        }
+        if (opt == 'p')
+            platform = optarg;
+        else if (opt == 's')
+            suite_name = optarg;
+        else if (opt == 'P')
+            precision = optarg;
+        else
+            return CLI_USAGE; /* cli_getopt said what */
+    }
+    if (optind < argc)
+        return cli_usage_error("unexpected argument \"%s\"", argv[optind]);
+    if (!platform || !suite_name)
+        return cli_usage_error("scaling needs --platform and --suite (see --help)");
+    if (!(s = suite_find(suite_name)))
+        return cli_usage_error("unknown suite \"%s\" (known: %s)", suite_name, suite_names());
+    if (precision && strcmp(precision, "fp64") && strcmp(precision, "fp32"))
+        return cli_usage_error("invalid --precision \"%s\": expected fp64 or fp32", precision);
+    snprintf(path, sizeof(path), "/api/v1/results?limit=2000");
+    snprintf(tpath, sizeof(tpath), "/api/v1/results?limit=200&suite=stream&kernel=triad");
+    if (http_query_add(path, sizeof(path), "platform", platform, &err) ||
+        http_query_add(path, sizeof(path), "suite", suite_name, &err) ||
+        http_query_add(tpath, sizeof(tpath), "platform", platform, &err))
+        return cli_usage_error("%s", err.msg);
+    if ((status = get(c, path, &r)) != CLI_OK || (status = get(c, tpath, &t)) != CLI_OK)
+        goto out;
+    if (c->json) {
+        cli_print_body(&r);
+        goto out;
+    }
+    json_array_foreach(json_object_get(r.json, "results"), i, res)
+    {
+        const char *kernel = json_string_value(json_object_get(res, "kernel")),
+                   *model = json_string_value(json_object_get(res, "model")),
+                   *prec = json_string_value(json_object_get(res, "precision"));
+        long long size = json_integer_value(json_object_get(res, "size"));
+        double v = figure_of(s->figure, res);
+        size_t k;
+
+        if (!json_is_true(json_object_get(res, "verified")) || !kernel || !model || !prec ||
+            (precision && strcmp(precision, prec)))
+            continue;
+        for (k = 0; k < npts; k++)
+            if (pts[k].size == size && !strcmp(pts[k].kernel, kernel) && !strcmp(pts[k].model, model) &&
+                !strcmp(pts[k].precision, prec))
+                break;
+        if (k == npts) {
+            if (npts == MAX_POINTS)
+                continue;
+            pts[npts++] = (struct point){kernel, model, prec, size, v, 0, 0};
+        }
+        pts[k].runs++;
+        if (v >= pts[k].value) {
+            pts[k].value = v;
+            pts[k].job = json_integer_value(json_object_get(res, "job_id"));
+        }
+    }
+    if (!npts) {
+        printf("no verified %s results on %s%s%s\n", suite_name, platform, precision ? " in " : "",
+               precision ? precision : "");
+        goto out;
+    }
+    qsort(pts, npts, sizeof(pts[0]), compare);
+    triad = strcmp(s->figure, "bandwidth") == 0
+                ? triad_reference(json_object_get(t.json, "results"), precision, &tsize)
+                : 0;
+    printf("%s on %s: %s against %s\n", s->title, platform,
+           strcmp(s->figure, "gflops") == 0         ? "GFLOP/s"
+           : strcmp(s->figure, "interactions") == 0 ? "G interactions/s"
+                                                    : "GB/s",
+           s->size);
+    if (triad > 0)
+        printf("reference: STREAM triad %.1f GB/s at %lld elements (the best verified at its largest size)\n",
+               triad, tsize);
+    printf("%-10s %-8s %-9s %14s %12s %6s %9s %8s\n", "KERNEL", "MODEL", "PRECISION", "SIZE",
+           strcmp(s->figure, "gflops") == 0         ? "GFLOP/s"
+           : strcmp(s->figure, "interactions") == 0 ? "Ginter/s"
+                                                    : "GB/s",
+           "RUNS", "OF TRIAD", "JOB");
+    for (i = 0; i < npts; i++) {
+        char share[16] = "-";
+        if (triad > 0)
+            snprintf(share, sizeof(share), "%.1f %%", 100 * pts[i].value / triad);
+        printf("%-10s %-8s %-9s %14lld %12.3f %6d %9s %8lld\n", pts[i].kernel, pts[i].model, pts[i].precision,
+               pts[i].size, pts[i].value, pts[i].runs, share, pts[i].job);
+    }
+out:
+    http_reply_clear(&r);
+    http_reply_clear(&t);
+    return status;
+}
