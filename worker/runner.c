@@ -152,6 +152,7 @@ static void output_clear(struct suite_output *o)
     json_decref(o->variant);
     json_decref(o->phases);
     json_decref(o->details);
+    json_decref(o->warnings);
     memset(o, 0, sizeof(*o));
 }
 
