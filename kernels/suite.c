@@ -379,8 +379,8 @@ static json_t *param_json(const struct suite_param *p)
                                         [SUITE_ENUM] = "enum",
                                         [SUITE_LATTICE] = "string",
                                         [SUITE_NUMBER] = "number"};
-    json_t *o = json_pack("{s:s, s:s, s:s, s:b}", "name", p->name, "type", types[p->type], "description",
-                          p->description, "optional", p->optional);
+    json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b}", "name", p->name, "type", types[p->type], "description",
+                          p->description, "optional", p->optional, "key", p->key);
 
     if (p->type == SUITE_ENUM) {
         json_t *c = json_array();
@@ -403,6 +403,61 @@ static json_t *param_json(const struct suite_param *p)
                         : p->type == SUITE_NUMBER  ? json_real(p->fdef)
                                                    : json_null());
     return o;
+}
+
+int suite_key_value(const json_t *v, char *out, size_t size)
+{
+    int n = -1;
+
+    if (json_is_integer(v))
+        n = snprintf(out, size, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        n = snprintf(out, size, "%.17g", json_real_value(v));
+    else if (json_is_string(v) && !strpbrk(json_string_value(v), ";=,\"\n"))
+        n = snprintf(out, size, "%s", json_string_value(v));
+    else if (json_is_array(v) && json_array_size(v) > 0) {
+        size_t used = 0, i;
+        const json_t *x;
+        json_array_foreach(v, i, x)
+        {
+            if (!json_is_integer(x) || used >= size)
+                return -1;
+            used += (size_t)snprintf(out + used, size - used, "%s%lld", i ? "x" : "",
+                                     (long long)json_integer_value(x));
+        }
+        n = (int)used;
+    }
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+int suite_problem_key(const struct suite *s, const json_t *problem, char *out, size_t size,
+                      struct suite_error *e)
+{
+    static const char *const always[] = {"precision", "size"};
+    size_t used = 0;
+    char value[SUITE_KEY_MAX];
+
+    for (size_t i = 0; i < sizeof(always) / sizeof(always[0]) + s->nparams; i++) {
+        const char *name = i < 2 ? always[i] : s->params[i - 2].name;
+        if (i >= 2 && (!s->params[i - 2].key || !strcmp(name, "precision")))
+            continue;
+        if (suite_key_value(json_object_get(problem, name), value, sizeof(value))) {
+            e->code = "invalid_value";
+            snprintf(e->field, sizeof(e->field), "problem.%s", name);
+            snprintf(e->msg, sizeof(e->msg), "problem.%s must be a number, a word or an array of integers",
+                     name);
+            return -1;
+        }
+        used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s%s=%s", used ? ";" : "", name,
+                                 value);
+    }
+    if (used >= size) {
+        e->code = "out_of_range";
+        snprintf(e->field, sizeof(e->field), "problem");
+        snprintf(e->msg, sizeof(e->msg), "the problem key is longer than %zu bytes", size - 1);
+        return -1;
+    }
+    return 0;
 }
 
 json_t *suite_catalog_json(void)

@@ -40,6 +40,10 @@ struct suite_param {
     bool optional;
     /* Only for `ppbench-worker run` (a standalone choice jobs do not offer); left out of the catalogue. */
     bool standalone;
+    /* Part of the problem key: its value changes the work per timed unit (samples, applications per sample,
+     * the timing rule, the lattice's shape, ...), so results that differ in it are other problems, never
+     * compared (suite_problem_key). Precision and size are always in the key. */
+    bool key;
     const char *description;
     double fmin, fmax, fdef; /* number: range and default */
 };
@@ -125,6 +129,20 @@ double suite_number(const struct suite_values *v, const char *name);
 const char *suite_str(const struct suite_values *v, const char *name);
 bool suite_is_set(const struct suite_values *v, const char *name);
 bool suite_kernel_on(const struct suite_values *v, const char *kernel);
+
+/* The problem key of a run (docs/METHODOLOGY.md, "Problem"): "precision=fp32;size=65536;lattice=16x16x16x16;
+ * numtimes=100;iterations=1", the precision and size, then each parameter marked key in table order, with
+ * the value the report's problem document (problem, borrowed) holds under the parameter's name: what ran,
+ * resolved on the device. Integers in decimal, numbers with %.17g, strings as they are, arrays of integers
+ * joined by 'x'. -1 when problem lacks one of them or holds a value of another form, or the key does not
+ * fit out (e names the field: "problem.lattice"). Results are compared only within one key. */
+#define SUITE_KEY_MAX 256
+int suite_problem_key(const struct suite *s, const json_t *problem, char *out, size_t size,
+                      struct suite_error *e) PP_WUR;
+
+/* One value as the key writes it (a job's "4x4x4x8" and a problem's [4, 4, 4, 8] alike); -1 when it has none
+ * of those forms or does not fit out. */
+int suite_key_value(const json_t *v, char *out, size_t size) PP_WUR;
 
 /* The programming models a job may name (kernels/suites.c: every model the project has, built here or not).
  */

@@ -51,6 +51,9 @@ struct suite_output {
     json_t *problem, *variant, *phases;
     json_t *
         details; /* optional: what else the run found (a solver's residual history): the report's "details" */
+    /* optional: a JSON array of strings, what a reader of the result must know (a problem accepted with a
+     * caveat, such as staggered third neighbours aliasing on an extent of 4 or 6): the report's "warnings" */
+    json_t *warnings;
     struct suite_kernel kernels[SUITE_MAX_KERNELS];
     size_t nkernels;
     bool verified;

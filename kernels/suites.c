@@ -23,30 +23,34 @@ const char *const suite_models[] = {"openmp", "opencl", "cuda", NULL};
 static const char *const precisions[] = {"fp64", "fp32", NULL};
 
 /* A parameter of each type (kernels/suite.h): a default, or _OPT for none (absent: the driver decides). */
-#define INTEGER(n, lo, hi, d, text)                                                                          \
+#define INTEGER(n, lo, hi, d, text, ...)                                                                     \
     {                                                                                                        \
-        .name = n, .type = SUITE_INTEGER, .min = lo, .max = hi, .def = d, .description = text                \
+        .name = n, .type = SUITE_INTEGER, .min = lo, .max = hi, .def = d, .description = text, __VA_ARGS__   \
     }
-#define INTEGER_OPT(n, lo, hi, text)                                                                         \
+#define INTEGER_OPT(n, lo, hi, text, ...)                                                                    \
     {                                                                                                        \
-        .name = n, .type = SUITE_INTEGER, .min = lo, .max = hi, .optional = true, .description = text        \
+        .name = n, .type = SUITE_INTEGER, .min = lo, .max = hi, .optional = true, .description = text,       \
+        __VA_ARGS__                                                                                          \
     }
-#define NUMBER(n, lo, hi, d, text)                                                                           \
+#define NUMBER(n, lo, hi, d, text, ...)                                                                      \
     {                                                                                                        \
-        .name = n, .type = SUITE_NUMBER, .fmin = lo, .fmax = hi, .fdef = d, .description = text              \
+        .name = n, .type = SUITE_NUMBER, .fmin = lo, .fmax = hi, .fdef = d, .description = text, __VA_ARGS__ \
     }
-#define CHOICE(n, list, d, text)                                                                             \
+#define CHOICE(n, list, d, text, ...)                                                                        \
     {                                                                                                        \
-        .name = n, .type = SUITE_ENUM, .choices = list, .def = d, .description = text                        \
+        .name = n, .type = SUITE_ENUM, .choices = list, .def = d, .description = text, __VA_ARGS__           \
     }
 #define CHOICE_OPT(n, list, text)                                                                            \
     {                                                                                                        \
         .name = n, .type = SUITE_ENUM, .choices = list, .optional = true, .description = text                \
     }
-#define PRECISION(d) CHOICE("precision", precisions, d, "element type")
+/* KEY as the last argument: the parameter is part of the problem key (kernels/suite.h); precision and the
+ * lattice always are. */
+#define KEY          .key = true
+#define PRECISION(d) CHOICE("precision", precisions, d, "element type", KEY)
 #define LATTICE                                                                                              \
     {                                                                                                        \
-        .name = "lattice", .type = SUITE_LATTICE, .optional = true,                                          \
+        .name = "lattice", .type = SUITE_LATTICE, .optional = true, .key = true,                             \
         .description =                                                                                       \
             "lattice extents XxYxZxT, each even and at least 4 (absent: 32^4 on GPUs, 8^4 on CPUs)"          \
     }
@@ -55,7 +59,8 @@ static const char *const precisions[] = {"fp64", "fp32", NULL};
 static const char *const stream_kernels[] = {"copy", "mul", "add", "triad", "dot", "nstream", NULL};
 static const struct suite_param stream_params[] = {
     INTEGER("arraysize", 1, 1LL << 40, STREAM_DEFAULT_N, "elements per array"),
-    INTEGER("numtimes", 2, 100000, STREAM_DEFAULT_NUMTIMES, "iterations per kernel; the first is warm-up"),
+    INTEGER("numtimes", 2, 100000, STREAM_DEFAULT_NUMTIMES, "iterations per kernel; the first is warm-up",
+            KEY),
     PRECISION(0),
 };
 
@@ -66,9 +71,9 @@ static const struct suite_param wilson_params[] = {
     LATTICE,
     CHOICE("layout", layouts, 0, "data layout: aos (site-major) or soa (structure of arrays over sites)"),
     PRECISION(1),
-    INTEGER("numtimes", 2, 100000, WILSON_DEFAULT_NUMTIMES, "timed samples; the first is warm-up"),
+    INTEGER("numtimes", 2, 100000, WILSON_DEFAULT_NUMTIMES, "timed samples; the first is warm-up", KEY),
     INTEGER("iterations", 1, WILSON_MAX_ITERATIONS, WILSON_DEFAULT_ITERATIONS,
-            "applications per timed sample, back to back"),
+            "applications per timed sample, back to back", KEY),
 };
 
 /* ---- staggered (paper 001) ---- */
@@ -84,13 +89,14 @@ static const struct suite_param staggered_params[] = {
     /* the device's limit is the worker's to judge */
     INTEGER_OPT("work_group", 0, 1 << 20,
                 "work-group size (0 or absent: the largest of 768, 384, 192, 96 the strategy allows)"),
-    INTEGER("runs", 1, 100000, 10, "timed samples after one warm-up application"),
-    INTEGER("iterations", 1, 100000, 100, "applications per timed sample"),
+    INTEGER("runs", 1, 100000, 10, "timed samples after one warm-up application", KEY),
+    INTEGER("iterations", 1, 100000, 100, "applications per timed sample", KEY),
     /* Jobs follow the paper's rule only, so PP never mixes the two. */
     {.name = "timing",
      .type = SUITE_ENUM,
      .choices = timings,
      .standalone = true,
+     .key = true,
      .description = "mean (rates from the mean sample, the paper's rule) or best (the fastest)"},
 };
 
@@ -98,12 +104,13 @@ static const struct suite_param staggered_params[] = {
 static const char *const cg_kernels[] = {"axpby", "dot", "spmv", "cg", NULL};
 static const char *const spmv_variants[] = {"native", "cusparse", NULL};
 static const struct suite_param cg_params[] = {
-    INTEGER_OPT("n", 1, CG_MAX_N, "grid cells per side: (n+1)^3 rows (absent: 200 on GPUs, 100 on CPUs)"),
+    INTEGER_OPT("n", 1, CG_MAX_N, "grid cells per side: (n+1)^3 rows (absent: 200 on GPUs, 100 on CPUs)",
+                KEY),
     PRECISION(0),
-    INTEGER("numtimes", 2, 100000, CG_DEFAULT_NUMTIMES, "samples per kernel; the first is warm-up"),
-    INTEGER("iterations", 1, CG_MAX_ITERATIONS, CG_DEFAULT_ITERATIONS, "CG iterations per cg sample"),
+    INTEGER("numtimes", 2, 100000, CG_DEFAULT_NUMTIMES, "samples per kernel; the first is warm-up", KEY),
+    INTEGER("iterations", 1, CG_MAX_ITERATIONS, CG_DEFAULT_ITERATIONS, "CG iterations per cg sample", KEY),
     NUMBER("tolerance", 0, 0.5, 0,
-           "cg stops once the relative residual is below it (0: every iteration runs)"),
+           "cg stops once the relative residual is below it (0: every iteration runs)", KEY),
     CHOICE("spmv_variant", spmv_variants, 0,
            "SPMV: ppbench's kernel (native) or the vendor library's (cusparse, CUDA only)"),
     INTEGER_OPT("rows_per_group", 1, 1024,
@@ -119,11 +126,11 @@ static const char *const hacc_variants[] = {"select", "memory-32", "memory-objec
                                             "simd",   NULL};
 static const struct suite_param hacc_params[] = {
     INTEGER("leaf_size", 16, HACC_MAX_LEAF_SIZE, HACC_DEFAULT_LEAF_SIZE,
-            "particles per leaf, a multiple of 16 (HACC's leaves hold 64 to 256)"),
+            "particles per leaf, a multiple of 16 (HACC's leaves hold 64 to 256)", KEY),
     INTEGER_OPT("leaf_pairs", 1, HACC_MAX_PAIRS,
-                "leaf pairs of neighbouring cells (absent: 65536 on GPUs, 4096 on CPUs)"),
+                "leaf pairs of neighbouring cells (absent: 65536 on GPUs, 4096 on CPUs)", KEY),
     PRECISION(1),
-    INTEGER("numtimes", 2, 100000, HACC_DEFAULT_NUMTIMES, "samples per kernel; the first is warm-up"),
+    INTEGER("numtimes", 2, 100000, HACC_DEFAULT_NUMTIMES, "samples per kernel; the first is warm-up", KEY),
     CHOICE_OPT("variant", hacc_variants,
                "exchange between the half-warps (paper 003 Sec. 5.3: select, memory-32, memory-object, "
                "broadcast; OpenMP: scalar, simd; absent: select on cuda, memory-object on opencl GPUs, "

@@ -19,7 +19,8 @@
 
 static const char pp_sql[] = "SELECT d->'error'->>'code', d->'error'->>'field', d->'error'->>'message', "
                              "CASE WHEN d ? 'error' THEN NULL ELSE d::text END "
-                             "FROM pp_doc($1, $2, $3, $4::bigint, string_to_array($5, ','), $6, $7) d";
+                             "FROM pp_doc($1, $2, $3, $4::bigint, $8, string_to_array($5, ','), $6, $7, "
+                             "$9::boolean) d";
 
 static const char platform_sql[] = "SELECT host_id IS NOT NULL FROM platforms WHERE id = $1";
 
@@ -121,14 +122,16 @@ int pp_get(struct request *r)
                *efficiency = or_default(req_query(r, "efficiency"), "app"),
                *precision = req_query(r, "precision"), *size_s = req_query(r, "size"),
                *policy = or_default(req_query(r, "variant_policy"), "best"),
-               *variant = req_query(r, "variant");
+               *variant = req_query(r, "variant"), *key = req_query(r, "key"),
+               *flagged = or_default(req_query(r, "include_flagged"), "false");
     const struct suite *s = NULL;
     char suite[64], kernel[64], size[24];
     struct db_error dberr;
     PGresult *res;
     int st;
 
-    if ((st = req_check_query(r, "problem,platforms,efficiency,precision,size,variant_policy,variant")) ||
+    if ((st = req_check_query(r, "problem,platforms,efficiency,precision,size,variant_policy,variant,key,"
+                                 "include_flagged")) ||
         (st = parse_problem(r, req_query(r, "problem"), suite, kernel, sizeof(suite), &s)))
         return st;
     if (!precision || !*precision) /* the suite's own default: fp32 for wilson, fp64 for the others */
@@ -154,9 +157,16 @@ int pp_get(struct request *r)
         return req_fail(r, ERR_INVALID_PARAMETER, "platforms",
                         "platforms must be a comma-separated list of ids");
 
-    const char *params[7] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
-                             platforms, efficiency, variant};
-    if (!(res = db_query(pp_sql, 7, params, &dberr)))
+    if (key && (!*key || !valid_text(key, SUITE_KEY_MAX - 1, false)))
+        return req_fail(r, ERR_INVALID_PARAMETER, "key",
+                        "key must be a problem key (a result's problem_key)");
+    if (strcmp(flagged, "true") && strcmp(flagged, "false"))
+        return req_fail(r, ERR_INVALID_PARAMETER, "include_flagged", "include_flagged must be true or false");
+
+    const char *params[9] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
+                             platforms, efficiency, variant,   key,
+                             flagged};
+    if (!(res = db_query(pp_sql, 9, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (!PQgetisnull(res, 0, 0))
         st = req_fail(r, errors_from_code(PQgetvalue(res, 0, 0)), PQgetvalue(res, 0, 1), "%s",
@@ -180,6 +190,22 @@ static bool csv_type(const char *ct)
     return false;
 }
 
+/* An imported row's problem as the stream suite reports one (size, precision, numtimes: BabelStream's
+ * num_times counts its first, excluded, iteration as ours does), with its problem key, so that it meets the
+ * workers' results of the same key (new reference). */
+static json_t *import_problem(const struct import_row *x)
+{
+    json_t *p = json_pack("{s:I, s:I, s:s, s:I}", "size", (json_int_t)x->n_elements, "array_size",
+                          (json_int_t)x->n_elements, "precision", x->element_bytes == 4 ? "fp32" : "fp64",
+                          "numtimes", (json_int_t)x->num_times);
+    char key[SUITE_KEY_MAX];
+    struct suite_error e;
+
+    if (p && suite_problem_key(suite_find("stream"), p, key, sizeof(key), &e) == 0)
+        json_object_set_new(p, "key", json_string(key));
+    return p;
+}
+
 /* The rows as the JSON array import_sql reads (new string, free()), or NULL when out of memory. */
 static char *rows_json(struct request *r, const struct import_set *set)
 {
@@ -191,11 +217,11 @@ static char *rows_json(struct request *r, const struct import_set *set)
     for (size_t i = 0; i < set->n; i++) {
         const struct import_row *x = &set->rows[i];
         json_t *prov =
-            json_pack("{s:s, s:s, s:i, s:s, s:I, s:s, s:s, s:s, s:I}", "source", "babelstream-csv",
+            json_pack("{s:s, s:s, s:i, s:s, s:I, s:s, s:s, s:s, s:I, s:o}", "source", "babelstream-csv",
                       "babelstream_format", x->format, "csv_line", x->line, "function", x->function,
                       "num_times", (json_int_t)x->num_times, "unit", x->unit, "verified_by",
                       "babelstream (its own check; an imported row is taken as verified)", "request_id",
-                      r->id, "token_id", (json_int_t)r->token_id);
+                      r->id, "token_id", (json_int_t)r->token_id, "problem", import_problem(x));
         json_t *o =
             json_pack("{s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "line", x->line,
                       "kernel", x->kernel, "precision", x->element_bytes == 4 ? "fp32" : "fp64", "size",

@@ -101,7 +101,7 @@ static const char result_sql[] =
     "e->>'error', "
     "  coalesce(d->'provenance', '{}') || jsonb_build_object('platform', d->'platform', 'device', "
     "d->'device', "
-    "    'variant', d->'variant', 'problem', d->'problem') "
+    "    'variant', d->'variant', 'problem', d->'problem', 'warnings', coalesce(d->'warnings', '[]')) "
     "  FROM j, rep, jsonb_array_elements(coalesce(d->'kernels', '[]')) e RETURNING verified, kernel, error), "
     "f AS (UPDATE jobs SET state = CASE WHEN $3 = 'succeeded' AND EXISTS (SELECT 1 FROM ins) "
     "      AND NOT EXISTS (SELECT 1 FROM ins WHERE NOT verified) THEN 'succeeded' ELSE 'failed' END, "

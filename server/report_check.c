@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernels/suite.h"
 #include "server/catalog.h"
 
 /* Fill field and err; always -1. */
@@ -242,6 +243,39 @@ static int check_size(const json_t *params, const json_t *problem, char *field, 
     return 0;
 }
 
+/* problem.key is the suite's key over the problem the report holds (kernels/suite.h): a worker cannot file
+ * a result under another problem than the one it describes. */
+static int check_key(const struct suite *s, const json_t *params, const json_t *problem, char *field,
+                     size_t size, struct pp_error *err)
+{
+    const char *got = json_string_value(json_object_get(problem, "key"));
+    char want[SUITE_KEY_MAX], ran[SUITE_KEY_MAX], name[96];
+    struct suite_error e;
+
+    if (!s)
+        return 0;
+    /* what the job fixed of the key is what ran (a parameter the job leaves to the device is the worker's) */
+    for (size_t i = 0; i < s->nparams; i++) {
+        const json_t *asked = json_object_get(params, s->params[i].name);
+        if (!s->params[i].key || !asked || suite_key_value(asked, want, sizeof(want)))
+            continue;
+        snprintf(name, sizeof(name), "report.problem.%s", s->params[i].name);
+        if (suite_key_value(json_object_get(problem, s->params[i].name), ran, sizeof(ran)) ||
+            strcmp(ran, want))
+            return bad(field, size, name, err, "%s must be the job's %.64s", name, want);
+    }
+    if (suite_problem_key(s, problem, want, sizeof(want), &e)) {
+        snprintf(name, sizeof(name), "report.%s", e.field);
+        return bad(field, size, name, err, "report.%s", e.msg);
+    }
+    if (!got)
+        return bad(field, size, "report.problem.key", err, "report.problem.key is required: %s", want);
+    if (strcmp(got, want))
+        return bad(field, size, "report.problem.key", err,
+                   "report.problem.key is %.120s, its problem gives %.120s", got, want);
+    return 0;
+}
+
 /* The choices the job fixed (its enum parameters) must be the ones the report says it ran, where it says. */
 static int check_choices(const struct suite *s, const json_t *params, const json_t *report, char *field,
                          size_t size, struct pp_error *err)
@@ -293,6 +327,7 @@ int report_check(const char *suite, const json_t *kernels, const json_t *params,
                    "report.problem.precision must be fp32 or fp64");
     if (check_choices(s, params, report, field, field_size, err) ||
         check_size(params, problem, field, field_size, err) ||
+        check_key(s, params, problem, field, field_size, err) ||
         check_kernels(s, kernels, json_object_get(report, "kernels"), field, field_size, err))
         return -1;
     return 0;

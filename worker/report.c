@@ -73,6 +73,8 @@ int report_json(FILE *f, const struct run_report *r, struct suite_output *o, str
         json_object_set_new(doc, "details", o->details);
         o->details = NULL;
     }
+    json_object_set_new(doc, "warnings", o->warnings ? o->warnings : json_array());
+    o->warnings = NULL;
     json_object_set_new(json_object_get(doc, "provenance"), "backend", report_info_json(&r->backend, ""));
     rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     fputc('\n', f);

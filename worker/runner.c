@@ -69,6 +69,19 @@ static void add_clocks(struct run_report *r, const char *when)
     }
 }
 
+/* problem.key: the suite's problem key over the problem its driver reported (kernels/suite.h), so that only
+ * results of one key are ever compared. A driver whose problem lacks a key parameter is a bug: -1. */
+static int add_key(const struct suite *suite, struct suite_output *o, struct pp_error *err)
+{
+    char key[SUITE_KEY_MAX];
+    struct suite_error e;
+
+    if (suite_problem_key(suite, o->problem, key, sizeof(key), &e))
+        return pp_error_set(err, "%s: the problem key: %s", suite->name, e.msg);
+    json_object_set_new(o->problem, "key", json_string(key));
+    return 0;
+}
+
 /* "model cuda cannot drive platform cpu0 (cpu0 runs: openmp, opencl)", then that model's discovery notes. */
 static int no_device(const struct pp_platform_list *pl, const struct pp_platform *p, const char *model,
                      struct pp_error *err)
@@ -139,6 +152,7 @@ static void output_clear(struct suite_output *o)
     json_decref(o->variant);
     json_decref(o->phases);
     json_decref(o->details);
+    json_decref(o->warnings);
     memset(o, 0, sizeof(*o));
 }
 
@@ -210,6 +224,10 @@ int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, 
         goto out;
     }
     add_clocks(&r, "after");
+    if (add_key(suite, &o, err)) {
+        rc = RUN_FAILED;
+        goto out;
+    }
     b->describe(ctx, &r.backend);
     rc = write_report(out, fmt, &r, d, state, &o, err);
 out:

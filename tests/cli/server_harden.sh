@@ -66,9 +66,11 @@ kernel_doc() { # NAME [BANDWIDTH] [EXTRA]
     printf '{"kernel":"%s","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":%s,"gflops":0,"times_s":[1e-6,1e-6,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}%s}' \
         "$1" "${2:-1.6e10}" "${3:-}"
 }
+# The problem of the stream job fresh_job submits, with the key the worker would give it (kernels/suite.c).
+PROBLEM='{"precision":"fp64","array_size":1000,"size":1000,"numtimes":3,"key":"precision=fp64;size=1000;numtimes=3"}'
 report_of() {
     printf '{"epoch":%s,"outcome":"succeeded","report":{"suite":"%s","problem":%s,"variant":{"work_group_size":0},"kernels":[%s]}}' \
-        "$EPOCH" "${3:-stream}" "${2:-{\"precision\":\"fp64\",\"array_size\":1000\}}" "$1"
+        "$EPOCH" "${3:-stream}" "${2:-$PROBLEM}" "$1"
 }
 # expect_refused NAME FIELD RESULT_BODY: 422 invalid_report naming FIELD, and the job failed with the reason.
 expect_refused() {
@@ -97,6 +99,16 @@ fresh_job; expect_refused "another size" report.problem.array_size \
     "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","array_size":999999999}')"
 fresh_job; expect_refused "a generic problem.size is read first" report.problem.size \
     "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":7,"array_size":1000}')"
+# The problem key (issue 12): the worker's problem.key must be the suite's key over the problem it reports, and
+# what the job fixed of the key (numtimes here) must be what ran.
+fresh_job; expect_refused "no problem key" report.problem.key \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":1000,"numtimes":3}')"
+fresh_job; expect_refused "a problem key its problem does not give" report.problem.key \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":1000,"numtimes":3,"key":"precision=fp64;size=1000;numtimes=100"}')"
+fresh_job; expect_refused "other samples than the job's (numtimes 100 for 3)" report.problem.numtimes \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":1000,"numtimes":100,"key":"precision=fp64;size=1000;numtimes=100"}')"
+fresh_job; expect_refused "a key parameter missing from the problem" report.problem.numtimes \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":1000,"key":"precision=fp64;size=1000"}')"
 fresh_job; expect_refused "bandwidth 1e30" report.kernels[0].bandwidth_bytes_per_s "$(report_of "$(kernel_doc copy 1e30)")"
 fresh_job; expect_refused "bandwidth \"Infinity\"" report.kernels[0].bandwidth_bytes_per_s "$(report_of "$(kernel_doc copy '"Infinity"')")"
 fresh_job; expect_refused "bandwidth \"NaN\"" report.kernels[0].bandwidth_bytes_per_s "$(report_of "$(kernel_doc copy '"NaN"')")"

@@ -108,8 +108,8 @@ api GET "/api/v1/results?suite=wilson&format=csv"
 printf '%s\n' "$BODY" | grep -Eq '^Dslash,3,512,4,' && pass "results as BabelStream CSV: a Dslash row of 512 sites" ||
     fail "results as BabelStream CSV: a Dslash row of 512 sites" "$BODY"
 api GET "/api/v1/results?suite=wilson&format=p3"
-printf '%s\n' "$BODY" | grep -q "^wilson.dslash/fp32/512,$CPU,openmp," &&
-    printf '%s\n' "$BODY" | grep -q "^wilson.dslash/fp64/256,$CPU,openmp," &&
+printf '%s\n' "$BODY" | grep -q "^wilson.dslash/precision=fp32;size=512;lattice=4x4x4x8;numtimes=3;iterations=1,$CPU,openmp," &&
+    printf '%s\n' "$BODY" | grep -q "^wilson.dslash/precision=fp64;size=256;lattice=4x4x4x4;numtimes=3;iterations=1,$CPU,openmp," &&
     pass "results for P3: one row per wilson problem" || fail "results for P3: one row per wilson problem" "$BODY"
 
 # --- performance portability on wilson.dslash ---
@@ -120,6 +120,30 @@ check "pp wilson.dslash: the suite's precision (fp32) by default, the platform, 
      .applications[0].efficiencies[0].result_id == ${WILSON_RESULT:-0}"
 api GET "/api/v1/pp?problem=wilson.dslash&precision=fp64"
 check "pp wilson.dslash at fp64: the 4^4 lattice" '.precision == "fp64" and .size == 256 and (.applications | length) == 1'
+
+# --- the problem key (issue 12): what changes the work per timed unit makes another problem ---
+# The same lattice with 2 applications per sample, and the same volume in another shape: three problems of
+# wilson.dslash fp32 at size 512, never mixed.
+run_job "wilson job, 2 iterations per sample" "{$W,\"params\":{\"lattice\":\"4x4x4x8\",\"numtimes\":3,\"iterations\":2}}" 60 &&
+    check "wilson job with 2 iterations: its result's problem key says so" \
+        '.state == "succeeded" and .results[0].problem_key == "precision=fp32;size=512;lattice=4x4x4x8;numtimes=3;iterations=2"'
+ITER2_RESULT=$(printf '%s' "$BODY" | jq -r '.results[0].id')
+run_job "wilson job, 8x4x4x4 (the same volume)" "{$W,\"params\":{\"lattice\":\"8x4x4x4\",\"numtimes\":3}}" 60 &&
+    check "wilson job on 8x4x4x4: its own problem key" \
+        '.state == "succeeded" and .results[0].problem_key == "precision=fp32;size=512;lattice=8x4x4x4;numtimes=3;iterations=1"'
+api GET "/api/v1/results?suite=wilson&format=p3"
+n=$(printf '%s\n' "$BODY" | grep -c "^wilson.dslash/precision=fp32;size=512;")
+[ "$n" = 3 ] && pass "results for P3: iterations and lattice shape make three problems of 512 sites, one row each" ||
+    fail "results for P3: three problems of 512 sites" "$n rows: $BODY"
+api GET "/api/v1/pp?problem=wilson.dslash&platforms=$CPU&key=precision%3Dfp32%3Bsize%3D512%3Blattice%3D4x4x4x8%3Bnumtimes%3D3%3Biterations%3D2"
+check "pp wilson.dslash at the 2-iteration key: that result alone" \
+    ".problem_key == \"precision=fp32;size=512;lattice=4x4x4x8;numtimes=3;iterations=2\" and
+     (.applications | length) == 1 and .applications[0].efficiencies[0].result_id == ${ITER2_RESULT:-0}"
+api GET "/api/v1/pp?problem=wilson.dslash&platforms=$CPU"
+check "pp wilson.dslash default: one of the three keys (1 result each; ties to the key's text), said in key_note" \
+    ".problem_key == \"precision=fp32;size=512;lattice=4x4x4x8;numtimes=3;iterations=1\" and
+     .key_note == \"the problem key with the most verified results: 1 of 3\" and
+     .applications[0].efficiencies[0].result_id == ${WILSON_RESULT:-0}"
 
 # --- staggered jobs end to end ---
 if run_job "staggered job" "{$S,\"params\":{\"lattice\":\"4x4x4x4\",\"strategy\":\"site\",\"runs\":2,\"iterations\":2}}" 60; then

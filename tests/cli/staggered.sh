@@ -52,6 +52,13 @@ jq_true "json: --timing best takes rates from the fastest run" "$TMP/best.json" 
     '.problem.timing == "best" and (.kernels[0] | ((.gflops * 1e9 * .stats_s.min / .flops) - 1 | fabs) < 1e-9)'
 jq_true "json: defaults on a CPU: strategy site, fp64" "$TMP/best.json" \
     '.variant.strategy == "site" and .problem.precision == "fp64"'
+# Extents of 4 and 6 are accepted with a warning (issue 12): the third neighbours alias there.
+jq_true "json: an extent of 4 is accepted with a warning per direction" "$TMP/best.json" \
+    '.verified and (.warnings | length) == 4 and (.warnings[0] | test("^extent 4 in x: the third neighbour x \\+ 3 is the first neighbour x - 1$"))'
+"$WORKER" run --platform cpu0 --model openmp --suite staggered --lattice 8x6x8x8 --runs 1 --iterations 1 --json \
+    >"$TMP/six.json" 2>/dev/null
+jq_true "json: an extent of 6 warns once, and only there" "$TMP/six.json" \
+    '.verified and .warnings == ["extent 6 in y: the third neighbours y + 3 and y - 3 are one site"]'
 
 expect "staggered: default table (site, fp64, 8^4)" 0 '^Dslash .* yes$' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite staggered --runs 1 --iterations 1

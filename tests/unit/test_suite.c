@@ -164,6 +164,41 @@ static void test_values_number(void)
 }
 
 /* The catalogue: what GET /api/v1/suites serves (the server test compares it with the worker's). */
+/* The problem key: precision and size first, then the key parameters in table order, with the values of the
+ * problem document; what changes the work per timed unit is in it (wilson's iterations, numtimes and the
+ * lattice's shape; staggered's timing rule), the variant choices are not; a missing or malformed value is
+ * refused naming the field. */
+static void test_problem_key(void)
+{
+    const struct suite *w = suite_find("wilson"), *st = suite_find("staggered");
+    json_t *p = json_pack("{s:s, s:I, s:[i,i,i,i], s:i, s:i, s:s, s:I}", "precision", "fp32", "size", 512,
+                          "lattice", 4, 4, 4, 8, "numtimes", 3, "iterations", 2, "layout", "soa", "seed", 7);
+    char key[SUITE_KEY_MAX], v[32];
+    struct suite_error e;
+
+    CHECK(suite_problem_key(w, p, key, sizeof(key), &e) == 0 &&
+              !strcmp(key, "precision=fp32;size=512;lattice=4x4x4x8;numtimes=3;iterations=2"),
+          "wilson key: %s", key);
+    CHECK(suite_param(w, "iterations")->key && suite_param(w, "numtimes")->key &&
+              suite_param(w, "lattice")->key && !suite_param(w, "layout")->key,
+          "wilson marks iterations, numtimes and lattice, not the layout");
+    CHECK(suite_param(st, "timing")->key && suite_param(st, "runs")->key && !suite_param(st, "strategy")->key,
+          "staggered marks its timing rule and runs, not the strategy");
+    for (size_t i = 0; i < suite_count(); i++)
+        CHECK(suite_param(suite_at(i), "precision")->key, "%s: precision is in the key", suite_at(i)->name);
+    json_object_del(p, "iterations");
+    CHECK(suite_problem_key(w, p, key, sizeof(key), &e) && !strcmp(e.field, "problem.iterations"),
+          "a key parameter missing: %s", e.field);
+    json_object_set_new(p, "iterations", json_string("two;three"));
+    CHECK(suite_problem_key(w, p, key, sizeof(key), &e) && !strcmp(e.field, "problem.iterations"),
+          "a value that would break the key's form: %s", e.field);
+    json_decref(p);
+    p = json_pack("{s:s}", "x", "4x4x4x8");
+    CHECK(suite_key_value(json_object_get(p, "x"), v, sizeof(v)) == 0 && !strcmp(v, "4x4x4x8"),
+          "a job's lattice as the key writes it");
+    json_decref(p);
+}
+
 static void test_catalog(void)
 {
     json_t *doc = suite_catalog_json(), *s;
@@ -186,6 +221,7 @@ int main(void)
     RUN(test_values_refused);
     RUN(test_values_text);
     RUN(test_values_number);
+    RUN(test_problem_key);
     RUN(test_catalog);
     return check_failures ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 /*
  * Unit tests of the Wilson Dslash suite: the reference's gamma matrices and links, properties that hold for
- * any correct Dslash and so catch a wrong reference too (the free-field identity, gauge covariance) and the
+ * any correct Dslash and so catch a wrong reference too (the free-field identity, the plane wave with unit
+ * links, gauge covariance; the gamma table against the literal DeGrand-Rossi matrices and gamma_5) and the
  * match with the reference, each through the reference and every variant (OpenMP, and OpenCL where a CPU
  * device such as PoCL is installed, in each layout) in both precisions on 4^4, 8^4 and 4x4x4x8; the flop and
  * byte models, the timing of back-to-back iterations, the planted faults, the spin tables and the parameter
@@ -112,6 +113,67 @@ static void test_gamma_algebra(void)
                         CHECK(g[mu][i][j][0] == g[mu][j][i][0] && g[mu][i][j][1] == -g[mu][j][i][1],
                               "gamma_%d hermitian at %d %d", mu, i, j);
                 }
+}
+
+/* The DeGrand-Rossi basis written out literally (Chroma's gamma matrices, docs/METHODOLOGY.md's table), apart
+ * from the reference's table: entries as (re, im). Only this test and the plane wave below read it. */
+static const double literal_gamma[4][4][4][2] = {
+    {{{0, 0}, {0, 0}, {0, 0}, {0, 1}},
+     {{0, 0}, {0, 0}, {0, 1}, {0, 0}},
+     {{0, 0}, {0, -1}, {0, 0}, {0, 0}},
+     {{0, -1}, {0, 0}, {0, 0}, {0, 0}}},
+    {{{0, 0}, {0, 0}, {0, 0}, {-1, 0}},
+     {{0, 0}, {0, 0}, {1, 0}, {0, 0}},
+     {{0, 0}, {1, 0}, {0, 0}, {0, 0}},
+     {{-1, 0}, {0, 0}, {0, 0}, {0, 0}}},
+    {{{0, 0}, {0, 0}, {0, 1}, {0, 0}},
+     {{0, 0}, {0, 0}, {0, 0}, {0, -1}},
+     {{0, -1}, {0, 0}, {0, 0}, {0, 0}},
+     {{0, 0}, {0, 1}, {0, 0}, {0, 0}}},
+    {{{0, 0}, {0, 0}, {1, 0}, {0, 0}},
+     {{0, 0}, {0, 0}, {0, 0}, {1, 0}},
+     {{1, 0}, {0, 0}, {0, 0}, {0, 0}},
+     {{0, 0}, {1, 0}, {0, 0}, {0, 0}}},
+};
+
+/* c = a b, 4x4 complex */
+static void mat4_mul(const double a[4][4][2], const double b[4][4][2], double c[4][4][2])
+{
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            c[i][j][0] = c[i][j][1] = 0;
+            for (int k = 0; k < 4; k++) {
+                c[i][j][0] += a[i][k][0] * b[k][j][0] - a[i][k][1] * b[k][j][1];
+                c[i][j][1] += a[i][k][0] * b[k][j][1] + a[i][k][1] * b[k][j][0];
+            }
+        }
+}
+
+/* The reference's gamma matrices are the literal DeGrand-Rossi ones, entry by entry (the algebra test cannot
+ * see a basis change or the sign of one gamma, which keep {g_mu, g_nu} = 2 delta), and
+ * gamma_5 = gamma_x gamma_y gamma_z gamma_t = diag(1, 1, -1, -1), the chiral basis's (Chroma's Gamma(15)). */
+static void test_gamma_literal(void)
+{
+    double g[4][4][4][2], t1[4][4][2], t2[4][4][2], g5[4][4][2];
+
+    for (int mu = 0; mu < 4; mu++) {
+        wilson_ref_gamma(mu, g[mu]);
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                CHECK(g[mu][i][j][0] == literal_gamma[mu][i][j][0] &&
+                          g[mu][i][j][1] == literal_gamma[mu][i][j][1],
+                      "gamma_%d[%d][%d] = %g%+gi, DeGrand-Rossi has %g%+gi", mu, i, j, g[mu][i][j][0],
+                      g[mu][i][j][1], literal_gamma[mu][i][j][0], literal_gamma[mu][i][j][1]);
+    }
+    mat4_mul(g[0], g[1], t1);
+    mat4_mul(t1, g[2], t2);
+    mat4_mul(t2, g[3], g5);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            double want = i != j ? 0 : i < 2 ? 1 : -1;
+            CHECK(g5[i][j][0] == want && g5[i][j][1] == 0, "gamma_5[%d][%d] = %g%+gi, want %g", i, j,
+                  g5[i][j][0], g5[i][j][1], want);
+        }
 }
 
 static void test_su3(void)
@@ -275,6 +337,83 @@ static void test_backend_matches_reference(void)
         free(ref);
         free(scale);
     }
+}
+
+/*
+ * Unit links and a plane wave psi(x) = e^{i p.x} v, p_mu = 2 pi n_mu / L_mu: the forward hop gives
+ * (1 - gamma_mu) e^{i p_mu} psi(x), the backward (1 + gamma_mu) e^{-i p_mu} psi(x), so
+ *   D psi(x) = e^{i p.x} sum_mu (2 cos p_mu - 2 i gamma_mu sin p_mu) v
+ * with the literal DeGrand-Rossi gammas. Unlike the free field (p = 0, where D = 8 for any gammas) it sees
+ * the projectors' sign (D^dagger has + 2 i gamma_mu sin p_mu), the sign and place of every gamma and the
+ * direction each hop goes. n = (1, 3, 1, 3): sin p_mu != 0 in every direction on 4^4, 8^4 and 4x4x4x8, and
+ * the directions differ.
+ */
+static void plane_wave_on(const unsigned d[4])
+{
+    static const unsigned n[4] = {1, 3, 1, 3};
+    size_t v = volume_of(d);
+    double *u = calloc(v * 72, sizeof(double)), *psi = malloc(v * 24 * sizeof(double));
+    double *out = malloc(v * 24 * sizeof(double)), *want = calloc(v * 24, sizeof(double));
+    double *scale = malloc(v * sizeof(double));
+    double m[4][4][2] = {{{0}}}, c[24], mv[24], p[4];
+    uint64_t state = 17;
+
+    for (int mu = 0; mu < 4; mu++)
+        p[mu] = 2 * M_PI * n[mu] / d[mu];
+    for (int k = 0; k < 24; k++)
+        c[k] = lattice_random(&state);
+    /* m = sum_mu 2 cos p_mu - 2 i sin p_mu gamma_mu; mv = m v */
+    for (int mu = 0; mu < 4; mu++)
+        for (int i = 0; i < 4; i++) {
+            m[i][i][0] += 2 * cos(p[mu]);
+            for (int j = 0; j < 4; j++) {
+                m[i][j][0] += 2 * sin(p[mu]) * literal_gamma[mu][i][j][1];
+                m[i][j][1] -= 2 * sin(p[mu]) * literal_gamma[mu][i][j][0];
+            }
+        }
+    for (int s = 0; s < 4; s++)
+        for (int col = 0; col < 3; col++) {
+            double re = 0, im = 0;
+            for (int t = 0; t < 4; t++) {
+                double vr = c[(t * 3 + col) * 2], vi = c[(t * 3 + col) * 2 + 1];
+                re += m[s][t][0] * vr - m[s][t][1] * vi;
+                im += m[s][t][0] * vi + m[s][t][1] * vr;
+            }
+            mv[(s * 3 + col) * 2] = re;
+            mv[(s * 3 + col) * 2 + 1] = im;
+        }
+    for (size_t s = 0; s < v; s++) {
+        unsigned x[4];
+        wilson_ref_coords(d, s, x);
+        double ph = p[0] * x[0] + p[1] * x[1] + p[2] * x[2] + p[3] * x[3], cr = cos(ph), ci = sin(ph);
+        for (int mu = 0; mu < 4; mu++)
+            for (int a = 0; a < 3; a++)
+                u[(s * 4 + (size_t)mu) * 18 + (size_t)(a * 4) * 2] = 1.0;
+        for (int k = 0; k < 12; k++) {
+            psi[s * 24 + (size_t)(2 * k)] = cr * c[2 * k] - ci * c[2 * k + 1];
+            psi[s * 24 + (size_t)(2 * k + 1)] = cr * c[2 * k + 1] + ci * c[2 * k];
+            if ((x[0] + x[1] + x[2] + x[3]) & 1) {
+                want[s * 24 + (size_t)(2 * k)] = cr * mv[2 * k] - ci * mv[2 * k + 1];
+                want[s * 24 + (size_t)(2 * k + 1)] = cr * mv[2 * k + 1] + ci * mv[2 * k];
+            }
+        }
+    }
+    wilson_ref_dslash(d, 1, u, psi, out, scale);
+    CHECK(odd_error(d, out, want, scale) <= bound(PP_FP64),
+          "reference on %ux%ux%ux%u: D e^{ipx} v != e^{ipx} sum (2 cos p - 2i gamma sin p) v (error %g)",
+          d[0], d[1], d[2], d[3], odd_error(d, out, want, scale));
+    check_variants("plane wave", d, u, psi, want, scale);
+    free(u);
+    free(psi);
+    free(out);
+    free(want);
+    free(scale);
+}
+
+static void test_plane_wave(void)
+{
+    for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++)
+        plane_wave_on(shapes[sh]);
 }
 
 /* U_mu(x) -> g(x) U_mu(x) g(x + mu)^dagger, psi(x) -> g(x) psi(x): D' psi'(x) = g(x) (D psi)(x). */
@@ -557,9 +696,11 @@ int main(void)
 {
     open_models();
     RUN(test_gamma_algebra);
+    RUN(test_gamma_literal);
     RUN(test_spin_tables);
     RUN(test_su3);
     RUN(test_free_field);
+    RUN(test_plane_wave);
     RUN(test_backend_matches_reference);
     RUN(test_gauge_covariance);
     RUN(test_models);
