@@ -26,7 +26,10 @@ if [ ! -f "$DIR/node_modules/.package-lock.json" ] || [ "$DIR/package-lock.json"
     fi
 fi
 
-export PPBENCH_PEAK_GBS_CPU0=200
+# An operator peak for cpu0, so % of peak and architectural efficiency have values: high enough that the
+# cache-resident 10^6-element STREAM jobs of the test (above 200 GB/s at times on this machine) stay below it and
+# are not flagged above the ceiling and left out of PP.
+export PPBENCH_PEAK_GBS_CPU0=1000
 # STREAM jobs of 1e6 elements on a shared test machine spread widely: the noisy bound is lifted here
 # (tests/cli/server_pp.sh tests it).
 server_start "lease_s = 3" "heartbeat_s = 1" "noisy_cv_percent = 1000"
