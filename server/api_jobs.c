@@ -42,7 +42,8 @@ static const char list_sql[] =
     "SELECT coalesce(jsonb_agg(job_doc(j, false) ORDER BY j.id DESC), '[]')::text, min(j.id), count(*) FROM "
     "(SELECT * FROM jobs WHERE ($1::text IS NULL OR state = $1) "
     "AND ($2::text IS NULL OR platform_id = $2 OR ran_on = $2) AND ($3::bigint IS NULL OR id < $3) "
-    "ORDER BY id DESC LIMIT $4) j";
+    "AND ($5::text IS NULL OR suite = $5) AND ($6::text IS NULL OR $6 = ANY (tags)) "
+    "AND ($7::text IS NULL OR model = $7) ORDER BY id DESC LIMIT $4) j";
 
 static const char cancel_sql[] =
     "UPDATE jobs SET state = 'cancelled', finished_at = now(), lease_expires = NULL "
@@ -387,8 +388,11 @@ int jobs_list(struct request *r)
     PGresult *res;
     int st, ok = !state;
 
-    if ((st = req_check_query(r, "state,platform,limit,cursor")))
+    if ((st = req_check_query(r, "state,platform,limit,cursor,suite,tag,model")))
         return st;
+    if (req_query(r, "suite") && !catalog_suite(req_query(r, "suite")))
+        return req_fail(r, ERR_INVALID_PARAMETER, "suite", "unknown suite \"%s\" (%s)", req_query(r, "suite"),
+                        suite_names());
     for (int i = 0; state && states[i]; i++)
         ok |= !strcmp(states[i], state);
     if (!ok)
@@ -399,8 +403,9 @@ int jobs_list(struct request *r)
     if (cursor && !api_parse_id(cursor))
         return req_fail(r, ERR_INVALID_PARAMETER, "cursor", "cursor must be a job id");
     snprintf(lim, sizeof(lim), "%lld", limit);
-    const char *params[4] = {state, platform, cursor, lim};
-    if (!(res = db_query(list_sql, 4, params, &dberr)))
+    const char *params[7] = {
+        state, platform, cursor, lim, req_query(r, "suite"), req_query(r, "tag"), req_query(r, "model")};
+    if (!(res = db_query(list_sql, 7, params, &dberr)))
         return api_db_fail(r, &dberr);
     const char *next = strtoll(PQgetvalue(res, 0, 2), NULL, 10) == limit ? PQgetvalue(res, 0, 1) : NULL;
     if (asprintf(&text, "{\"jobs\":%s,\"next_cursor\":%s%s%s}", PQgetvalue(res, 0, 0), next ? "\"" : "",

@@ -104,7 +104,7 @@ fi
 api GET "/api/v1/results?suite=wilson&kernel=dslash"
 check "results endpoint filters the wilson results" \
     '(.results | length) == 2 and all(.results[]; .suite == "wilson" and .kernel == "dslash" and .gflops > 0)'
-api GET "/api/v1/results?suite=wilson&format=csv"
+api GET "/api/v1/results?suite=wilson&format=babelstream"
 printf '%s\n' "$BODY" | grep -Eq '^Dslash,3,512,4,' && pass "results as BabelStream CSV: a Dslash row of 512 sites" ||
     fail "results as BabelStream CSV: a Dslash row of 512 sites" "$BODY"
 api GET "/api/v1/results?suite=wilson&format=p3"
