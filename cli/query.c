@@ -10,22 +10,29 @@
 
 #include "cli/format.h"
 
-const char query_jobs_usage[] = "usage: ppbench jobs [--state S] [--platform ID] [--limit N] [--json]\n"
-                                "  --state S          queued, running, succeeded, failed or cancelled\n"
-                                "  --platform ID      jobs for this platform\n"
-                                "  --limit N          at most N jobs, newest first (1..1000, default 100)\n"
-                                "  --json             the server's JSON instead of a table\n";
+const char query_jobs_usage[] =
+    "usage: ppbench jobs [--state S] [--platform ID] [--suite S] [--model M] [--tag T]\n"
+    "                    [--limit N] [--json]\n"
+    "  --state S          queued, running, succeeded, failed or cancelled\n"
+    "  --platform ID      jobs for this platform\n"
+    "  --suite S, --model M, --tag T\n"
+    "                     jobs of this suite, model, or with this tag\n"
+    "  --limit N          at most N jobs, newest first (1..1000, default 100)\n"
+    "  --json             the server's JSON instead of a table\n";
 
 const char query_results_usage[] =
-    "usage: ppbench results [--suite S] [--kernel K] [--platform ID] [--model M] [--since T] [--limit N]\n"
-    "                       [--format table|csv|json]\n"
-    "  --suite S, --kernel K, --platform ID, --model M\n"
-    "                     only results that match\n"
+    "usage: ppbench results [--suite S] [--kernel K] [--platform ID] [--model M] [--precision P]\n"
+    "                       [--variant V] [--size N] [--tag T] [--job ID] [--since T] [--limit N]\n"
+    "                       [--format table|csv|babelstream|json|p3]\n"
+    "  --suite S, --kernel K, --platform ID, --model M, --precision P, --variant V, --size N\n"
+    "                     only results that match (the variant as the results print it in --json)\n"
+    "  --tag T, --job ID  only results of jobs with this tag, or of this job\n"
     "  --since T          only results stored at or after T (RFC 3339, e.g. 2024-05-01T00:00:00Z)\n"
-    "  --limit N          at most N results\n"
-    "  --format F         table (default), csv (BabelStream's columns, from the server), json, or p3\n"
-    "                     (the P3 analysis library's columns: one row per problem, platform and "
-    "application)\n"
+    "  --limit N          at most N results, newest first\n"
+    "  --format F         table (default) or csv: each result with its identity (id, date, job, platform,\n"
+    "                     model, variant) and TIMING, the statistic its rates come from (min or mean time);\n"
+    "                     babelstream: BabelStream's CSV columns; json; or p3 (the P3 analysis library's\n"
+    "                     columns: one row per problem, platform and application)\n"
     "  --json             the same as --format json\n";
 
 const char query_pp_usage[] =
@@ -123,6 +130,9 @@ int query_jobs_main(struct cli *c, int argc, char **argv)
         {"state", required_argument, NULL, 1},
         {"platform", required_argument, NULL, 2},
         {"limit", required_argument, NULL, 3},
+        {"suite", required_argument, NULL, 4},
+        {"model", required_argument, NULL, 5},
+        {"tag", required_argument, NULL, 6},
         CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -143,6 +153,11 @@ int query_results_main(struct cli *c, int argc, char **argv)
         {"model", required_argument, NULL, 4},
         {"since", required_argument, NULL, 5},
         {"limit", required_argument, NULL, 6},
+        {"precision", required_argument, NULL, 7},
+        {"variant", required_argument, NULL, 8},
+        {"size", required_argument, NULL, 9},
+        {"tag", required_argument, NULL, 10},
+        {"job", required_argument, NULL, 11},
         {"format", required_argument, NULL, 'F'},
         CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -158,8 +173,10 @@ int query_results_main(struct cli *c, int argc, char **argv)
     status = CLI_OK;
     if (strcmp(format, "json") == 0)
         c->json = 1;
-    else if (strcmp(format, "csv") != 0 && strcmp(format, "p3") != 0 && strcmp(format, "table") != 0)
-        return cli_usage_error("invalid --format \"%s\": expected table, csv, json or p3", format);
+    else if (strcmp(format, "csv") != 0 && strcmp(format, "babelstream") != 0 && strcmp(format, "p3") != 0 &&
+             strcmp(format, "table") != 0)
+        return cli_usage_error("invalid --format \"%s\": expected table, csv, babelstream, json or p3",
+                               format);
     if (c->json || strcmp(format, "table") == 0)
         return get_table(c, path, "results", format_results);
     if (http_query_add(path, sizeof(path), "format", format, &err))
@@ -167,7 +184,7 @@ int query_results_main(struct cli *c, int argc, char **argv)
     if (http_request(&c->http, "GET", path, NULL, &r, &err))
         status = cli_fail(c, &r, &err);
     else
-        cli_print_body(&r); /* the server's CSV as it came (BabelStream's or P3's columns) */
+        cli_print_body(&r); /* the server's CSV as it came (identity, BabelStream's or P3's columns) */
     http_reply_clear(&r);
     return status;
 }
