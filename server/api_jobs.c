@@ -110,13 +110,13 @@ static int check_fields(struct request *r, json_t *obj, const char *prefix, cons
 
 /* The job's kernels and params checked against the suite table (kernels/suite.h: the checks the worker's
  * child makes again) and completed with the defaults: new references in *kernels and *params. */
-static int check_suite(struct request *r, const struct suite *s, json_t *kernels_in, json_t *params_in,
-                       json_t **kernels, json_t **params)
+static int check_suite(struct request *r, const struct suite *s, const char *model, json_t *kernels_in,
+                       json_t *params_in, json_t **kernels, json_t **params)
 {
     struct suite_values v;
     struct suite_error e;
 
-    if (suite_values_from_json(&v, s, params_in, kernels_in, &e))
+    if (suite_values_from_json(&v, s, params_in, kernels_in, &e) || suite_values_check_model(&v, model, &e))
         return req_fail(r, errors_from_code(e.code), e.field, "%s", e.msg);
     *kernels = suite_values_kernels_json(&v);
     *params = suite_values_params_json(&v);
@@ -128,8 +128,8 @@ static int check_suite(struct request *r, const struct suite *s, json_t *kernels
 /* The job's params, one object per job, as a new array in *out: [params] for a plain job; for a sweep
  * ({"param": name, "values": [...]}) one object per value, each checked as a job of its own (the paper's
  * figures are one problem per size, so a sweep is one job, and one stored result, per size). */
-static int check_params_list(struct request *r, const struct suite *s, json_t *job, json_t **kernels,
-                             json_t **out)
+static int check_params_list(struct request *r, const struct suite *s, const char *model, json_t *job,
+                             json_t **kernels, json_t **out)
 {
     static const char *const sweep_fields[] = {"param", "values", NULL};
     json_t *sweep = json_object_get(job, "sweep"), *given = json_object_get(job, "params"), *values, *v, *one;
@@ -139,7 +139,7 @@ static int check_params_list(struct request *r, const struct suite *s, json_t *j
 
     *out = json_array();
     if (!sweep) {
-        if ((st = check_suite(r, s, json_object_get(job, "kernels"), given, kernels, &one)))
+        if ((st = check_suite(r, s, model, json_object_get(job, "kernels"), given, kernels, &one)))
             return st;
         json_array_append_new(*out, one);
         return 0;
@@ -169,7 +169,7 @@ static int check_params_list(struct request *r, const struct suite *s, json_t *j
             json_decref(*kernels);
             *kernels = NULL;
         }
-        st = check_suite(r, s, json_object_get(job, "kernels"), p, kernels, &one);
+        st = check_suite(r, s, model, json_object_get(job, "kernels"), p, kernels, &one);
         json_decref(p);
         if (st)
             return st;
@@ -298,7 +298,7 @@ int jobs_submit(struct request *r)
         (st = get_int(r, j, "timeout_s", "timeout_s", 1, 86400, &timeout)) ||
         (st = get_int(r, j, "max_attempts", "max_attempts", 1, 100, &attempts)) ||
         (st = check_tags(r, json_object_get(j, "tags"))) ||
-        (st = check_params_list(r, s, j, &kernels, &params)) ||
+        (st = check_params_list(r, s, json_string_value(model), j, &kernels, &params)) ||
         (st = check_target(r, json_string_value(model), json_object_get(j, "platform"),
                            json_object_get(j, "selector"))))
         goto out;
