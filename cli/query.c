@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/format.h"
+#include "kernels/suite.h"
 
 const char query_jobs_usage[] =
     "usage: ppbench jobs [--state S] [--platform ID] [--suite S] [--model M] [--tag T]\n"
@@ -43,8 +44,8 @@ const char query_pp_usage[] =
     "  --problem P        e.g. stream.triad (required)\n"
     "  --platforms LIST   the platform set (default: every platform with a verified result)\n"
     "  --efficiency E     app: of the best on each platform (default); arch: of the platform's peak\n"
-    "  --precision P      fp64 (default) or fp32\n"
-    "  --size N           elements (default: the size with the most verified results)\n"
+    "  --precision P      fp64 or fp32 (default: the suite's, below)\n"
+    "  --size N           in the suite's unit, below (default: the size with the most verified results)\n"
     "  --variant V        one fixed variant instead of the best per platform\n"
     "  --json             the server's JSON instead of a table\n"
     "  in the table, \"-\" marks a platform without a verified result, \"n/a\" an undefined efficiency\n";
@@ -189,6 +190,18 @@ int query_results_main(struct cli *c, int argc, char **argv)
     return status;
 }
 
+/* Each suite's default precision and the unit of its size, from the suite table (kernels/suites.c). */
+static void pp_suite_defaults(FILE *f)
+{
+    fputs("  suites: default precision, unit of --size\n", f);
+    for (size_t i = 0; i < suite_count(); i++) {
+        const struct suite *s = suite_at(i);
+        const struct suite_param *p = suite_param(s, "precision");
+        fprintf(f, "    %-12s %s, %s\n", s->name, p && p->type == SUITE_ENUM ? p->choices[p->def] : "-",
+                s->size);
+    }
+}
+
 int query_pp_main(struct cli *c, int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -206,8 +219,11 @@ int query_pp_main(struct cli *c, int argc, char **argv)
     struct pp_error err;
     int status;
 
-    if (parse_query(c, argc, argv, longopts, query_pp_usage, path, sizeof(path), NULL, &status))
+    if (parse_query(c, argc, argv, longopts, query_pp_usage, path, sizeof(path), NULL, &status)) {
+        if (status == CLI_OK)
+            pp_suite_defaults(stdout);
         return status;
+    }
     status = CLI_OK;
     if (!strstr(path, "?problem=") && !strstr(path, "&problem="))
         return cli_usage_error("pp needs --problem, e.g. --problem stream.triad");

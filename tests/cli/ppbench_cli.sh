@@ -46,6 +46,7 @@ expect "ppbench results --format csv: a row names platform, model, variant, date
 expect "ppbench results: the table has the variant, the job and the timing rule" 0 \
     "^ *[0-9]+ +20[0-9-]+ [0-9:]+ +$id +$CPU +openmp +stream.triad +fp64 +1000 +[a-z_]+=[^ ]+ +[0-9.]+ +[0-9.]+ +min " -- \
     "$CLI" results --job "$id" --kernel triad --suite stream
+expect "ppbench pp --help: each suite's default precision and size unit" 0 'wilson +fp32, lattice sites' -- "$CLI" pp --help
 expect "ppbench results --suite foo: refused by the server" 2 'unknown suite "foo"' -- "$CLI" results --suite foo
 
 # Output not a terminal: the job id at once and progress as lines; SIGINT says the job id and that it keeps
