@@ -489,7 +489,9 @@ await check('job page: "started" set from the event stream while running; a fail
     await page.waitForSelector('#job-error .error', {timeout: 10000});
     const cls = await page.getAttribute('#job-progress', 'class');
     const text = await page.textContent('.progress');
-    ensure(cls === 'failed' && /failed at/.test(text) && !/100\.0 %$/.test(text.trim()), `bar ${cls}: ${text}`);
+    // Red and labelled "failed at N %", never a green bar that reads like success.
+    const color = await page.evaluate(() => getComputedStyle(document.querySelector('#job-progress')).accentColor);
+    ensure(cls === 'failed' && /failed at/.test(text) && !/rgb\(26, 127, 55\)/.test(color), `bar ${cls} ${color}: ${text}`);
     await shot(page, '14-job-failed');
 });
 
