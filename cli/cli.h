@@ -13,10 +13,11 @@
 /* Exit statuses of every command. */
 enum {
     CLI_OK = 0,
-    CLI_FAILED = 1,      /* the job failed (its error is printed) */
-    CLI_USAGE = 2,       /* bad usage, or the server refused the request (4xx) */
-    CLI_CANCELLED = 3,   /* the job was cancelled */
-    CLI_UNREACHABLE = 4, /* no answer from the server, a 5xx, or an answer that makes no sense */
+    CLI_FAILED = 1,        /* the job failed (its error is printed) */
+    CLI_USAGE = 2,         /* bad usage, or the server refused the request (4xx) */
+    CLI_CANCELLED = 3,     /* the job was cancelled */
+    CLI_UNREACHABLE = 4,   /* no answer from the server, a 5xx, or an answer that makes no sense */
+    CLI_INTERRUPTED = 130, /* SIGINT or SIGTERM while following a job (128 + SIGINT, as a shell says) */
 };
 
 struct cli {

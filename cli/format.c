@@ -253,28 +253,70 @@ static const char *verified(json_t *r)
     return json_is_boolean(v) ? (json_is_true(v) ? "yes" : "NO") : "-";
 }
 
+/* A result's variant (the report's variant document as JSON text) as "k=v,k=v"; "-" when it has none. */
+static void variant_cell(struct table *t, json_t *r)
+{
+    const char *text = str(r, "variant"), *key;
+    json_t *doc = text ? json_loads(text, 0, NULL) : NULL, *v;
+    char buf[256] = "";
+    size_t n = 0;
+
+    if (!json_is_object(doc)) {
+        cell(t, "%s", text && *text ? text : "-");
+        json_decref(doc);
+        return;
+    }
+    json_object_foreach(doc, key, v)
+    {
+        char *val = json_is_string(v) ? strdup(json_string_value(v)) : json_dumps(v, JSON_ENCODE_ANY);
+        if (n < sizeof(buf))
+            n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s=%s", n ? "," : "", key, val ? val : "?");
+        free(val);
+    }
+    json_decref(doc);
+    cell(t, "%s", n ? buf : "-");
+}
+
+/* Each result with its identity (id, date, job, platform, model, variant) and the statistic its rates come
+ * from (TIMING: min or mean, the server's "timing"), so rows of one kernel can be told apart. */
 int format_results(FILE *f, json_t *results, struct pp_error *err)
 {
-    static const char *const head[] = {"CREATED", "JOB",  "PLATFORM",  "MODEL",     "KERNEL",  "PRECISION",
-                                       "SIZE",    "MB/s", "MIN (sec)", "AVG (sec)", "VERIFIED"};
-    struct table t = {.ncols = 11, .head = head, .align = "lrllllrrrrl"};
+    static const char *const head[] = {"ID",   "CREATED", "JOB",  "PLATFORM", "MODEL",  "KERNEL", "PRECISION",
+                                       "SIZE", "VARIANT", "GB/s", "GFLOP/s",  "TIMING", "FLAGS",  "VERIFIED"};
+    struct table t = {.ncols = 14, .head = head, .align = "rlrllllrlrrlll"};
     char when[32];
-    size_t i;
-    json_t *r;
+    size_t i, k;
+    json_t *r, *flag;
 
     json_array_foreach(results, i, r)
     {
         const char *platform = str(r, "platform") ? str(r, "platform") : str(r, "platform_id");
+        json_t *flags = json_object_get(r, "flags");
+        char fl[128] = "";
+        id_cell(&t, json_object_get(r, "id"));
         cell(&t, "%s", short_time(str(r, "created_at"), when, sizeof(when)));
-        id_cell(&t, json_object_get(r, "job_id"));
+        if (json_is_integer(json_object_get(r, "job_id")))
+            id_cell(&t, json_object_get(r, "job_id"));
+        else
+            cell(&t, "%s", str(r, "origin") && !strcmp(str(r, "origin"), "import") ? "import" : "-");
         cell(&t, "%s", dash(platform));
         cell(&t, "%s", dash(str(r, "model")));
-        cell(&t, "%s", dash(str(r, "kernel")));
+        if (str(r, "suite"))
+            cell(&t, "%s.%s", str(r, "suite"), dash(str(r, "kernel")));
+        else
+            cell(&t, "%s", dash(str(r, "kernel")));
         cell(&t, "%s", dash(str(r, "precision")));
         num_cell(&t, r, "size", "array_size", 1, "%.0f");
-        num_cell(&t, r, "bandwidth_bytes_per_s", "bandwidth", 1e-6, "%.3f");
-        num_cell(&t, r, "stats_s.min", "min_s", 1, "%.5f");
-        num_cell(&t, r, "stats_s.mean", "mean_s", 1, "%.5f");
+        variant_cell(&t, r);
+        num_cell(&t, r, "bandwidth_bytes_per_s", "bandwidth", 1e-9, "%.3f");
+        num_cell(&t, r, "gflops", NULL, 1, "%.3f");
+        cell(&t, "%s", dash(str(r, "timing")));
+        json_array_foreach(flags, k, flag)
+        {
+            size_t n = strlen(fl);
+            snprintf(fl + n, sizeof(fl) - n, "%s%s", n ? "," : "", json_string_value(flag));
+        }
+        cell(&t, "%s", fl[0] ? fl : "-");
         cell(&t, "%s", verified(r));
     }
     return table_print(f, &t, err);

@@ -89,6 +89,14 @@ static size_t write_body(char *p, size_t size, size_t n, void *arg)
 
 /* A handle for server+path with the headers every call sends (an Accept header when accept is non-NULL,
  * else curl's default of any type); *headers is the caller's to free. */
+static int xfer_stop(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+{
+    const struct http_client *c = arg;
+
+    (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    return c->stop(c->stop_arg) ? 1 : 0;
+}
+
 static CURL *open_handle(const struct http_client *c, const char *path, const char *accept,
                          struct curl_slist **headers, char *errbuf, struct pp_error *err)
 {
@@ -129,6 +137,11 @@ static CURL *open_handle(const struct http_client *c, const char *path, const ch
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 10L);
     curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
+    if (c->stop) {
+        curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+        curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, xfer_stop);
+        curl_easy_setopt(curl, CURLOPT_XFERINFODATA, (void *)c);
+    }
     *headers = h;
     return curl;
 }

@@ -14,6 +14,10 @@
 struct http_client {
     char server[1024]; /* base URL without a trailing slash, e.g. http://127.0.0.1:8080 */
     char token[512];   /* bearer token; empty when none */
+    /* When set, asked about once a second during a transfer: nonzero aborts it (the request fails as
+     * unreachable; the caller knows why). `ppbench submit` stops on SIGINT with it. */
+    int (*stop)(void *arg);
+    void *stop_arg;
 };
 
 /* One answer. The caller owns it and clears it with http_reply_clear (which also zeroes it for reuse). */

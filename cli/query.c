@@ -9,23 +9,31 @@
 #include <string.h>
 
 #include "cli/format.h"
+#include "kernels/suite.h"
 
-const char query_jobs_usage[] = "usage: ppbench jobs [--state S] [--platform ID] [--limit N] [--json]\n"
-                                "  --state S          queued, running, succeeded, failed or cancelled\n"
-                                "  --platform ID      jobs for this platform\n"
-                                "  --limit N          at most N jobs, newest first (1..1000, default 100)\n"
-                                "  --json             the server's JSON instead of a table\n";
+const char query_jobs_usage[] =
+    "usage: ppbench jobs [--state S] [--platform ID] [--suite S] [--model M] [--tag T]\n"
+    "                    [--limit N] [--json]\n"
+    "  --state S          queued, running, succeeded, failed or cancelled\n"
+    "  --platform ID      jobs for this platform\n"
+    "  --suite S, --model M, --tag T\n"
+    "                     jobs of this suite, model, or with this tag\n"
+    "  --limit N          at most N jobs, newest first (1..1000, default 100)\n"
+    "  --json             the server's JSON instead of a table\n";
 
 const char query_results_usage[] =
-    "usage: ppbench results [--suite S] [--kernel K] [--platform ID] [--model M] [--since T] [--limit N]\n"
-    "                       [--format table|csv|json]\n"
-    "  --suite S, --kernel K, --platform ID, --model M\n"
-    "                     only results that match\n"
+    "usage: ppbench results [--suite S] [--kernel K] [--platform ID] [--model M] [--precision P]\n"
+    "                       [--variant V] [--size N] [--tag T] [--job ID] [--since T] [--limit N]\n"
+    "                       [--format table|csv|babelstream|json|p3]\n"
+    "  --suite S, --kernel K, --platform ID, --model M, --precision P, --variant V, --size N\n"
+    "                     only results that match (the variant as the results print it in --json)\n"
+    "  --tag T, --job ID  only results of jobs with this tag, or of this job\n"
     "  --since T          only results stored at or after T (RFC 3339, e.g. 2024-05-01T00:00:00Z)\n"
-    "  --limit N          at most N results\n"
-    "  --format F         table (default), csv (BabelStream's columns, from the server), json, or p3\n"
-    "                     (the P3 analysis library's columns: one row per problem, platform and "
-    "application)\n"
+    "  --limit N          at most N results, newest first\n"
+    "  --format F         table (default) or csv: each result with its identity (id, date, job, platform,\n"
+    "                     model, variant) and TIMING, the statistic its rates come from (min or mean time);\n"
+    "                     babelstream: BabelStream's CSV columns; json; or p3 (the P3 analysis library's\n"
+    "                     columns: one row per problem, platform and application)\n"
     "  --json             the same as --format json\n";
 
 const char query_pp_usage[] =
@@ -36,8 +44,8 @@ const char query_pp_usage[] =
     "  --problem P        e.g. stream.triad (required)\n"
     "  --platforms LIST   the platform set (default: every platform with a verified result)\n"
     "  --efficiency E     app: of the best on each platform (default); arch: of the platform's peak\n"
-    "  --precision P      fp64 (default) or fp32\n"
-    "  --size N           elements (default: the size with the most verified results)\n"
+    "  --precision P      fp64 or fp32 (default: the suite's, below)\n"
+    "  --size N           in the suite's unit, below (default: the size with the most verified results)\n"
     "  --variant V        one fixed variant instead of the best per platform\n"
     "  --json             the server's JSON instead of a table\n"
     "  in the table, \"-\" marks a platform without a verified result, \"n/a\" an undefined efficiency\n";
@@ -123,6 +131,9 @@ int query_jobs_main(struct cli *c, int argc, char **argv)
         {"state", required_argument, NULL, 1},
         {"platform", required_argument, NULL, 2},
         {"limit", required_argument, NULL, 3},
+        {"suite", required_argument, NULL, 4},
+        {"model", required_argument, NULL, 5},
+        {"tag", required_argument, NULL, 6},
         CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -143,6 +154,11 @@ int query_results_main(struct cli *c, int argc, char **argv)
         {"model", required_argument, NULL, 4},
         {"since", required_argument, NULL, 5},
         {"limit", required_argument, NULL, 6},
+        {"precision", required_argument, NULL, 7},
+        {"variant", required_argument, NULL, 8},
+        {"size", required_argument, NULL, 9},
+        {"tag", required_argument, NULL, 10},
+        {"job", required_argument, NULL, 11},
         {"format", required_argument, NULL, 'F'},
         CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -158,8 +174,10 @@ int query_results_main(struct cli *c, int argc, char **argv)
     status = CLI_OK;
     if (strcmp(format, "json") == 0)
         c->json = 1;
-    else if (strcmp(format, "csv") != 0 && strcmp(format, "p3") != 0 && strcmp(format, "table") != 0)
-        return cli_usage_error("invalid --format \"%s\": expected table, csv, json or p3", format);
+    else if (strcmp(format, "csv") != 0 && strcmp(format, "babelstream") != 0 && strcmp(format, "p3") != 0 &&
+             strcmp(format, "table") != 0)
+        return cli_usage_error("invalid --format \"%s\": expected table, csv, babelstream, json or p3",
+                               format);
     if (c->json || strcmp(format, "table") == 0)
         return get_table(c, path, "results", format_results);
     if (http_query_add(path, sizeof(path), "format", format, &err))
@@ -167,9 +185,21 @@ int query_results_main(struct cli *c, int argc, char **argv)
     if (http_request(&c->http, "GET", path, NULL, &r, &err))
         status = cli_fail(c, &r, &err);
     else
-        cli_print_body(&r); /* the server's CSV as it came (BabelStream's or P3's columns) */
+        cli_print_body(&r); /* the server's CSV as it came (identity, BabelStream's or P3's columns) */
     http_reply_clear(&r);
     return status;
+}
+
+/* Each suite's default precision and the unit of its size, from the suite table (kernels/suites.c). */
+static void pp_suite_defaults(FILE *f)
+{
+    fputs("  suites: default precision, unit of --size\n", f);
+    for (size_t i = 0; i < suite_count(); i++) {
+        const struct suite *s = suite_at(i);
+        const struct suite_param *p = suite_param(s, "precision");
+        fprintf(f, "    %-12s %s, %s\n", s->name, p && p->type == SUITE_ENUM ? p->choices[p->def] : "-",
+                s->size);
+    }
 }
 
 int query_pp_main(struct cli *c, int argc, char **argv)
@@ -189,8 +219,11 @@ int query_pp_main(struct cli *c, int argc, char **argv)
     struct pp_error err;
     int status;
 
-    if (parse_query(c, argc, argv, longopts, query_pp_usage, path, sizeof(path), NULL, &status))
+    if (parse_query(c, argc, argv, longopts, query_pp_usage, path, sizeof(path), NULL, &status)) {
+        if (status == CLI_OK)
+            pp_suite_defaults(stdout);
         return status;
+    }
     status = CLI_OK;
     if (!strstr(path, "?problem=") && !strstr(path, "&problem="))
         return cli_usage_error("pp needs --problem, e.g. --problem stream.triad");

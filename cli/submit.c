@@ -2,14 +2,20 @@
  * submit: `ppbench submit`. Builds the job document from the options, posts it, then (unless --no-wait)
  * follows the job: GET /api/v1/jobs/{id}/events as Server-Sent Events, falling back to polling GET
  * /api/v1/jobs/{id} every 0.5 s when the stream cannot be had, until the job ends; then prints its results
- * and turns its outcome into the exit status. The progress bar is drawn on stderr only when it is a terminal.
- * Main thread; everything allocated here is freed before submit_main returns.
+ * and turns its outcome into the exit status. The job id goes to stderr at once; progress is a bar on stderr
+ * when it is a terminal, else one line per state and per tenth of progress. SIGINT and SIGTERM are blocked
+ * and read from a signalfd while following (checked between polls and, through the HTTP client's stop hook,
+ * during a transfer): the job keeps running and the message says so, or, with --cancel-on-interrupt, it is
+ * cancelled. Main thread; everything allocated here is freed before submit_main returns.
  */
 #include "submit.h"
 
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,10 +42,13 @@ const char submit_usage[] =
     "  --timeout S        seconds the run may take (default 600)\n"
     "  --tag T            a tag for the job; repeat for more\n"
     "  --no-wait          print the job id and return without waiting\n"
+    "  --cancel-on-interrupt\n"
+    "                     on SIGINT (Ctrl-C) or SIGTERM, cancel the job (default: leave it running)\n"
     "  --json             print the finished job (with --no-wait: the server's answer) as JSON\n"
-    "Without --no-wait, follows the job (a progress bar on a terminal) and prints its results.\n"
+    "Without --no-wait, prints the job id on stderr at once, follows the job (a progress bar on a terminal,\n"
+    "else a line per state and per 10 %% of progress, on stderr) and prints its results.\n"
     "exit status: 0 succeeded, 1 failed, 3 cancelled, 2 bad usage or refused by the server, 4 server\n"
-    "unreachable or failing\n";
+    "unreachable or failing, 130 interrupted (the job keeps running unless --cancel-on-interrupt)\n";
 
 /* Adds v (stolen) to the object or array o; fails when v is NULL (a string that is not UTF-8). */
 static int put(json_t *o, const char *key, json_t *v, struct pp_error *err)
@@ -100,7 +109,8 @@ static int put_kernels(json_t *req, const char *list, struct pp_error *err)
 }
 
 /* Fills req from the options. Returns 0, or -1 with *status set (CLI_OK after --help). */
-static int parse(struct cli *c, int argc, char **argv, json_t *req, int *no_wait, int *status)
+static int parse(struct cli *c, int argc, char **argv, json_t *req, int *no_wait, int *cancel_on_int,
+                 int *status)
 {
     static const struct option longopts[] = {
         {"suite", required_argument, NULL, 's'},
@@ -118,6 +128,7 @@ static int parse(struct cli *c, int argc, char **argv, json_t *req, int *no_wait
         {"timeout", required_argument, NULL, 'T'},
         {"tag", required_argument, NULL, 'g'},
         {"no-wait", no_argument, NULL, 'w'},
+        {"cancel-on-interrupt", no_argument, NULL, 'C'},
         CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -179,6 +190,9 @@ static int parse(struct cli *c, int argc, char **argv, json_t *req, int *no_wait
         case 'w':
             *no_wait = 1;
             break;
+        case 'C':
+            *cancel_on_int = 1;
+            break;
         case 'h':
             fputs(submit_usage, stdout);
             *status = CLI_OK;
@@ -224,7 +238,26 @@ struct follow {
     char last_id[128]; /* of the last event, to resume a stream */
     long events;
     int bar, drawn; /* stderr is a terminal; the bar is on screen */
+    char said[32];  /* without a bar: the state last printed as a line, and its tenth of progress */
+    int said_tenth;
+    int sigfd;       /* SIGINT and SIGTERM, blocked; -1 when none could be had */
+    int interrupted; /* the signal that came, 0 while none */
 };
+
+/* Whether SIGINT or SIGTERM came (read from the signalfd, once). */
+static int interrupted(struct follow *f)
+{
+    struct signalfd_siginfo si;
+
+    if (!f->interrupted && f->sigfd >= 0 && read(f->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+        f->interrupted = (int)si.ssi_signo;
+    return f->interrupted;
+}
+
+static int stop_hook(void *arg)
+{
+    return interrupted(arg);
+}
 
 static int terminal(const char *state)
 {
@@ -233,8 +266,16 @@ static int terminal(const char *state)
 
 static void show(struct follow *f)
 {
-    if (!f->bar)
+    if (!f->bar) {
+        int tenth = strcmp(f->state, "succeeded") == 0 ? 10 : (int)(f->progress * 10 + 1e-9);
+        if (strcmp(f->said, f->state) || (!strcmp(f->state, "running") && tenth > f->said_tenth))
+            fprintf(stderr, "job %lld: %s%s%.0f %%\n", f->id, f->state,
+                    strcmp(f->state, "running") ? " " : ", ",
+                    strcmp(f->state, "succeeded") == 0 ? 100.0 : 100 * f->progress);
+        snprintf(f->said, sizeof(f->said), "%s", f->state);
+        f->said_tenth = tenth;
         return;
+    }
     format_progress(stderr, f->id, f->state, strcmp(f->state, "succeeded") == 0 ? 1.0 : f->progress);
     f->drawn = 1;
 }
@@ -281,6 +322,8 @@ static int follow(struct follow *f, struct http_reply *job, struct pp_error *err
     snprintf(path, sizeof(path), "/api/v1/jobs/%lld", f->id);
     snprintf(events, sizeof(events), "%s/events", path);
     for (;;) {
+        if (interrupted(f))
+            break;
         if (sse) {
             before = f->events;
             if (http_events(&f->cli->http, events, f->last_id, on_event, f, &stream, err))
@@ -290,6 +333,8 @@ static int follow(struct follow *f, struct http_reply *job, struct pp_error *err
             else if (++quiet >= FOLLOW_QUIET)
                 sse = 0;
         }
+        if (interrupted(f))
+            break;
         /* After every stream, and every period when polling, the job itself says where it stands. */
         if (http_request(&f->cli->http, "GET", path, NULL, job, err) == 0 && json_is_object(job->json)) {
             failures = 0;
@@ -304,7 +349,9 @@ static int follow(struct follow *f, struct http_reply *job, struct pp_error *err
                 pp_error_set(err, "the server's answer is not a job");
             break;
         }
-        if (!sse)
+        if (!sse && f->sigfd >= 0)
+            poll(&(struct pollfd){.fd = f->sigfd, .events = POLLIN}, 1, FOLLOW_POLL_NS / 1000000);
+        else if (!sse)
             nanosleep(&period, NULL);
     }
     if (f->drawn)
@@ -333,18 +380,52 @@ static int outcome(const struct cli *c, const struct follow *f, json_t *job, con
     return CLI_FAILED;
 }
 
+/* After SIGINT or SIGTERM: say which job and what becomes of it (cancelled when asked). */
+static int on_interrupt(struct cli *c, struct follow *f, int cancel)
+{
+    struct http_reply r = {0};
+    struct pp_error err;
+    char path[64];
+
+    c->http.stop = NULL; /* the cancel below must go through */
+    if (!cancel) {
+        fprintf(stderr,
+                "ppbench: interrupted: job %lld keeps running (%s); `ppbench cancel %lld` stops it, "
+                "`ppbench jobs` follows it\n",
+                f->id, f->state, f->id);
+        return CLI_INTERRUPTED;
+    }
+    snprintf(path, sizeof(path), "/api/v1/jobs/%lld/cancel", f->id);
+    if (http_request(&c->http, "POST", path, NULL, &r, &err))
+        fprintf(stderr, "ppbench: interrupted: job %lld could not be cancelled: %s\n", f->id, err.msg);
+    else
+        fprintf(stderr, "ppbench: interrupted: job %lld cancelled\n", f->id);
+    http_reply_clear(&r);
+    return CLI_INTERRUPTED;
+}
+
 int submit_main(struct cli *c, int argc, char **argv)
 {
-    struct follow f = {.cli = c, .state = "queued", .bar = isatty(STDERR_FILENO)};
+    struct follow f = {.cli = c, .state = "queued", .bar = isatty(STDERR_FILENO), .sigfd = -1};
     struct http_reply r = {0};
     json_t *req = json_object(), *id;
     struct pp_error err;
-    int no_wait = 0, status;
+    int no_wait = 0, cancel_on_int = 0, status;
+    sigset_t sigs, old;
 
     if (!req)
         return cli_usage_error("out of memory");
-    if (parse(c, argc, argv, req, &no_wait, &status))
+    if (parse(c, argc, argv, req, &no_wait, &cancel_on_int, &status))
         goto out;
+    /* From the submission on, an interrupt is read, not suffered: the job's id must be said. */
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    if (!no_wait && sigprocmask(SIG_BLOCK, &sigs, &old) == 0) {
+        f.sigfd = signalfd(-1, &sigs, SFD_NONBLOCK | SFD_CLOEXEC);
+        if (f.sigfd < 0)
+            sigprocmask(SIG_SETMASK, &old, NULL);
+    }
     if (http_request(&c->http, "POST", "/api/v1/jobs", req, &r, &err)) {
         status = cli_fail(c, &r, &err);
         goto out;
@@ -364,14 +445,30 @@ int submit_main(struct cli *c, int argc, char **argv)
         status = CLI_OK;
         goto out;
     }
+    if (!f.bar)
+        fprintf(stderr, "job %lld submitted: %s%s\n", f.id, c->http.server,
+                json_string_value(json_object_get(r.json, "url"))
+                    ? json_string_value(json_object_get(r.json, "url"))
+                    : "");
+    c->http.stop = f.sigfd >= 0 ? stop_hook : NULL;
+    c->http.stop_arg = &f;
     show(&f);
-    if (follow(&f, &r, &err)) {
+    if (follow(&f, &r, &err) && !f.interrupted) {
         pp_error_prefix(&err, "following job %lld", f.id);
         status = cli_fail(c, &r, &err);
         goto out;
     }
+    if (f.interrupted) {
+        status = on_interrupt(c, &f, cancel_on_int);
+        goto out;
+    }
     status = outcome(c, &f, r.json, &r);
 out:
+    c->http.stop = NULL;
+    if (f.sigfd >= 0) {
+        close(f.sigfd);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+    }
     http_reply_clear(&r);
     json_decref(req);
     return status;

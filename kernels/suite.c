@@ -373,6 +373,62 @@ void suite_param_owners(const char *name, char *out, size_t size)
         }
 }
 
+/* Whether model is in the comma-separated list (NULL: every model). */
+static bool model_in(const char *list, const char *model)
+{
+    size_t n = strlen(model);
+
+    if (!list)
+        return true;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && strncmp(p, model, n) == 0)
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
+/* The models of a choice as a JSON array: the list, or every model when it is NULL (new reference). */
+static json_t *models_json(const char *list)
+{
+    json_t *a = json_array();
+
+    for (const char *const *m = suite_models; *m; m++)
+        if (model_in(list, *m))
+            json_array_append_new(a, json_string(*m));
+    return a;
+}
+
+int suite_values_check_model(const struct suite_values *v, const char *model, struct suite_error *e)
+{
+    const struct suite *s = v->suite;
+
+    for (size_t i = 0; i < s->nparams; i++) {
+        const struct suite_param *p = &s->params[i];
+        int c = -1;
+        if (p->type != SUITE_ENUM || !p->choice_models || !v->v[i].set)
+            continue;
+        for (int k = 0; p->choices[k]; k++)
+            if (strcmp(p->choices[k], v->v[i].s) == 0)
+                c = k;
+        if (c < 0 || model_in(p->choice_models[c], model))
+            continue;
+        char has[256] = "";
+        for (int k = 0; p->choices[k]; k++)
+            if (model_in(p->choice_models[k], model)) {
+                size_t n = strlen(has);
+                snprintf(has + n, sizeof(has) - n, "%s%s", n ? ", " : "", p->choices[k]);
+            }
+        e->code = "invalid_value";
+        snprintf(e->field, sizeof(e->field), "params.%s", p->name);
+        snprintf(e->msg, sizeof(e->msg), "params.%s: model %s has no %s \"%s\" (it has: %s)", p->name, model,
+                 p->name, v->v[i].s, has[0] ? has : "none");
+        return -1;
+    }
+    return 0;
+}
+
 static json_t *param_json(const struct suite_param *p)
 {
     static const char *const types[] = {[SUITE_INTEGER] = "integer",
@@ -387,6 +443,12 @@ static json_t *param_json(const struct suite_param *p)
         for (int k = 0; p->choices[k]; k++)
             json_array_append_new(c, json_string(p->choices[k]));
         json_object_set_new(o, "choices", c);
+        if (p->choice_models) {
+            json_t *m = json_object();
+            for (int k = 0; p->choices[k]; k++)
+                json_object_set_new(m, p->choices[k], models_json(p->choice_models[k]));
+            json_object_set_new(o, "choice_models", m);
+        }
     } else if (p->type == SUITE_INTEGER) {
         json_object_set_new(o, "min", json_integer(p->min));
         json_object_set_new(o, "max", json_integer(p->max));

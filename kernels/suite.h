@@ -35,6 +35,9 @@ struct suite_param {
     enum suite_param_type type;
     long long min, max, def;    /* integer: range and default */
     const char *const *choices; /* enum: NULL-terminated; def indexes it */
+    /* enum, optional: parallel to choices, the models that offer each choice ("opencl,cuda"), NULL for a
+     * choice every model offers; the server refuses a job that names a choice its model lacks. */
+    const char *const *choice_models;
     /* No default: absent, the job does not name it and the driver decides (the device's lattice, the
      * model's strategy, ...). */
     bool optional;
@@ -110,6 +113,10 @@ void suite_values_default(struct suite_values *v, const struct suite *s);
  * an error naming the field. */
 int suite_values_from_json(struct suite_values *v, const struct suite *s, json_t *params, json_t *kernels,
                            struct suite_error *e) PP_WUR;
+
+/* The enum choices in v that the model does not offer (the parameters' choice_models) are refused:
+ * invalid_value naming the parameter and what the model has. */
+int suite_values_check_model(const struct suite_values *v, const char *model, struct suite_error *e) PP_WUR;
 
 /* One parameter given as text ("--param lattice=8x8x8x16", "--arraysize 1000"): checked as the JSON form. */
 int suite_values_set(struct suite_values *v, const char *name, const char *text,

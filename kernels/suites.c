@@ -48,6 +48,13 @@ static const char *const precisions[] = {"fp64", "fp32", NULL};
  * lattice always are. */
 #define KEY          .key = true
 #define PRECISION(d) CHOICE("precision", precisions, d, "element type", KEY)
+/* An optional choice that not every model offers: models lists, per choice, the models that have it. */
+#define CHOICE_OPT_MODELS(n, list, models, text)                                                             \
+    {                                                                                                        \
+        .name = n, .type = SUITE_ENUM, .choices = list, .choice_models = models, .optional = true,           \
+        .description = text                                                                                  \
+    }
+#define GPU_MODELS   "opencl,cuda"
 #define LATTICE                                                                                              \
     {                                                                                                        \
         .name = "lattice", .type = SUITE_LATTICE, .optional = true, .key = true,                             \
@@ -79,12 +86,17 @@ static const struct suite_param wilson_params[] = {
 /* ---- staggered (paper 001) ---- */
 static const char *const strategies[] = {"1lp",   "2lp",   "3lp-1", "3lp-2", "3lp-3",
                                          "4lp-1", "4lp-2", "site",  "simd",  NULL};
+static const char *const strategy_models[] = {GPU_MODELS, GPU_MODELS, GPU_MODELS, GPU_MODELS, GPU_MODELS,
+                                              GPU_MODELS, GPU_MODELS, "openmp",   "openmp"};
 static const char *const orders[] = {"none", "k", "i", "l", NULL};
 static const char *const timings[] = {"mean", "best", NULL};
 static const struct suite_param staggered_params[] = {
     LATTICE,
     PRECISION(0),
-    CHOICE_OPT("strategy", strategies, "parallel strategy (paper 001; absent: 3lp-1 on GPUs, site on CPUs)"),
+    CHOICE_OPT_MODELS(
+        "strategy", strategies, strategy_models,
+        "parallel strategy (paper 001: the work-item strategies on opencl and cuda, site and simd "
+        "on openmp; absent: 3lp-1 on GPUs, site on CPUs)"),
     CHOICE_OPT("order", orders, "work-item order: k-, i- or l-major (absent: the strategy's default)"),
     /* the device's limit is the worker's to judge */
     INTEGER_OPT("work_group", 0, 1 << 20,
@@ -103,6 +115,7 @@ static const struct suite_param staggered_params[] = {
 /* ---- cg (paper 002) ---- */
 static const char *const cg_kernels[] = {"axpby", "dot", "spmv", "cg", NULL};
 static const char *const spmv_variants[] = {"native", "cusparse", NULL};
+static const char *const spmv_models[] = {NULL, "cuda"};
 static const struct suite_param cg_params[] = {
     INTEGER_OPT("n", 1, CG_MAX_N, "grid cells per side: (n+1)^3 rows (absent: 200 on GPUs, 100 on CPUs)",
                 KEY),
@@ -111,8 +124,11 @@ static const struct suite_param cg_params[] = {
     INTEGER("iterations", 1, CG_MAX_ITERATIONS, CG_DEFAULT_ITERATIONS, "CG iterations per cg sample", KEY),
     NUMBER("tolerance", 0, 0.5, 0,
            "cg stops once the relative residual is below it (0: every iteration runs)", KEY),
-    CHOICE("spmv_variant", spmv_variants, 0,
-           "SPMV: ppbench's kernel (native) or the vendor library's (cusparse, CUDA only)"),
+    {.name = "spmv_variant",
+     .type = SUITE_ENUM,
+     .choices = spmv_variants,
+     .choice_models = spmv_models,
+     .description = "SPMV: ppbench's kernel (native) or the vendor library's (cusparse, CUDA only)"},
     INTEGER_OPT("rows_per_group", 1, 1024,
                 "SPMV rows per work-group, a power of two (the paper's rows per team; absent: the model's)"),
     INTEGER_OPT("items_per_row", 1, 32,
@@ -124,6 +140,8 @@ static const struct suite_param cg_params[] = {
 static const char *const hacc_kernels[] = {"gravity", "sph", NULL};
 static const char *const hacc_variants[] = {"select", "memory-32", "memory-object", "broadcast", "scalar",
                                             "simd",   NULL};
+static const char *const hacc_variant_models[] = {GPU_MODELS, GPU_MODELS, GPU_MODELS,
+                                                  GPU_MODELS, "openmp",   "openmp"};
 static const struct suite_param hacc_params[] = {
     INTEGER("leaf_size", 16, HACC_MAX_LEAF_SIZE, HACC_DEFAULT_LEAF_SIZE,
             "particles per leaf, a multiple of 16 (HACC's leaves hold 64 to 256)", KEY),
@@ -131,10 +149,11 @@ static const struct suite_param hacc_params[] = {
                 "leaf pairs of neighbouring cells (absent: 65536 on GPUs, 4096 on CPUs)", KEY),
     PRECISION(1),
     INTEGER("numtimes", 2, 100000, HACC_DEFAULT_NUMTIMES, "samples per kernel; the first is warm-up", KEY),
-    CHOICE_OPT("variant", hacc_variants,
-               "exchange between the half-warps (paper 003 Sec. 5.3: select, memory-32, memory-object, "
-               "broadcast; OpenMP: scalar, simd; absent: select on cuda, memory-object on opencl GPUs, "
-               "broadcast on opencl CPUs, simd on openmp)"),
+    CHOICE_OPT_MODELS(
+        "variant", hacc_variants, hacc_variant_models,
+        "exchange between the half-warps (paper 003 Sec. 5.3: select, memory-32, memory-object, "
+        "broadcast; OpenMP: scalar, simd; absent: select on cuda, memory-object on opencl GPUs, "
+        "broadcast on opencl CPUs, simd on openmp)"),
 };
 
 extern const struct suite_driver stream_driver __attribute__((weak));

@@ -1,6 +1,7 @@
 /*
- * api_fleet: read-only views of the fleet and the results, health and readiness, the suite catalogue and the
- * OpenAPI document. HTTP pool threads. The JSON is built by PostgreSQL (one query a request).
+ * api_fleet: views of the fleet (platforms, hosts, workers), an admin's peak for a platform and the removal
+ * of an imported one, health and readiness, the suite catalogue and the OpenAPI document. HTTP pool threads.
+ * The JSON is built by PostgreSQL (one query a request).
  */
 #include "api.h"
 
@@ -19,7 +20,9 @@ static const char platforms_sql[] =
     "p.vendor, "
     "  'uuid', p.uuid, 'pci_bus_id', p.pci_bus_id, 'memory_bytes', p.memory_bytes, "
     "  'compute_units', p.compute_units, 'peak_bandwidth_bytes_per_s', p.peak_bandwidth, "
-    "  'peak_source', p.peak_source, 'models', to_jsonb(p.models), 'last_seen', p.last_seen, "
+    "  'peak_source', p.peak_source, 'peak_set_at', p.peak_set_at, 'models', to_jsonb(p.models), "
+    "  'last_seen', p.last_seen, 'origin', CASE WHEN p.host_id IS NULL THEN 'import' ELSE 'worker' END, "
+    "  'results', (SELECT count(*) FROM results r WHERE r.platform_id = p.id), "
     "  'worker', (SELECT jsonb_build_object('id', w.id, 'last_heartbeat', w.last_heartbeat, 'state', "
     "     CASE WHEN w.last_heartbeat < now() - make_interval(secs => $1) THEN 'stale' ELSE w.state END) "
     "     FROM workers w WHERE w.platform_id = p.id AND w.state <> 'gone' ORDER BY w.id DESC LIMIT 1)"
@@ -41,27 +44,17 @@ static const char workers_sql[] =
     "FROM workers w JOIN hosts h ON h.id = w.host_id WHERE w.state <> 'gone' OR w.gone_at > now() - interval "
     "'1 hour'";
 
-#define RESULTS_FILTER                                                                                       \
-    "FROM results r WHERE ($1::text IS NULL OR r.suite = $1) AND ($2::text IS NULL OR r.kernel = $2) "       \
-    "AND ($3::text IS NULL OR r.platform_id = $3) AND ($4::text IS NULL OR r.model = $4) "                   \
-    "AND ($5::timestamptz IS NULL OR r.created_at >= $5) "
+/* An admin's peak ($2 bytes/s, or NULL to drop it until the worker registers again) with its source. */
+static const char peak_sql[] =
+    "UPDATE platforms SET peak_bandwidth = $2::float8, peak_source = CASE WHEN $2 IS NULL THEN '' ELSE $3 "
+    "END, "
+    "peak_set_at = CASE WHEN $2 IS NULL THEN NULL ELSE now() END WHERE id = $1 RETURNING id";
 
-static const char results_sql[] =
-    "SELECT jsonb_build_object('results', coalesce(jsonb_agg(result_doc(x) ORDER BY x.id DESC), '[]'))::text "
-    "FROM (SELECT r.* " RESULTS_FILTER "ORDER BY r.id DESC LIMIT $6) x";
-
-/* BabelStream's CSV columns, one row per stored kernel result. */
-static const char results_csv_sql[] =
-    "SELECT 'function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime' || "
-    "chr(10) || coalesce(string_agg(concat_ws(',', initcap(x.kernel), "
-    "coalesce(cardinality(x.times_s), (x.provenance->>'num_times')::int), x.size, "
-    "CASE x.precision WHEN 'fp32' THEN 4 ELSE 8 END, round((x.bandwidth * 1e-6)::numeric, 6), x.min_s, "
-    "x.max_s, "
-    "x.mean_s), chr(10) ORDER BY x.id DESC) || chr(10), '') "
-    "FROM (SELECT r.* " RESULTS_FILTER "ORDER BY r.id DESC LIMIT $6) x";
-
-/* The P3 analysis library's columns: one row per problem, platform and application (schema/003_pp.sql). */
-static const char results_p3_sql[] = "SELECT pp_p3_csv($1, $2, $3, $4, $5::timestamptz, $6::bigint)";
+/* Only an imported platform (no host) is removed, with its results; jobs that named it keep no platform. */
+static const char platform_delete_sql[] =
+    "WITH p AS (SELECT id, host_id FROM platforms WHERE id = $1), "
+    "d AS (DELETE FROM platforms WHERE id = (SELECT id FROM p WHERE host_id IS NULL) RETURNING id) "
+    "SELECT (SELECT count(*) FROM p), (SELECT count(*) FROM d)";
 
 static const char ready_sql[] = "SELECT count(*) FROM schema_migrations";
 
@@ -106,38 +99,77 @@ int fleet_workers(struct request *r)
     return st ? st : reply_query(r, workers_sql, 1, params, NULL);
 }
 
-int fleet_results(struct request *r)
+/* The platform id of a route: {id} (an imported platform) or {host}/{device} (a worker's). */
+static void route_platform(struct request *r, char *out, size_t size)
 {
-    const char *format = req_query(r, "format"), *limit_s = req_query(r, "limit"),
-               *since = req_query(r, "since");
-    long long limit = 1000;
-    char lim[24];
-    int st;
-
-    if ((st = req_check_query(r, "suite,kernel,platform,model,since,limit,format")))
-        return st;
-    if (format && strcmp(format, "json") && strcmp(format, "csv") && strcmp(format, "p3"))
-        return req_fail(r, ERR_INVALID_PARAMETER, "format", "format must be json, csv or p3");
-    if (limit_s && ((limit = api_parse_id(limit_s)) < 1 || limit > 100000))
-        return req_fail(r, ERR_INVALID_PARAMETER, "limit", "limit must be from 1 to 100000");
-    if (since && strspn(since, "0123456789-:TZ.+ ") != strlen(since))
-        return req_fail(r, ERR_INVALID_PARAMETER, "since", "since must be an RFC 3339 time");
-    snprintf(lim, sizeof(lim), "%lld", limit);
-    const char *params[6] = {req_query(r, "suite"),
-                             req_query(r, "kernel"),
-                             req_query(r, "platform"),
-                             req_query(r, "model"),
-                             since,
-                             lim};
-    if (format && !strcmp(format, "csv"))
-        return reply_query(r, results_csv_sql, 6, params, "text/csv");
-    if (format && !strcmp(format, "p3"))
-        st = reply_query(r, results_p3_sql, 6, params, "text/csv");
+    if (r->nargs >= 2)
+        snprintf(out, size, "%s/%s", r->args[0], r->args[1]);
     else
-        st = reply_query(r, results_sql, 6, params, NULL);
-    if (st == 500 && !strncmp(r->err.code, "internal", 8) && since)
-        return req_fail(r, ERR_INVALID_PARAMETER, "since", "since must be an RFC 3339 time");
-    return st;
+        snprintf(out, size, "%s", r->args[0]);
+}
+
+/* PUT {"peak_gbs": G|null, "source": "..."}. */
+int fleet_platform_peak(struct request *r)
+{
+    json_t *peak = json_object_get(r->json, "peak_gbs"), *source = json_object_get(r->json, "source");
+    char id[160], bytes[40], src[300];
+    const char *key;
+    json_t *v;
+    struct db_error dberr;
+    PGresult *res;
+    int found;
+
+    route_platform(r, id, sizeof(id));
+    json_object_foreach(r->json, key, v) if (strcmp(key, "peak_gbs") &&
+                                             strcmp(key, "source")) return req_fail(r, ERR_UNKNOWN_FIELD, key,
+                                                                                    "unknown field \"%s\"",
+                                                                                    key);
+    if (!peak)
+        return req_fail(r, ERR_MISSING_FIELD, "peak_gbs", "peak_gbs is required (a number of GB/s, or null)");
+    if (!json_is_null(peak) && !json_is_number(peak))
+        return req_fail(r, ERR_WRONG_TYPE, "peak_gbs", "peak_gbs must be a number of GB/s, or null");
+    if (json_is_number(peak) && !(json_number_value(peak) > 0 && json_number_value(peak) <= 1e6))
+        return req_fail(r, ERR_OUT_OF_RANGE, "peak_gbs",
+                        "peak_gbs must be above 0 and at most 1000000, got %g", json_number_value(peak));
+    if (source &&
+        (!json_is_string(source) || json_string_length(source) < 1 || json_string_length(source) > 200))
+        return req_fail(r, ERR_WRONG_TYPE, "source", "source must be a string of 1 to 200 characters");
+    snprintf(bytes, sizeof(bytes), "%.17g", json_is_number(peak) ? json_number_value(peak) * 1e9 : 0);
+    snprintf(src, sizeof(src), "admin: %s", source ? json_string_value(source) : "set over the API");
+    const char *params[3] = {id, json_is_number(peak) ? bytes : NULL, src};
+    if (!(res = db_query(peak_sql, 3, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    found = PQntuples(res);
+    PQclear(res);
+    if (!found)
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no platform \"%s\"", id);
+    char lease[24];
+    const char *lp[1] = {lease_param(lease, sizeof(lease))};
+    return reply_query(r, platforms_sql, 1, lp, NULL);
+}
+
+int fleet_platform_delete(struct request *r)
+{
+    char id[160];
+    const char *params[1] = {id};
+    struct db_error dberr;
+    PGresult *res;
+    long exists, deleted;
+
+    route_platform(r, id, sizeof(id));
+    if (!(res = db_query(platform_delete_sql, 1, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    exists = atol(PQgetvalue(res, 0, 0));
+    deleted = atol(PQgetvalue(res, 0, 1));
+    PQclear(res);
+    if (!exists)
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no platform \"%s\"", id);
+    if (!deleted)
+        return req_fail(r, ERR_PLATFORM_REGISTERED, NULL,
+                        "platform \"%s\" was registered by a worker: only an imported platform is removed",
+                        id);
+    r->reply = json_pack("{s:s}", "deleted", id);
+    return 200;
 }
 
 int fleet_suites(struct request *r)

@@ -43,7 +43,8 @@ static const char list_sql[] =
     "SELECT coalesce(jsonb_agg(job_doc(j, false) ORDER BY j.id DESC), '[]')::text, min(j.id), count(*) FROM "
     "(SELECT * FROM jobs WHERE ($1::text IS NULL OR state = $1) "
     "AND ($2::text IS NULL OR platform_id = $2 OR ran_on = $2) AND ($3::bigint IS NULL OR id < $3) "
-    "ORDER BY id DESC LIMIT $4) j";
+    "AND ($5::text IS NULL OR suite = $5) AND ($6::text IS NULL OR $6 = ANY (tags)) "
+    "AND ($7::text IS NULL OR model = $7) ORDER BY id DESC LIMIT $4) j";
 
 static const char cancel_sql[] =
     "UPDATE jobs SET state = 'cancelled', finished_at = now(), lease_expires = NULL "
@@ -110,13 +111,13 @@ static int check_fields(struct request *r, json_t *obj, const char *prefix, cons
 
 /* The job's kernels and params checked against the suite table (kernels/suite.h: the checks the worker's
  * child makes again) and completed with the defaults: new references in *kernels and *params. */
-static int check_suite(struct request *r, const struct suite *s, json_t *kernels_in, json_t *params_in,
-                       json_t **kernels, json_t **params)
+static int check_suite(struct request *r, const struct suite *s, const char *model, json_t *kernels_in,
+                       json_t *params_in, json_t **kernels, json_t **params)
 {
     struct suite_values v;
     struct suite_error e;
 
-    if (suite_values_from_json(&v, s, params_in, kernels_in, &e))
+    if (suite_values_from_json(&v, s, params_in, kernels_in, &e) || suite_values_check_model(&v, model, &e))
         return req_fail(r, errors_from_code(e.code), e.field, "%s", e.msg);
     *kernels = suite_values_kernels_json(&v);
     *params = suite_values_params_json(&v);
@@ -128,8 +129,8 @@ static int check_suite(struct request *r, const struct suite *s, json_t *kernels
 /* The job's params, one object per job, as a new array in *out: [params] for a plain job; for a sweep
  * ({"param": name, "values": [...]}) one object per value, each checked as a job of its own (the paper's
  * figures are one problem per size, so a sweep is one job, and one stored result, per size). */
-static int check_params_list(struct request *r, const struct suite *s, json_t *job, json_t **kernels,
-                             json_t **out)
+static int check_params_list(struct request *r, const struct suite *s, const char *model, json_t *job,
+                             json_t **kernels, json_t **out)
 {
     static const char *const sweep_fields[] = {"param", "values", NULL};
     json_t *sweep = json_object_get(job, "sweep"), *given = json_object_get(job, "params"), *values, *v, *one;
@@ -139,7 +140,7 @@ static int check_params_list(struct request *r, const struct suite *s, json_t *j
 
     *out = json_array();
     if (!sweep) {
-        if ((st = check_suite(r, s, json_object_get(job, "kernels"), given, kernels, &one)))
+        if ((st = check_suite(r, s, model, json_object_get(job, "kernels"), given, kernels, &one)))
             return st;
         json_array_append_new(*out, one);
         return 0;
@@ -169,7 +170,7 @@ static int check_params_list(struct request *r, const struct suite *s, json_t *j
             json_decref(*kernels);
             *kernels = NULL;
         }
-        st = check_suite(r, s, json_object_get(job, "kernels"), p, kernels, &one);
+        st = check_suite(r, s, model, json_object_get(job, "kernels"), p, kernels, &one);
         json_decref(p);
         if (st)
             return st;
@@ -298,7 +299,7 @@ int jobs_submit(struct request *r)
         (st = get_int(r, j, "timeout_s", "timeout_s", 1, 86400, &timeout)) ||
         (st = get_int(r, j, "max_attempts", "max_attempts", 1, 100, &attempts)) ||
         (st = check_tags(r, json_object_get(j, "tags"))) ||
-        (st = check_params_list(r, s, j, &kernels, &params)) ||
+        (st = check_params_list(r, s, json_string_value(model), j, &kernels, &params)) ||
         (st = check_target(r, json_string_value(model), json_object_get(j, "platform"),
                            json_object_get(j, "selector"))))
         goto out;
@@ -388,8 +389,11 @@ int jobs_list(struct request *r)
     PGresult *res;
     int st, ok = !state;
 
-    if ((st = req_check_query(r, "state,platform,limit,cursor")))
+    if ((st = req_check_query(r, "state,platform,limit,cursor,suite,tag,model")))
         return st;
+    if (req_query(r, "suite") && !catalog_suite(req_query(r, "suite")))
+        return req_fail(r, ERR_INVALID_PARAMETER, "suite", "unknown suite \"%s\" (%s)", req_query(r, "suite"),
+                        suite_names());
     for (int i = 0; state && states[i]; i++)
         ok |= !strcmp(states[i], state);
     if (!ok)
@@ -400,8 +404,9 @@ int jobs_list(struct request *r)
     if (cursor && !api_parse_id(cursor))
         return req_fail(r, ERR_INVALID_PARAMETER, "cursor", "cursor must be a job id");
     snprintf(lim, sizeof(lim), "%lld", limit);
-    const char *params[4] = {state, platform, cursor, lim};
-    if (!(res = db_query(list_sql, 4, params, &dberr)))
+    const char *params[7] = {
+        state, platform, cursor, lim, req_query(r, "suite"), req_query(r, "tag"), req_query(r, "model")};
+    if (!(res = db_query(list_sql, 7, params, &dberr)))
         return api_db_fail(r, &dberr);
     const char *next = strtoll(PQgetvalue(res, 0, 2), NULL, 10) == limit ? PQgetvalue(res, 0, 1) : NULL;
     if (asprintf(&text, "{\"jobs\":%s,\"next_cursor\":%s%s%s}", PQgetvalue(res, 0, 0), next ? "\"" : "",

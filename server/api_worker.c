@@ -35,8 +35,11 @@ static const char register_sql[] =
     "  FROM h, pl "
     "  ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, name = EXCLUDED.name, vendor = EXCLUDED.vendor, "
     "  uuid = EXCLUDED.uuid, pci_bus_id = EXCLUDED.pci_bus_id, memory_bytes = EXCLUDED.memory_bytes, "
-    "  compute_units = EXCLUDED.compute_units, peak_bandwidth = EXCLUDED.peak_bandwidth, "
-    "  peak_source = EXCLUDED.peak_source, models = EXCLUDED.models, last_seen = now() RETURNING id) "
+    "  compute_units = EXCLUDED.compute_units, "
+    "  peak_bandwidth = CASE WHEN platforms.peak_set_at IS NULL THEN EXCLUDED.peak_bandwidth "
+    "    ELSE platforms.peak_bandwidth END, " /* an admin's peak stays */
+    "  peak_source = CASE WHEN platforms.peak_set_at IS NULL THEN EXCLUDED.peak_source "
+    "    ELSE platforms.peak_source END, models = EXCLUDED.models, last_seen = now() RETURNING id) "
     "INSERT INTO workers (host_id, platform_id, pid, version, secret_hash) "
     "SELECT h.id, p.id, $4, $5, encode(sha256(convert_to($6, 'UTF8')), 'hex') FROM h, p "
     "RETURNING id, platform_id";
@@ -62,8 +65,10 @@ static const char claim_sql[] =
     "  'model', model, 'kernels', to_jsonb(kernels), 'params', params, 'timeout_s', timeout_s)::text FROM c)";
 
 static const char worker_beat_sql[] =
-    "UPDATE workers SET last_heartbeat = now(), state = CASE WHEN $2 THEN 'busy' ELSE 'idle' END "
-    "WHERE id = $1 AND state <> 'gone' RETURNING id";
+    "WITH w AS (UPDATE workers SET last_heartbeat = now(), state = CASE WHEN $2 THEN 'busy' ELSE 'idle' END "
+    "  WHERE id = $1 AND state <> 'gone' RETURNING id, host_id), "
+    "h AS (UPDATE hosts SET last_seen = now() WHERE id = (SELECT host_id FROM w)) " /* the host is seen too */
+    "SELECT id FROM w";
 
 static const char job_beat_sql[] =
     "UPDATE jobs SET lease_expires = now() + make_interval(secs => $4) "

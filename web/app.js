@@ -9,8 +9,11 @@ import * as results from './results.js';
 import * as platform from './platform.js';
 import * as portability from './portability.js';
 import * as scaling from './scaling.js';
+import * as jobs from './jobs.js';
+import * as result from './result.js';
+import * as compare from './compare.js';
 
-const pages = {fleet, submit, job, results, platform, portability, scaling};
+const pages = {fleet, submit, job, jobs, results, result, compare, platform, portability, scaling};
 let current = null;
 
 function newContext() {
@@ -42,7 +45,7 @@ async function route() {
         current.leave();
     const ctx = (current = newContext());
     view.replaceChildren(root);
-    const tab = r.page === 'platform' ? 'fleet' : r.page;
+    const tab = {platform: 'fleet', job: 'jobs', result: 'results'}[r.page] || r.page;
     for (const a of document.querySelectorAll('nav a'))
         a.classList.toggle('active', a.dataset.page === tab);
     const page = pages[r.page];

@@ -1,5 +1,5 @@
-// fleet: hosts, platforms, workers (alive, busy, stale), queue depth and recent failures, refreshed every
-// 5 s. Calls GET /api/v1/platforms, /hosts, /workers and /jobs?state=queued|running|failed.
+// fleet: hosts, platforms (an imported one says so), workers (alive, busy, stale), queue depth (a link to the
+// Jobs page) and recent failures, refreshed every 5 s. Calls GET /api/v1/platforms, /hosts, /workers and /jobs?state=queued|running|failed.
 import {ago, api, badge, el, empty, errorBox, gbs, link, pageHref, table, when} from './ui.js';
 
 const REFRESH_MS = 5000;
@@ -31,7 +31,10 @@ function platformsTable(platforms) {
                      p.models.join(', '),
                      el('span', {title: p.peak_source},
                         p.peak_bandwidth_bytes_per_s ? gbs(p.peak_bandwidth_bytes_per_s) : 'unknown'),
-                     badge(p.worker ? p.worker.state : 'none'),
+                     p.worker ? badge(p.worker.state)
+                              : p.origin === 'import' ? el('span', {class: 'badge imported', title:
+                                                               'imported results: no worker, by design'}, 'imported')
+                              : badge('none'),
                      p.worker ? ago(p.worker.last_heartbeat) : '',
                  ]));
 }
@@ -77,13 +80,13 @@ export async function render(root, _route, ctx) {
                card('platforms', String(platforms.platforms.length)),
                card('workers alive', String(n('idle') + n('busy')), `${n('busy')} busy, ${n('idle')} idle`),
                card('workers stale', String(n('stale')), 'no heartbeat within the lease'),
-               card('queue depth', count(queued), 'jobs waiting'),
-               card('running', count(running))),
+               el('a', {href: pageHref('jobs', {state: 'queued'}), id: 'queue-depth', class: 'card-link'}, card('queue depth', count(queued), 'jobs waiting')),
+               el('a', {href: pageHref('jobs', {state: 'running'}), class: 'card-link'}, card('running', count(running)))),
             el('h2', {}, 'Platforms'),
             platforms.platforms.length ? platformsTable(platforms.platforms) : noPlatforms(),
             el('h2', {}, 'Workers'),
             ws.length ? workersTable(ws) : empty('no workers registered: see above how to start one'),
-            el('h2', {}, 'Recent failures'),
+            el('h2', {}, 'Recent failures ', el('small', {}, link(pageHref('jobs', {state: 'failed'}), 'all jobs'))),
             failed.jobs.length ? jobsTable(failed.jobs)
                                : empty('no failed jobs', ' (', link('#/submit', 'submit a job'), ')'),
             el('h2', {}, 'Hosts'),

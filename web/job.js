@@ -3,14 +3,17 @@
 // (array size, or lattice and sites) and variant, a table and bars of bandwidth (GFLOP/s for the lattice
 // suites), with % of peak where the platform has one (GET /api/v1/platforms). Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
-import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, gbs, link, num, pageHref, pct, peakFraction,
-        platformsById, sizeText, table, variantText, when, suites, figureLabel, figureValue} from './ui.js';
+import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, link, num, pageHref, pct,
+        peakFraction, platformsById, resultLink, sizeText, table, variantText, when, suites, figureLabel,
+        figureValue} from './ui.js';
 
 function resultsTable(results, platforms) {
-    return table(['kernel', 'GB/s', '% of peak', 'GFLOP/s', 'min s', 'mean s', 'max s', 'timed samples', 'verified'],
+    return table(['result', 'kernel', 'GB/s', '% of peak', 'GFLOP/s', 'timing', 'min s', 'mean s', 'max s',
+                  'timed samples', 'flags', 'verified'],
                  results.map((r) => [
-                     r.kernel, gbs(r.bandwidth_bytes_per_s), pct(peakFraction(r, platforms)), num(r.gflops),
-                     num(r.stats_s.min), num(r.stats_s.mean), num(r.stats_s.max), String(r.stats_s.count),
+                     resultLink(r), r.kernel, gbs(r.bandwidth_bytes_per_s), pct(peakFraction(r, platforms)),
+                     num(r.gflops), r.timing || '', num(r.stats_s.min), num(r.stats_s.mean), num(r.stats_s.max),
+                     String(r.stats_s.count), flagBadges(r),
                      r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`),
                  ]));
 }
@@ -69,8 +72,8 @@ export async function render(root, route, ctx) {
     const errorEl = el('div', {id: 'job-error'});
     const actions = el('div', {class: 'actions'});
     const results = el('div', {id: 'job-results'});
-    const startedEl = el('dd', {}, when(job.started_at) || 'not yet');
-    const finishedEl = el('dd', {}, when(job.finished_at) || 'not yet');
+    const startedEl = el('dd', {id: 'job-started'}, when(job.started_at) || 'not yet');
+    const finishedEl = el('dd', {id: 'job-finished'}, when(job.finished_at) || 'not yet');
     const where = job.platform ? link(pageHref('platform', {id: job.platform}), job.platform)
                                : `selector ${JSON.stringify(job.selector)}`;
     const ranOn = job.ran_on && job.ran_on !== job.platform ? ` (ran on ${job.ran_on})` : '';
@@ -124,6 +127,13 @@ export async function render(root, route, ctx) {
     }
 
     function update(data) {
+        // The stream's state events carry started_at and finished_at (schema/011_annotate.sql).
+        if (data.started_at)
+            startedEl.textContent = when(data.started_at);
+        else if (data.state === 'running' && startedEl.textContent === 'not yet')
+            startedEl.textContent = `${new Date().toLocaleString()} (as seen here)`;
+        if (data.finished_at)
+            finishedEl.textContent = when(data.finished_at);
         if (data.state) {
             state = data.state;
             stateEl.replaceChildren(badge(state));
@@ -134,10 +144,13 @@ export async function render(root, route, ctx) {
             bar.value = data.progress;
             barText.textContent = pct(data.progress);
         }
+        bar.className = state; // a failed or cancelled job's bar is red and says so, never a full green bar
         if (TERMINAL.includes(state)) {
             if (state === 'succeeded') {
                 bar.value = 1;
                 barText.textContent = pct(1);
+            } else {
+                barText.textContent = `${state} at ${pct(bar.value)}`;
             }
             actions.replaceChildren();
             live.textContent = '';

@@ -1,11 +1,12 @@
 // results: stored results of every suite (STREAM, and the lattice suites with their lattice and variant),
 // filtered by suite, kernel, platform, model and precision (all in the URL:
-// #/results?suite=stream&kernel=triad&platform=h/cpu0&model=openmp&precision=fp64&metric=bw). Calls
-// GET /api/v1/results (precision is filtered here: the API has no such parameter), /suites and /platforms.
-// Bars: the best verified figure of each platform, model, suite, kernel, precision and size (its best variant);
-// bandwidth, GFLOP/s or % of the platform's peak bandwidth (only where the platform has a peak).
-import {COLORS, api, chart, destroyCharts, el, empty, errorBox, gbs, link, num, option, pageHref, pct, peakFraction,
-        platformsById, setQuery, sizeText, table, variantText, when, suites} from './ui.js';
+// #/results?suite=stream&kernel=triad&platform=h/cpu0&model=openmp&precision=fp64&tag=nightly&metric=bw). Calls
+// GET /api/v1/results (every filter applied in the server; "more" follows next_cursor), /suites and
+// /platforms. Bars: the best verified, unflagged figure of each platform, model, suite, kernel, precision and
+// size (its best variant); bandwidth, GFLOP/s or % of the platform's peak bandwidth (only where the platform has
+// a peak). Each row links to the result's page; its flags (noisy, above_ceiling, excluded) are shown.
+import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, gbs, link, num, option, pageHref, pct,
+        peakFraction, platformsById, resultLink, setQuery, sizeText, table, variantText, when, suites} from './ui.js';
 
 const LIMIT = 1000;
 const METRICS = {
@@ -23,7 +24,7 @@ function select(name, label, options, value) {
 function best(results) {
     const groups = new Map();
     for (const r of results) {
-        if (!r.verified)
+        if (!r.verified || (r.flags || []).length)
             continue;
         const key = [r.suite, r.kernel, r.platform, r.model, r.precision, r.size].join('\u0000');
         const b = groups.get(key);
@@ -43,7 +44,7 @@ function barsChart(ctx, parent, rows, platforms, metric) {
     const shown = rows.filter((r) => m.value(r, peakFraction(r, platforms)) !== null);
     if (!shown.length) {
         parent.append(empty(metric === 'peak' ? 'no platform among these results has a known peak: set one with ' +
-                                                'PPBENCH_PEAK_GBS_<ID> on the worker, or choose another figure'
+                                                'PPBENCH_PEAK_GBS_<ID> on the worker or on the platform\'s page (admin), or choose another figure'
                                               : 'nothing to draw'));
         return;
     }
@@ -86,13 +87,13 @@ function barsChart(ctx, parent, rows, platforms, metric) {
 
 function resultsTable(results, platforms) {
     return table(['result', 'time', 'job', 'platform', 'model', 'suite', 'kernel', 'precision', 'size', 'variant',
-                  'GB/s', '% of peak', 'GFLOP/s', 'verified'],
-                 results.slice(0, 200).map((r) => [
-                     String(r.id), when(r.created_at), r.job_id ? link(`#/job/${r.job_id}`, `#${r.job_id}`) : 'import',
+                  'GB/s', '% of peak', 'GFLOP/s', 'timing', 'flags', 'verified'],
+                 results.map((r) => [
+                     resultLink(r), when(r.created_at), r.job_id ? link(`#/job/${r.job_id}`, `#${r.job_id}`) : 'import',
                      link(pageHref('platform', {id: r.platform, suite: r.suite, kernel: r.kernel}), r.platform),
                      r.model, r.suite, r.kernel, r.precision, sizeText(r), el('small', {}, variantText(r)),
                      gbs(r.bandwidth_bytes_per_s),
-                     pct(peakFraction(r, platforms)), num(r.gflops),
+                     pct(peakFraction(r, platforms)), num(r.gflops), r.timing || '', flagBadges(r),
                      r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`),
                  ]));
 }
@@ -100,7 +101,8 @@ function resultsTable(results, platforms) {
 export async function render(root, route, ctx) {
     const q = route.query;
     const f = {suite: q.get('suite') || '', kernel: q.get('kernel') || '', platform: q.get('platform') || '',
-               model: q.get('model') || '', precision: q.get('precision') || '', metric: q.get('metric') || 'bw'};
+               model: q.get('model') || '', precision: q.get('precision') || '', tag: q.get('tag') || '',
+               metric: q.get('metric') || 'bw'};
     const [catalog, platforms] = await Promise.all([suites(), platformsById()]);
     const kernels = [...new Set(catalog.suites.flatMap((s) => s.kernels))];
     const precisions = [...new Set(catalog.suites.flatMap((s) => s.params.filter((p) => p.name === 'precision')
@@ -111,6 +113,8 @@ export async function render(root, route, ctx) {
                        select('platform', 'platform', [...platforms.keys()], f.platform),
                        select('model', 'model', catalog.models, f.model),
                        select('precision', 'precision', precisions, f.precision),
+                       el('label', {class: 'filter'}, 'tag', el('input', {name: 'tag', value: f.tag, size: 12,
+                                                                          placeholder: 'any tag'})),
                        el('label', {class: 'filter'}, 'figure',
                           el('select', {name: 'metric'},
                              Object.entries(METRICS).map(([k, m]) => option(k, m.label, k === f.metric)))));
@@ -121,7 +125,7 @@ export async function render(root, route, ctx) {
     async function load() {
         const seq = ++loads;
         const params = new URLSearchParams({limit: LIMIT});
-        for (const k of ['suite', 'kernel', 'platform', 'model'])
+        for (const k of ['suite', 'kernel', 'platform', 'model', 'precision', 'tag'])
             if (f[k])
                 params.set(k, f[k]);
         let doc;
@@ -134,7 +138,7 @@ export async function render(root, route, ctx) {
         }
         if (ctx.left || seq !== loads)
             return;
-        const results = doc.results.filter((r) => !f.precision || r.precision === f.precision);
+        const results = doc.results;
         const csv = new URLSearchParams(params);
         csv.set('format', 'csv');
         destroyCharts(body);
@@ -149,13 +153,37 @@ export async function render(root, route, ctx) {
         const rows = best(results);
         body.append(el('h2', {}, `Best of each series (${rows.length})`));
         barsChart(ctx, body, rows, platforms, f.metric);
-        body.append(el('h2', {}, `Latest results (${results.length}${doc.results.length === LIMIT ? '+' : ''})`),
-                    el('p', {}, el('a', {href: `/api/v1/results?${csv}`}, 'BabelStream CSV of these results')),
-                    resultsTable(results, platforms));
+        const bs = new URLSearchParams(params);
+        bs.set('format', 'babelstream');
+        const shown = 200;
+        const t = resultsTable(results.slice(0, shown), platforms);
+        t.id = 'results-table';
+        const more = el('button', {type: 'button', id: 'results-more'}, 'more');
+        let rest = results.slice(shown), cursor = doc.next_cursor;
+        more.hidden = !rest.length && !cursor;
+        more.addEventListener('click', async () => {
+            if (!rest.length && cursor) {
+                const next = await api(`/api/v1/results?${new URLSearchParams({...Object.fromEntries(params),
+                                                                               cursor})}`);
+                rest = next.results;
+                cursor = next.next_cursor;
+            }
+            const tb = t.querySelector('tbody');
+            for (const tr of resultsTable(rest.slice(0, shown), platforms).querySelectorAll('tbody tr'))
+                tb.append(tr);
+            rest = rest.slice(shown);
+            more.hidden = !rest.length && !cursor;
+        });
+        body.append(el('h2', {}, `Latest results (${results.length}${doc.next_cursor ? '+' : ''})`),
+                    el('p', {}, el('a', {href: `/api/v1/results?${csv}`}, 'CSV of these results'),
+                       ' (each row with its platform, model, variant, date, job and timing rule) · ',
+                       el('a', {href: `/api/v1/results?${bs}`}, 'BabelStream CSV')),
+                    t, more);
     }
 
+    filters.addEventListener('submit', (ev) => ev.preventDefault());
     filters.addEventListener('change', (ev) => {
-        f[ev.target.name] = ev.target.value;
+        f[ev.target.name] = ev.target.value.trim();
         setQuery('results', f.metric === 'bw' ? {...f, metric: ''} : f);
         load();
     });

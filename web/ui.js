@@ -270,3 +270,81 @@ export function figureLabel(figure) {
     return {gflops: 'GFLOP/s', interactions: 'G interactions/s'}[figure] || 'bandwidth (GB/s)';
 }
 
+
+// A link to a result's own page (its whole provenance): every table row and chart point leads there.
+export function resultHref(r) {
+    return `#/result/${r.id}`;
+}
+
+export function resultLink(r, text) {
+    return el('a', {href: resultHref(r), class: 'result-link'}, text || `#${r.id}`);
+}
+
+// The problem a result measured, as a key: suite, kernel, precision, size, variant, and the result's
+// problem_key where the server gives one (everything that changes the work per timed unit). A history line
+// or a comparison never joins results of two keys.
+export function problemKey(r) {
+    return [r.suite, r.kernel, r.precision, r.size, r.variant, r.problem_key ?? ''].join('\u0000');
+}
+
+// A result's flags as badges (noisy, above_ceiling, excluded, ...), or '' when it has none.
+export function flagBadges(r) {
+    const flags = r.flags || [];
+    return flags.length ? el('span', {class: 'flags'}, flags.map((f) => el('span', {class: `flag ${f}`,
+                                                                                 title: flagText(f, r)}, f)))
+                        : '';
+}
+
+export function flagText(f, r) {
+    if (f === 'noisy')
+        return `samples spread: cv ${r.cv === null || r.cv === undefined ? '?' : (100 * r.cv).toFixed(1)} %, ` +
+               `max/min ${num(r.max_min, 3)}; kept out of PP`;
+    if (f === 'above_ceiling')
+        return 'above the platform\'s peak: measured wrongly; kept out of PP';
+    if (f === 'excluded')
+        return `excluded from analysis by an admin${r.note ? `: ${r.note}` : ''}`;
+    return f;
+}
+
+// The spread of a result's figure over its timed samples: [low, high] (the figure at the slowest and at the
+// fastest sample, scaled from the statistic the figure comes from), or null without statistics.
+export function figureSpread(value, r) {
+    const s = r.stats_s || {};
+    const t = r.timing === 'mean' ? s.mean : s.min;
+    if (value === null || value === undefined || !(t > 0) || !(s.min > 0) || !(s.max > 0))
+        return null;
+    return [value * t / s.max, value * t / s.min];
+}
+
+// A Chart.js plugin that draws each point's spread (raw.lo..raw.hi) as an error bar.
+export const errorBars = {
+    id: 'errorBars',
+    afterDatasetsDraw(c) {
+        const g = c.ctx;
+        for (let i = 0; i < c.data.datasets.length; i++) {
+            const meta = c.getDatasetMeta(i);
+            if (meta.hidden)
+                continue;
+            const ds = c.data.datasets[i];
+            g.save();
+            g.strokeStyle = ds.borderColor;
+            g.lineWidth = 1.5;
+            meta.data.forEach((pt, j) => {
+                const raw = ds.data[j];
+                if (!raw || raw.lo === undefined || raw.lo === null)
+                    return;
+                const y = c.scales[meta.yAxisID];
+                const top = y.getPixelForValue(raw.hi), bottom = y.getPixelForValue(raw.lo);
+                g.beginPath();
+                g.moveTo(pt.x, top);
+                g.lineTo(pt.x, bottom);
+                g.moveTo(pt.x - 4, top);
+                g.lineTo(pt.x + 4, top);
+                g.moveTo(pt.x - 4, bottom);
+                g.lineTo(pt.x + 4, bottom);
+                g.stroke();
+            });
+            g.restore();
+        }
+    },
+};

@@ -355,6 +355,146 @@ await check('scaling page draws a cg sweep against size with the triad as refere
     return {note: oneLine(note)};
 });
 
+// ---- issue 15: history per problem, Jobs, Compare, Result pages, the Job page's live facts ----
+async function apiCall(method, path, body) {
+    const resp = await fetch(`${URL_}${path}`, {method, headers: {Authorization: `Bearer ${TOKEN}`,
+                                                                 ...(body ? {'Content-Type': 'application/json'} : {})},
+                                                body: body ? JSON.stringify(body) : undefined});
+    const text = await resp.text();
+    return {status: resp.status, doc: text ? JSON.parse(text) : null};
+}
+async function apiJob(params, tags, kernels) {
+    const r = await apiCall('POST', '/api/v1/jobs', {suite: 'stream', model: 'openmp', platform: CPU, params,
+                                                     ...(tags ? {tags} : {}), ...(kernels ? {kernels} : {})});
+    ensure(r.status === 202, `submit: ${r.status} ${JSON.stringify(r.doc)}`);
+    return r.doc.id;
+}
+async function apiWait(id, states, ms) {
+    const t0 = Date.now();
+    for (;;) {
+        const r = await apiCall('GET', `/api/v1/jobs/${id}`);
+        if (states.includes(r.doc.state))
+            return r.doc;
+        ensure(Date.now() - t0 < ms, `job ${id} still ${r.doc.state}`);
+        await new Promise((res) => setTimeout(res, 200));
+    }
+}
+
+let otherSize = null, rerun = null;
+await check('platform history: a line never mixes problems (two sizes are two lines); size filter in the server',
+            async () => {
+    otherSize = await apiJob({arraysize: 200000, numtimes: 10}, ['browser-b']);
+    rerun = await apiJob({arraysize: 1000000, numtimes: 40}, ['browser-b']);
+    await apiWait(otherSize, ['succeeded'], 120000);
+    await apiWait(rerun, ['succeeded'], 120000);
+    await go(page, `#/platform?id=${CPU}&kernel=triad`);
+    await page.waitForSelector('#history-note', {timeout: 10000});
+    const lines = await page.evaluate(() => {
+        const c = window.Chart.getChart(document.querySelector('.page canvas'));
+        return c.data.datasets.map((d) => [...new Set(d.data.map((p) =>
+            [p.r.suite, p.r.kernel, p.r.precision, p.r.size, p.r.variant, p.r.model].join('/')))]);
+    });
+    ensure(lines.every((keys) => keys.length === 1), `a line mixes problems: ${JSON.stringify(lines)}`);
+    const sizes = new Set(lines.map((k) => k[0].split('/')[3]));
+    ensure(sizes.has('200000') && sizes.has('1000000'), `sizes drawn: ${[...sizes]}`);
+    ensure(lines.some((k, i) => lines.length > 1 && k[0].endsWith('/openmp')) , 'no openmp line');
+    const sizeOptions = await page.$$eval('#history-size option', (o) => o.map((x) => x.value));
+    ensure(sizeOptions.includes('200000'), `size choices: ${sizeOptions}`);
+    await page.selectOption('#history-size', '200000');
+    await page.waitForFunction(() => location.hash.includes('size=200000'));
+    await page.waitForFunction(() => {
+        const c = window.Chart.getChart(document.querySelector('.page canvas'));
+        return c && c.data.datasets.every((d) => d.data.every((p) => p.r.size === 200000));
+    }, null, {timeout: 10000});
+    ensure(/variant/.test(await page.textContent('.page table thead')), 'the history table has no variant column');
+    await shot(page, '10-history-lines');
+    return {note: `${lines.length} lines`};
+});
+
+await check('jobs page lists every job, filters by state and tag in the link; Fleet queue depth links to it',
+            async () => {
+    await go(page, '#/fleet');
+    await page.waitForSelector('#queue-depth');
+    ensure((await page.getAttribute('#queue-depth', 'href')) === '#/jobs?state=queued', 'queue depth is no link');
+    await page.click('#queue-depth');
+    await page.waitForSelector('#jobs-filters');
+    ensure(await page.inputValue('#jobs-filters [name="state"]') === 'queued', 'state filter not taken from the link');
+    await go(page, '#/jobs');
+    await page.waitForSelector('#jobs-table tbody tr', {timeout: 10000});
+    const all = await page.$$eval('#jobs-table tbody tr', (r) => r.length);
+    ensure(all >= 4, `${all} jobs listed`);
+    const states = await page.$$eval('#jobs-table tbody .badge', (b) => [...new Set(b.map((x) => x.textContent))]);
+    ensure(states.includes('cancelled') && states.includes('succeeded'), `states listed: ${states}`);
+    await page.fill('#jobs-filters [name="tag"]', 'browser-b');
+    await page.press('#jobs-filters [name="tag"]', 'Tab');
+    await page.waitForFunction(() => location.hash.includes('tag=browser-b'));
+    await page.waitForFunction(() => document.querySelectorAll('#jobs-table tbody tr').length === 2, null,
+                               {timeout: 10000});
+    await page.selectOption('#jobs-filters [name="state"]', 'cancelled');
+    await page.waitForSelector('#jobs-body .empty', {timeout: 10000});
+    await shot(page, '11-jobs');
+    return {note: `${all} jobs`};
+});
+
+await check('compare page: two runs kernel by kernel, % change and whether beyond the noise', async () => {
+    await go(page, `#/compare?a_job=${jobId}&b_job=${rerun}`);
+    await page.waitForSelector('#compare-table tbody tr', {timeout: 10000});
+    const rows = await page.$$eval('#compare-table tbody tr', (r) => r.map((x) => x.textContent));
+    ensure(rows.length === 6, `${rows.length} rows for two stream jobs of six kernels`);
+    ensure(rows.every((t) => /[+-]\d+\.\d %/.test(t) && /noise/.test(t)), `rows: ${rows.join(' | ')}`);
+    // Two models on one platform, chosen in the form.
+    if (second) {
+        await go(page, '#/compare');
+        await page.waitForSelector('#compare-form');
+        await page.selectOption('#compare-form [name="suite"]', 'stream');
+        await page.selectOption('#compare-form [name="a_platform"]', CPU);
+        await page.selectOption('#compare-form [name="a_model"]', 'openmp');
+        await page.selectOption('#compare-form [name="b_platform"]', CPU);
+        await page.selectOption('#compare-form [name="b_model"]', second);
+        await page.click('#compare-form button[type="submit"]');
+        await page.waitForSelector('#compare-table tbody tr', {timeout: 10000});
+        ensure(/b_model=/.test(await page.evaluate(() => location.hash)), 'the sides are not in the link');
+    }
+    await shot(page, '12-compare');
+    return {note: await page.textContent('#compare-summary')};
+});
+
+await check('result page: the whole provenance (compiler), reached from the job page; an admin note', async () => {
+    await go(page, `#/job/${jobId}`);
+    await page.waitForSelector('#job-results table .result-link', {timeout: 10000});
+    await page.click('#job-results table .result-link');
+    await page.waitForSelector('#result-compiler', {timeout: 10000});
+    const compiler = await page.textContent('#result-compiler');
+    ensure(/gcc|clang|cc/i.test(compiler), `compiler: ${compiler}`);
+    ensure(await page.$$eval('#result-provenance tr', (r) => r.length) > 5, 'little provenance');
+    await page.fill('#result-note', 'seen in the browser test');
+    await page.click('#result-save');
+    await page.waitForSelector('#result-note-text', {timeout: 10000});
+    await shot(page, '13-result');
+    return {note: oneLine(compiler).slice(0, 60)};
+});
+
+await check('job page: "started" set from the event stream while running; a failed job\'s bar is red', async () => {
+    const id = await apiJob({arraysize: 2000000, numtimes: 100000});
+    await go(page, `#/job/${id}`);
+    await page.waitForSelector('#job-started', {timeout: 10000});
+    await page.waitForFunction(() => document.querySelector('#job-state')?.textContent === 'running' &&
+                               document.querySelector('#job-started').textContent !== 'not yet', null,
+                               {timeout: 30000});
+    await apiCall('POST', `/api/v1/jobs/${id}/cancel`);
+    const bad = await apiCall('POST', '/api/v1/jobs', {suite: 'wilson', model: 'openmp', platform: CPU,
+                                                      params: {lattice: '256x256x256x256'}});
+    await apiWait(bad.doc.id, ['failed'], 60000);
+    await go(page, `#/job/${bad.doc.id}`);
+    await page.waitForSelector('#job-error .error', {timeout: 10000});
+    const cls = await page.getAttribute('#job-progress', 'class');
+    const text = await page.textContent('.progress');
+    // Red and labelled "failed at N %", never a green bar that reads like success.
+    const color = await page.evaluate(() => getComputedStyle(document.querySelector('#job-progress')).accentColor);
+    ensure(cls === 'failed' && /failed at/.test(text) && !/rgb\(26, 127, 55\)/.test(color), `bar ${cls} ${color}: ${text}`);
+    await shot(page, '14-job-failed');
+});
+
 await check('no console errors', async () => {
     // Expected: the deliberate 422 of the form, and the 501 of an API that does not compute PP yet.
     const unexpected = consoleErrors.filter((e) => !(/Failed to load resource.*status of 422/.test(e.text) && e.url.endsWith('/api/v1/jobs')) &&

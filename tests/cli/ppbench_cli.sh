@@ -36,7 +36,50 @@ id=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1
 [[ "$id" =~ ^[0-9]+$ ]] && pass "ppbench submit --no-wait prints the id" || fail "ppbench submit --no-wait prints the id" "$id"
 wait_job "$id" succeeded 30
 expect "ppbench jobs --state succeeded" 0 "^ *$id +succeeded +stream +openmp" -- "$CLI" jobs --state succeeded
-expect "ppbench results --format csv" 0 '^function,num_times,n_elements,sizeof,max_mbytes_per_sec' -- "$CLI" results --format csv --platform "$CPU"
+expect "ppbench results --format babelstream" 0 '^function,num_times,n_elements,sizeof,max_mbytes_per_sec' -- "$CLI" results --format babelstream --platform "$CPU"
+# The default CSV and the table carry each result's identity and timing rule.
+expect "ppbench results --format csv: identity columns" 0 '^result_id,date,platform,model,suite,kernel,precision,size,variant,job,verified,flags,timing,' -- \
+    "$CLI" results --format csv --job "$id"
+expect "ppbench results --format csv: a row names platform, model, variant, date, job and timing" 0 \
+    "^[0-9]+,20[0-9-]+T[0-9:]+Z,\"$CPU\",\"openmp\",stream,nstream,fp64,1000,\"\\{.*\\}\",$id,true,[a-z_ ]*,min," -- \
+    "$CLI" results --format csv --job "$id"
+expect "ppbench results: the table has the variant, the job and the timing rule" 0 \
+    "^ *[0-9]+ +20[0-9-]+ [0-9:]+ +$id +$CPU +openmp +stream.triad +fp64 +1000 +[a-z_]+=[^ ]+ +[0-9.]+ +[0-9.]+ +min " -- \
+    "$CLI" results --job "$id" --kernel triad --suite stream
+expect "ppbench pp --help: each suite's default precision and size unit" 0 'wilson +fp32, lattice sites' -- "$CLI" pp --help
+expect "ppbench results --suite foo: refused by the server" 2 'unknown suite "foo"' -- "$CLI" results --suite foo
+
+# Output not a terminal: the job id at once and progress as lines; SIGINT says the job id and that it keeps
+# running, or cancels it with --cancel-on-interrupt.
+"$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3 >"$TMP/out" 2>"$TMP/err"
+grep -Eq '^job [0-9]+ submitted: http' "$TMP/err" && grep -Eq '^job [0-9]+: succeeded 100 %$' "$TMP/err" &&
+    pass "ppbench submit not on a terminal: the id at once and progress lines" ||
+    fail "ppbench submit not on a terminal: the id at once and progress lines" "$(tr '\n' '|' <"$TMP/err")"
+interrupt() { # interrupt NAME [OPTIONS]: submits a long job, waits until it runs, sends SIGINT
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 2000000 --numtimes 100000 "$@" \
+        >"$TMP/int.out" 2>"$TMP/int.err" &
+    local pid=$!
+    for _ in $(seq 100); do grep -q ': running' "$TMP/int.err" && break; sleep 0.1; done
+    kill -INT "$pid"
+    wait "$pid"
+    INT_RC=$?
+    INT_ID=$(sed -n 's/^job \([0-9]*\) submitted.*/\1/p' "$TMP/int.err")
+}
+interrupt
+api GET "/api/v1/jobs/$INT_ID"
+[ "$INT_RC" = 130 ] && grep -q "interrupted: job $INT_ID keeps running" "$TMP/int.err" &&
+    [ "$(printf '%s' "$BODY" | jq -r .state)" = running ] &&
+    pass "ppbench submit on SIGINT: says the job id and leaves it running" ||
+    fail "ppbench submit on SIGINT: says the job id and leaves it running" "rc $INT_RC $(tr '\n' '|' <"$TMP/int.err") $(printf '%s' "$BODY" | jq -r .state)"
+"$CLI" cancel "$INT_ID" >/dev/null 2>&1
+wait_job "$INT_ID" "cancelled" 20
+interrupt --cancel-on-interrupt
+api GET "/api/v1/jobs/$INT_ID"
+[ "$INT_RC" = 130 ] && grep -q "interrupted: job $INT_ID cancelled" "$TMP/int.err" &&
+    [ "$(printf '%s' "$BODY" | jq -r .state)" = cancelled ] &&
+    pass "ppbench submit --cancel-on-interrupt: SIGINT cancels the job" ||
+    fail "ppbench submit --cancel-on-interrupt: SIGINT cancels the job" "rc $INT_RC $(tr '\n' '|' <"$TMP/int.err") $(printf '%s' "$BODY" | jq -r .state)"
+wait_cpu_worker
 # A long job keeps the worker busy, so the next one stays queued and can be cancelled.
 long=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 2000000 --numtimes 100000 --no-wait)
 queued=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3 --no-wait)

@@ -1,0 +1,145 @@
+// compare: two sides side by side, kernel by kernel: two runs (jobs), two platforms or two models (any side is
+// a job, or a platform and model, of one suite). Each row is one problem (suite, kernel, precision, size and
+// the result's problem key); a side's figure is its job's result, or the best verified one of the platform and
+// model. The change is B against A in %, and it is "beyond the noise" when it exceeds twice the larger
+// coefficient of variation (stddev / mean of the timed samples) of the two results: within that, the two
+// cannot be told apart. #/compare?a_job=12&b_job=13, #/compare?suite=stream&a_platform=h/cpu0&a_model=openmp&
+// b_platform=h/gpu0&b_model=opencl. Results from GET /api/v1/results (filtered in the server).
+import {api, el, empty, errorBox, flagBadges, link, num, option, platformsById, resultLink, setQuery, suites,
+        figureLabel, figureValue} from './ui.js';
+
+const LIMIT = 1000;
+
+// The rows' key: one problem (the variant is not part of it: two models or runs differ there).
+function key(r) {
+    return [r.suite, r.kernel, r.precision, r.size, r.problem_key ?? ''].join('\u0000');
+}
+
+function sideQuery(f, side) {
+    const q = new URLSearchParams({limit: LIMIT});
+    if (f[`${side}_job`]) {
+        q.set('job', f[`${side}_job`]);
+        return q;
+    }
+    if (!f[`${side}_platform`])
+        return null;
+    q.set('platform', f[`${side}_platform`]);
+    if (f[`${side}_model`])
+        q.set('model', f[`${side}_model`]);
+    if (f.suite)
+        q.set('suite', f.suite);
+    return q;
+}
+
+// The best verified result per problem (unflagged ones first).
+function bestByProblem(results, catalog) {
+    const out = new Map();
+    const fig = (r) => figureValue((catalog.suites.find((s) => s.name === r.suite) || {}).figure, r) ?? -1;
+    for (const r of results) {
+        if (!r.verified)
+            continue;
+        const b = out.get(key(r));
+        const clean = (x) => !(x.flags || []).length;
+        if (!b || (clean(r) && !clean(b)) || (clean(r) === clean(b) && fig(r) > fig(b)))
+            out.set(key(r), r);
+    }
+    return out;
+}
+
+export function verdict(a, b, va, vb) {
+    if (!(va > 0) || !(vb > 0))
+        return {change: null, text: 'n/a', cls: 'noise'};
+    const change = (vb - va) / va;
+    const cvs = [a.cv, b.cv].filter((c) => c !== null && c !== undefined);
+    if (cvs.length < 2)
+        return {change, text: 'noise unknown', cls: 'noise'};
+    const noise = 2 * Math.max(...cvs);
+    if (Math.abs(change) <= noise)
+        return {change, text: `within the noise (±${(100 * noise).toFixed(1)} %)`, cls: 'noise'};
+    return {change, text: `beyond the noise (±${(100 * noise).toFixed(1)} %)`, cls: change > 0 ? 'up' : 'down'};
+}
+
+function sideForm(f, side, platforms, models) {
+    return el('fieldset', {class: 'side'}, el('legend', {}, side.toUpperCase()),
+              el('label', {class: 'filter'}, 'job',
+                 el('input', {name: `${side}_job`, value: f[`${side}_job`], size: 8, placeholder: 'job id'})),
+              ' or ',
+              el('label', {class: 'filter'}, 'platform',
+                 el('select', {name: `${side}_platform`}, option('', '-'),
+                    [...platforms.keys()].map((p) => option(p, p, p === f[`${side}_platform`])))),
+              el('label', {class: 'filter'}, 'model',
+                 el('select', {name: `${side}_model`}, option('', 'any'),
+                    models.map((m) => option(m, m, m === f[`${side}_model`])))));
+}
+
+export async function render(root, route, ctx) {
+    const q = route.query;
+    const names = ['suite', 'a_job', 'a_platform', 'a_model', 'b_job', 'b_platform', 'b_model'];
+    const f = Object.fromEntries(names.map((n) => [n, q.get(n) || '']));
+    const [catalog, platforms] = await Promise.all([suites(), platformsById()]);
+    const filters = el('form', {class: 'filters', id: 'compare-form'},
+                       el('label', {class: 'filter'}, 'suite',
+                          el('select', {name: 'suite'}, option('', 'all'),
+                             catalog.suites.map((s) => option(s.name, s.name, s.name === f.suite)))),
+                       sideForm(f, 'a', platforms, catalog.models), sideForm(f, 'b', platforms, catalog.models),
+                       el('button', {type: 'submit'}, 'Compare'));
+    const body = el('div', {id: 'compare-body'});
+    root.append(el('h1', {}, 'Compare'),
+                el('p', {class: 'muted'}, 'two runs (job ids), two platforms or two models, kernel by kernel; ' +
+                   'a change is beyond the noise when it exceeds twice the larger coefficient of variation of ' +
+                   'the two results'), filters, body);
+
+    async function load() {
+        const qa = sideQuery(f, 'a'), qb = sideQuery(f, 'b');
+        body.replaceChildren();
+        if (!qa || !qb) {
+            body.append(empty('choose both sides: a job id, or a platform (and model) for A and for B'));
+            return;
+        }
+        const [da, db] = await Promise.all([api(`/api/v1/results?${qa}`), api(`/api/v1/results?${qb}`)]);
+        if (ctx.left)
+            return;
+        const A = bestByProblem(da.results, catalog), B = bestByProblem(db.results, catalog);
+        const keys = [...new Set([...A.keys(), ...B.keys()])].sort();
+        if (!keys.length) {
+            body.append(empty('no verified results on either side'));
+            return;
+        }
+        let beyond = 0;
+        const rows = keys.map((k) => {
+            const a = A.get(k), b = B.get(k);
+            const r = a || b;
+            const suite = catalog.suites.find((s) => s.name === r.suite) || {};
+            const va = a ? figureValue(suite.figure, a) : null, vb = b ? figureValue(suite.figure, b) : null;
+            const v = a && b ? verdict(a, b, va, vb) : {change: null, text: `only in ${a ? 'A' : 'B'}`, cls: 'noise'};
+            if (v.cls === 'up' || v.cls === 'down')
+                beyond++;
+            const cell = (x, val) => (x ? [num(val), ' ', el('small', {class: 'muted'},
+                                                            x.cv === null || x.cv === undefined ? ''
+                                                                : `cv ${(100 * x.cv).toFixed(1)} %`),
+                                           ' ', resultLink(x), ' ', flagBadges(x)]
+                                        : '-');
+            return el('tr', {'data-key': k.replaceAll('\u0000', '/')},
+                      el('td', {}, `${r.suite}.${r.kernel}`), el('td', {}, r.precision), el('td', {}, String(r.size)),
+                      el('td', {}, figureLabel(suite.figure)), el('td', {}, cell(a, va)), el('td', {}, cell(b, vb)),
+                      el('td', {class: `change ${v.cls}`},
+                         v.change === null ? '' : `${v.change >= 0 ? '+' : ''}${(100 * v.change).toFixed(1)} %`),
+                      el('td', {class: `verdict ${v.cls}`}, v.text));
+        });
+        body.append(el('p', {id: 'compare-summary'},
+                       `${keys.length} problems, ${beyond} changed beyond the noise`),
+                    el('table', {id: 'compare-table'},
+                       el('thead', {}, el('tr', {}, ['problem', 'precision', 'size', 'figure', 'A', 'B',
+                                                      'change (B vs A)', ''].map((h) => el('th', {}, h)))),
+                       el('tbody', {}, rows)));
+    }
+
+    filters.addEventListener('submit', (ev) => {
+        ev.preventDefault();
+        for (const n of names)
+            f[n] = (filters.elements[n].value || '').trim();
+        setQuery('compare', f);
+        load().catch((e) => body.replaceChildren(errorBox(e, 'compare')));
+    });
+    await load();
+}
