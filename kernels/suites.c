@@ -18,7 +18,7 @@
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *const suite_models[] = {"openmp", "opencl", "cuda", NULL};
+const char *const suite_models[] = {"openmp", "opencl", "cuda", "omp-target", NULL};
 
 static const char *const precisions[] = {"fp64", "fp32", NULL};
 
