@@ -70,3 +70,20 @@ expect "stream: planted triad fault caught and named" 1 'verification failed: tr
 expect "stream: planted dot fault caught and named" 1 'verification failed: dot: sum = ' -- \
     env PPBENCH_TEST_FAULT=dot "$WORKER" run --platform cpu0 --model omp-target --suite stream \
     --arraysize 1000 --numtimes 4
+
+# CG: every kernel and the solve verified in both precisions, the SPMV's rows per team and a row over the simd
+# lanes; widths the directives cannot set are refused as unsupported; a planted matrix fault is caught.
+for v in "" "--rows-per-group 8" "--items-per-row 32" "--float" "--float --items-per-row 32 --rows-per-group 4"; do
+    f="$TMP/cg.json"
+    if run --suite cg --n 12 --numtimes 3 --iterations 20 $v --json >"$f" 2>"$TMP/err"; then
+        jq_true "cg ${v:-fp64}: axpby, dot, spmv and cg verified" "$f" \
+            '.verified == true and ([.kernels[] | select(.verified)] | length) == 4'
+    else
+        fail "cg ${v:-fp64}" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+    fi
+done
+expect "cg: items_per_row 4 is unsupported, with the reason" 3 'unsupported: items_per_row 4 on omp-target .*32 lanes' -- \
+    run --suite cg --n 5 --numtimes 2 --items-per-row 4
+expect "cg: cusparse refused" 2 'cusparse' -- run --suite cg --n 3 --spmv-variant cusparse
+expect "cg: planted matrix fault caught" 1 'verification failed: spmv' -- \
+    env PPBENCH_TEST_FAULT=column "$WORKER" run --platform cpu0 --model omp-target --suite cg --n 5 --numtimes 2
