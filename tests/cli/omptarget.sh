@@ -87,3 +87,28 @@ expect "cg: items_per_row 4 is unsupported, with the reason" 3 'unsupported: ite
 expect "cg: cusparse refused" 2 'cusparse' -- run --suite cg --n 3 --spmv-variant cusparse
 expect "cg: planted matrix fault caught" 1 'verification failed: spmv' -- \
     env PPBENCH_TEST_FAULT=column "$WORKER" run --platform cpu0 --model omp-target --suite cg --n 5 --numtimes 2
+
+# The lattice suites: Wilson in both layouts and precisions, staggered 1lp in both precisions, verified against
+# their double references; the strategies OpenMP's loops cannot express are not offered.
+for layout in aos soa; do
+    for prec in fp32 fp64; do
+        f="$TMP/wilson.json"
+        if run --suite wilson --lattice 4x4x4x8 --layout $layout --precision $prec --numtimes 3 --json >"$f" 2>"$TMP/err"; then
+            jq_true "wilson $layout $prec: verified" "$f" '.verified == true and .variant.layout == "'$layout'"'
+        else
+            fail "wilson $layout $prec" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+        fi
+    done
+done
+for prec in fp32 fp64; do
+    f="$TMP/staggered.json"
+    if run --suite staggered --lattice 4x4x6x8 --precision $prec --runs 2 --iterations 3 --json >"$f" 2>"$TMP/err"; then
+        jq_true "staggered 1lp $prec: verified" "$f" '.verified == true and .variant.strategy == "1lp"'
+    else
+        fail "staggered $prec" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+    fi
+done
+expect "staggered: 3lp-1 (local memory and barriers) is not offered" 2 'model omp-target has no strategy 3lp-1 \(it has: 1lp\)' -- \
+    run --suite staggered --lattice 4x4x4x4 --strategy 3lp-1
+expect "hacc: not implemented on omp-target, said so" 2 'model omp-target has no hacc suite' -- \
+    run --suite hacc --leaf-pairs 4
