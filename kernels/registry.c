@@ -1,28 +1,38 @@
 /*
- * registry: the built programming models. The table is fixed at build time (PP_HAVE_CUDA when the CUDA
- * shared object was built); the CUDA entry is resolved through cuda_loader on first use.
+ * registry: the built programming models. The table is fixed at build time (PP_HAVE_CUDA, PP_HAVE_OMPTARGET
+ * when the CUDA and the OpenMP offload shared objects were built); those entries are resolved through
+ * model_loader on first use.
  */
 #include "registry.h"
 
-#include "models.h" /* $(BUILD)/gen: PP_HAVE_CUDA when the CUDA shared object is built */
+#include "models.h" /* $(BUILD)/gen: PP_HAVE_CUDA, PP_HAVE_OMPTARGET: the shared objects built */
 
 #include <string.h>
 
-#include "kernels/cuda_loader.h"
+#include "kernels/model_loader.h"
 #include "kernels/opencl/opencl.h"
 #include "kernels/openmp/openmp.h"
 
 static const struct pp_backend *get(size_t i)
 {
     static const struct pp_backend *const builtin[] = {&pp_backend_openmp, &pp_backend_opencl};
+    /* The models in shared objects, in the order listed (only those this build has). */
+    static const struct pp_backend *(*const loadable[])(void) = {
+#ifdef PP_HAVE_CUDA
+        model_loader_cuda,
+#endif
+#ifdef PP_HAVE_OMPTARGET
+        model_loader_omptarget,
+#endif
+        NULL,
+    };
     size_t nbuiltin = sizeof(builtin) / sizeof(builtin[0]);
 
     if (i < nbuiltin)
         return builtin[i];
-#ifdef PP_HAVE_CUDA
-    if (i == nbuiltin)
-        return cuda_loader_backend();
-#endif
+    for (size_t k = 0; loadable[k]; k++)
+        if (i == nbuiltin + k)
+            return loadable[k]();
     return NULL;
 }
 

@@ -10,10 +10,31 @@ PKGS="build-essential pkg-config git jq libjansson-dev ocl-icd-opencl-dev opencl
 # nodejs provides and conflicts with Debian's npm).
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 
+# Optional: GCC's nvptx offload compiler builds the omp-target model (OpenMP target offload to NVIDIA GPUs);
+# without it the build leaves the model out and says so. Installed when it can be, never a failure.
+OPTIONAL="gcc-12-offload-nvptx"
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
 missing=""
 for p in $PKGS; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+    installed "$p" || missing="$missing $p"
 done
+optional=""
+for p in $OPTIONAL; do
+    installed "$p" || optional="$optional $p"
+done
+if [ -n "$optional" ]; then
+    if [ "$(id -u)" -eq 0 ] && [ -z "$missing" ]; then
+        echo "deps: installing optional$optional"
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$optional >/dev/null; } ||
+            echo "deps: optional$optional not installed: the omp-target model will not be built" >&2
+    elif [ "$(id -u)" -eq 0 ]; then
+        missing="$missing$optional"
+    else
+        echo "optional (the omp-target model): sudo apt-get install -y$optional" >&2
+    fi
+fi
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then

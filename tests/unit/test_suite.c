@@ -210,7 +210,9 @@ static void test_catalog(void)
         CHECK(json_array_size(json_object_get(s, "params")) <= suite_at(i)->nparams, "params");
         CHECK(!strcmp(json_string_value(json_object_get(s, "name")), suite_at(i)->name), "order");
     }
-    CHECK(json_array_size(json_object_get(doc, "models")) == 3, "models");
+    CHECK(json_array_size(json_object_get(doc, "models")) == 4 &&
+              !strcmp(json_string_value(json_array_get(json_object_get(doc, "models"), 3)), "omp-target"),
+          "models: openmp, opencl, cuda, omp-target");
     json_decref(doc);
 }
 

@@ -1,0 +1,114 @@
+# The OpenMP offload model (omp-target): built in CI by GCC's nvptx offload compiler into its own shared object,
+# loaded with dlopen; without a GPU it finds no offload device and says so, and with PPBENCH_OMPTARGET_HOST=1
+# its target regions run on the host (the initial device), verified by the same drivers as every model. Without
+# the offload compiler (or in the sanitizer build) the model is not built and these tests skip, saying why.
+. "$(dirname "$0")/lib.sh"
+
+so="$BUILD/lib/ppbench/libppbench-omptarget.so"
+if [ "$BUILD" != "${PPBENCH_OMPTARGET_BUILD-$BUILD}" ] || ! "$WORKER" version | grep -q 'omp-target'; then
+    skip "omp-target" "not part of this build (install gcc-12-offload-nvptx; the sanitizer build leaves it out)"
+    exit 0
+fi
+
+if [ -f "$so" ] && nm -D --defined-only "$so" | grep -q ' pp_backend_omptarget$'; then
+    pass "omp-target backend compiles and exports pp_backend_omptarget"
+else
+    fail "omp-target backend compiles" "$so missing or without pp_backend_omptarget"
+fi
+other=$(nm -D --defined-only "$so" | awk '$2 ~ /[TDBR]/ {print $3}' |
+    grep -Ev '^(pp_backend_omptarget|__start_pp_suites_omptarget|__stop_pp_suites_omptarget|_init|_fini)$')
+if [ -z "$other" ]; then pass "omp-target exports only its backend"; else fail "omp-target exports only its backend" "$other"; fi
+
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    expect "omp-target without a GPU says no device, and how to get host fallback" 0 \
+        '^note: omp-target: no device: .*PPBENCH_OMPTARGET_HOST=1' -- env -u PPBENCH_OMPTARGET_HOST "$WORKER" list
+fi
+expect "omp-target missing its shared object says why" 0 'note: omp-target: no device: omp-target backend not loaded' -- \
+    env PPBENCH_LIBDIR=/nonexistent PPBENCH_OMPTARGET_HOST=1 sh -c "cp '$WORKER' '$TMP/w' && '$TMP/w' list"
+
+export PPBENCH_OMPTARGET_HOST=1
+expect "host fallback: the initial device joins cpu0" 0 '^cpu0 +cpu .*openmp.*omp-target' -- "$WORKER" list
+"$WORKER" list --json >"$TMP/list.json"
+jq_true "list --json: one CPU platform, omp-target among its devices" "$TMP/list.json" \
+    '([.platforms[] | select(.kind == "cpu")] | length) == 1 and
+     (.platforms[] | select(.id == "cpu0") | .devices | map(.model) | index("omp-target") != null)'
+
+run() { "$WORKER" run --platform cpu0 --model omp-target "$@"; }
+
+# STREAM: every kernel in both precisions at sizes that are no multiple of anything, under the runtime's launch
+# shape and explicit ones, and with offload disabled.
+for prec in fp64 fp32; do
+    for n in 1 1000 4097 100003; do
+        f="$TMP/stream-$prec-$n.json"
+        if run --suite stream --arraysize "$n" --numtimes 4 --precision "$prec" --json >"$f" 2>"$TMP/err"; then
+            jq_true "stream $prec n=$n: all six kernels verified" "$f" \
+                '.verified == true and ([.kernels[] | select(.verified)] | length) == 6 and .model == "omp-target"'
+        else
+            fail "stream $prec n=$n" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+        fi
+    done
+done
+jq_true "stream: provenance names the device, host fallback and compiler" "$TMP/stream-fp64-100003.json" \
+    '.provenance.backend | (.["omptarget.device"] | test("host fallback")) and has("omptarget.cflags")
+     and has("omptarget.compiler")'
+jq_true "stream: dot chain bound from its blocks" "$TMP/stream-fp64-100003.json" \
+    '.variant.dot_chain == ((100003 + .variant.dot_groups - 1) / .variant.dot_groups | floor) + .variant.dot_groups'
+f="$TMP/shape.json"
+if PPBENCH_OMPTARGET_TEAMS=7 PPBENCH_OMPTARGET_THREADS=3 OMP_TARGET_OFFLOAD=DISABLED \
+    run --suite stream --arraysize 10007 --numtimes 3 --precision fp32 --json >"$f" 2>"$TMP/err"; then
+    jq_true "stream: explicit num_teams 7, thread_limit 3, offload disabled: verified, shape recorded" "$f" \
+        '.verified == true and .variant.work_group_size == 3 and .variant.dot_groups == 7 and
+         .provenance.backend["omptarget.teams"] == "7" and .provenance.backend["omptarget.offload"] == "DISABLED"'
+else
+    fail "stream: explicit launch shape" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+fi
+expect "stream: a malformed launch shape is refused" 3 'PPBENCH_OMPTARGET_TEAMS must be a number' -- \
+    env PPBENCH_OMPTARGET_TEAMS=many "$WORKER" run --platform cpu0 --model omp-target --suite stream --arraysize 100
+expect "stream: planted triad fault caught and named" 1 'verification failed: triad: a\[7\] = ' -- \
+    env PPBENCH_TEST_FAULT=triad:7 "$WORKER" run --platform cpu0 --model omp-target --suite stream \
+    --arraysize 1000 --numtimes 4 --kernels copy,mul,add,triad,dot
+expect "stream: planted dot fault caught and named" 1 'verification failed: dot: sum = ' -- \
+    env PPBENCH_TEST_FAULT=dot "$WORKER" run --platform cpu0 --model omp-target --suite stream \
+    --arraysize 1000 --numtimes 4
+
+# CG: every kernel and the solve verified in both precisions, the SPMV's rows per team and a row over the simd
+# lanes; widths the directives cannot set are refused as unsupported; a planted matrix fault is caught.
+for v in "" "--rows-per-group 8" "--items-per-row 32" "--float" "--float --items-per-row 32 --rows-per-group 4"; do
+    f="$TMP/cg.json"
+    if run --suite cg --n 12 --numtimes 3 --iterations 20 $v --json >"$f" 2>"$TMP/err"; then
+        jq_true "cg ${v:-fp64}: axpby, dot, spmv and cg verified" "$f" \
+            '.verified == true and ([.kernels[] | select(.verified)] | length) == 4'
+    else
+        fail "cg ${v:-fp64}" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+    fi
+done
+expect "cg: items_per_row 4 is unsupported, with the reason" 3 'unsupported: items_per_row 4 on omp-target .*32 lanes' -- \
+    run --suite cg --n 5 --numtimes 2 --items-per-row 4
+expect "cg: cusparse refused" 2 'cusparse' -- run --suite cg --n 3 --spmv-variant cusparse
+expect "cg: planted matrix fault caught" 1 'verification failed: spmv' -- \
+    env PPBENCH_TEST_FAULT=column "$WORKER" run --platform cpu0 --model omp-target --suite cg --n 5 --numtimes 2
+
+# The lattice suites: Wilson in both layouts and precisions, staggered 1lp in both precisions, verified against
+# their double references; the strategies OpenMP's loops cannot express are not offered.
+for layout in aos soa; do
+    for prec in fp32 fp64; do
+        f="$TMP/wilson.json"
+        if run --suite wilson --lattice 4x4x4x8 --layout $layout --precision $prec --numtimes 3 --json >"$f" 2>"$TMP/err"; then
+            jq_true "wilson $layout $prec: verified" "$f" '.verified == true and .variant.layout == "'$layout'"'
+        else
+            fail "wilson $layout $prec" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+        fi
+    done
+done
+for prec in fp32 fp64; do
+    f="$TMP/staggered.json"
+    if run --suite staggered --lattice 4x4x6x8 --precision $prec --runs 2 --iterations 3 --json >"$f" 2>"$TMP/err"; then
+        jq_true "staggered 1lp $prec: verified" "$f" '.verified == true and .variant.strategy == "1lp"'
+    else
+        fail "staggered $prec" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+    fi
+done
+expect "staggered: 3lp-1 (local memory and barriers) is not offered" 2 'model omp-target has no strategy 3lp-1 \(it has: 1lp\)' -- \
+    run --suite staggered --lattice 4x4x4x4 --strategy 3lp-1
+expect "hacc: not implemented on omp-target, said so" 2 'model omp-target has no hacc suite' -- \
+    run --suite hacc --leaf-pairs 4
