@@ -39,7 +39,7 @@ expect_api "missing suite"               422 missing_field         POST $J '{"mo
 expect_api "wrong type"                  422 wrong_type            POST $J '{"suite":"stream","model":"openmp","platform":"testhost/cpu0","priority":"high"}' "$SUBMIT"
 expect_api "out of range"                422 out_of_range          POST $J '{"suite":"stream","model":"openmp","platform":"testhost/cpu0","params":{"numtimes":1}}' "$SUBMIT"
 expect_api "bad enum value"              422 invalid_value         POST $J '{"suite":"stream","model":"openmp","platform":"testhost/cpu0","params":{"precision":"fp16"}}' "$SUBMIT"
-expect_api "unknown suite"               422 unknown_suite         POST $J '{"suite":"hacc","model":"openmp","platform":"testhost/cpu0"}' "$SUBMIT"
+expect_api "unknown suite"               422 unknown_suite         POST $J '{"suite":"nosuch","model":"openmp","platform":"testhost/cpu0"}' "$SUBMIT"
 expect_api "unknown kernel"              422 unknown_kernel        POST $J '{"suite":"stream","model":"openmp","platform":"testhost/cpu0","kernels":["triadd"]}' "$SUBMIT"
 expect_api "unknown model"               422 unknown_model         POST $J '{"suite":"stream","model":"sycl","platform":"testhost/cpu0"}' "$SUBMIT"
 expect_api "unknown platform"            422 unknown_platform      POST $J '{"suite":"stream","model":"openmp","platform":"elsewhere/gpu7"}' "$SUBMIT"
