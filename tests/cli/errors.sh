@@ -6,7 +6,7 @@ base="--platform cpu0 --model openmp --suite stream"
 
 expect "unknown platform"  2 'unknown platform "gpu9" \(this host has: cpu0' -- run --platform gpu9 --model openmp --suite stream
 expect "unknown model"     2 'unknown model "sycl" \(built: openmp, opencl' -- run --platform cpu0 --model sycl --suite stream
-expect "unknown suite"     2 'unknown suite "hacc"' -- run --platform cpu0 --model openmp --suite hacc
+expect "unknown suite"     2 'unknown suite "nosuch"' -- run --platform cpu0 --model openmp --suite nosuch
 expect "unknown kernel"    2 'unknown kernel "triadd"' -- run $base --kernels copy,triadd
 expect "empty kernel name" 2 'empty kernel name in ","' -- run $base --kernels ,
 expect "empty kernel list" 2 'no kernel selected' -- run $base --kernels ''
