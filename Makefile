@@ -70,7 +70,7 @@ SERVER     = $(if $(SERVER_SRC),$(BUILD)/bin/ppbenchd)
 CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
 # ppbenchd links the suite table and its checks (kernels/suite.c, suites.c; lattice.c for the lattice rule),
 # the same code the worker checks a job with; the drivers are weak references there (NULL).
-SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c kernels/lattice.c kernels/suite.c kernels/suites.c) $(BUILD)/obj/schema.o \
+SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c kernels/lattice.c kernels/suite.c kernels/suites.c kernels/divergence.c) $(BUILD)/obj/schema.o \
              $(BUILD)/obj/openapi.o
 
 ifneq ($(NVCC),)
@@ -190,6 +190,25 @@ $(BUILD)/obj/openapi.o: docs/openapi.json
 	$(call say,EMBED,$<)
 	$(Q)printf '\t.section .rodata\n\t.global pp_openapi_json\npp_openapi_json:\n\t.incbin "%s"\n\t.byte 0\n\t.section .note.GNU-stack,"",@progbits\n' $< >$(BUILD)/obj/openapi.S
 	$(Q)$(CC) -c $(BUILD)/obj/openapi.S -o $@
+
+# Code divergence's line sets (docs/METHODOLOGY.md, "Code divergence"): scripts/linesets.sh preprocesses each
+# suite's model files for each variant (kernels/<suite>/linesets says which files and options) and tools/lineset
+# fingerprints the source lines kept; ppbenchd embeds the result as the NUL-terminated string pp_linesets
+# (server/linesets.c reads it).
+LINESET_SPECS = $(sort $(wildcard kernels/*/linesets))
+LINESET_TOOL  = $(BUILD)/tools/lineset
+$(LINESET_TOOL): tools/lineset.c
+	@mkdir -p $(@D)
+	$(call say,CC,$<)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $<
+$(BUILD)/gen/linesets.txt: $(LINESET_TOOL) scripts/linesets.sh $(LINESET_SPECS) $(wildcard kernels/*/*.c kernels/*/*.h kernels/*/*.cl kernels/*/*.cu)
+	@mkdir -p $(@D)
+	$(call say,GEN,$@)scripts/linesets.sh $(LINESET_TOOL) $(LINESET_SPECS) >$@.tmp && mv $@.tmp $@
+$(BUILD)/obj/linesets.o: $(BUILD)/gen/linesets.txt
+	@mkdir -p $(@D)
+	$(call say,EMBED,$<)
+	$(Q)printf '\t.section .rodata\n\t.global pp_linesets\npp_linesets:\n\t.incbin "%s"\n\t.byte 0\n\t.section .note.GNU-stack,"",@progbits\n' $< >$(BUILD)/obj/linesets.S
+	$(Q)$(CC) -c $(BUILD)/obj/linesets.S -o $@
+$(BUILD)/bin/ppbenchd: $(BUILD)/obj/linesets.o
 
 # The dashboard is embedded in ppbenchd (one binary, no internet needed): every file of web/ and Chart.js from
 # Debian's libjs-chart.js (served as chart.js) become a NULL-terminated table pp_web_files of {name, bytes,

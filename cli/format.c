@@ -399,6 +399,83 @@ out:
     return rc;
 }
 
+int format_policies(FILE *f, json_t *doc, struct pp_error *err)
+{
+    json_t *platforms = json_object_get(doc, "platforms"), *pols = json_object_get(doc, "policies");
+    const char *eff = str(doc, "efficiency"), *size_note = str(doc, "size_note");
+    size_t np = json_array_size(platforms), i, j;
+    struct table t = {.ncols = 4 + np};
+    const char **head = calloc(t.ncols, sizeof(*head));
+    char *align = calloc(t.ncols + 1, 1);
+    json_t *a, *p, *e;
+    double size;
+    int rc = -1;
+
+    if (!head || !align) {
+        pp_error_set(err, "out of memory");
+        goto out;
+    }
+    fprintf(f, "%s %s", dash(str(doc, "problem")), dash(str(doc, "precision")));
+    if (number(doc, "size", &size) == 0)
+        fprintf(f, ", size %.0f%s%s%s", size, size_note ? " (" : "", size_note ? size_note : "",
+                size_note ? ")" : "");
+    fprintf(f, ", %s efficiency, every variant policy\n",
+            eff && !strcmp(eff, "arch") ? "architectural" : "application");
+    if (str(doc, "note"))
+        fprintf(f, "%s\n", str(doc, "note"));
+    head[0] = "POLICY";
+    head[1] = "PP";
+    head[2] = "DIVERGENCE";
+    head[3] = "CONVERGENCE";
+    memcpy(align, "lrrr", 4);
+    json_array_foreach(platforms, i, p)
+    {
+        head[4 + i] = dash(str(p, "id"));
+        align[4 + i] = 'r';
+    }
+    t.head = head;
+    t.align = align;
+    json_array_foreach(pols, i, a)
+    {
+        json_t *effs = json_object_get(a, "efficiencies");
+        cell(&t, "%s", dash(str(a, "policy")));
+        eff_cell(&t, json_object_get(a, "pp"), 1);
+        eff_cell(&t, json_object_get(a, "code_divergence"), 1);
+        eff_cell(&t, json_object_get(a, "code_convergence"), 1);
+        for (j = 0; j < np; j++) {
+            e = json_array_get(effs, j);
+            if (str(e, "variant") && json_is_number(json_object_get(e, "efficiency")))
+                cell(&t, "%.3f %s", json_number_value(json_object_get(e, "efficiency")), str(e, "variant"));
+            else if (str(e, "unsupported"))
+                cell(&t, "0 unsupported");
+            else
+                eff_cell(&t, json_object_get(e, "efficiency"),
+                         json_is_integer(json_object_get(e, "result_id")));
+        }
+    }
+    if (json_array_size(pols) == 0) {
+        if (!str(doc, "note"))
+            fprintf(f, "no policy has a verified result for this problem on these platforms\n");
+    } else if (table_print(f, &t, err)) {
+        goto out;
+    }
+    json_array_foreach(pols, i, a)
+    {
+        if (str(a, "pp_note"))
+            fprintf(f, "  %s: %s\n", dash(str(a, "policy")), str(a, "pp_note"));
+        if (str(a, "divergence_note"))
+            fprintf(f, "  %s: divergence %s\n", dash(str(a, "policy")), str(a, "divergence_note"));
+    }
+    rc = 0;
+out:
+    for (i = 0; i < t.n; i++)
+        free(t.cells[i]);
+    free(t.cells);
+    free(head);
+    free(align);
+    return rc;
+}
+
 /* The number at path a (or else b) times scale in a column of width, or "-" there when there is none. */
 static void field(FILE *f, int width, int decimals, json_t *o, const char *a, const char *b, double scale)
 {

@@ -18,6 +18,9 @@ int format_results(FILE *f, json_t *results, struct pp_error *err) PP_WUR;
 /* The PP table of GET /api/v1/pp: a line naming the problem, then one row per application with its PP and its
  * efficiency on each platform ("-": no verified result, "n/a": undefined), then the applications' notes. */
 int format_pp(FILE *f, json_t *doc, struct pp_error *err) PP_WUR;
+/* GET /api/v1/pp/policies: every variant policy's PP, code divergence and convergence, and the variant and
+ * efficiency it runs on each platform. */
+int format_policies(FILE *f, json_t *doc, struct pp_error *err) PP_WUR;
 
 /* One finished job as BabelStream prints a run: a few header lines, then one row per kernel. */
 void format_job_results(FILE *f, json_t *job);

@@ -39,6 +39,7 @@ const char query_results_usage[] =
 const char query_pp_usage[] =
     "usage: ppbench pp --problem SUITE.KERNEL [--platforms ID,ID,...] [--efficiency app|arch]\n"
     "                  [--precision fp64|fp32] [--size N] [--variant V] [--json]\n"
+    "       ppbench pp --policies --problem SUITE.KERNEL [--platforms ...] [--subsets LIST] [...]\n"
     "  performance portability (PP) of each application (a model, best variant per platform) over a set of\n"
     "  platforms, with its efficiency on each (docs/METHODOLOGY.md, \"Performance portability\")\n"
     "  --problem P        e.g. stream.triad (required)\n"
@@ -47,6 +48,10 @@ const char query_pp_usage[] =
     "  --precision P      fp64 or fp32 (default: the suite's, below)\n"
     "  --size N           in the suite's unit, below (default: the size with the most verified results)\n"
     "  --variant V        one fixed variant instead of the best per platform\n"
+    "  --policies         every variant policy (per model: the best variant per platform, each variant\n"
+    "                     everywhere; and --subsets) with its PP and code divergence (paper 003 Sec. 6)\n"
+    "  --subsets LIST     with --policies: more policies, each a set of model:variant members, e.g.\n"
+    "                     opencl:memory-32,openmp:simd;opencl:select,opencl:memory-32\n"
     "  --json             the server's JSON instead of a table\n"
     "  in the table, \"-\" marks a platform without a verified result, \"n/a\" an undefined efficiency\n";
 
@@ -211,15 +216,25 @@ int query_pp_main(struct cli *c, int argc, char **argv)
         {"precision", required_argument, NULL, 4},
         {"size", required_argument, NULL, 5},
         {"variant", required_argument, NULL, 6},
+        {"subsets", required_argument, NULL, 7},
         CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     char path[2048] = "/api/v1/pp";
     struct http_reply r = {0};
     struct pp_error err;
-    int status;
+    int status, policies = 0, n = 0;
+    char *args[argc + 1];
 
-    if (parse_query(c, argc, argv, longopts, query_pp_usage, path, sizeof(path), NULL, &status)) {
+    for (int i = 0; i < argc; i++) /* --policies, a flag, chooses the endpoint */
+        if (strcmp(argv[i], "--policies") == 0)
+            policies = 1;
+        else
+            args[n++] = argv[i];
+    args[n] = NULL;
+    if (policies)
+        strcpy(path, "/api/v1/pp/policies");
+    if (parse_query(c, n, args, longopts, query_pp_usage, path, sizeof(path), NULL, &status)) {
         if (status == CLI_OK)
             pp_suite_defaults(stdout);
         return status;
@@ -227,6 +242,25 @@ int query_pp_main(struct cli *c, int argc, char **argv)
     status = CLI_OK;
     if (!strstr(path, "?problem=") && !strstr(path, "&problem="))
         return cli_usage_error("pp needs --problem, e.g. --problem stream.triad");
+    if (policies && (strstr(path, "?variant=") || strstr(path, "&variant=")))
+        return cli_usage_error("--variant and --policies do not go together: --policies lists every variant");
+    if (!policies && (strstr(path, "?subsets=") || strstr(path, "&subsets=")))
+        return cli_usage_error("--subsets needs --policies");
+    if (policies) {
+        if (http_request(&c->http, "GET", path, NULL, &r, &err))
+            status = cli_fail(c, &r, &err);
+        else if (!json_is_array(json_object_get(r.json, "policies"))) {
+            fprintf(stderr, "ppbench: the server's answer has no \"policies\" array\n");
+            status = CLI_UNREACHABLE;
+        } else if (c->json) {
+            cli_print_body(&r);
+        } else if (format_policies(stdout, r.json, &err)) {
+            fprintf(stderr, "ppbench: %s\n", err.msg);
+            status = CLI_UNREACHABLE;
+        }
+        http_reply_clear(&r);
+        return status;
+    }
     if ((strstr(path, "?variant=") || strstr(path, "&variant=")) &&
         http_query_add(path, sizeof(path), "variant_policy", "fixed", &err))
         return cli_usage_error("%s", err.msg);

@@ -61,6 +61,16 @@ struct pp_device {
     bool fp64;                /* double precision supported */
 };
 
+/* Variant regions (docs/METHODOLOGY.md, "Code divergence"): where a model's file holds code only some
+ * variants of its suite compile (C++ specialisations, functions picked at run time), that code sits in
+ * #if PP_VARIANT_REGION(NAME) ... #endif, NAME the variant in upper case with - as _. Every build compiles
+ * all of it; the line-set build (scripts/linesets.sh) defines PP_VARIANT_REGION(v) as PP_LINESET_##v and
+ * PP_LINESET_<NAME> as 1 for the one variant whose lines it collects, so that the preprocessor keeps that
+ * variant's lines only, as it does where the variant is a macro (OpenCL's -DVARIANT). */
+#ifndef PP_VARIANT_REGION
+#define PP_VARIANT_REGION(v) 1
+#endif
+
 #define PP_MAX_DEVICES 32
 
 struct pp_device_list {

@@ -37,6 +37,7 @@ const struct route api_routes[] = {
     {"PATCH", "/api/v1/results/{id}", results_annotate, ROLE_ADMIN, BODY_JSON, 4 << 10, false},
     {"DELETE", "/api/v1/results/{id}", results_delete, ROLE_ADMIN, BODY_NONE, 0, false},
     {"GET", "/api/v1/pp", pp_get, ROLE_READ, BODY_NONE, 0, false},
+    {"GET", "/api/v1/pp/policies", pp_policies_get, ROLE_READ, BODY_NONE, 0, false},
     {"POST", "/api/v1/import/babelstream", import_babelstream, ROLE_SUBMIT, BODY_RAW, 0, false},
     {"POST", "/api/v1/workers/register", workers_register, ROLE_WORKER, BODY_JSON, 64 << 10, false},
     {"POST", "/api/v1/workers/{id}/claim", workers_claim, ROLE_WORKER, BODY_NONE, 0, true},

@@ -51,6 +51,7 @@ int fleet_healthz(struct request *r);
 int fleet_readyz(struct request *r);
 int fleet_openapi(struct request *r);
 int pp_get(struct request *r);
+int pp_policies_get(struct request *r);
 int import_babelstream(struct request *r);
 int static_index(struct request *r);
 int static_file(struct request *r);

@@ -3,7 +3,9 @@
  * PostgreSQL for the whole document (pp_doc in schema/003_pp.sql, where every efficiency and PP definition
  * lives). POST /api/v1/import/babelstream parses BabelStream's CSV (server/import.c) before touching the
  * database, then stores the rows, and the platform when it is new, in one statement: a malformed file imports
- * nothing. HTTP pool threads; each request owns what it allocates.
+ * nothing. GET /api/v1/pp/policies asks pp_policies (schema/010_policies.sql) for the PP of every variant
+ * policy and adds each policy's code divergence over the line sets the build embedded (server/linesets.c).
+ * HTTP pool threads; each request owns what it allocates.
  */
 #include "api.h"
 
@@ -16,11 +18,17 @@
 #include "server/catalog.h"
 #include "server/import.h"
 #include "lib/log.h"
+#include "server/linesets.h"
 
 static const char pp_sql[] = "SELECT d->'error'->>'code', d->'error'->>'field', d->'error'->>'message', "
                              "CASE WHEN d ? 'error' THEN NULL ELSE d::text END "
                              "FROM pp_doc($1, $2, $3, $4::bigint, $8, string_to_array($5, ','), $6, $7, "
                              "$9::boolean) d";
+
+static const char policies_sql[] =
+    "SELECT d->'error'->>'code', d->'error'->>'field', d->'error'->>'message', "
+    "CASE WHEN d ? 'error' THEN NULL ELSE d::text END "
+    "FROM pp_policies($1, $2, $3, $4::bigint, string_to_array($5, ','), $6, $7::jsonb) d";
 
 static const char platform_sql[] = "SELECT host_id IS NOT NULL FROM platforms WHERE id = $1";
 
@@ -174,6 +182,188 @@ int pp_get(struct request *r)
     else
         st = req_reply_text(r, 200, strdup(PQgetvalue(res, 0, 3)), NULL);
     PQclear(res);
+    return st;
+}
+
+/* A model name as jobs allow it: [a-z][a-z0-9_-]{0,31}. */
+static bool valid_model(const char *s, size_t n)
+{
+    return n >= 1 && n <= 32 && s[0] >= 'a' && s[0] <= 'z' &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") >= n;
+}
+
+/* subsets=model:variant,model:variant;...: the user's policies as pp_policies reads them (new reference),
+ * [{"name": "m:v + m:v", "members": [[m, v], ...]}]; NULL with *why set when malformed. */
+static json_t *parse_subsets(const char *s, const char **why)
+{
+    json_t *all = json_array();
+    char name[2048];
+
+    while (all && s && *s) {
+        size_t n = strcspn(s, ";"), used = 0;
+        json_t *members = json_array();
+        const char *p = s, *end = s + n;
+
+        if (!members || json_array_size(all) == 16) {
+            *why = "at most 16 subsets";
+            goto bad;
+        }
+        name[0] = '\0';
+        while (p < end) {
+            size_t m = strcspn(p, ",;"), ml;
+            const char *colon = memchr(p, ':', m);
+            char model[40], variant[160];
+
+            if (m > (size_t)(end - p))
+                m = (size_t)(end - p);
+            ml = colon ? (size_t)(colon - p) : 0;
+            if (!colon || !valid_model(p, ml) || m - ml - 1 == 0 || m - ml - 1 >= sizeof(variant)) {
+                *why = "subsets must be model:variant,model:variant;... e.g. opencl:memory-32,openmp:simd";
+                json_decref(members);
+                goto bad;
+            }
+            snprintf(model, sizeof(model), "%.*s", (int)ml, p);
+            snprintf(variant, sizeof(variant), "%.*s", (int)(m - ml - 1), colon + 1);
+            if (!valid_text(variant, sizeof(variant) - 1, false) || json_array_size(members) == 16) {
+                *why = "a subset's variant must be printable text; at most 16 members";
+                json_decref(members);
+                goto bad;
+            }
+            json_array_append_new(members, json_pack("[s, s]", model, variant));
+            if (used < sizeof(name))
+                used += (size_t)snprintf(name + used, sizeof(name) - used, "%s%s:%s", used ? " + " : "",
+                                         model, variant);
+            p += m;
+            if (p < end && *p == ',')
+                p++;
+        }
+        if (json_array_size(members) == 0) {
+            *why = "an empty subset";
+            json_decref(members);
+            goto bad;
+        }
+        json_array_append_new(all, json_pack("{s:s, s:o}", "name", name, "members", members));
+        s += n;
+        if (*s == ';')
+            s++;
+    }
+    return all;
+bad:
+    json_decref(all);
+    return NULL;
+}
+
+/* The code divergence of one policy (its efficiencies name the model and variant run on each platform):
+ * code_divergence, code_convergence and divergence_note added to it. */
+static void policy_divergence(json_t *policy, const char *suite)
+{
+    json_t *cells = json_object_get(policy, "efficiencies"), *cell;
+    struct divergence_set sets[64];
+    size_t i, n = 0, idle = 0;
+    char note[512] = "";
+    struct pp_error err;
+    double d;
+
+    json_array_foreach(cells, i, cell)
+    {
+        const char *model = json_string_value(json_object_get(cell, "model")),
+                   *variant = json_string_value(json_object_get(cell, "variant"));
+        const struct divergence_set *set;
+
+        if (!model || !variant) {
+            idle++;
+            continue;
+        }
+        if (!(set = linesets_find(suite, model, variant))) {
+            snprintf(note, sizeof(note), "no line set for %s on %s, variant %s", suite, model, variant);
+            break;
+        }
+        if (n == sizeof(sets) / sizeof(sets[0])) {
+            snprintf(note, sizeof(note), "more than %zu platforms", n);
+            break;
+        }
+        sets[n++] = *set;
+    }
+    if (!*note && n == 0)
+        snprintf(note, sizeof(note), "the policy ran on no platform");
+    if (!*note && divergence_code(sets, n, &d, &err))
+        snprintf(note, sizeof(note), "%s", err.msg);
+    if (*note) {
+        json_object_set_new(policy, "code_divergence", json_null());
+        json_object_set_new(policy, "code_convergence", json_null());
+    } else {
+        json_object_set_new(policy, "code_divergence", json_real(d));
+        json_object_set_new(policy, "code_convergence", json_real(1 - d));
+        if (idle)
+            snprintf(note, sizeof(note), "over the %zu of %zu platforms where the policy ran", n, n + idle);
+    }
+    json_object_set_new(policy, "divergence_note", *note ? json_string(note) : json_null());
+}
+
+int pp_policies_get(struct request *r)
+{
+    const char *platforms = or_default(req_query(r, "platforms"), NULL),
+               *efficiency = or_default(req_query(r, "efficiency"), "app"),
+               *precision = req_query(r, "precision"), *size_s = req_query(r, "size"),
+               *subsets_s = req_query(r, "subsets"), *why = NULL;
+    const struct suite *s = NULL;
+    char suite[64], kernel[64], size[24], *subsets = NULL;
+    json_t *subsets_json = NULL, *doc, *policy;
+    struct db_error dberr;
+    PGresult *res = NULL;
+    size_t i;
+    int st;
+
+    if ((st = req_check_query(r, "problem,platforms,efficiency,precision,size,subsets")) ||
+        (st = parse_problem(r, req_query(r, "problem"), suite, kernel, sizeof(suite), &s)))
+        return st;
+    if (!precision || !*precision)
+        precision = catalog_default_choice(s, "precision") ? catalog_default_choice(s, "precision") : "fp64";
+    if (strcmp(efficiency, "app") && strcmp(efficiency, "arch"))
+        return req_fail(r, ERR_INVALID_PARAMETER, "efficiency", "efficiency must be app or arch");
+    if (strcmp(precision, "fp64") && strcmp(precision, "fp32"))
+        return req_fail(r, ERR_INVALID_PARAMETER, "precision", "precision must be fp64 or fp32");
+    if (size_s && *size_s && api_parse_id(size_s) == 0)
+        return req_fail(r, ERR_INVALID_PARAMETER, "size",
+                        "size must be a positive number of elements or lattice sites");
+    snprintf(size, sizeof(size), "%lld", size_s && *size_s ? api_parse_id(size_s) : 0);
+    if (platforms && !valid_id_list(platforms))
+        return req_fail(r, ERR_INVALID_PARAMETER, "platforms",
+                        "platforms must be a comma-separated list of ids");
+    if (!(subsets_json = parse_subsets(subsets_s, &why)))
+        return req_fail(r, why ? ERR_INVALID_PARAMETER : ERR_INTERNAL, why ? "subsets" : NULL, "%s",
+                        why ? why : "out of memory");
+    if (!(subsets = json_dumps(subsets_json, JSON_COMPACT))) {
+        st = req_fail(r, ERR_INTERNAL, NULL, "out of memory");
+        goto out;
+    }
+
+    const char *params[7] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
+                             platforms, efficiency, subsets};
+    if (!(res = db_query(policies_sql, 7, params, &dberr))) {
+        st = api_db_fail(r, &dberr);
+        goto out;
+    }
+    if (!PQgetisnull(res, 0, 0)) {
+        st = req_fail(r, errors_from_code(PQgetvalue(res, 0, 0)), PQgetvalue(res, 0, 1), "%s",
+                      PQgetvalue(res, 0, 2));
+        goto out;
+    }
+    if (!(doc = json_loads(PQgetvalue(res, 0, 3), 0, NULL))) {
+        st = req_fail(r, ERR_INTERNAL, NULL, "out of memory");
+        goto out;
+    }
+    json_array_foreach(json_object_get(doc, "policies"), i, policy) policy_divergence(policy, suite);
+    json_object_set_new(doc, "divergence_method",
+                        json_string("code divergence over the source lines the preprocessor keeps for each "
+                                    "model's files of the suite and variant, fingerprinted at build time "
+                                    "(docs/METHODOLOGY.md, \"Code divergence\")"));
+    r->reply = doc;
+    st = 200;
+out:
+    PQclear(res);
+    free(subsets);
+    json_decref(subsets_json);
     return st;
 }
 

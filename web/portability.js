@@ -5,6 +5,10 @@
 // bandwidth from the suite's byte model (for a lattice suite at one precision, proportional to its GFLOP/s).
 // Per application, its efficiencies sorted from high to low across the platforms (a line that stops early marks
 // a platform it does not run on, and PP = 0), with PP, the harmonic mean of the efficiencies, beside it.
+// Below, the variant policies of paper 003 Sec. 6 from GET /api/v1/pp/policies (same query): their cascade plot
+// (Fig. 12) and the navigation chart (Fig. 13), PP against code convergence (1 - code divergence), one point per
+// policy. The platform set is the API's default (every platform with a verified result) until the user picks one;
+// the page says which platforms of the fleet it left out and why.
 // #/portability?problem=wilson.dslash&platforms=a,b&efficiency=app&precision=fp32
 import {COLORS, api, chart, destroyCharts, el, empty, errorBox, gbs, link, num, option, pageHref, queryString, setQuery,
         sizeUnit, table, tick, suites} from './ui.js';
@@ -16,30 +20,51 @@ function effs(app) {
     return (app.efficiencies || []).filter((e) => e.efficiency !== null && e.efficiency !== undefined);
 }
 
+// The platforms of the set whose peak is unknown (architectural efficiency undefined there).
+function noPeak(doc) {
+    return doc.platforms.filter((p) => !p.peak_bandwidth_bytes_per_s).map((p) => p.id);
+}
+
+// PP as text: the number, or why there is none ("n/a: peak of vm/cpu0 unknown").
+function ppText(doc, a) {
+    if (a.pp !== null && a.pp !== undefined)
+        return num(a.pp, 3);
+    const ids = noPeak(doc).filter((id) => (a.efficiencies || []).some((e) => e.platform === id && e.result_id));
+    return ids.length ? `n/a: peak of ${ids.join(', ')} unknown` : 'n/a';
+}
+
+const STYLES = ['circle', 'rect', 'triangle', 'rectRot', 'star', 'crossRot', 'rectRounded', 'cross'];
+
 // The cascade plot: for each application its efficiencies from high to low, position k holding its k-th best
-// platform; PP per application beside it.
-function cascade(ctx, parent, doc, names) {
-    const apps = doc.applications;
+// platform (the x axis names the platforms at each position); PP per application beside it. apps: [{application,
+// pp, efficiencies}]; a zero efficiency (an unsupported variant) is drawn at 0.
+function cascade(ctx, parent, doc, names, apps, label) {
     const n = doc.platforms.length;
     const sorted = apps.map((a) => effs(a).sort((x, y) => y.efficiency - x.efficiency));
     const top = Math.max(1, ...sorted.flat().map((e) => e.efficiency));
     const max = top > 1 ? undefined : 1; // an architectural efficiency above 1 means a wrong peak: show it
     const kind = doc.efficiency === 'arch' ? 'architectural' : 'application';
+    const labels = Array.from({length: n}, (_, k) => {
+        const at = [...new Set(sorted.map((s) => s[k] && s[k].platform).filter(Boolean))];
+        return [`#${k + 1}`, ...(at.length ? at : ['(none)'])];
+    });
     const left = el('div');
     const right = el('div');
-    parent.append(el('div', {class: 'cascade'}, left, right));
+    parent.append(el('div', {class: 'cascade', 'data-chart': label}, left, right));
     chart(ctx, left, 380, {
-        label: 'cascade plot',
+        label: `${label} cascade plot`,
         type: 'line',
         data: {
-            labels: Array.from({length: n}, (_, i) => String(i + 1)),
+            labels,
             datasets: apps.map((a, i) => ({
-                label: `${a.application} (PP ${num(a.pp, 3)})`,
+                label: `${a.application} (PP ${ppText(doc, a)})`,
                 data: sorted[i].map((e) => e.efficiency),
                 borderColor: COLORS[i % COLORS.length],
-                backgroundColor: COLORS[i % COLORS.length],
-                pointRadius: 5,
-                pointHoverRadius: 8,
+                backgroundColor: 'rgba(0, 0, 0, 0)', // hollow markers: points that coincide stay visible
+                pointStyle: STYLES[i % STYLES.length],
+                pointRadius: 6 + (i % 3) * 2,
+                pointHoverRadius: 10,
+                pointBorderWidth: 2,
                 borderWidth: 2,
                 clip: false,
             })),
@@ -50,6 +75,7 @@ function cascade(ctx, parent, doc, names) {
                 y: {min: 0, max, title: {display: true, text: `${kind} efficiency`}},
             },
             plugins: {
+                legend: {labels: {usePointStyle: true}},
                 tooltip: {callbacks: {
                     title: (items) => {
                         const e = sorted[items[0].datasetIndex][items[0].dataIndex];
@@ -58,6 +84,8 @@ function cascade(ctx, parent, doc, names) {
                     label: (item) => `${item.dataset.label}: ${num(item.raw, 3)}`,
                     afterLabel: (item) => {
                         const e = sorted[item.datasetIndex][item.dataIndex];
+                        if (e.unsupported)
+                            return [`unsupported: ${e.unsupported}`];
                         const lines = [`figure ${gbs(e.fom)} GB/s, result ${e.result_id}`];
                         return e.variant ? [...lines, `variant ${e.variant}`] : lines;
                     },
@@ -66,11 +94,11 @@ function cascade(ctx, parent, doc, names) {
         },
     });
     chart(ctx, right, 380, {
-        label: 'PP per application',
+        label: `${label} PP per application`,
         type: 'bar',
         data: {
-            labels: apps.map((a) => a.application),
-            datasets: [{label: 'PP', data: apps.map((a) => a.pp),
+            labels: apps.map((a) => [a.application, `PP ${ppText(doc, a)}`]),
+            datasets: [{label: 'PP', data: apps.map((a) => a.pp), minBarLength: 3, // PP 0 still draws a bar
                         backgroundColor: apps.map((_, i) => COLORS[i % COLORS.length])}],
         },
         options: {
@@ -81,16 +109,72 @@ function cascade(ctx, parent, doc, names) {
     });
 }
 
+// The navigation chart (paper 003 Fig. 13): PP against code convergence, one point per policy that has both.
+function navigation(ctx, parent, doc) {
+    const pols = doc.policies.filter((p) => p.code_convergence !== null && p.pp !== null);
+    const box = el('div', {class: 'navigation'});
+    parent.append(box);
+    chart(ctx, box, 380, {
+        label: 'navigation chart',
+        type: 'scatter',
+        data: {
+            datasets: pols.map((p, i) => ({
+                label: `${p.policy} (PP ${num(p.pp, 3)}, convergence ${num(p.code_convergence, 3)})`,
+                data: [{x: p.code_convergence, y: p.pp}],
+                borderColor: COLORS[i % COLORS.length],
+                backgroundColor: 'rgba(0, 0, 0, 0)',
+                pointStyle: STYLES[i % STYLES.length],
+                pointRadius: 7 + (i % 3) * 2,
+                pointBorderWidth: 2,
+                clip: false,
+            })),
+        },
+        options: {
+            scales: {
+                x: {min: 0, max: 1, title: {display: true, text: 'code convergence (1 - code divergence)'}},
+                y: {min: 0, max: 1, title: {display: true, text: 'PP'}},
+            },
+            plugins: {legend: {position: 'right', labels: {usePointStyle: true}},
+                      tooltip: {callbacks: {afterLabel: (item) => pols[item.datasetIndex].pp_note || ''}}},
+        },
+    });
+    return pols.length;
+}
+
+function policyTable(doc) {
+    const plats = doc.platforms;
+    return table(['policy', 'PP', 'code divergence', 'convergence', ...plats.map((p) => p.id), 'note'],
+                 doc.policies.map((p) => {
+                     const by = new Map((p.efficiencies || []).map((e) => [e.platform, e]));
+                     return [p.policy, el('strong', {}, ppText(doc, p)), num(p.code_divergence, 3),
+                             num(p.code_convergence, 3),
+                             ...plats.map((h) => {
+                                 const e = by.get(h.id);
+                                 if (e && e.unsupported && !e.result_id)
+                                     return el('span', {class: 'muted', title: e.unsupported}, '0 (unsupported)');
+                                 if (!e || !e.result_id)
+                                     return el('span', {class: 'muted', title: 'no verified result: PP is 0'}, 'none');
+                                 return el('span', {title: `${gbs(e.fom)} GB/s`},
+                                           `${num(e.efficiency, 3)} ${e.model} ${e.variant}`);
+                             }),
+                             [p.pp_note, p.divergence_note && `divergence ${p.divergence_note}`].filter(Boolean)
+                                 .join('; ')];
+                 }));
+}
+
 function ppTable(doc) {
     const plats = doc.platforms;
     return table(['application', 'model', 'variant policy', 'PP', ...plats.map((p) => p.id), 'note'],
                  doc.applications.map((a) => {
-                     const by = new Map(effs(a).map((e) => [e.platform, e]));
-                     return [a.application, a.model, a.variant_policy, el('strong', {}, num(a.pp, 3)),
+                     const by = new Map((a.efficiencies || []).map((e) => [e.platform, e]));
+                     return [a.application, a.model, a.variant_policy, el('strong', {class: 'pp'}, ppText(doc, a)),
                              ...plats.map((p) => {
                                  const e = by.get(p.id);
-                                 if (!e)
+                                 if (!e || !e.result_id)
                                      return el('span', {class: 'muted', title: 'no verified result: PP is 0'}, 'none');
+                                 if (e.efficiency === null || e.efficiency === undefined)
+                                     return el('span', {class: 'muted', title: `${gbs(e.fom)} GB/s`},
+                                               `n/a: peak of ${p.id} unknown`);
                                  const title = `${gbs(e.fom)} GB/s${e.variant ? `, variant ${e.variant}` : ''}`;
                                  return el('span', {title}, num(e.efficiency, 3));
                              }),
@@ -107,7 +191,8 @@ function peaks(doc) {
 
 // The page's filters as the API's query and the page's link.
 function filterValues(f) {
-    return {problem: f.problem, platforms: f.platforms.join(','), efficiency: f.efficiency, precision: f.precision};
+    return {problem: f.problem, platforms: f.platforms ? f.platforms.join(',') : '', efficiency: f.efficiency,
+            precision: f.precision};
 }
 
 export async function render(root, route, ctx) {
@@ -117,7 +202,8 @@ export async function render(root, route, ctx) {
     const all = plats.platforms.map((p) => p.id);
     const names = new Map(plats.platforms.map((p) => [p.id, `${p.id} (${p.name})`]));
     const f = {problem: q.get('problem') || (problems.includes('stream.triad') ? 'stream.triad' : problems[0]),
-               platforms: q.has('platforms') ? q.get('platforms').split(',').filter(Boolean) : all,
+               // null: the API's default set (every platform with a verified result for the problem)
+               platforms: q.get('platforms') ? q.get('platforms').split(',').filter(Boolean) : null,
                efficiency: q.get('efficiency') === 'arch' ? 'arch' : 'app',
                precision: ['fp32', 'fp64'].includes(q.get('precision')) ? q.get('precision') : ''};
     root.append(el('h1', {}, 'Performance portability'));
@@ -134,22 +220,23 @@ export async function render(root, route, ctx) {
                     el('fieldset', {class: 'filter'}, el('legend', {}, 'efficiency'),
                        Object.keys(EFFICIENCY).map((k) => tick('radio', 'efficiency', k, k === f.efficiency, k))),
                     el('fieldset', {class: 'filter'}, el('legend', {}, 'platform set'),
-                       all.map((id) => tick('checkbox', 'platform', id, f.platforms.includes(id), names.get(id)))));
+                       all.map((id) => tick('checkbox', 'platform', id, !f.platforms || f.platforms.includes(id),
+                                            names.get(id)))));
     const body = el('div');
     root.append(form, body);
 
     let loads = 0; // a slower earlier answer must not overwrite a later one
     async function load() {
         const seq = ++loads;
-        if (!f.platforms.length) {
+        if (f.platforms && !f.platforms.length) {
             destroyCharts(body);
             body.replaceChildren(empty('choose at least one platform'));
             return;
         }
         const query = queryString(filterValues(f));
-        let doc;
+        let doc, pols;
         try {
-            doc = await api(`/api/v1/pp${query}`);
+            [doc, pols] = await Promise.all([api(`/api/v1/pp${query}`), api(`/api/v1/pp/policies${query}`)]);
         } catch (e) {
             const what = e.status === 501 ? 'this ppbenchd does not compute performance portability yet'
                                           : 'performance portability';
@@ -163,6 +250,15 @@ export async function render(root, route, ctx) {
             return;
         destroyCharts(body);
         body.replaceChildren();
+        // The set the answer is over: the boxes show it, and the page says what it left out and why.
+        const inSet = new Set(doc.platforms.map((p) => p.id));
+        for (const box of form.querySelectorAll('[name="platform"]'))
+            box.checked = inSet.has(box.value);
+        const out = all.filter((id) => !inSet.has(id));
+        if (out.length)
+            body.append(el('p', {class: 'note', id: 'pp-left-out'},
+                           `left out: ${out.join(', ')} (${f.platforms ? 'not chosen' :
+                               `no verified ${f.problem} result at this size and precision`})`));
         if (!doc.applications.length) {
             const stream = f.problem.startsWith('stream.');
             body.append(empty(`no verified ${f.problem} results on these platforms: `, link('#/submit', 'run jobs'),
@@ -175,8 +271,21 @@ export async function render(root, route, ctx) {
                        `${doc.problem}, ${doc.precision}, ${size}; ${EFFICIENCY[doc.efficiency] || doc.efficiency}`));
         if (doc.note)
             body.append(el('p', {class: 'note'}, doc.note));
-        cascade(ctx, body, doc, names);
-        body.append(el('h2', {}, 'PP table'), ppTable(doc), el('h2', {}, 'Platforms'), peaks(doc));
+        cascade(ctx, body, doc, names, doc.applications, 'models');
+        body.append(el('h2', {}, 'PP table'), ppTable(doc));
+        body.append(el('h2', {}, 'Variant policies'),
+                    el('p', {class: 'muted'}, 'per model: the best variant per platform and each variant everywhere ',
+                       '(paper 003 Sec. 6); code divergence over the source lines each variant compiles'));
+        const apps = pols.policies.map((p) => ({...p, application: p.policy}));
+        cascade(ctx, body, pols, names, apps, 'policies');
+        body.append(el('h3', {}, 'Navigation chart'));
+        const drawn = navigation(ctx, body, pols);
+        if (drawn < pols.policies.length)
+            body.append(el('p', {class: 'note'}, `${pols.policies.length - drawn} of ${pols.policies.length} `,
+                           'policies have no point: ',
+                           [...new Set(pols.policies.filter((p) => p.code_convergence === null || p.pp === null)
+                               .map((p) => p.divergence_note || p.pp_note || 'undefined'))].join('; ')));
+        body.append(policyTable(pols), el('h2', {}, 'Platforms'), peaks(doc));
     }
 
     form.addEventListener('change', () => {

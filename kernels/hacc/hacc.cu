@@ -122,6 +122,7 @@ template <typename T> __device__ __forceinline__ void term(const Sph<T> &me, con
 
 template <int V> struct Exchange;
 
+#if PP_VARIANT_REGION(SELECT)
 template <> struct Exchange<PP_HACC_SELECT> {
     template <typename P> __device__ __forceinline__ static P swap(const P &p, unsigned mask, void *)
     {
@@ -134,7 +135,9 @@ template <> struct Exchange<PP_HACC_SELECT> {
         return r;
     }
 };
+#endif
 
+#if PP_VARIANT_REGION(MEMORY_32)
 /* Through shared memory, one 32-bit word at a time: write, sync the warp, read the partner's, sync. */
 template <> struct Exchange<PP_HACC_MEMORY_32> {
     template <typename P> __device__ __forceinline__ static P swap(const P &p, unsigned mask, void *scratch)
@@ -155,7 +158,9 @@ template <> struct Exchange<PP_HACC_MEMORY_32> {
         return r;
     }
 };
+#endif
 
+#if PP_VARIANT_REGION(MEMORY_OBJECT)
 /* Through shared memory, whole particles. */
 template <> struct Exchange<PP_HACC_MEMORY_OBJECT> {
     template <typename P> __device__ __forceinline__ static P swap(const P &p, unsigned mask, void *scratch)
@@ -169,6 +174,7 @@ template <> struct Exchange<PP_HACC_MEMORY_OBJECT> {
         return r;
     }
 };
+#endif
 
 __device__ __forceinline__ void add(float *p, float v)
 {
@@ -179,6 +185,7 @@ __device__ __forceinline__ void add(double *p, double v)
     atomicAdd(p, v);
 }
 
+#if PP_VARIANT_REGION(SELECT) || PP_VARIANT_REGION(MEMORY_32) || PP_VARIANT_REGION(MEMORY_OBJECT)
 /* select, memory-32, memory-object: the half-warp exchange. */
 template <typename T, typename P, int V>
 __global__ void __launch_bounds__(2 * MAX_LEAF) pair_exchange(Arrays<T> arr, unsigned L)
@@ -229,7 +236,9 @@ __global__ void __launch_bounds__(2 * MAX_LEAF) pair_exchange(Arrays<T> arr, uns
         for (int o = 0; o < NO; o++)
             add(arr.out[o] + pair.y * L + i, acc_b[i * NO + o]);
 }
+#endif
 
+#if PP_VARIANT_REGION(BROADCAST)
 /* broadcast: each lane loads every particle of the other leaf; sums stay in registers. */
 template <typename T, typename P>
 __global__ void __launch_bounds__(2 * MAX_LEAF) pair_broadcast(Arrays<T> arr, unsigned L)
@@ -254,6 +263,7 @@ __global__ void __launch_bounds__(2 * MAX_LEAF) pair_broadcast(Arrays<T> arr, un
     for (int o = 0; o < NO; o++)
         add(arr.out[o] + i, acc[o]);
 }
+#endif
 
 template <typename T> __global__ void fill_kernel(Arrays<T> arr, T value, size_t n)
 {
@@ -414,6 +424,7 @@ int hacc_fill(struct pp_ctx *ctx, double value, struct pp_error *err)
     return finish("hacc fill", err);
 }
 
+#if PP_VARIANT_REGION(SELECT) || PP_VARIANT_REGION(MEMORY_32) || PP_VARIANT_REGION(MEMORY_OBJECT)
 template <typename T, typename P, int V> void launch_exchange(const cuda_hacc *s)
 {
     constexpr int NO = P::NOUT;
@@ -423,18 +434,27 @@ template <typename T, typename P, int V> void launch_exchange(const cuda_hacc *s
     const size_t shared = (size_t)s->leaf_size * NO * sizeof(T) + scratch;
     pair_exchange<T, P, V><<<(unsigned)s->npairs, 2 * s->leaf_size, shared>>>(arrays<T>(s), s->leaf_size);
 }
+#endif
 
 template <typename T, typename P> void launch(const cuda_hacc *s)
 {
     switch (s->variant) {
+#if PP_VARIANT_REGION(SELECT)
     case PP_HACC_SELECT:
         return launch_exchange<T, P, PP_HACC_SELECT>(s);
+#endif
+#if PP_VARIANT_REGION(MEMORY_32)
     case PP_HACC_MEMORY_32:
         return launch_exchange<T, P, PP_HACC_MEMORY_32>(s);
+#endif
+#if PP_VARIANT_REGION(MEMORY_OBJECT)
     case PP_HACC_MEMORY_OBJECT:
         return launch_exchange<T, P, PP_HACC_MEMORY_OBJECT>(s);
+#endif
+#if PP_VARIANT_REGION(BROADCAST)
     default:
         pair_broadcast<T, P><<<(unsigned)s->npairs, 2 * s->leaf_size>>>(arrays<T>(s), s->leaf_size);
+#endif
     }
 }
 

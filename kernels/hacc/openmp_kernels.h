@@ -58,6 +58,7 @@
                                        *restrict h = in[PP_HACC_HSML] + lo;
 
 /* Particle i's sums over the partner leaf starting at particle lo, L particles. */
+#if PP_VARIANT_REGION(SCALAR)
 static __attribute__((optimize("no-tree-vectorize"))) void
 KERNEL(gravity_scalar)(REAL *const in[PP_HACC_NIN], size_t i, size_t lo, size_t L, REAL acc[4])
 {
@@ -71,7 +72,9 @@ KERNEL(gravity_scalar)(REAL *const in[PP_HACC_NIN], size_t i, size_t lo, size_t 
     acc[1] += ay;
     acc[2] += az;
 }
+#endif
 
+#if PP_VARIANT_REGION(SIMD)
 static OPENMP_CLONES void KERNEL(gravity_simd)(REAL *const in[PP_HACC_NIN], size_t i, size_t lo, size_t L,
                                                REAL acc[4])
 {
@@ -86,6 +89,7 @@ static OPENMP_CLONES void KERNEL(gravity_simd)(REAL *const in[PP_HACC_NIN], size
     acc[1] += ay;
     acc[2] += az;
 }
+#endif
 
 #define SPH_PARTICLE                                                                                         \
     const REAL xi = in[PP_HACC_X][i], yi = in[PP_HACC_Y][i], zi = in[PP_HACC_Z][i];                          \
@@ -94,6 +98,7 @@ static OPENMP_CLONES void KERNEL(gravity_simd)(REAL *const in[PP_HACC_NIN], size
     REAL ax = 0, ay = 0, az = 0, du = 0;                                                                     \
     SPH_LOADS
 
+#if PP_VARIANT_REGION(SCALAR)
 static __attribute__((optimize("no-tree-vectorize"))) void
 KERNEL(sph_scalar)(REAL *const in[PP_HACC_NIN], size_t i, size_t lo, size_t L, REAL acc[4])
 {
@@ -106,7 +111,9 @@ KERNEL(sph_scalar)(REAL *const in[PP_HACC_NIN], size_t i, size_t lo, size_t L, R
     acc[2] += az;
     acc[3] += du;
 }
+#endif
 
+#if PP_VARIANT_REGION(SIMD)
 static OPENMP_CLONES void KERNEL(sph_simd)(REAL *const in[PP_HACC_NIN], size_t i, size_t lo, size_t L,
                                            REAL acc[4])
 {
@@ -120,6 +127,7 @@ static OPENMP_CLONES void KERNEL(sph_simd)(REAL *const in[PP_HACC_NIN], size_t i
     acc[2] += az;
     acc[3] += du;
 }
+#endif
 
 /* Every leaf's particles, summed over the leaf's partners, added to the outputs. */
 static void KERNEL(run)(struct omp_hacc *s, enum pp_hacc_kernel k)

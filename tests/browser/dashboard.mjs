@@ -495,6 +495,75 @@ await check('job page: "started" set from the event stream while running; a fail
     await shot(page, '14-job-failed');
 });
 
+await check('portability: hacc variant policies, the navigation chart (a point per policy) and PP equal to the API\'s',
+            async () => {
+    // hacc jobs through the API: openmp scalar and simd, and on PoCL broadcast and select (which PoCL cannot
+    // run: recorded unsupported).
+    const runs = [['openmp', 'scalar'], ['openmp', 'simd']];
+    if (MODELS.includes('opencl'))
+        runs.push(['opencl', 'broadcast'], ['opencl', 'select']);
+    const ids = [];
+    for (const [model, variant] of runs) {
+        const r = await page.evaluate(async ([cpu, token, model, variant]) => {
+            const res = await fetch('/api/v1/jobs', {method: 'POST', headers: {'Content-Type': 'application/json',
+                                                                                Authorization: `Bearer ${token}`},
+                                    body: JSON.stringify({suite: 'hacc', model, platform: cpu,
+                                                          params: {leaf_pairs: 40, leaf_size: 32, numtimes: 3,
+                                                                   precision: 'fp32', variant}})});
+            return {status: res.status, body: await res.json()};
+        }, [CPU, TOKEN, model, variant]);
+        ensure(r.status === 202, `submit hacc ${model} ${variant}: ${r.status} ${JSON.stringify(r.body)}`);
+        ids.push(r.body.id);
+    }
+    for (const id of ids) {
+        const t0 = Date.now();
+        for (;;) {
+            const j = await page.evaluate(async (i) => (await fetch(`/api/v1/jobs/${i}`)).json(), id);
+            if (['succeeded', 'failed', 'cancelled'].includes(j.state))
+                break;
+            ensure(Date.now() - t0 < 90000, `job ${id}: ${j.state}`);
+            await page.waitForTimeout(200);
+        }
+    }
+    const q = 'problem=hacc.gravity&precision=fp32&efficiency=app';
+    await go(page, `#/portability?${q}`);
+    await page.waitForSelector('.navigation canvas', {timeout: 15000});
+    const [pp, pol] = await page.evaluate(async (q) => Promise.all([(await fetch(`/api/v1/pp?${q}`)).json(),
+                                                                     (await fetch(`/api/v1/pp/policies?${q}`)).json()]), q);
+    const drawn = await page.evaluate(() => {
+        const c = window.Chart.getChart(document.querySelector('.navigation canvas'));
+        return c.data.datasets.map((d) => [d.label, d.data[0].x, d.data[0].y]);
+    });
+    const placed = pol.policies.filter((p) => p.code_convergence !== null && p.pp !== null);
+    ensure(placed.length >= (MODELS.includes('opencl') ? 5 : 3) && drawn.length === placed.length,
+           `${drawn.length} points drawn, ${placed.length} policies placed by the API`);
+    for (const p of placed)
+        ensure(drawn.some(([l, x, y]) => l.startsWith(`${p.policy} (`) && x === p.code_convergence && y === p.pp),
+               `no point for ${p.policy} at (${p.code_convergence}, ${p.pp})`);
+    const best = pol.policies.find((p) => p.policy === 'openmp (best)');
+    ensure(best && best.code_divergence >= 0, `openmp (best): ${JSON.stringify(best)}`);
+    // The page's PP table says what GET /api/v1/pp says for the same query (the API's default platform set).
+    const cells = await page.$$eval('.page table:first-of-type tbody tr', (rows) =>
+        rows.map((r) => [r.children[0].textContent, r.children[3].textContent]));
+    for (const a of pp.applications) {
+        const row = cells.find(([name]) => name === a.application);
+        ensure(row && row[1] === (a.pp === 0 ? '0' : Number(a.pp).toPrecision(3)),
+               `PP of ${a.application}: page ${row && row[1]}, API ${a.pp}`);
+    }
+    const legends = await page.evaluate(() => [...document.querySelectorAll('.cascade canvas')].flatMap(
+        (c) => window.Chart.getChart(c).data.datasets.map((d) => d.label)));
+    ensure(!legends.some((l) => /\(PP \)/.test(l)), `a legend without its PP: ${legends.join('; ')}`);
+    const xs = await page.evaluate(() => window.Chart.getChart(document.querySelector('.cascade canvas')).data.labels);
+    ensure(JSON.stringify(xs).includes(CPU), `the cascade's x axis does not name ${CPU}: ${JSON.stringify(xs)}`);
+    if (MODELS.includes('opencl')) {
+        const sel = pol.policies.find((p) => p.policy === 'opencl (select)');
+        ensure(sel && sel.pp === 0 && sel.efficiencies[0].unsupported, `opencl (select): ${JSON.stringify(sel)}`);
+    }
+    await shot(page, '12-portability-hacc-navigation');
+    return {note: `${drawn.length} policies on the navigation chart; ${cells.length} applications`};
+});
+
+
 await check('no console errors', async () => {
     // Expected: the deliberate 422 of the form, and the 501 of an API that does not compute PP yet.
     const unexpected = consoleErrors.filter((e) => !(/Failed to load resource.*status of 422/.test(e.text) && e.url.endsWith('/api/v1/jobs')) &&

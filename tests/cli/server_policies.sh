@@ -1,0 +1,140 @@
+# Variant policies and code divergence (issue 13 items 5-6) through the real ppbenchd: hacc jobs run by the
+# supervised worker on this machine's cpu0 (openmp simd; opencl on PoCL: memory-32, broadcast, and select,
+# which PoCL cannot run: the job fails "unsupported: ..."), and a second platform (testhost/cpu0) registered
+# through the worker protocol, which posts real reports of `ppbench-worker run` (openmp scalar, opencl
+# memory-32) and an unsupported select. GET /api/v1/pp/policies is checked against hand computation: PP of each
+# policy from its efficiencies, divergence 0 for one variant everywhere, and the Jaccard distance of the
+# embedded line sets ($BUILD/gen/linesets.txt) where the policy runs different variants; `ppbench pp
+# --policies` prints the same numbers.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/server_lib.sh"
+CLI="$BUILD/bin/ppbench"
+[ -x "$SERVER" ] && [ -x "$CLI" ] || { skip "server policies" "ppbenchd or ppbench not built"; exit 0; }
+"$WORKER" list | grep -Eq '^cpu0 .*opencl' || { skip "server policies" "no OpenCL CPU device (pocl-opencl-icd)"; exit 0; }
+LINESETS="$BUILD/gen/linesets.txt"
+
+# A 2-core machine shared with other tests spreads small runs: the noise bound is lifted so that PP sees them.
+server_start "noisy_cv_percent = 1000" "lease_s = 5" "heartbeat_s = 1"
+wait_cpu_worker
+[ -n "$CPU" ] || { fail "policies: a supervised worker" "$(tail -n 5 "$SERVER_LOG" | tr '\n' ' ')"; exit 0; }
+token() { "$SERVER" token create --role "$1" --state-dir "$STATE" 2>>"$SERVER_LOG"; }
+READ=$(token read); WTOKEN=$(token worker)
+P='"leaf_pairs":40,"leaf_size":32,"numtimes":3,"precision":"fp32"'
+
+submit() { # MODEL VARIANT PLATFORM: the job id
+    api POST /api/v1/jobs "{\"suite\":\"hacc\",\"model\":\"$1\",\"platform\":\"$3\",\"params\":{$P,\"variant\":\"$2\"}}" "$ADMIN"
+    printf '%s' "$BODY" | jq -r .id
+}
+ids=""
+for mv in openmp:simd opencl:memory-32 opencl:broadcast opencl:select; do
+    ids="$ids $(submit "${mv%%:*}" "${mv#*:}" "$CPU")"
+done
+states=""
+for id in $ids; do
+    wait_job "$id" "succeeded|failed|cancelled" 120 || true
+    states="$states $(printf '%s' "$BODY" | jq -r .state)"
+    [ "$(printf '%s' "$BODY" | jq -r .params.variant)" = select ] && SELECT_ERR=$(printf '%s' "$BODY" | jq -r .error)
+done
+[ "$states" = " succeeded succeeded succeeded failed" ] && pass "policies: hacc jobs on $CPU (openmp simd, opencl memory-32 and broadcast verified; select failed)" ||
+    fail "policies: hacc jobs on $CPU" "states$states"
+[[ "${SELECT_ERR:-}" == *"unsupported: variant select needs sub-group shuffles"* ]] &&
+    pass "policies: the select job failed as unsupported (the worker's exit 3 and its message)" ||
+    fail "policies: the select job failed as unsupported" "error: ${SELECT_ERR:-none}"
+
+# testhost/cpu0: a registered worker that posts real reports (this machine's runs) for its own jobs.
+PLATFORM=$("$WORKER" list --json | jq -c '.platforms[] | select(.id == "cpu0")')
+api POST /api/v1/workers/register "{\"host\":\"testhost\",\"pid\":$$,\"version\":\"t\",\"platform\":$PLATFORM}" "$WTOKEN"
+WID=$(printf '%s' "$BODY" | jq -r .worker_id)
+as_worker "$BODY"
+post() { # MODEL VARIANT OUTCOME: submit to testhost/cpu0, claim, report (a real run's JSON, or the failure)
+    local id epoch rep=null err=null
+    id=$(submit "$1" "$2" testhost/cpu0)
+    api POST "/api/v1/workers/$WID/claim?wait=0" "" "$WTOKEN"
+    epoch=$(printf '%s' "$BODY" | jq -r .job.epoch)
+    if [ "$3" = succeeded ]; then
+        "$WORKER" run --platform cpu0 --suite hacc --model "$1" --variant "$2" --leaf-pairs 40 --leaf-size 32 \
+            --numtimes 3 --precision fp32 --json >"$TMP/rep.json" 2>"$TMP/rep.err"
+        rep=$(cat "$TMP/rep.json")
+    else
+        err='"unsupported: variant select needs sub-group shuffles (cl_khr_subgroup_shuffle or cl_intel_subgroups), which testhost lacks"'
+    fi
+    api POST "/api/v1/jobs/$id/result" "{\"epoch\":$epoch,\"outcome\":\"$3\",\"error\":$err,\"report\":$rep}" "$WTOKEN"
+    printf '%s' "$BODY" | jq -r .state
+}
+s=$(post openmp scalar succeeded) && s="$s $(post opencl memory-32 succeeded)" && s="$s $(post opencl select failed)"
+AS_WORKER_SECRET=""
+[ "$s" = "succeeded succeeded failed" ] && pass "policies: testhost/cpu0 posts openmp scalar, opencl memory-32 and an unsupported select" ||
+    fail "policies: testhost/cpu0 results" "states $s"
+
+# check NAME FILTER: the jq filter is true on BODY; near(a; b) to 1e-9; jacc(a; b): the Jaccard distance of
+# two embedded line sets ("model variant"), from $LINESETS.
+SETS=$(awk '$1 == "hacc" { printf "%s{\"k\":\"%s %s\",\"l\":[", (n++ ? "," : "["), $2, $3;
+    for (i = 4; i <= NF; i++) printf "%s\"%s\"", (i > 4 ? "," : ""), $i; printf "]}" } END { print "]" }' "$LINESETS")
+check() {
+    if printf '%s' "$BODY" | jq -e --argjson sets "$SETS" "
+        def near(a; b): ((a - b) | fabs) < 1e-9 * (1 + (b | fabs));
+        def set(k): (\$sets[] | select(.k == k) | .l);
+        def jacc(a; b): (set(a) | unique) as \$x | (set(b) | unique) as \$y
+            | 1 - (([\$x[] | select(IN(\$y[]))] | length) / ((\$x + \$y | unique) | length));
+        def pol(n): .policies[] | select(.policy == n);
+        def ppof(p): (p.efficiencies | length) / ([p.efficiencies[] | 1 / .efficiency] | add);
+        $2" >/dev/null 2>&1
+    then pass "$1"; else fail "$1" "jq '$2' is false on: $(printf '%s' "$BODY" | head -c 1500)"; fi
+}
+
+Q="problem=hacc.gravity&precision=fp32"
+api GET "/api/v1/pp/policies?$Q&subsets=openmp:scalar,opencl:broadcast;opencl:memory-32" "" "$READ"
+[ "$STATUS" = 200 ] && pass "policies: GET /api/v1/pp/policies answers 200" || fail "policies: GET /api/v1/pp/policies" "$STATUS $BODY"
+check "policies: the default platform set is every platform with a verified result (both), the policies listed" \
+    "([.platforms[].id] | sort) == ([\"$CPU\", \"testhost/cpu0\"] | sort)
+     and ([.policies[].policy] | sort) == ([\"openmp (best)\", \"openmp (scalar)\", \"openmp (simd)\", \"opencl (best)\",
+        \"opencl (broadcast)\", \"opencl (memory-32)\", \"opencl (select)\", \"openmp:scalar + opencl:broadcast\",
+        \"opencl:memory-32\"] | sort)"
+check "policies: one variant everywhere (opencl memory-32 on both) has code divergence 0, convergence 1, PP from its efficiencies" \
+    'pol("opencl (memory-32)") as $p | $p.kind == "fixed" and $p.code_divergence == 0 and $p.code_convergence == 1
+     and ($p.efficiencies | length == 2 and all(.[]; .variant == "memory-32" and .model == "opencl" and .efficiency > 0 and .efficiency <= 1))
+     and near($p.pp; ppof($p)) and $p.pp_note == null'
+check "policies: the user's one-member subset is the fixed policy (same PP, divergence 0)" \
+    'near(pol("opencl:memory-32").pp; pol("opencl (memory-32)").pp) and pol("opencl:memory-32").code_divergence == 0
+     and pol("opencl:memory-32").kind == "subset"'
+check "policies: an unsupported variant counts 0 (opencl select: PP 0, both cells 0 with the reason)" \
+    'pol("opencl (select)") as $p | $p.pp == 0 and ($p.pp_note | startswith("unsupported on"))
+     and all($p.efficiencies[]; .efficiency == 0 and .result_id == null and (.unsupported | test("unsupported: variant select")))'
+check "policies: a variant with no result on a platform gives PP 0 (openmp simd: none on testhost)" \
+    "pol(\"openmp (simd)\") as \$p | \$p.pp == 0 and \$p.pp_note == \"no verified result on testhost/cpu0\""
+check "policies: best per platform (openmp: scalar on testhost, simd on $CPU): divergence = Jaccard distance of the two line sets" \
+    "pol(\"openmp (best)\") as \$p | ([\$p.efficiencies[] | .variant] | sort) == [\"scalar\", \"simd\"]
+     and near(\$p.code_divergence; jacc(\"openmp scalar\"; \"openmp simd\")) and \$p.code_divergence > 0.05
+     and near(\$p.code_convergence; 1 - \$p.code_divergence) and near(\$p.pp; ppof(\$p))"
+check "policies: a subset across models (openmp scalar on testhost, opencl broadcast on $CPU): the distance of their line sets" \
+    "pol(\"openmp:scalar + opencl:broadcast\") as \$p
+     | ([\$p.efficiencies[] | .model + \" \" + .variant] | sort) == [\"opencl broadcast\", \"openmp scalar\"]
+     and near(\$p.code_divergence; jacc(\"openmp scalar\"; \"opencl broadcast\")) and \$p.code_divergence > 0.5
+     and near(\$p.pp; ppof(\$p))"
+check "policies: application efficiency is against the best run on the platform by any model or variant" \
+    '([.policies[].efficiencies[] | select(.efficiency != null) | .efficiency] | all(. >= 0 and . <= 1))
+     and ([.policies[] | select(.kind == "best") | .efficiencies[] | select(.efficiency == 1)] | length) >= 2'
+PPB=$(printf '%s' "$BODY" | jq '.policies[] | select(.policy == "openmp (best)") | .pp')
+api GET "/api/v1/pp?$Q" "" "$READ"
+check "policies: PP of the best-variant policy equals GET /api/v1/pp's for the model" \
+    "near((.applications[] | select(.model == \"openmp\") | .pp); $PPB)"
+
+# The unsupported records and bad input.
+api GET "/api/v1/pp/policies?$Q&platforms=testhost/cpu0" "" "$READ"
+check "policies: platforms= restricts the set; one platform: divergence 0" \
+    '[.platforms[].id] == ["testhost/cpu0"] and all(.policies[] | select(.code_divergence != null); .code_divergence == 0)'
+expect_api "policies: a malformed subset is refused with the parameter named" 400 invalid_parameter GET \
+    "/api/v1/pp/policies?$Q&subsets=openmp" "" "$READ"
+expect_api "policies: an unknown platform" 422 unknown_platform GET "/api/v1/pp/policies?$Q&platforms=nope" "" "$READ"
+expect_api "policies: an unknown query parameter" 400 unknown_parameter GET "/api/v1/pp/policies?$Q&variant=x" "" "$READ"
+
+# ppbench pp --policies prints the same numbers.
+out=$(PPBENCH_SERVER="$URL" PPBENCH_TOKEN="$READ" "$CLI" pp --problem hacc.gravity --precision fp32 --policies 2>&1)
+api GET "/api/v1/pp/policies?$Q" "" "$READ"
+want=$(printf '%s' "$BODY" | jq -r '.policies[] | select(.policy == "openmp (best)") | "\(.pp * 1000 | round / 1000) \(.code_divergence * 1000 | round / 1000)"')
+line=$(printf '%s\n' "$out" | grep -E '^openmp \(best\)' | head -n 1)
+if [ -n "$line" ] && [ "$(printf '%s' "$line" | awk '{ printf "%g %g", $3, $4 }')" = "$(printf '%s' "$want" | awk '{ printf "%g %g", $1, $2 }')" ]; then
+    pass "policies: ppbench pp --policies prints the API's PP and divergence"
+else
+    fail "policies: ppbench pp --policies" "line '$line', API: $want; output: $(printf '%s' "$out" | head -n 12 | tr '\n' '|')"
+fi
