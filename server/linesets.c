@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/log.h"
+#include "lib/log.h"
 
 extern const char pp_linesets[]; /* the Makefile's line-set block */
 
