@@ -2,7 +2,7 @@
  * libFuzzer target: ppbenchd's configuration parser (server/config.c) on arbitrary bytes. Whatever the file
  * holds, the parser must not crash, and every numeric setting must stay inside its bounds, applied or not.
  *   clang -g -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE tests/fuzz/config_fuzz.c server/config.c \
- *         server/log.c lib/error.c -o config_fuzz && ./config_fuzz -max_total_time=30
+ *         lib/log.c lib/error.c -o config_fuzz && ./config_fuzz -max_total_time=30
  */
 #include <stdint.h>
 #include <stdio.h>
