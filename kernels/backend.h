@@ -57,8 +57,11 @@ struct pp_device {
     char pci_bus_id[32];      /* "dddd:bb:dd.f" in lowercase hex (4-digit domain), "" if unknown */
     uint64_t mem_bytes;       /* device (global) memory */
     uint64_t max_alloc_bytes; /* largest single buffer; 0 when only mem_bytes limits it */
-    unsigned compute_units;   /* SMs, OpenCL compute units, CPU hardware threads */
-    bool fp64;                /* double precision supported */
+    /* last-level cache: a GPU's L2 from its driver, a CPU's from sysfs (kernels/cpucache.h); 0 when unknown.
+     * The platform's value replaces the model's (worker/platform.c), so every model of a device sees one. */
+    uint64_t llc_bytes;
+    unsigned compute_units; /* SMs, OpenCL compute units, CPU hardware threads */
+    bool fp64;              /* double precision supported */
 };
 
 /* Variant regions (docs/METHODOLOGY.md, "Code divergence"): where a model's file holds code only some

@@ -55,11 +55,19 @@ int lattice_check_extents(const unsigned dims[4], struct pp_error *err)
     return 0;
 }
 
-int lattice_resolve(unsigned dims[4], const struct pp_device *dev, struct pp_error *err)
+int lattice_resolve(unsigned dims[4], const struct pp_device *dev, double bytes_per_site,
+                    struct pp_error *err)
 {
-    if (!dims[0] && !dims[1] && !dims[2] && !dims[3])
+    if (!dims[0] && !dims[1] && !dims[2] && !dims[3]) {
+        unsigned l = dev->kind == PP_DEVICE_CPU ? LATTICE_DEFAULT_EXTENT_CPU : LATTICE_DEFAULT_EXTENT_GPU;
+
+        if (dev->kind == PP_DEVICE_CPU && dev->llc_bytes && bytes_per_site > 0)
+            while ((double)l * l * l * l * bytes_per_site < LATTICE_LLC_FACTOR * (double)dev->llc_bytes &&
+                   l < 256)
+                l += 2;
         for (int mu = 0; mu < 4; mu++)
-            dims[mu] = dev->kind == PP_DEVICE_CPU ? LATTICE_DEFAULT_EXTENT_CPU : LATTICE_DEFAULT_EXTENT_GPU;
+            dims[mu] = l;
+    }
     return lattice_check_extents(dims, err);
 }
 

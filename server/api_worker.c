@@ -98,7 +98,10 @@ static const char result_sql[] =
     "  coalesce(d->'problem'->>'size', d->'problem'->>'array_size', d->'problem'->>'sites')::bigint, "
     "  (e->>'bytes')::float8, (e->>'bytes_compulsory')::float8, "
     "  CASE WHEN (e->'stats_s'->>'mean')::float8 > 0 AND (e->'stats_s'->>'stddev')::float8 > "
-    "    $7::float8 / 100 * (e->'stats_s'->>'mean')::float8 THEN ARRAY['noisy'] ELSE '{}'::text[] END, "
+    "    $7::float8 / 100 * (e->'stats_s'->>'mean')::float8 THEN ARRAY['noisy'] ELSE '{}'::text[] END "
+    /* the working set fits the platform's last-level cache: not a DRAM figure (unknown cache: no flag) */
+    "  || CASE WHEN (d->'problem'->>'working_set_bytes')::float8 <= (d->'platform'->>'llc_bytes')::float8 "
+    "    THEN ARRAY['cache_resident'] ELSE '{}'::text[] END, "
     "  (e->>'flops')::float8, ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(e->'times_s') x), "
     "  (e->'stats_s'->>'min')::float8, (e->'stats_s'->>'max')::float8, (e->'stats_s'->>'mean')::float8, "
     "  (e->'stats_s'->>'median')::float8, (e->'stats_s'->>'stddev')::float8, (e->'stats_s'->>'count')::int, "

@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <string.h>
 
 typedef int nvml_ret;
 typedef struct nvml_device *nvml_device;
@@ -22,6 +23,8 @@ static struct {
     nvml_ret (*clock)(nvml_device, int, unsigned *);
     nvml_ret (*bus_width)(nvml_device, unsigned *);
     const char *(*str)(nvml_ret);
+    nvml_ret (*temperature)(nvml_device, int, unsigned *);   /* optional */
+    nvml_ret (*throttle)(nvml_device, unsigned long long *); /* optional */
 } nv;
 
 static int load(struct pp_error *err)
@@ -43,6 +46,8 @@ static int load(struct pp_error *err)
     *(void **)&nv.clock = dlsym(h, "nvmlDeviceGetClockInfo");
     *(void **)&nv.bus_width = dlsym(h, "nvmlDeviceGetMemoryBusWidth");
     *(void **)&nv.str = dlsym(h, "nvmlErrorString");
+    *(void **)&nv.temperature = dlsym(h, "nvmlDeviceGetTemperature");
+    *(void **)&nv.throttle = dlsym(h, "nvmlDeviceGetCurrentClocksThrottleReasons");
     if (!nv.init || !nv.by_uuid || !nv.by_pci || !nv.max_clock || !nv.clock || !nv.bus_width || !nv.str) {
         snprintf(nv.why, sizeof(nv.why), "nvml lacks a needed function");
         return pp_error_set(err, "%s", nv.why);
@@ -104,4 +109,40 @@ int nvml_clocks(const char *uuid, const char *pci_bus_id, unsigned *sm_mhz, unsi
         (r = nv.clock(dev, NVML_CLOCK_MEM, mem_mhz)) != NVML_OK)
         return pp_error_set(err, "nvmlDeviceGetClockInfo: %s", nv.str(r));
     return 0;
+}
+
+int nvml_state(const char *uuid, const char *pci_bus_id, struct nvml_state *out, struct pp_error *err)
+{
+    nvml_device dev;
+
+    memset(out, 0, sizeof(*out));
+    if (nvml_clocks(uuid, pci_bus_id, &out->sm_mhz, &out->mem_mhz, err) || find(uuid, pci_bus_id, &dev, err))
+        return -1;
+    out->has_temp =
+        nv.temperature && nv.temperature(dev, 0 /* NVML_TEMPERATURE_GPU */, &out->temp_c) == NVML_OK;
+    out->has_throttle = nv.throttle && nv.throttle(dev, &out->throttle) == NVML_OK;
+    return 0;
+}
+
+void nvml_throttle_names(unsigned long long mask, char *out, size_t size)
+{
+    static const char *const names[] = {
+        "gpu_idle",     "applications_clocks", "sw_power_cap",        "hw_slowdown",
+        "sync_boost",   "sw_thermal_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown",
+        "display_clock"};
+    size_t n = 0;
+
+    if (!size)
+        return;
+    out[0] = '\0';
+    for (unsigned b = 0; b < 64 && n < size; b++) {
+        if (!(mask & (1ull << b)))
+            continue;
+        if (b < sizeof(names) / sizeof(names[0]))
+            n += (size_t)snprintf(out + n, size - n, "%s%s", n ? ", " : "", names[b]);
+        else
+            n += (size_t)snprintf(out + n, size - n, "%s0x%llx", n ? ", " : "", 1ull << b);
+    }
+    if (!mask)
+        snprintf(out, size, "none");
 }

@@ -17,4 +17,17 @@ int nvml_peak_bandwidth(const char *uuid, const char *pci_bus_id, double *bytes_
 int nvml_clocks(const char *uuid, const char *pci_bus_id, unsigned *sm_mhz, unsigned *mem_mhz,
                 struct pp_error *err) PP_WUR;
 
+/* A GPU's state before or after a run: current clocks, and where the driver answers (older drivers may not),
+ * the GPU temperature and the clocks' throttle reasons (NVML's nvmlClocksThrottleReason bit mask). */
+struct nvml_state {
+    unsigned sm_mhz, mem_mhz;
+    int has_temp, has_throttle;
+    unsigned temp_c;
+    unsigned long long throttle;
+};
+int nvml_state(const char *uuid, const char *pci_bus_id, struct nvml_state *out, struct pp_error *err) PP_WUR;
+
+/* The throttle reasons of mask as "none" or "sw_power_cap, hw_slowdown" (unknown bits as "0x..."). */
+void nvml_throttle_names(unsigned long long mask, char *out, size_t size);
+
 #endif

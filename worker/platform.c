@@ -5,6 +5,11 @@
  * Peaks: an operator value (PPBENCH_PEAK_GBS_<ID>, e.g. PPBENCH_PEAK_GBS_CPU0=204.8) wins; otherwise NVIDIA
  * GPUs get NVML's max memory clock x bus width x 2; otherwise the peak is unknown (architectural efficiency
  * is then not computed).
+ *
+ * Last-level caches: an operator value (PPBENCH_LLC_BYTES_<ID>, bytes; 0 for unknown) wins; otherwise a CPU's
+ * comes from sysfs (kernels/cpucache.h) whatever model asked, a GPU's from its driver (CUDA's L2 first, then
+ * another model's). The platform's value is copied into each of its devices, so a suite resolving its
+ * defaults on any model of a device sees the same cache.
  */
 #include "platform.h"
 
@@ -14,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "kernels/cpucache.h"
 #include "kernels/registry.h"
 #include "worker/nvml.h"
 
@@ -62,8 +68,43 @@ static void add_device(struct pp_platform_list *out, const struct pp_device *d)
         snprintf(p->uuid, sizeof(p->uuid), "%s", d->uuid);
     if (!p->pci_bus_id[0])
         snprintf(p->pci_bus_id, sizeof(p->pci_bus_id), "%s", d->pci_bus_id);
+    if (d->llc_bytes && (!p->llc_bytes || strcmp(d->backend->name, "cuda") == 0)) {
+        p->llc_bytes = d->llc_bytes;
+        snprintf(p->llc_source, sizeof(p->llc_source), "%s", d->backend->name);
+    }
     if (p->ndevices < PP_MAX_MODELS)
         p->devices[p->ndevices++] = *d;
+}
+
+static void find_llc(struct pp_platform *p)
+{
+    char var[64];
+    const char *v;
+    int level;
+
+    snprintf(var, sizeof(var), "PPBENCH_LLC_BYTES_%s", p->id);
+    for (char *c = var; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
+    if ((v = getenv(var)) && *v) {
+        char *end;
+        unsigned long long bytes = strtoull(v, &end, 10);
+        if (*end == '\0' && *v != '-') {
+            p->llc_bytes = bytes;
+            snprintf(p->llc_source, sizeof(p->llc_source), "operator: %s=%s", var, v);
+        } else {
+            p->llc_bytes = 0;
+            snprintf(p->llc_source, sizeof(p->llc_source), "unknown: %s=\"%.24s\" is not a byte count", var,
+                     v);
+        }
+    } else if (p->kind == PP_DEVICE_CPU) {
+        p->llc_bytes = cpucache_llc_bytes(NULL, &level);
+        if (p->llc_bytes)
+            snprintf(p->llc_source, sizeof(p->llc_source), "sysfs: L%d", level);
+    }
+    if (!p->llc_bytes && !p->llc_source[0])
+        snprintf(p->llc_source, sizeof(p->llc_source), "unknown: set %s (bytes)", var);
+    for (size_t i = 0; i < p->ndevices; i++)
+        p->devices[i].llc_bytes = p->llc_bytes;
 }
 
 static int cmp_platform(const void *pa, const void *pb)
@@ -158,6 +199,7 @@ int platform_discover_model(struct pp_platform_list *out, const char *model, str
         else
             snprintf(p->id, sizeof(p->id), "accel%u", nacc++);
         find_peak(p);
+        find_llc(p);
     }
     return 0;
 }

@@ -24,6 +24,8 @@ struct pp_platform {
     unsigned compute_units;
     double peak_bw;                          /* theoretical peak memory bandwidth, bytes/s; 0 when unknown */
     char peak_source[160];                   /* how the peak was found, or why it is unknown */
+    uint64_t llc_bytes;                      /* last-level cache; 0 when unknown (every device gets it) */
+    char llc_source[96];                     /* where it comes from: "sysfs: L3", "cuda", "operator: ..." */
     struct pp_device devices[PP_MAX_MODELS]; /* one per model that sees it */
     size_t ndevices;
 };

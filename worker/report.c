@@ -26,12 +26,13 @@ json_t *report_platform_json(const struct pp_platform *p)
     for (size_t d = 0; d < p->ndevices; d++)
         json_array_append_new(devs, json_pack("{s:s, s:i, s:s}", "model", p->devices[d].backend->name,
                                               "index", p->devices[d].index, "name", p->devices[d].name));
-    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:i, s:o, s:s, s:s, s:o}", "id", p->id, "kind",
-                     platform_kind_name(p->kind), "name", p->name, "vendor", p->vendor, "uuid", p->uuid,
-                     "pci_bus_id", p->pci_bus_id, "memory_bytes", (json_int_t)p->mem_bytes, "compute_units",
-                     (int)p->compute_units, "peak_bandwidth_bytes_per_s",
-                     p->peak_bw > 0 ? json_real(p->peak_bw) : json_null(), "peak_source", p->peak_source,
-                     "models", models, "devices", devs);
+    return json_pack(
+        "{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:i, s:o, s:s, s:o, s:s, s:s, s:o}", "id", p->id, "kind",
+        platform_kind_name(p->kind), "name", p->name, "vendor", p->vendor, "uuid", p->uuid, "pci_bus_id",
+        p->pci_bus_id, "memory_bytes", (json_int_t)p->mem_bytes, "compute_units", (int)p->compute_units,
+        "llc_bytes", p->llc_bytes ? json_integer((json_int_t)p->llc_bytes) : json_null(), "llc_source",
+        p->llc_source, "peak_bandwidth_bytes_per_s", p->peak_bw > 0 ? json_real(p->peak_bw) : json_null(),
+        "peak_source", p->peak_source, "models", models, "devices", devs);
 }
 
 static json_t *kernel_json(const struct suite_kernel *k, double peak_bw)

@@ -57,15 +57,24 @@ static void list_ids(const struct pp_platform_list *pl, char *out, size_t size)
 /* Record the GPU's clocks (before or after the run) where NVML can tell. */
 static void add_clocks(struct run_report *r, const char *when)
 {
-    unsigned sm, mem;
+    struct nvml_state s;
     struct pp_error err;
-    char key[48];
+    char key[48], reasons[256];
 
     if (r->platform->kind != PP_DEVICE_GPU)
         return;
-    if (nvml_clocks(r->platform->uuid, r->platform->pci_bus_id, &sm, &mem, &err) == 0) {
+    if (nvml_state(r->platform->uuid, r->platform->pci_bus_id, &s, &err) == 0) {
         snprintf(key, sizeof(key), "gpu.clocks_%s", when);
-        info_add(&r->provenance, key, "sm %u MHz, memory %u MHz", sm, mem);
+        info_add(&r->provenance, key, "sm %u MHz, memory %u MHz", s.sm_mhz, s.mem_mhz);
+        if (s.has_temp) {
+            snprintf(key, sizeof(key), "gpu.temperature_%s", when);
+            info_add(&r->provenance, key, "%u C", s.temp_c);
+        }
+        if (s.has_throttle) {
+            nvml_throttle_names(s.throttle, reasons, sizeof(reasons));
+            snprintf(key, sizeof(key), "gpu.throttle_%s", when);
+            info_add(&r->provenance, key, "%s", reasons);
+        }
     }
 }
 

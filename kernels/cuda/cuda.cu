@@ -60,6 +60,9 @@ static int cuda_discover(struct pp_device_list *out, struct pp_error *err)
         d->mem_bytes = prop.totalGlobalMem;
         d->max_alloc_bytes = 0;
         d->compute_units = (unsigned)prop.multiProcessorCount;
+        int l2 = 0;
+        if (cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, i) == cudaSuccess && l2 > 0)
+            d->llc_bytes = (uint64_t)l2;
         d->fp64 = true;
         added++;
     }

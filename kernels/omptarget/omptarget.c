@@ -33,7 +33,7 @@
 /* ---- the CUDA driver API, the few calls discovery needs (no CUDA headers at build time) ---- */
 
 typedef int cu_result;
-enum { CU_ATTR_MULTIPROCESSOR_COUNT = 16 };
+enum { CU_ATTR_MULTIPROCESSOR_COUNT = 16, CU_ATTR_L2_CACHE_SIZE = 38 };
 
 struct cu_driver {
     void *handle;
@@ -97,7 +97,7 @@ static void cu_describe(struct cu_driver *cu, int i, struct pp_device *d, int *s
     char name[256], pci[64];
     unsigned char u[16];
     size_t mem = 0;
-    int dev, sms = 0;
+    int dev, sms = 0, l2 = 0;
 
     if (cu->get(&dev, i) != 0)
         return;
@@ -116,6 +116,8 @@ static void cu_describe(struct cu_driver *cu, int i, struct pp_device *d, int *s
         if (sm_count)
             *sm_count = sms;
     }
+    if (cu->attribute(&l2, CU_ATTR_L2_CACHE_SIZE, dev) == 0 && l2 > 0)
+        d->llc_bytes = (uint64_t)l2;
 }
 
 /* ---- discovery ---- */

@@ -183,7 +183,7 @@ static void fill_identity(struct pp_device *dv, cl_device_id d)
 static void fill_device(struct pp_device *dv, cl_device_id d, int ordinal)
 {
     cl_device_type type = 0;
-    cl_ulong mem = 0, max_alloc = 0;
+    cl_ulong mem = 0, max_alloc = 0, cache = 0;
     cl_uint cu = 0;
     cl_device_fp_config fp64 = 0;
 
@@ -199,11 +199,13 @@ static void fill_device(struct pp_device *dv, cl_device_id d, int ordinal)
     clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(mem), &mem, NULL);
     clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(max_alloc), &max_alloc, NULL);
     clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cu), &cu, NULL);
+    clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof(cache), &cache, NULL);
     if (clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(fp64), &fp64, NULL) != CL_SUCCESS)
         fp64 = 0; /* pre-1.2 devices without cl_khr_fp64 reject the query */
     dv->mem_bytes = mem;
     dv->max_alloc_bytes = max_alloc;
     dv->compute_units = cu;
+    dv->llc_bytes = cache;
     dv->fp64 = fp64 != 0;
     fill_identity(dv, d);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "buildinfo.h"
+#include "kernels/cpucache.h"
 
 /* "key : value" lines of /proc files; copies the first match's value. */
 static void proc_field(const char *path, const char *key, char *out, size_t size)
@@ -57,6 +58,7 @@ static int openmp_discover(struct pp_device_list *out, struct pp_error *err)
     if (d->mem_bytes == 0)
         d->mem_bytes = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
     d->compute_units = cpus > 0 ? (unsigned)cpus : 1;
+    d->llc_bytes = cpucache_llc_bytes(NULL, NULL);
     d->fp64 = true;
     out->len++;
     return 0;

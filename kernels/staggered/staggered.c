@@ -216,12 +216,24 @@ static int resolve_work_group(struct pp_staggered_variant *v, size_t n, struct p
  * links 144, even vector 3, output 3, reference 6, scale 1; neighbour table 32. */
 #define HOST_BYTES_PER_SITE (307.0 * 8 + 32)
 
+/* Device bytes per output site: 16 links (8 fat, 8 long), the even vector (6 reals) and the output (6); 16
+ * neighbours. */
+static double device_bytes_per_output_site(enum pp_precision prec)
+{
+    return (16.0 * 18 + 12) * (double)pp_precision_bytes(prec) + 64.0;
+}
+
+double staggered_working_set(const struct staggered_params *p)
+{
+    return (double)lattice_volume(p->dims) / 2 * device_bytes_per_output_site(p->prec);
+}
+
 int staggered_resolve(struct staggered_params *p, const struct pp_backend *b, const struct pp_device *dev,
                       struct pp_error *err)
 {
     if (!pp_backend_ops(b, "staggered"))
         return pp_error_set(err, "model %s has no staggered suite", b->name);
-    if (lattice_resolve(p->dims, dev, err))
+    if (lattice_resolve(p->dims, dev, device_bytes_per_output_site(p->prec) / 2, err))
         return -1;
     if (p->runs < 1)
         return pp_error_set(err, "runs must be at least 1, got %u", p->runs);
@@ -234,8 +246,8 @@ int staggered_resolve(struct staggered_params *p, const struct pp_backend *b, co
     if (resolve_strategy(&p->variant, b, dev, err) ||
         resolve_work_group(&p->variant, lattice_volume(p->dims) / 2, err))
         return -1;
-    return lattice_check_memory(p->dims, dev, (16.0 * 18 + 12) * (double)pp_precision_bytes(p->prec) + 64.0,
-                                HOST_BYTES_PER_SITE, err);
+    return lattice_check_memory(p->dims, dev, device_bytes_per_output_site(p->prec), HOST_BYTES_PER_SITE,
+                                err);
 }
 
 /* ---- fields ---- */

@@ -90,6 +90,10 @@ double staggered_flops(const unsigned dims[4]);
 int staggered_resolve(struct staggered_params *p, const struct pp_backend *b, const struct pp_device *dev,
                       struct pp_error *err) PP_WUR;
 
+/* The bytes a run's device fields take (links, input, output, neighbours): the problem's working_set_bytes,
+ * which the server compares with the device's last-level cache (docs/METHODOLOGY.md, "Cache residency"). */
+double staggered_working_set(const struct staggered_params *p);
+
 /* Run the suite on an open context with resolved params. Returns -1 only when the device or runtime fails; a
  * result that fails verification returns 0 with res->verified == false. Release with
  * staggered_result_release. */

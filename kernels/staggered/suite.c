@@ -75,14 +75,15 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
     out->nkernels = 1;
     out->verified = s->verified;
     out->problem = json_pack(
-        "{s:I, s:[i,i,i,i], s:I, s:I, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:s, s:i, s:f, s:f}", "size",
-        (json_int_t)s->sites, "lattice", p->dims[0], p->dims[1], p->dims[2], p->dims[3], "sites",
+        "{s:I, s:[i,i,i,i], s:I, s:I, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:s, s:i, s:f, s:f, s:I}",
+        "size", (json_int_t)s->sites, "lattice", p->dims[0], p->dims[1], p->dims[2], p->dims[3], "sites",
         (json_int_t)s->sites, "output_sites", (json_int_t)s->out_sites, "output_parity", "odd", "precision",
         pp_precision_name(p->prec), "element_bytes", (int)pp_precision_bytes(p->prec), "runs", (int)p->runs,
         "iterations", (int)p->iterations, "warmup", 1, "timing", timing_name(p->timing), "seed",
         (json_int_t)p->seed, "boundary", "periodic", "flops_per_site", STAGGERED_FLOPS_PER_SITE,
         "bytes_per_site", staggered_bytes_per_site(p->prec), "bytes_compulsory_per_site",
-        staggered_bytes_compulsory_per_site(p->prec));
+        staggered_bytes_compulsory_per_site(p->prec), "working_set_bytes",
+        (json_int_t)staggered_working_set(p));
     /* x + 3k and x - k are one site on an extent of 4, x + 3k and x - 3k on an extent of 6: the third
      * neighbours alias, a problem unlike the paper's (accepted, and said) */
     for (int k = 0; k < 4; k++)

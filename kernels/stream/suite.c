@@ -71,11 +71,11 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
     }
     out->nkernels = res->nkernels;
     out->verified = res->verified;
-    out->problem =
-        json_pack("{s:I, s:I, s:s, s:i, s:i, s:i, s:f, s:f, s:f}", "size", (json_int_t)p->n, "array_size",
-                  (json_int_t)p->n, "precision", pp_precision_name(p->prec), "element_bytes",
-                  (int)pp_precision_bytes(p->prec), "numtimes", (int)p->numtimes, "warmup", 1, "scalar",
-                  STREAM_SCALAR, "start_a", STREAM_START_A, "start_b", STREAM_START_B);
+    out->problem = json_pack("{s:I, s:I, s:s, s:i, s:i, s:i, s:f, s:f, s:f, s:I}", "size", (json_int_t)p->n,
+                             "array_size", (json_int_t)p->n, "precision", pp_precision_name(p->prec),
+                             "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes", (int)p->numtimes,
+                             "warmup", 1, "scalar", STREAM_SCALAR, "start_a", STREAM_START_A, "start_b",
+                             STREAM_START_B, "working_set_bytes", (json_int_t)stream_footprint(p));
     out->variant = json_pack("{s:i, s:i, s:I}", "work_group_size", (int)res->layout.work_group, "dot_groups",
                              (int)res->layout.dot_groups, "dot_chain", (json_int_t)res->layout.dot_chain);
     out->phases = json_pack("{s:f, s:f}", "init", res->init_seconds, "read", res->read_seconds);

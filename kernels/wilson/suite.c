@@ -63,15 +63,15 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
     };
     out->nkernels = 1;
     out->verified = w->verified;
-    out->problem =
-        json_pack("{s:I, s:[i,i,i,i], s:I, s:I, s:s, s:s, s:i, s:i, s:i, s:i, s:I, s:s, s:i, s:f, s:f}",
-                  "size", (json_int_t)w->sites, "lattice", p->dims[0], p->dims[1], p->dims[2], p->dims[3],
-                  "sites", (json_int_t)w->sites, "output_sites", (json_int_t)w->out_sites, "output_parity",
-                  "odd", "precision", pp_precision_name(p->prec), "element_bytes",
-                  (int)pp_precision_bytes(p->prec), "numtimes", (int)p->numtimes, "iterations",
-                  (int)p->iterations, "warmup", 1, "seed", (json_int_t)p->seed, "boundary", "periodic",
-                  "flops_per_site", WILSON_FLOPS_PER_SITE, "bytes_per_site", wilson_bytes_per_site(p->prec),
-                  "bytes_compulsory_per_site", wilson_bytes_compulsory_per_site(p->prec));
+    out->problem = json_pack(
+        "{s:I, s:[i,i,i,i], s:I, s:I, s:s, s:s, s:i, s:i, s:i, s:i, s:I, s:s, s:i, s:f, s:f, s:I}", "size",
+        (json_int_t)w->sites, "lattice", p->dims[0], p->dims[1], p->dims[2], p->dims[3], "sites",
+        (json_int_t)w->sites, "output_sites", (json_int_t)w->out_sites, "output_parity", "odd", "precision",
+        pp_precision_name(p->prec), "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes",
+        (int)p->numtimes, "iterations", (int)p->iterations, "warmup", 1, "seed", (json_int_t)p->seed,
+        "boundary", "periodic", "flops_per_site", WILSON_FLOPS_PER_SITE, "bytes_per_site",
+        wilson_bytes_per_site(p->prec), "bytes_compulsory_per_site",
+        wilson_bytes_compulsory_per_site(p->prec), "working_set_bytes", (json_int_t)wilson_working_set(p));
     out->variant =
         json_pack("{s:s, s:i, s:i}", "layout", wilson_layout_name(w->variant.layout), "work_group_size",
                   (int)w->variant.work_group, "threads", (int)w->variant.threads);

@@ -60,9 +60,21 @@ double wilson_bytes_compulsory_per_site(enum pp_precision prec)
  * spinor 12, output 12, reference 24, scale 1; neighbour table 16. */
 #define HOST_BYTES_PER_SITE (217.0 * 8 + 16)
 
+/* Device bytes per output site: 8 links (144 reals), the even spinor (24) and the output (24); 8 neighbours.
+ */
+static double device_bytes_per_output_site(enum pp_precision prec)
+{
+    return (144.0 + 48.0) * (double)pp_precision_bytes(prec) + 32.0;
+}
+
+double wilson_working_set(const struct wilson_params *p)
+{
+    return (double)lattice_volume(p->dims) / 2 * device_bytes_per_output_site(p->prec);
+}
+
 int wilson_resolve(struct wilson_params *p, const struct pp_device *dev, struct pp_error *err)
 {
-    if (lattice_resolve(p->dims, dev, err))
+    if (lattice_resolve(p->dims, dev, device_bytes_per_output_site(p->prec) / 2, err))
         return -1;
     if (p->numtimes < 2)
         return pp_error_set(err, "numtimes must be at least 2 (the first sample is warm-up), got %u",
@@ -74,8 +86,8 @@ int wilson_resolve(struct wilson_params *p, const struct pp_device *dev, struct 
         return pp_error_set(err, "layout %d out of range", (int)p->layout);
     if (p->prec == PP_FP64 && !dev->fp64)
         return pp_error_set(err, "device %s does not support fp64", dev->name);
-    return lattice_check_memory(p->dims, dev, (144.0 + 48.0) * (double)pp_precision_bytes(p->prec) + 32.0,
-                                HOST_BYTES_PER_SITE, err);
+    return lattice_check_memory(p->dims, dev, device_bytes_per_output_site(p->prec), HOST_BYTES_PER_SITE,
+                                err);
 }
 
 /* ---- fields ---- */

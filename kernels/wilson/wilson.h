@@ -75,6 +75,10 @@ double wilson_bytes_compulsory_per_site(enum pp_precision prec);
  * reported. */
 int wilson_resolve(struct wilson_params *p, const struct pp_device *dev, struct pp_error *err) PP_WUR;
 
+/* The bytes a run's device fields take (links, input, output, neighbours): the problem's working_set_bytes,
+ * which the server compares with the device's last-level cache (docs/METHODOLOGY.md, "Cache residency"). */
+double wilson_working_set(const struct wilson_params *p);
+
 /* Run the suite on an open context with resolved parameters (wilson_resolve). Returns -1 only when the device
  * or runtime fails (or p is not resolved); a result that fails verification returns 0 with res->verified ==
  * false. res must be released with wilson_result_release. */

@@ -188,8 +188,10 @@ api POST /api/v1/workers/register "{\"host\":\"testhost\",\"pid\":$$,\"version\"
 WID=$(printf '%s' "$BODY" | jq -r .worker_id)
 as_worker "$BODY"
 [ "$STATUS" = 201 ] && pass "pp data: register testhost/cpu0" || fail "pp data: register testhost/cpu0" "$STATUS $BODY"
-post_result() { # GBS VERIFIED OUTCOME [SPREAD]: submit, claim and report one triad result (its last sample SPREAD times the first)
-    local t t2 mean sd gf bw id epoch err=null
+post_result() { # GBS VERIFIED OUTCOME [SPREAD [WS]]: submit, claim and report one triad result (its last sample SPREAD
+    # times the first; WS: the problem's working set, on a platform with a 32 MiB last-level cache)
+    local t t2 mean sd gf bw id epoch err=null ws=""
+    [ -n "${5:-}" ] && ws=",\"working_set_bytes\":$5"
     t=$(awk -v g="$1" "BEGIN { printf \"%.12g\", 3 * 8 * $N / (g * 1e9) }")
     gf=$(awk -v t="$t" "BEGIN { printf \"%.12g\", 2 * $N / t / 1e9 }")
     bw=$(awk -v t="$t" "BEGIN { printf \"%.12g\", 3 * 8 * $N / t }")
@@ -201,8 +203,8 @@ post_result() { # GBS VERIFIED OUTCOME [SPREAD]: submit, claim and report one tr
     id=$(printf '%s' "$BODY" | jq -r .id)
     api POST "/api/v1/workers/$WID/claim?wait=0" "" "$WORKER"
     epoch=$(printf '%s' "$BODY" | jq -r .job.epoch)
-    api POST "/api/v1/jobs/$id/result" "{\"epoch\":$epoch,\"outcome\":\"$3\",\"error\":$err,\"report\":{\"suite\":\"stream\",\"variant\":{\"work_group_size\":0},
-        \"problem\":{\"precision\":\"fp64\",\"array_size\":$N,\"size\":$N,\"numtimes\":100,\"key\":\"precision=fp64;size=$N;numtimes=100\"},\"kernels\":[{\"kernel\":\"triad\",\"bytes\":$((3 * 8 * N)),\"bytes_compulsory\":$((3 * 8 * N)),\"flops\":$((2 * N)),
+    api POST "/api/v1/jobs/$id/result" "{\"epoch\":$epoch,\"outcome\":\"$3\",\"error\":$err,\"report\":{\"suite\":\"stream\",\"variant\":{\"work_group_size\":0},\"platform\":{\"llc_bytes\":33554432},
+        \"problem\":{\"precision\":\"fp64\",\"array_size\":$N,\"size\":$N,\"numtimes\":100,\"key\":\"precision=fp64;size=$N;numtimes=100\"$ws},\"kernels\":[{\"kernel\":\"triad\",\"bytes\":$((3 * 8 * N)),\"bytes_compulsory\":$((3 * 8 * N)),\"flops\":$((2 * N)),
         \"times_s\":[0.5,$t,$t2],\"stats_s\":{\"count\":2,\"min\":$t,\"max\":$t2,\"mean\":$mean,\"median\":$mean,\"stddev\":$sd},
         \"bandwidth_bytes_per_s\":$bw,\"gflops\":$gf,\"verified\":$2,\"error\":$err}]}}" "$WORKER"
     printf '%s' "$BODY" | jq -r .state
@@ -225,6 +227,14 @@ api GET "/api/v1/results?platform=testhost/cpu0&kernel=triad"
 check "pp data: a result whose samples spread past the bound is flagged noisy, with its cv and max/min" \
     '[.results[] | select(.flags == ["noisy"])] | length == 1 and (.[0] | near(.cv; 1 / 2 | sqrt) and near(.max_min; 3))'
 [ "$s4" = succeeded ] || fail "pp data: the noisy result's job succeeds" "state $s4"
+# Cache-resident: a working set of 32 MiB on a 32 MiB last-level cache fits (85 GB/s): flagged, left out of PP
+# (openmp stays at 80/100 below); one byte more does not fit and is not flagged (the test's cache only).
+s5=$(post_result 85 true succeeded 1 33554432)
+api GET "/api/v1/results?platform=testhost/cpu0&kernel=triad"
+check "pp data: a working set within the last-level cache is flagged cache_resident" \
+    '[.results[] | select(.flags == ["cache_resident"])] | length == 1 and (.[0] | near(.bandwidth_bytes_per_s; 85e9)
+     and .problem.working_set_bytes == 33554432)'
+[ "$s5" = succeeded ] || fail "pp data: the cache-resident result's job succeeds" "state $s5"
 bs5 $N 8 40000 >"$TMP/a.csv"; import "pp data: kokkos v1 imported into the registered platform" 201 - "platform=testhost/cpu0&model=kokkos&variant=v1" "$TMP/a.csv"
 import "import: a registered platform keeps its own description" 422 platform_registered "platform=testhost/cpu0&model=kokkos&peak_gbs=5" "$TMP/a.csv"
 

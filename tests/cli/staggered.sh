@@ -62,6 +62,9 @@ jq_true "json: an extent of 6 warns once, and only there" "$TMP/six.json" \
 
 expect "staggered: default table (site, fp64, 8^4)" 0 '^Dslash .* yes$' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite staggered --runs 1 --iterations 1
+# fp64: (16 x 18 + 12) x 8 + 64 = 2464 bytes per output site; a 4 MiB cache: 16 MiB / 1232 per site, 12^4.
+expect "staggered: the CPU default lattice is 4x a 4 MiB last-level cache" 0 'Lattice: 12x12x12x12 \(20736 sites' -- \
+    env PPBENCH_LLC_BYTES_CPU0=4194304 "$WORKER" run --platform cpu0 --model openmp --suite staggered --runs 1 --iterations 1
 expect "staggered: table names lattice" 0 'Lattice: 4x4x4x8 \(512 sites, 256 output sites\), periodic' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite staggered --lattice 4x4x4x8 --strategy simd --runs 1 --iterations 1
 expect "staggered: table names strategy and threads" 0 'Model: openmp \(strategy simd, [0-9]+ threads\)' -- \

@@ -73,6 +73,21 @@ expect "wilson: default fp32 8^4 table" 0 '^Dslash .* yes$' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite wilson --numtimes 2
 expect "wilson: the default lattice is reported resolved" 0 'Lattice: 8x8x8x8 \(4096 sites' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite wilson --numtimes 2
+# Where the last-level cache is known, the CPU default is DRAM-bound: the smallest even L^4 whose fields are
+# at least 4x the cache (fp32: 400 bytes per site; a 1 MiB cache: 10486 sites or more, 12^4).
+expect "wilson: the CPU default lattice is 4x a 1 MiB last-level cache" 0 'Lattice: 12x12x12x12 \(20736 sites' -- \
+    env PPBENCH_LLC_BYTES_CPU0=1048576 "$WORKER" run --platform cpu0 --model openmp --suite wilson --numtimes 2
+"$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice 4x4x4x4 --numtimes 2 --json >"$TMP/ws.json" 2>/dev/null
+jq_true "json: the working set is the device fields (128 output sites x 800 bytes in fp32); the cache unknown" \
+    "$TMP/ws.json" '.problem.working_set_bytes == 128 * 800 and .platform.llc_bytes == null'
+if [ -r /sys/devices/system/cpu/cpu0/cache/index0/level ]; then
+    env -u PPBENCH_LLC_BYTES_CPU0 "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice 4x4x4x4 \
+        --numtimes 2 --json >"$TMP/sysfs.json" 2>/dev/null
+    jq_true "json: the CPU's last-level cache from sysfs" "$TMP/sysfs.json" \
+        '.platform.llc_bytes > 0 and (.platform.llc_source | test("^sysfs: L[0-9]$"))'
+else
+    skip "json: the CPU's last-level cache from sysfs" "no cache directories in sysfs"
+fi
 expect "wilson: table names lattice and layout" 0 'Lattice: 4x4x4x8 .*' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice 4x4x4x8 --layout soa --numtimes 2
 expect "wilson: csv" 0 '^Dslash,2,4x4x4x8,soa,4,' -- \
