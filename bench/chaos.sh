@@ -45,7 +45,8 @@ start() {
     STARTS=$((STARTS + 1))
     printf 'listen = 127.0.0.1:%s\nstate_dir = %s/state\n' "$PORT" "$T" >"$T/conf"
     for l in "${CONF[@]}"; do echo "$l" >>"$T/conf"; done
-    "$B/bin/ppbenchd" --config "$T/conf" >"$T/log.$STARTS" 2>&1 &
+: >"$T/log.$STARTS" # before the grep below looks for it
+    "$B/bin/ppbenchd" --config "$T/conf" >>"$T/log.$STARTS" 2>&1 &
     pid=$!
     for _ in $(seq 600); do
         grep -q '^ppbench is ready' "$T/log.$STARTS" && break
@@ -111,7 +112,12 @@ while [ "$round" -lt "$ROUNDS" ] && [ $(($(date +%s) - t0)) -lt "$MAX_S" ]; do
     1)
         kill -9 "$pid" 2>/dev/null && kills_server=$((kills_server + 1))
         wait "$pid" 2>/dev/null
-        start || { restarts_failed=$((restarts_failed + 1)); sleep 1; start || { echo "ppbenchd does not start again: $(tail -n 5 "$T/log.$STARTS")"; break; }; }
+        if ! start; then
+            restarts_failed=$((restarts_failed + 1))
+            tail -n 1 "$T/log.$STARTS" >>"$T/restart_failures"
+            sleep 1
+            start || { echo "ppbenchd does not start again: $(tail -n 5 "$T/log.$STARTS")"; break; }
+        fi
         ;;
     2)
         pg=$(postmaster)
@@ -169,7 +175,7 @@ results=$(wc -l <"$T/results")
 dups=$(sort "$T/results" | uniq -d | wc -l)
 refused=$(wc -l <"$T/refused")
 
-echo "rounds $round in ${elapsed} s (stopped by $why): kill -9 of a worker $kills_worker, ppbenchd $kills_server, postgresql $kills_pg; skipped $skipped (none to kill); ppbenchd starts $STARTS"
+echo "rounds $round in ${elapsed} s (stopped by $why): kill -9 of a worker $kills_worker, ppbenchd $kills_server, postgresql $kills_pg; skipped $skipped (none to kill); ppbenchd starts $STARTS ($restarts_failed needed a second try)"
 echo "submissions: accepted $accepted, not accepted $refused (server or database down); jobs in the database $(wc -l <"$T/jobs") (without a 202: $unacked)"
 echo "jobs: succeeded $succeeded, failed $failed, cancelled $cancelled, retried after a lost lease $retried; drained in ${drained} s"
 echo "results: $results rows, duplicate (job, kernel) $dups"
@@ -178,6 +184,10 @@ rc=0
     { echo "FAIL accepted = ended: accepted $accepted, ended $ended, missing $missing"; rc=1; }
 [ "$stuck" = 0 ] && echo "PASS no job stuck" || { echo "FAIL no job stuck: $stuck queued or running after ${DRAIN_S} s"; rc=1; }
 [ "$dups" = 0 ] && echo "PASS no duplicate result" || { echo "FAIL no duplicate result: $dups"; rc=1; }
+if [ "$restarts_failed" -gt 0 ]; then
+    echo "why a start of ppbenchd needed a second try:"
+    sed -E 's/[0-9]+/N/g' "$T/restart_failures" | sort | uniq -c | sort -rn | head -n 5
+fi
 if [ "$failed" -gt 0 ]; then
     echo "failed jobs' reasons:"
     jq -r 'select(.state == "failed") | .id' "$T/jobs" | head -n 200 | while read -r id; do
