@@ -10,13 +10,14 @@ bench_cleanup() { [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 
 trap bench_cleanup EXIT
 
 # server_start [CONFIG LINE...]: ppbenchd with the embedded default in $T/state plus the lines given; waits
-# for its token line and sets pid and ADMIN (exits when it does not start).
+# for it to be ready and sets pid and ADMIN (read from the state directory's admin.token; exits when it does
+# not start).
 server_start() {
     printf 'listen = 127.0.0.1:%s\nstate_dir = %s/state\nlog_level = warning\n' "$PORT" "$T" >"$T/conf"
     for l in "$@"; do echo "$l" >>"$T/conf"; done
     "$B/bin/ppbenchd" --config "$T/conf" >"$T/log" 2>&1 &
     pid=$!
-    for _ in $(seq 300); do grep -q '^token:' "$T/log" && break; sleep 0.1; done
-    grep -q '^token:' "$T/log" || { echo "ppbenchd did not start: $(tail -n 5 "$T/log")" >&2; exit 1; }
-    ADMIN=$(sed -n 's/^token: //p' "$T/log")
+    for _ in $(seq 300); do grep -q '^ppbench is ready' "$T/log" && break; sleep 0.1; done
+    grep -q '^ppbench is ready' "$T/log" || { echo "ppbenchd did not start: $(tail -n 5 "$T/log")" >&2; exit 1; }
+    ADMIN=$(cat "$T/state/admin.token")
 }

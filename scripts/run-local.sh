@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make run`: the embedded default. ppbenchd starts its own PostgreSQL in ./ppbench-state (or $PPBENCH_STATE),
 # one worker per local platform, and serves the API and the dashboard on 127.0.0.1:8080 (or $PPBENCH_LISTEN).
-# It prints the URL and an admin token, opens the URL where a desktop is there to open it, and runs until Ctrl-C.
+# It prints the URL and, on the first start, an admin token (kept in $STATE/admin.token, mode 0600), opens the
+# URL where a desktop is there to open it, and runs until Ctrl-C.
 #   make run                       the service
 #   make run-standalone            STREAM on every local platform and model, no server (tables)
 set -u
@@ -20,7 +21,7 @@ for _ in $(seq 600); do
     sleep 0.1
 done
 url="http://$LISTEN/"
-echo "dashboard: $url   (submit with: $BUILD/bin/ppbench --server http://$LISTEN --token <token above> submit ...)"
+echo "dashboard: $url   (submit with: $BUILD/bin/ppbench --server http://$LISTEN --token \$(cat $STATE/admin.token) submit ...)"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && command -v xdg-open >/dev/null; then
     xdg-open "$url" >/dev/null 2>&1 || true
 fi

@@ -70,14 +70,3 @@ int api_db_fail(struct request *r, const struct db_error *err)
     log_err("request=%s %s %s: %s", r->id, r->method, r->path, err->e.msg);
     return req_fail(r, ERR_INTERNAL, NULL, "internal error (request %s)", r->id);
 }
-
-long long api_parse_id(const char *s)
-{
-    char *end;
-    long long v;
-
-    if (!s || !*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 18)
-        return 0;
-    v = strtoll(s, &end, 10);
-    return v > 0 ? v : 0;
-}

@@ -22,9 +22,6 @@ const struct api_settings *api_settings(void);
 /* One place that turns a database failure into a reply: 503 when unreachable, else 500 (logged). */
 int api_db_fail(struct request *r, const struct db_error *err);
 
-/* Parse a positive decimal id from a path segment; 0 when it is not one. */
-long long api_parse_id(const char *s);
-
 /* Handlers, by module. */
 int jobs_submit(struct request *r);
 int jobs_get(struct request *r);

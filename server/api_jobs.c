@@ -11,6 +11,7 @@
 
 #include "lib/clock.h"
 #include "server/catalog.h"
+#include "server/parse.h"
 #include "lib/log.h"
 
 /* The platform check is part of the insert: no row back means the platform is unknown or cannot run the model
@@ -358,7 +359,7 @@ out:
 
 int jobs_get(struct request *r)
 {
-    long long id = api_parse_id(r->args[0]);
+    long long id = parse_id(r->args[0]);
     const char *params[1] = {r->args[0]};
     struct db_error dberr;
     PGresult *res;
@@ -399,9 +400,9 @@ int jobs_list(struct request *r)
     if (!ok)
         return req_fail(r, ERR_INVALID_PARAMETER, "state",
                         "state must be queued, running, succeeded, failed or cancelled");
-    if (limit_s && ((limit = api_parse_id(limit_s)) < 1 || limit > 1000))
+    if (limit_s && ((limit = parse_id(limit_s)) < 1 || limit > 1000))
         return req_fail(r, ERR_INVALID_PARAMETER, "limit", "limit must be from 1 to 1000");
-    if (cursor && !api_parse_id(cursor))
+    if (cursor && !parse_id(cursor))
         return req_fail(r, ERR_INVALID_PARAMETER, "cursor", "cursor must be a job id");
     snprintf(lim, sizeof(lim), "%lld", limit);
     const char *params[7] = {
@@ -424,7 +425,7 @@ int jobs_cancel(struct request *r)
     PGresult *res;
     int st;
 
-    if (!api_parse_id(r->args[0]))
+    if (!parse_id(r->args[0]))
         return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
     snprintf(by, sizeof(by), "%lld", r->token_id);
     if (!(res = db_query(cancel_sql, 3, params, &dberr)))
@@ -508,7 +509,7 @@ int jobs_events(struct request *r)
     PGresult *res;
     int found;
 
-    if (!api_parse_id(r->args[0]))
+    if (!parse_id(r->args[0]))
         return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
     if (!(res = db_query(state_sql, 1, params, &dberr)))
         return api_db_fail(r, &dberr);
@@ -519,7 +520,7 @@ int jobs_events(struct request *r)
     if (!(es = calloc(1, sizeof(*es))))
         return req_fail(r, ERR_INTERNAL, NULL, "out of memory");
     snprintf(es->job, sizeof(es->job), "%s", r->args[0]);
-    es->last_id = last ? strtoll(last, NULL, 10) : 0;
+    es->last_id = parse_event_id(last);
     es->last_write = clock_now();
     r->state = es;
     r->state_free = free;

@@ -17,6 +17,7 @@
 
 #include "server/catalog.h"
 #include "server/import.h"
+#include "server/parse.h"
 #include "lib/log.h"
 #include "server/linesets.h"
 
@@ -54,47 +55,6 @@ static const char import_sql[] =
     "    gflops float8, provenance jsonb) ORDER BY x.line RETURNING id) "
     "SELECT coalesce((SELECT created FROM np), false), "
     "  (SELECT coalesce(jsonb_agg(id ORDER BY id), '[]') FROM ins)::text";
-
-/* A platform id as the schema allows it: [A-Za-z0-9._/:-]{1,160}. */
-static bool valid_id(const char *s)
-{
-    size_t n = strlen(s);
-    return n >= 1 && n <= 160 &&
-           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/:-") == n;
-}
-
-/* Printable text of 1..max bytes (no control characters); empty_ok allows "". */
-static bool valid_text(const char *s, size_t max, bool empty_ok)
-{
-    size_t n = strlen(s);
-
-    if ((!n && !empty_ok) || n > max)
-        return false;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (*p < 0x20 || *p == 0x7f)
-            return false;
-    return true;
-}
-
-/* platforms=a,b,c: every id valid and none empty. */
-static bool valid_id_list(const char *s)
-{
-    char id[192];
-
-    while (*s) {
-        size_t n = strcspn(s, ",");
-        if (n == 0 || n >= sizeof(id))
-            return false;
-        memcpy(id, s, n);
-        id[n] = '\0';
-        if (!valid_id(id))
-            return false;
-        s += n;
-        if (*s == ',' && !*++s)
-            return false; /* trailing comma */
-    }
-    return true;
-}
 
 static const char *or_default(const char *v, const char *def)
 {
@@ -148,10 +108,10 @@ int pp_get(struct request *r)
         return req_fail(r, ERR_INVALID_PARAMETER, "efficiency", "efficiency must be app or arch");
     if (strcmp(precision, "fp64") && strcmp(precision, "fp32"))
         return req_fail(r, ERR_INVALID_PARAMETER, "precision", "precision must be fp64 or fp32");
-    if (size_s && *size_s && api_parse_id(size_s) == 0)
+    if (size_s && *size_s && parse_id(size_s) == 0)
         return req_fail(r, ERR_INVALID_PARAMETER, "size",
                         "size must be a positive number of elements or lattice sites");
-    snprintf(size, sizeof(size), "%lld", size_s && *size_s ? api_parse_id(size_s) : 0);
+    snprintf(size, sizeof(size), "%lld", size_s && *size_s ? parse_id(size_s) : 0);
     if (strcmp(policy, "best") && strcmp(policy, "fixed"))
         return req_fail(r, ERR_INVALID_PARAMETER, "variant_policy", "variant_policy must be best or fixed");
     if (!strcmp(policy, "fixed") && !variant)
@@ -159,13 +119,13 @@ int pp_get(struct request *r)
     if (!strcmp(policy, "best") && variant)
         return req_fail(r, ERR_INVALID_PARAMETER, "variant",
                         "variant is only used with variant_policy=fixed");
-    if (variant && !valid_text(variant, 512, true))
+    if (variant && !parse_text(variant, 512, true))
         return req_fail(r, ERR_INVALID_PARAMETER, "variant", "variant must be printable text");
-    if (platforms && !valid_id_list(platforms))
+    if (platforms && !parse_platform_list(platforms))
         return req_fail(r, ERR_INVALID_PARAMETER, "platforms",
                         "platforms must be a comma-separated list of ids");
 
-    if (key && (!*key || !valid_text(key, SUITE_KEY_MAX - 1, false)))
+    if (key && (!*key || !parse_text(key, SUITE_KEY_MAX - 1, false)))
         return req_fail(r, ERR_INVALID_PARAMETER, "key",
                         "key must be a problem key (a result's problem_key)");
     if (strcmp(flagged, "true") && strcmp(flagged, "false"))
@@ -451,7 +411,7 @@ static int import_params(struct request *r, const char **p)
 
     if (!p[0] || !*p[0])
         return req_fail(r, ERR_MISSING_PARAMETER, "platform", "platform is required");
-    if (!valid_id(p[0]))
+    if (!parse_platform_id(p[0]))
         return req_fail(r, ERR_INVALID_PARAMETER, "platform",
                         "platform must be 1 to 160 of the characters A-Z a-z 0-9 . _ / : -");
     if (!p[1] || !*p[1])
@@ -461,7 +421,7 @@ static int import_params(struct request *r, const char **p)
         strspn(p[1], "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(p[1]))
         return req_fail(r, ERR_INVALID_PARAMETER, "model",
                         "model must start with a-z and hold up to 32 of a-z 0-9 _ -");
-    if (p[2] && !valid_text(p[2], 128, false))
+    if (p[2] && !parse_text(p[2], 128, false))
         return req_fail(r, ERR_INVALID_PARAMETER, "platform_name",
                         "platform_name must be 1 to 128 printable characters");
     if (p[3] && strcmp(p[3], "cpu") && strcmp(p[3], "gpu") && strcmp(p[3], "accel"))
@@ -472,7 +432,7 @@ static int import_params(struct request *r, const char **p)
             return req_fail(r, ERR_INVALID_PARAMETER, "peak_gbs",
                             "peak_gbs must be a number of GB/s above 0");
     }
-    if (p[5] && !valid_text(p[5], 512, true))
+    if (p[5] && !parse_text(p[5], 512, true))
         return req_fail(r, ERR_INVALID_PARAMETER, "variant", "variant must be printable text");
     return 0;
 }

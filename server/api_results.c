@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "server/catalog.h"
+#include "server/parse.h"
 
 /* The statistic a result's rates come from: its report's problem.timing where it names one (staggered: mean,
  * or best, the minimum), else its suite's rule from the suite table ($T: {"suite": "min"|"mean"}); imported
@@ -151,17 +152,17 @@ int results_list(struct request *r)
     if (format && strcmp(format, "json") && strcmp(format, "csv") && strcmp(format, "babelstream") &&
         strcmp(format, "p3"))
         return req_fail(r, ERR_INVALID_PARAMETER, "format", "format must be json, csv, babelstream or p3");
-    if (limit_s && ((limit = api_parse_id(limit_s)) < 1 || limit > 100000))
+    if (limit_s && ((limit = parse_id(limit_s)) < 1 || limit > 100000))
         return req_fail(r, ERR_INVALID_PARAMETER, "limit", "limit must be from 1 to 100000");
-    if (since && strspn(since, "0123456789-:TZ.+ ") != strlen(since))
+    if (since && !parse_time_chars(since))
         return req_fail(r, ERR_INVALID_PARAMETER, "since", "since must be an RFC 3339 time");
     if (precision && strcmp(precision, "fp64") && strcmp(precision, "fp32"))
         return req_fail(r, ERR_INVALID_PARAMETER, "precision", "precision must be fp64 or fp32");
-    if (size && !api_parse_id(size))
+    if (size && !parse_id(size))
         return req_fail(r, ERR_INVALID_PARAMETER, "size", "size must be a positive integer");
-    if (cursor && !api_parse_id(cursor))
+    if (cursor && !parse_id(cursor))
         return req_fail(r, ERR_INVALID_PARAMETER, "cursor", "cursor must be a result id");
-    if (job && !api_parse_id(job))
+    if (job && !parse_id(job))
         return req_fail(r, ERR_INVALID_PARAMETER, "job", "job must be a job id");
     snprintf(lim, sizeof(lim), "%lld", limit);
     if (format && !strcmp(format, "p3")) {
@@ -212,7 +213,7 @@ int results_get(struct request *r)
 
     if ((st = req_check_query(r, "")))
         return st;
-    if (!api_parse_id(r->args[0]))
+    if (!parse_id(r->args[0]))
         return req_fail(r, ERR_NOT_FOUND, NULL, "no such result");
     timings = timing_map();
     const char *params[2] = {r->args[0], timings};
@@ -230,7 +231,7 @@ int results_annotate(struct request *r)
     struct db_error dberr;
     PGresult *res;
 
-    if (!api_parse_id(r->args[0]))
+    if (!parse_id(r->args[0]))
         return req_fail(r, ERR_NOT_FOUND, NULL, "no such result");
     json_object_foreach(r->json, key, v) if (strcmp(key, "note") && strcmp(key, "exclude")) return req_fail(
         r, ERR_UNKNOWN_FIELD, key, "unknown field \"%s\"", key);
@@ -259,7 +260,7 @@ int results_delete(struct request *r)
     PGresult *res;
     int found;
 
-    if (!api_parse_id(r->args[0]))
+    if (!parse_id(r->args[0]))
         return req_fail(r, ERR_NOT_FOUND, NULL, "no such result");
     if (!(res = db_query(result_delete_sql, 1, params, &dberr)))
         return api_db_fail(r, &dberr);
@@ -267,6 +268,6 @@ int results_delete(struct request *r)
     PQclear(res);
     if (!found)
         return req_fail(r, ERR_NOT_FOUND, NULL, "no such result");
-    r->reply = json_pack("{s:I}", "deleted", (json_int_t)api_parse_id(r->args[0]));
+    r->reply = json_pack("{s:I}", "deleted", (json_int_t)parse_id(r->args[0]));
     return 200;
 }

@@ -14,6 +14,7 @@
 #include "server/auth.h"
 #include "lib/log.h"
 #include "server/report_check.h"
+#include "server/parse.h"
 
 static const char expire_sql[] =
     "UPDATE workers w SET state = 'gone', gone_at = now() FROM hosts h "
@@ -155,7 +156,7 @@ static int need_string(struct request *r, const char *key, const char **out)
  * secret before the body was read). */
 static int own_worker(struct request *r)
 {
-    if (api_parse_id(r->args[0]) != r->worker_id)
+    if (parse_id(r->args[0]) != r->worker_id)
         return req_fail(r, ERR_WRONG_WORKER, NULL, "this caller is worker %lld, not %.24s", r->worker_id,
                         r->args[0]);
     return 0;
@@ -367,7 +368,7 @@ int jobs_progress(struct request *r)
     PGresult *res;
     int st, held;
 
-    if (!api_parse_id(r->args[0]))
+    if (!parse_id(r->args[0]))
         return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
     if ((st = get_id_field(r, "epoch", epoch, sizeof(epoch), true)))
         return st;
@@ -445,7 +446,7 @@ int jobs_result(struct request *r)
         if (!known)
             return req_fail(r, ERR_UNKNOWN_FIELD, key, "unknown field \"%s\"", key);
     }
-    if (!api_parse_id(r->args[0]))
+    if (!parse_id(r->args[0]))
         return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
     if ((st = get_id_field(r, "epoch", epoch, sizeof(epoch), true)) ||
         (st = need_string(r, "outcome", &outcome)))

@@ -21,6 +21,7 @@
 
 #include "lib/clock.h"
 #include "server/auth.h"
+#include "server/parse.h"
 #include "lib/log.h"
 
 struct http_server {
@@ -94,17 +95,11 @@ struct query_check {
 static enum MHD_Result check_arg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
     struct query_check *qc = cls;
-    size_t klen = strlen(key);
-    const char *p = qc->allowed;
 
     (void)kind;
     (void)value;
-    while (p && *p) {
-        size_t len = strcspn(p, ",");
-        if (len == klen && !strncmp(p, key, len))
-            return MHD_YES;
-        p += len + (p[len] == ',');
-    }
+    if (parse_listed(qc->allowed, key))
+        return MHD_YES;
     qc->bad = key;
     return MHD_NO;
 }
@@ -155,40 +150,13 @@ void http_wake_all(void)
     pthread_mutex_unlock(&waiters_lock);
 }
 
-/* Match path against pattern; captures {param} segments. */
-static bool match(const char *pattern, const char *path, struct request *r)
-{
-    int nargs = 0;
-
-    while (*pattern && *path) {
-        if (*pattern != '/' || *path != '/')
-            return false;
-        pattern++;
-        path++;
-        size_t plen = strcspn(pattern, "/"), slen = strcspn(path, "/");
-        if (pattern[0] == '{') {
-            if (slen == 0 || slen >= sizeof(r->args[0]) || nargs >= 3)
-                return false;
-            snprintf(r->args[nargs++], sizeof(r->args[0]), "%.*s", (int)slen, path);
-        } else if (plen != slen || strncmp(pattern, path, plen)) {
-            return false;
-        }
-        pattern += plen;
-        path += slen;
-    }
-    if (*pattern || *path)
-        return false;
-    r->nargs = nargs;
-    return true;
-}
-
 static int route(struct request *r, char *allow, size_t allow_size)
 {
     bool path_known = false;
 
     allow[0] = '\0';
     for (const struct route *rt = g_routes; rt->method; rt++) {
-        if (!match(rt->pattern, r->path, r))
+        if (!parse_route(rt->pattern, r->path, r->args, &r->nargs))
             continue;
         path_known = true;
         if (!strcmp(rt->method, r->method) || (!strcmp(r->method, "HEAD") && !strcmp(rt->method, "GET"))) {
@@ -350,8 +318,9 @@ static enum MHD_Result send_reply(struct request *r, int status)
     if (status == MHD_HTTP_METHOD_NOT_ALLOWED) {
         char allow[64] = "";
         for (const struct route *rt = g_routes; rt->method; rt++) {
-            struct request probe;
-            if (match(rt->pattern, r->path, &probe) && !strstr(allow, rt->method))
+            char args[PARSE_MAX_ARGS][PARSE_ARG_MAX];
+            int nargs;
+            if (parse_route(rt->pattern, r->path, args, &nargs) && !strstr(allow, rt->method))
                 snprintf(allow + strlen(allow), sizeof(allow) - strlen(allow), "%s%s", allow[0] ? ", " : "",
                          rt->method);
         }

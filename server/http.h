@@ -19,6 +19,7 @@
 
 #include "lib/error.h"
 #include "server/errors.h"
+#include "server/parse.h"
 #include "server/role.h"
 
 #define HTTP_NO_BODY_MAX      1024 /* bytes a route without a body reads (an empty JSON object fits) */
@@ -64,7 +65,7 @@ struct request {
     char path[512];
     char id[24];
     const struct route *route;
-    char args[3][128]; /* the {param} segments, in order */
+    char args[PARSE_MAX_ARGS][PARSE_ARG_MAX]; /* the {param} segments, in order (server/parse.c) */
     int nargs;
     enum role role;
     long long token_id;  /* 0 when anonymous */

@@ -124,17 +124,18 @@ static int parse(int argc, char **argv, struct options *o)
 }
 
 /* The embedded default keeps its admin and worker tokens in the state directory (mode 0600), so a restart
- * prints the same admin token instead of piling up new ones. */
-static int local_token(PGconn *conn, const char *state_dir, const char *role, char *out, size_t size,
-                       struct pp_error *err)
+ * reuses them instead of piling up new ones. *created says whether this call made a new token (the only time
+ * the admin token is printed); a file whose token the database no longer knows is replaced. */
+static int local_token(PGconn *conn, const char *path, const char *role, char *out, size_t size,
+                       bool *created, struct pp_error *err)
 {
-    char path[640];
     FILE *f;
     int fd;
 
-    snprintf(path, sizeof(path), "%s/%s.token", state_dir, role);
-    if ((f = fopen(path, "r"))) {
+    *created = false;
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0 && (f = fdopen(fd, "r"))) {
         int ok = fgets(out, (int)size, f) != NULL;
+        (void)fchmod(fd, 0600); /* a file an older ppbenchd or a person left readable to others */
         fclose(f);
         out[strcspn(out, "\n")] = '\0';
         PGresult *res;
@@ -148,15 +149,19 @@ static int local_token(PGconn *conn, const char *state_dir, const char *role, ch
         PQclear(res);
         if (ok)
             return 0;
+    } else if (fd >= 0) {
+        close(fd);
     }
     if (auth_create(conn, role, "embedded default", out, size, err))
         return -1;
-    if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0 || dprintf(fd, "%s\n", out) < 0) {
+    if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0 || fchmod(fd, 0600) ||
+        dprintf(fd, "%s\n", out) < 0) {
         if (fd >= 0)
             close(fd);
         return pp_error_set(err, "%s: %s", path, strerror(errno));
     }
     close(fd);
+    *created = true;
     return 0;
 }
 
@@ -348,14 +353,25 @@ int main(int argc, char **argv)
     if (pg) {
         struct db_error dberr;
         PGconn *c = db_connect(&dberr);
-        if (!c || local_token(c, o.cfg.state_dir, "admin", admin, sizeof(admin), &err) ||
-            local_token(c, o.cfg.state_dir, "worker", worker_token, sizeof(worker_token), &err)) {
+        char admin_path[640], worker_path[640];
+        bool admin_new, worker_new;
+
+        snprintf(admin_path, sizeof(admin_path), "%s/admin.token", o.cfg.state_dir);
+        snprintf(worker_path, sizeof(worker_path), "%s/worker.token", o.cfg.state_dir);
+        if (!c || local_token(c, admin_path, "admin", admin, sizeof(admin), &admin_new, &err) ||
+            local_token(c, worker_path, "worker", worker_token, sizeof(worker_token), &worker_new, &err)) {
             log_err("startup: tokens: %s", c ? err.msg : dberr.e.msg);
             PQfinish(c);
             goto out;
         }
         PQfinish(c);
-        printf("ppbench is ready: %s/\ntoken: %s\n", url, admin);
+        /* The admin token is printed once, when it is made; later starts say where it is kept. */
+        if (admin_new)
+            printf("ppbench is ready: %s/\ntoken: %s\nadmin token kept in %s (mode 0600), printed only this "
+                   "once\n",
+                   url, admin, admin_path);
+        else
+            printf("ppbench is ready: %s/\nadmin token: in %s\n", url, admin_path);
         if (o.cfg.embedded_workers) {
             if (supervise_default_worker_bin(worker_bin, sizeof(worker_bin), &err) ||
                 supervise_start(worker_bin, url, worker_token, &sup, &err)) {

@@ -181,6 +181,17 @@ for i in $(seq 40); do api GET "/api/v1/jobs?limit=1"; [ "$STATUS" = 200 ] || ba
 # Requests judged from their headers (defects 5, 8, 10), on a second server with short request deadlines.
 server_stop
 server_start "embedded_workers = false" "request_timeout_s = 2" "max_connections_per_ip = 8" "max_body_bytes = 1048576"
+
+# The admin token is printed once, when it is made (defect 10): this second start on the same state directory
+# says where it is kept, not the token, and the file is readable by its owner alone.
+mode=$(stat -c %a "$STATE/admin.token")
+if grep -qxF "token: $ADMIN" "$FIRST_LOG" && ! grep -qF "$ADMIN" "$SERVER_LOG" &&
+    grep -qF "admin token: in $STATE/admin.token" "$SERVER_LOG" && [ "$mode" = 600 ]; then
+    pass "admin token: printed at creation only, kept in a 0600 file"
+else
+    fail "admin token: printed at creation only, kept in a 0600 file" \
+        "mode $mode, first start $(grep -c '^token:' "$FIRST_LOG") token line(s), second: $(grep -i token "$SERVER_LOG" | head -n 2 | tr '\n' ' ')"
+fi
 head -c 10000000 /dev/zero | tr '\0' x >"$TMP/big"
 t0=$(date +%s%N)
 code=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H 'Content-Type: application/json' --data-binary @"$TMP/big" "$URL$J")

@@ -15,7 +15,8 @@ free_port() {
     echo 0
 }
 
-# server_start [key = value ...]: start ppbenchd; sets URL and ADMIN (the admin token it prints).
+# server_start [key = value ...]: start ppbenchd; sets URL and ADMIN (the admin token, read from the 0600 file
+# ppbenchd keeps in its state directory: it prints the token only on the start that made it).
 server_start() {
     local attempt
     for attempt in 1 2 3; do
@@ -43,7 +44,8 @@ server_start_once() {
         sleep 0.1
     done
     URL="http://127.0.0.1:$PORT"
-    ADMIN=$(sed -n 's/^token: //p' "$SERVER_LOG" | tail -n 1)
+    grep -q '^ppbench is ready' "$SERVER_LOG" || return 1
+    ADMIN=$(cat "$STATE/admin.token" 2>/dev/null)
     [ -n "$ADMIN" ]
 }
 

@@ -1,0 +1,13 @@
+# The libFuzzer targets of tests/fuzz, one line each: name|sources besides tests/fuzz/<name>.c, and libraries|
+# seed corpus|max_len|what it fuzzes (for the test's line). Sourced by tests/fuzz/run.sh (`make fuzz`) and
+# tests/cli/fuzz.sh (the short pass of `make test`), so a new target is one line here.
+# shellcheck disable=SC2034
+fuzz_targets=(
+    "config_fuzz|server/config.c lib/log.c lib/error.c|tests/fuzz/corpus-config|2048|the configuration parser"
+    "import_fuzz|server/import.c lib/error.c -lm|tests/fuzz/corpus|8192|the BabelStream CSV import"
+    "report_fuzz|server/report_check.c server/catalog.c kernels/suite.c kernels/suites.c kernels/lattice.c lib/error.c -ljansson -lm|tests/fuzz/corpus-report|4096|a worker's result report against its job"
+    "suite_fuzz|kernels/suite.c kernels/suites.c kernels/lattice.c lib/error.c -ljansson -lm|tests/fuzz/corpus-suite|4096|job-submission validation over every suite"
+    "claim_fuzz|worker/runner_args.c kernels/suite.c kernels/suites.c kernels/lattice.c lib/error.c -ljansson -lm|tests/fuzz/corpus-claim|4096|the worker's parsing of a claimed job"
+    "target_fuzz|server/parse.c|tests/fuzz/corpus-target|4096|the route matcher, query parameters and Last-Event-ID"
+)
+FUZZ_CC="clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE"
