@@ -184,7 +184,7 @@ static json_t *parse_subsets(const char *s, const char **why)
             }
             snprintf(model, sizeof(model), "%.*s", (int)ml, p);
             snprintf(variant, sizeof(variant), "%.*s", (int)(m - ml - 1), colon + 1);
-            if (!valid_text(variant, sizeof(variant) - 1, false) || json_array_size(members) == 16) {
+            if (!parse_text(variant, sizeof(variant) - 1, false) || json_array_size(members) == 16) {
                 *why = "a subset's variant must be printable text; at most 16 members";
                 json_decref(members);
                 goto bad;
@@ -283,11 +283,11 @@ int pp_policies_get(struct request *r)
         return req_fail(r, ERR_INVALID_PARAMETER, "efficiency", "efficiency must be app or arch");
     if (strcmp(precision, "fp64") && strcmp(precision, "fp32"))
         return req_fail(r, ERR_INVALID_PARAMETER, "precision", "precision must be fp64 or fp32");
-    if (size_s && *size_s && api_parse_id(size_s) == 0)
+    if (size_s && *size_s && parse_id(size_s) == 0)
         return req_fail(r, ERR_INVALID_PARAMETER, "size",
                         "size must be a positive number of elements or lattice sites");
-    snprintf(size, sizeof(size), "%lld", size_s && *size_s ? api_parse_id(size_s) : 0);
-    if (platforms && !valid_id_list(platforms))
+    snprintf(size, sizeof(size), "%lld", size_s && *size_s ? parse_id(size_s) : 0);
+    if (platforms && !parse_platform_list(platforms))
         return req_fail(r, ERR_INVALID_PARAMETER, "platforms",
                         "platforms must be a comma-separated list of ids");
     if (!(subsets_json = parse_subsets(subsets_s, &why)))
