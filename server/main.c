@@ -27,6 +27,7 @@
 #include "lib/log.h"
 #include "server/migrate.h"
 #include "server/notify.h"
+#include "server/slurm.h"
 #include "lib/clock.h"
 #include "server/pgembed.h"
 #include "server/spawn.h"
@@ -113,7 +114,7 @@ static int parse(int argc, char **argv, struct options *o)
         return -1;
     }
     if ((state && config_set(&o->cfg, "state_dir", state, &err)) ||
-        (listen && config_set(&o->cfg, "listen", listen, &err))) {
+        (listen && config_set(&o->cfg, "listen", listen, &err)) || slurm_check_config(&o->cfg, &err)) {
         fprintf(stderr, "ppbenchd: %s\n", err.msg);
         return -1;
     }
@@ -298,6 +299,7 @@ int main(int argc, char **argv)
     struct pp_error err;
     struct pgembed *pg = NULL;
     struct notifier *notifier = NULL;
+    struct slurm *slurm = NULL;
     struct http_server *http = NULL;
     struct supervisor *sup = NULL;
     char addr[64], url[128], admin[64], worker_token[64], worker_bin[1024];
@@ -345,6 +347,10 @@ int main(int argc, char **argv)
         goto out;
     }
     snprintf(url, sizeof(url), "http://%s:%u", addr, port);
+    if (slurm_start(&o.cfg, url, &slurm, &err)) {
+        log_err("startup: %s", err.msg);
+        goto out;
+    }
     if (pg) {
         struct db_error dberr;
         PGconn *c = db_connect(&dberr);
@@ -397,6 +403,7 @@ int main(int argc, char **argv)
     rc = 0;
 out:
     supervise_stop(sup); /* workers finish or release their jobs while the API still answers */
+    slurm_stop(slurm);
     http_stop(http);
     notify_stop(notifier);
     db_thread_close();

@@ -17,3 +17,138 @@ if slurm_wait_state "$jid" COMPLETED 20 && grep -q '^on n2$' "$out"; then
 else
     fail "slurm harness: a batch job runs on node n2" "sbatch: $jid; $(squeue -h -t all -o '%i %T %r' | tr '\n' ';')"
 fi
+
+# ppbenchd with the Slurm executor for the platforms of hosts n1..n3, no resident worker: every job of those
+# platforms goes through sbatch, and `ppbench-worker serve --once --job ID` runs it on the allocated node.
+mkdir -p "$TMP/slurm/out" "$PWD/$BUILD/test-cache"
+server_start "embedded_workers = false" "lease_s = 4" "heartbeat_s = 1" "slurm_partition = ppb" \
+    "slurm_platforms = host=n*" "slurm_worker = $PWD/$WORKER" "slurm_token_file = $STATE/worker.token" \
+    "slurm_output = $TMP/slurm/out/%j.out" "slurm_poll_s = 1" "slurm_time_margin_s = 60" \
+    "slurm_export = OMP_NUM_THREADS=2,PPBENCH_CACHE_DIR=$PWD/$BUILD/test-cache"
+J=/api/v1/jobs
+
+# The nodes' platforms, as a first run on each registers them (the worker names its host after
+# SLURMD_NODENAME, the Slurm node it runs on).
+for n in $SLURM_NODES; do
+    SLURMD_NODENAME=$n PPBENCH_WORKER_TOKEN=$(cat "$STATE/worker.token") \
+        "$WORKER" serve --once --server "$URL" --platform cpu0 >>"$TMP/register.log" 2>&1
+done
+api GET /api/v1/platforms
+if [ "$(printf '%s' "$BODY" | jq '[.platforms[].id] | map(select(test("^n[1-3]/cpu0$"))) | length')" = 3 ]; then
+    pass "slurm: serve --once registers the node's platform under its Slurm node name"
+else
+    fail "slurm: serve --once registers the node's platform under its Slurm node name" "$(tail -n 3 "$TMP/register.log")"
+fi
+
+# slurm_job ID: the Slurm job id of ppbench job ID, once it has one (empty after 30 s).
+slurm_job() {
+    local s
+    for _ in $(seq 300); do
+        api GET "$J/$1"
+        s=$(printf '%s' "$BODY" | jq -r '.slurm.job_id // empty')
+        [ -n "$s" ] && { echo "$s"; return; }
+        sleep 0.1
+    done
+}
+# wait_slurm_state ID REGEX SECONDS: until the ppbench job shows that Slurm state.
+wait_slurm_state() {
+    for _ in $(seq $(($3 * 10))); do
+        api GET "$J/$1"
+        [[ "$(printf '%s' "$BODY" | jq -r '.slurm.state // empty')" =~ ^($2)$ ]] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# 1. A job end to end: sbatch on the named node, the result stored.
+api POST $J '{"suite":"stream","model":"openmp","platform":"n2/cpu0","params":{"arraysize":65536,"numtimes":5},"timeout_s":120}' "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+sj=$(slurm_job "$id")
+if wait_job "$id" "succeeded|failed|cancelled" 90 && [ "$(printf '%s' "$BODY" | jq -r .state)" = succeeded ] &&
+    [ "$(printf '%s' "$BODY" | jq '.results | length')" -ge 5 ] &&
+    [ "$(printf '%s' "$BODY" | jq -r .ran_on)" = n2/cpu0 ] &&
+    [ "$(squeue -h -t all -j "$sj" -o %N 2>/dev/null)" = n2 ]; then
+    pass "slurm: a ppbench job runs as Slurm job $sj on node n2 and its results are stored"
+else
+    fail "slurm: a ppbench job runs as a Slurm job and its result is stored" \
+        "slurm job '$sj': $(printf '%s' "$BODY" | jq -c '{state,error,slurm,ran_on}') $(cat "$TMP"/slurm/out/*.out 2>/dev/null | tail -n 5 | tr '\n' ' ')"
+fi
+if slurm_wait_state "$sj" COMPLETED 20 && wait_slurm_state "$id" COMPLETED 10; then
+    pass "slurm: the job shows its Slurm job id and state (COMPLETED)"
+else
+    fail "slurm: the job shows its Slurm job id and state" "$(printf '%s' "$BODY" | jq -c .slurm)"
+fi
+
+# 2. Drain and resume: ppbench resumes its own drain, never someone else's.
+node_reason() { scontrol -o show node "$1" | sed -n 's/.* Reason=//p'; }
+node_state() { scontrol -o show node "$1" | sed -n 's/.* State=\([^ ]*\).*/\1/p'; }
+expect_api "slurm: an admin drains node n3 with ppbench's reason" 200 - POST /api/v1/slurm/nodes/n3/drain \
+    '{"reason":"stream triad 1.0e9 below baseline 2.0e9"}' "$ADMIN"
+if [[ "$(node_state n3)" == *DRAIN* ]] && [[ "$(node_reason n3)" == "ppbench: stream triad 1.0e9 below baseline 2.0e9"* ]]; then
+    pass "slurm: sinfo -R shows ppbench's reason on n3"
+else
+    fail "slurm: sinfo -R shows ppbench's reason on n3" "$(node_state n3) / $(node_reason n3)"
+fi
+expect_api "slurm: ppbench resumes its own drain" 200 - POST /api/v1/slurm/nodes/n3/resume "" "$ADMIN"
+if [[ "$(node_state n3)" != *DRAIN* ]]; then pass "slurm: n3 is no longer drained"
+else fail "slurm: n3 is no longer drained" "$(node_state n3)"; fi
+scontrol update NodeName=n1 State=DRAIN Reason="disk replacement, ticket 4711"
+expect_api "slurm: a drain set by someone else is refused (409)" 409 not_our_drain POST /api/v1/slurm/nodes/n1/resume "" "$ADMIN"
+if [[ "$(node_state n1)" == *DRAIN* ]] && [[ "$(node_reason n1)" == "disk replacement, ticket 4711"* ]]; then
+    pass "slurm: the other drain and its reason stay"
+else
+    fail "slurm: the other drain and its reason stay" "$(node_state n1) / $(node_reason n1)"
+fi
+expect_api "slurm: draining needs an admin token" 401 unauthorized POST /api/v1/slurm/nodes/n3/drain '{"reason":"x"}'
+expect_api "slurm: a bad node name is refused" 400 invalid_parameter GET "/api/v1/slurm/nodes/-n1"
+api GET /api/v1/slurm/nodes/n1
+jq_true "slurm: GET node says drained, not ppbench's" "$TMP/resp" '.drained == true and .ppbench_drain == false'
+
+# 3. Cancelling the ppbench job cancels its Slurm job: one pending on the node drained above (it shows
+# Slurm's reason), and one running.
+api POST $J '{"suite":"stream","model":"openmp","platform":"n1/cpu0","params":{"arraysize":65536,"numtimes":5}}' "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+sj=$(slurm_job "$id")
+if wait_slurm_state "$id" PENDING 20 && printf '%s' "$BODY" | jq -e '.state == "queued" and (.slurm.reason | test("ReqNodeNotAvail|Resources|Priority|Nodes"))' >/dev/null; then
+    pass "slurm: a job for a drained node waits in Slurm with Slurm's reason ($(printf '%s' "$BODY" | jq -r .slurm.reason))"
+else
+    fail "slurm: a job for a drained node waits in Slurm with Slurm's reason" "$(printf '%s' "$BODY" | jq -c '{state,slurm}')"
+fi
+api POST "$J/$id/cancel" "" "$ADMIN"
+if slurm_wait_state "$sj" CANCELLED 20; then
+    pass "slurm: cancelling a pending ppbench job scancels Slurm job $sj"
+else
+    fail "slurm: cancelling a pending ppbench job scancels its Slurm job" "slurm job '$sj': $(squeue -h -t all -j "$sj" -o '%T %r' 2>&1)"
+fi
+
+LONG='{"suite":"stream","model":"openmp","platform":"n2/cpu0","params":{"arraysize":4194304,"numtimes":20000},"timeout_s":600}'
+api POST $J "$LONG" "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+sj=$(slurm_job "$id")
+if wait_job "$id" running 60; then
+    api POST "$J/$id/cancel" "" "$ADMIN"
+    # the worker hears of the cancel at its next heartbeat and ends the job, or scancel comes first
+    if slurm_wait_state "$sj" "CANCELLED|COMPLETED" 20 && wait_job "$id" cancelled 5; then
+        pass "slurm: cancelling a running ppbench job ends Slurm job $sj ($(squeue -h -t all -j "$sj" -o %T))"
+    else
+        fail "slurm: cancelling a running ppbench job ends its Slurm job" "slurm job '$sj': $(squeue -h -t all -j "$sj" -o '%T %r' 2>&1)"
+    fi
+else
+    fail "slurm: cancelling a running ppbench job ends its Slurm job" "never ran: $(printf '%s' "$BODY" | jq -c '{state,error,slurm}')"
+fi
+
+# 4. Killing the Slurm job (scancel, as an operator would) fails the ppbench job with Slurm's word for it.
+api POST $J "$LONG" "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+sj=$(slurm_job "$id")
+if wait_job "$id" running 60; then
+    scancel "$sj"
+    if wait_job "$id" "failed" 30 &&
+        printf '%s' "$BODY" | jq -e --arg sj "$sj" '.state == "failed" and (.error | test("slurm job " + $sj + " ended CANCELLED"))' >/dev/null; then
+        pass "slurm: scancel of the Slurm job fails the ppbench job with the reason ($(printf '%s' "$BODY" | jq -r .error))"
+    else
+        fail "slurm: scancel of the Slurm job fails the ppbench job with the reason" "$(printf '%s' "$BODY" | jq -c '{state,error,slurm}')"
+    fi
+else
+    fail "slurm: scancel of the Slurm job fails the ppbench job" "never ran: $(printf '%s' "$BODY" | jq -c '{state,error,slurm}')"
+fi
