@@ -152,3 +152,21 @@ if wait_job "$id" running 60; then
 else
     fail "slurm: scancel of the Slurm job fails the ppbench job" "never ran: $(printf '%s' "$BODY" | jq -c '{state,error,slurm}')"
 fi
+
+# 5. ppbench-worker health: silent and 0 when healthy; one line and 1 when not; --drain drains the node with
+# ppbench's reason, which ppbench may then resume.
+out=$("$WORKER" health --timeout 60 2>&1); rc=$?
+if [ "$rc" = 0 ] && [ -z "$out" ]; then pass "health: a healthy node passes silently (exit 0)"
+else fail "health: a healthy node passes silently (exit 0)" "exit $rc: $out"; fi
+expect "health: a failed verification is exit 1 with one line" 1 '^ERROR: ppbench health: cpu0: verification failed' -- \
+    env PPBENCH_TEST_FAULT=triad "$WORKER" health
+expect "health: a triad below the floor is exit 1 naming both figures" 1 'ERROR: ppbench health: cpu0: stream triad [0-9.]+ GB/s \(openmp\) below the floor 1000000\.0 GB/s' -- \
+    "$WORKER" health --min-gbs 1000000
+expect "health: bad options are exit 2" 2 'bad or incomplete option' -- "$WORKER" health --min-gbs nope
+SLURMD_NODENAME=n3 "$WORKER" health --drain --min-gbs 1000000 >/dev/null 2>&1
+if [[ "$(node_state n3)" == *DRAIN* ]] && [[ "$(node_reason n3)" == "ppbench: health: cpu0: stream triad"* ]]; then
+    pass "health --drain: the node is drained with ppbench's reason"
+else
+    fail "health --drain: the node is drained with ppbench's reason" "$(node_state n3) / $(node_reason n3)"
+fi
+expect_api "health --drain: ppbench may resume its own health drain" 200 - POST /api/v1/slurm/nodes/n3/resume "" "$ADMIN"
