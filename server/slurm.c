@@ -180,6 +180,8 @@ static const char *last_line(char *out)
 
 /* ---- submit ---- */
 
+static char g_unreachable[600]; /* the last sbatch failure (the executor's thread only) */
+
 static const char claim_sql[] =
     "WITH c AS (SELECT j.id, coalesce(p.kind, j.selector->>'kind', 'cpu') AS kind, "
     "  coalesce(h.name, j.selector->>'host', '') AS host, coalesce(p.local_id, '') AS local_id FROM jobs j "
@@ -229,7 +231,9 @@ static int write_script(const char *id, const char *device, char *path, size_t s
     return 0;
 }
 
-static void submit_one(const char *id, long timeout_s, const char *kind, const char *host,
+/* Submit one job; returns true when Slurm could not be reached (the rest of the batch waits for the retry).
+ */
+static bool submit_one(const char *id, long timeout_s, const char *kind, const char *host,
                        const char *local_id)
 {
     char script[96], name[48], part[160], acct[160], gres[160], node[160], tlimit[32], output[540], exp[540],
@@ -245,7 +249,7 @@ static void submit_one(const char *id, long timeout_s, const char *kind, const c
         log_warn("job=%s slurm: %s", id, err.msg);
         const char *p[2] = {id, err.msg};
         PQclear(db_query(unsubmitted_sql, 2, p, &dberr));
-        return;
+        return false;
     }
     snprintf(name, sizeof(name), "--job-name=ppbench-%s", id);
     snprintf(part, sizeof(part), "--partition=%s", g.c.slurm_partition);
@@ -290,8 +294,12 @@ static void submit_one(const char *id, long timeout_s, const char *kind, const c
         const char *p[2] = {id, why};
         res = db_query(refused ? refused_sql : unsubmitted_sql, 2, p, &dberr);
         log_warn("job=%s slurm: %s", id, why);
+        snprintf(g_unreachable, sizeof(g_unreachable), "%s", why);
+        PQclear(res);
+        return !refused;
     }
     PQclear(res);
+    return false;
 }
 
 static void submit(void)
@@ -302,9 +310,16 @@ static void submit(void)
 
     if (!res)
         return;
-    for (int i = 0; i < PQntuples(res); i++)
-        submit_one(PQgetvalue(res, i, 0), atol(PQgetvalue(res, i, 1)), PQgetvalue(res, i, 2),
-                   PQgetvalue(res, i, 3), PQgetvalue(res, i, 4));
+    bool down = false;
+    for (int i = 0; i < PQntuples(res); i++) {
+        if (down) { /* not one sbatch per job while the controller is away: the same reason, the same retry */
+            const char *u[2] = {PQgetvalue(res, i, 0), g_unreachable};
+            PQclear(db_query(unsubmitted_sql, 2, u, &dberr));
+            continue;
+        }
+        down = submit_one(PQgetvalue(res, i, 0), atol(PQgetvalue(res, i, 1)), PQgetvalue(res, i, 2),
+                          PQgetvalue(res, i, 3), PQgetvalue(res, i, 4));
+    }
     PQclear(res);
 }
 

@@ -170,3 +170,20 @@ else
     fail "health --drain: the node is drained with ppbench's reason" "$(node_state n3) / $(node_reason n3)"
 fi
 expect_api "health --drain: ppbench may resume its own health drain" 200 - POST /api/v1/slurm/nodes/n3/resume "" "$ADMIN"
+
+# 6. Slurm unreachable: the job stays queued with the reason, and is submitted once the controller is back.
+slurm_ctld_stop
+api POST $J '{"suite":"stream","model":"openmp","platform":"n2/cpu0","params":{"arraysize":65536,"numtimes":5}}' "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+if wait_slurm_state "$id" UNSUBMITTED 40 &&
+    printf '%s' "$BODY" | jq -e '.state == "queued" and (.slurm.reason | test("sbatch failed \\(retried\\): .*Unable to contact slurm controller"))' >/dev/null; then
+    pass "slurm unreachable: the job stays queued with the reason ($(printf '%s' "$BODY" | jq -r .slurm.reason))"
+else
+    fail "slurm unreachable: the job stays queued with the reason" "$(printf '%s' "$BODY" | jq -c '{state,slurm}')"
+fi
+if slurm_ctld_start && wait_job "$id" "succeeded|failed|cancelled" 90 && [ "$(printf '%s' "$BODY" | jq -r .state)" = succeeded ] &&
+    [ "$(printf '%s' "$BODY" | jq -r '.slurm.job_id // empty')" != "" ]; then
+    pass "slurm unreachable: once the controller is back the job is submitted again and succeeds"
+else
+    fail "slurm unreachable: once the controller is back the job is submitted again and succeeds" "$(printf '%s' "$BODY" | jq -c '{state,error,slurm}')"
+fi

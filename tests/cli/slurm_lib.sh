@@ -126,3 +126,17 @@ slurm_wait_state() {
     done
     return 1
 }
+
+# slurm_ctld_stop, slurm_ctld_start: the controller goes away and comes back (its state kept).
+slurm_ctld_stop() {
+    local pid
+    pid=$(cat "$SLURM_DIR/slurmctld.pid" 2>/dev/null) || return 0
+    kill -TERM "$pid" 2>/dev/null
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null
+}
+slurm_ctld_start() {
+    /usr/sbin/slurmctld -f "$SLURM_CONF" >>"$SLURM_DIR/log/slurmctld.out" 2>&1 || return 1
+    for _ in $(seq 100); do sinfo -h -o %t 2>/dev/null | grep -q idle && return 0; sleep 0.2; done
+    return 1
+}
