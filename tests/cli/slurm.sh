@@ -73,6 +73,11 @@ else
     fail "slurm: a ppbench job runs as a Slurm job and its result is stored" \
         "slurm job '$sj': $(printf '%s' "$BODY" | jq -c '{state,error,slurm,ran_on}') $(cat "$TMP"/slurm/out/*.out 2>/dev/null | tail -n 5 | tr '\n' ' ')"
 fi
+if [ "$(squeue -h -t all -j "$sj" -o '%P %l %j' 2>/dev/null)" = "ppb 3:00 ppbench-$id" ]; then
+    pass "slurm: sbatch got the partition, the time limit (timeout 120 s + margin 60 s) and the job's name"
+else
+    fail "slurm: sbatch got the partition, the time limit and the job's name" "$(squeue -h -t all -j "$sj" -o '%P %l %j' 2>&1)"
+fi
 if slurm_wait_state "$sj" COMPLETED 20 && wait_slurm_state "$id" COMPLETED 10; then
     pass "slurm: the job shows its Slurm job id and state (COMPLETED)"
 else
@@ -186,4 +191,27 @@ if slurm_ctld_start && wait_job "$id" "succeeded|failed|cancelled" 90 && [ "$(pr
     pass "slurm unreachable: once the controller is back the job is submitted again and succeeds"
 else
     fail "slurm unreachable: once the controller is back the job is submitted again and succeeds" "$(printf '%s' "$BODY" | jq -c '{state,error,slurm}')"
+fi
+
+# 7. A GPU platform's job asks for a GPU (gres); a Slurm job that fails re-queues the ppbench job while it has
+# attempts left, then fails it with Slurm's state and reason. The pretend GPU (a registration, no device) makes
+# the node's worker fail at once.
+AS_WORKER_ID="" AS_WORKER_SECRET=""
+api POST /api/v1/workers/register '{"host":"n3","pid":1,"version":"test","platform":{"id":"gpu0","kind":"gpu","name":"pretend GPU","devices":[{"model":"opencl","index":0,"name":"pretend"}]}}' "$(cat "$STATE/worker.token")"
+as_worker "$BODY"
+api POST "/api/v1/workers/$AS_WORKER_ID/deregister" "" "$(cat "$STATE/worker.token")"
+AS_WORKER_ID="" AS_WORKER_SECRET=""
+api POST $J '{"suite":"stream","model":"opencl","platform":"n3/gpu0","params":{"arraysize":65536,"numtimes":5},"max_attempts":2}' "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+sj=$(slurm_job "$id")
+if [[ "$(squeue -h -t all -j "$sj" -o %b 2>/dev/null)" == *gpu:1 ]]; then
+    pass "slurm: a GPU platform's job asks for a GPU ($(squeue -h -t all -j "$sj" -o %b))"
+else
+    fail "slurm: a GPU platform's job asks for a GPU" "slurm job '$sj': $(squeue -h -t all -j "$sj" -o '%b' 2>&1)"
+fi
+if wait_job "$id" "failed|succeeded|cancelled" 90 &&
+    printf '%s' "$BODY" | jq -e --arg sj "$sj" '.state == "failed" and .attempts == 2 and (.error | test("^slurm job [0-9]+ ended FAILED \\(reason: NonZeroExitCode\\)")) and .slurm.job_id != ($sj | tonumber)' >/dev/null; then
+    pass "slurm: a failed Slurm job re-queues the job, the second fails it with Slurm's reason ($(printf '%s' "$BODY" | jq -r .error))"
+else
+    fail "slurm: a failed Slurm job re-queues the job, then fails it with Slurm's reason" "first slurm job $sj: $(printf '%s' "$BODY" | jq -c '{state,attempts,error,slurm}')"
 fi

@@ -73,9 +73,10 @@ slurm_start() {
         echo "KillWait=2"
         echo "MpiDefault=none"
         echo "LaunchParameters=use_interactive_step"
+        echo "GresTypes=gpu"
         i=0
         for n in $SLURM_NODES; do
-            echo "NodeName=$n NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((port + i)) CPUs=2 State=UNKNOWN"
+            echo "NodeName=$n NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((port + i)) CPUs=2 Gres=gpu:1 State=UNKNOWN"
             i=$((i + 1))
         done
         echo "PartitionName=ppb Nodes=$(echo "$SLURM_NODES" | tr ' ' ',') Default=YES MaxTime=INFINITE State=UP"
@@ -83,6 +84,8 @@ slurm_start() {
     # 22.05 has no CgroupPlugin=disabled: cgroup/v1 is loaded but unused (no cgroup proctrack, task or
     # constrain plugin), and IgnoreSystemd keeps it from asking systemd for a scope.
     printf "CgroupPlugin=cgroup/v1\nIgnoreSystemd=yes\n" >"$SLURM_DIR/cgroup.conf"
+    # one pretend GPU per node (/dev/null as its device file): enough for sbatch --gres=gpu:1 to be checked
+    echo "Name=gpu File=/dev/null" >"$SLURM_DIR/gres.conf"
     export SLURM_CONF="$SLURM_DIR/slurm.conf"
     /usr/sbin/slurmctld -i -f "$SLURM_CONF" >>"$SLURM_DIR/log/slurmctld.out" 2>&1 || {
         slurm_why "slurmctld does not start: $(tail -n 3 "$SLURM_DIR/log/slurmctld.log" 2>/dev/null | tr '\n' ' ')"
