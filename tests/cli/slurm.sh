@@ -215,3 +215,18 @@ if wait_job "$id" "failed|succeeded|cancelled" 90 &&
 else
     fail "slurm: a failed Slurm job re-queues the job, then fails it with Slurm's reason" "first slurm job $sj: $(printf '%s' "$BODY" | jq -c '{state,attempts,error,slurm}')"
 fi
+
+# 8. A partition Slurm does not know: sbatch's refusal fails the job, naming it (not retried for ever).
+server_stop
+server_start "embedded_workers = false" "slurm_partition = nosuch" "slurm_platforms = host=n*" \
+    "slurm_worker = $PWD/$WORKER" "slurm_poll_s = 1"
+api POST $J '{"suite":"stream","model":"openmp","platform":"n2/cpu0","params":{"arraysize":65536,"numtimes":5}}' "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+if wait_job "$id" "failed|succeeded|cancelled" 40 &&
+    printf '%s' "$BODY" | jq -e '.state == "failed" and (.error | test("^slurm refused the job: .*Invalid partition"))' >/dev/null; then
+    pass "slurm: an unknown partition fails the job with sbatch's reason ($(printf '%s' "$BODY" | jq -r .error))"
+else
+    fail "slurm: an unknown partition fails the job with sbatch's reason" "$(printf '%s' "$BODY" | jq -c '{state,error,slurm}')"
+fi
+expect "slurm: a bad slurm_platforms selector stops the start" 2 'slurm_platforms: "kind=tpu" is not all' -- \
+    "$SERVER" --config <(printf 'slurm_partition = x\nslurm_platforms = kind=tpu\n') routes
