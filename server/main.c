@@ -36,7 +36,9 @@
 
 struct options {
     const char *config_file;
-    const char *command; /* NULL (serve), "token", "routes" */
+    const char *command; /* NULL (serve), "token", "routes", "slurm" */
+    char **args;         /* after the command */
+    int nargs;
     const char *role, *name;
     struct config cfg;
 };
@@ -48,6 +50,8 @@ static void usage(FILE *f)
         "usage: ppbenchd [--config FILE] [--database URL] [--state-dir DIR] [--listen ADDR:PORT]\n"
         "       ppbenchd token create --role read|submit|worker|admin [--name NAME] [same options]\n"
         "       ppbenchd routes\n"
+        "       ppbenchd [--config FILE] slurm show|resume NODE | slurm drain NODE REASON\n"
+        "                (a node's drain with Reason=\"ppbench: REASON\", resumed only when ppbench's own)\n"
         "With no database URL (--database or PPBENCH_DATABASE_URL), ppbenchd starts its own PostgreSQL in\n"
         "the state directory and one worker per local platform.\n");
 }
@@ -104,7 +108,9 @@ static int parse(int argc, char **argv, struct options *o)
             fprintf(stderr, "ppbenchd: token: the only subcommand is create\n");
             return -1;
         }
-        if (strcmp(o->command, "token") && strcmp(o->command, "routes")) {
+        o->args = argv + optind + 1;
+        o->nargs = argc - optind - 1;
+        if (strcmp(o->command, "token") && strcmp(o->command, "routes") && strcmp(o->command, "slurm")) {
             fprintf(stderr, "ppbenchd: unknown command \"%s\"\n", o->command);
             return -1;
         }
@@ -316,6 +322,8 @@ int main(int argc, char **argv)
             printf("%s %s\n", r->method, r->pattern);
         return 0;
     }
+    if (o.command && !strcmp(o.command, "slurm"))
+        return slurm_command(&o.cfg, o.nargs, o.args);
     if (o.command)
         return cmd_token(&o);
     if (config_listen(&o.cfg, addr, sizeof(addr), &port, &err)) {

@@ -464,6 +464,16 @@ static void *run(void *arg)
     return NULL;
 }
 
+static int configure(const struct config *c, const char *url, struct pp_error *err)
+{
+    if (slurm_check_config(c, err))
+        return -1;
+    g.c = *c;
+    memset(g.c.database_url, 0, sizeof(g.c.database_url)); /* not needed here: keep one copy of the secret */
+    snprintf(g.url, sizeof(g.url), "%s", c->slurm_server_url[0] ? c->slurm_server_url : url);
+    return parse_platforms(c->slurm_platforms, g.kind, sizeof(g.kind), g.host_like, sizeof(g.host_like), err);
+}
+
 int slurm_start(const struct config *c, const char *url, struct slurm **out, struct pp_error *err)
 {
     struct slurm *s;
@@ -471,12 +481,7 @@ int slurm_start(const struct config *c, const char *url, struct slurm **out, str
     *out = NULL;
     if (!c->slurm_partition[0])
         return 0;
-    if (slurm_check_config(c, err))
-        return -1;
-    g.c = *c;
-    memset(g.c.database_url, 0, sizeof(g.c.database_url)); /* not needed here: keep one copy of the secret */
-    snprintf(g.url, sizeof(g.url), "%s", c->slurm_server_url[0] ? c->slurm_server_url : url);
-    if (parse_platforms(c->slurm_platforms, g.kind, sizeof(g.kind), g.host_like, sizeof(g.host_like), err))
+    if (configure(c, url, err))
         return -1;
     if (!(s = calloc(1, sizeof(*s))))
         return pp_error_set(err, "out of memory");
@@ -572,4 +577,35 @@ int slurm_resume(const char *node, struct slurm_node *out, struct pp_error *err)
         return -1;
     log_notice("slurm: node %s resumed (was: %s)", node, out->reason);
     return slurm_node_get(node, out, err);
+}
+
+int slurm_command(const struct config *c, int argc, char **argv)
+{
+    struct slurm_node n;
+    struct pp_error err;
+    int rc = -1;
+
+    if (argc < 2 || !slurm_node_name_ok(argv[1]) || (!strcmp(argv[0], "drain") ? argc != 3 : argc != 2) ||
+        (strcmp(argv[0], "show") && strcmp(argv[0], "drain") && strcmp(argv[0], "resume"))) {
+        fprintf(stderr, "ppbenchd: usage: slurm show|resume NODE, or slurm drain NODE REASON\n");
+        return 2;
+    }
+    if (configure(c, "", &err)) {
+        fprintf(stderr, "ppbenchd: %s\n", err.msg);
+        return 2;
+    }
+    if (!strcmp(argv[0], "show"))
+        rc = slurm_node_get(argv[1], &n, &err);
+    else if (!strcmp(argv[0], "drain"))
+        rc = slurm_drain(argv[1], argv[2], &n, &err);
+    else if ((rc = slurm_resume(argv[1], &n, &err)) == 1) {
+        printf("%s %s left drained: not ppbench's drain (%s)\n", n.name, n.state, n.reason);
+        return 1;
+    }
+    if (rc) {
+        fprintf(stderr, "ppbenchd: %s\n", err.msg);
+        return 3;
+    }
+    printf("%s %s%s%s\n", n.name, n.state, n.reason[0] ? " " : "", n.reason);
+    return 0;
 }

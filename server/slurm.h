@@ -24,6 +24,11 @@ int slurm_check_config(const struct config *c, struct pp_error *err) PP_WUR;
 int slurm_start(const struct config *c, const char *url, struct slurm **out, struct pp_error *err) PP_WUR;
 void slurm_stop(struct slurm *s);
 
+/* `ppbenchd slurm show|resume NODE`, `ppbenchd slurm drain NODE REASON`: the drain hook command that fleet
+ * health runs (same settings file). Prints the node on one line; exit 0 done, 1 resume refused (someone
+ * else's drain), 2 bad arguments, 3 Slurm failed. */
+int slurm_command(const struct config *c, int argc, char **argv);
+
 /* Whether the executor is configured (the drain API answers 404 otherwise). */
 bool slurm_enabled(void);
 

@@ -108,6 +108,12 @@ expect_api "slurm: draining needs an admin token" 401 unauthorized POST /api/v1/
 expect_api "slurm: a bad node name is refused" 400 invalid_parameter GET "/api/v1/slurm/nodes/-n1"
 api GET /api/v1/slurm/nodes/n1
 jq_true "slurm: GET node says drained, not ppbench's" "$TMP/resp" '.drained == true and .ppbench_drain == false'
+# The same as a command (the drain hook fleet health runs): ppbenchd slurm drain|resume|show.
+expect "slurm: ppbenchd slurm drain sets ppbench's reason" 0 '^n2 [A-Z+]*DRAIN[A-Z+]* ppbench: hook test' -- \
+    "$SERVER" slurm drain n2 "hook test"
+expect "slurm: ppbenchd slurm resume lifts ppbench's drain" 0 '^n2 (IDLE|MIXED|ALLOCATED)(\+(NOT_RESPONDING|COMPLETING))*$' -- "$SERVER" slurm resume n2
+expect "slurm: ppbenchd slurm resume leaves someone else's drain (exit 1)" 1 "^n1 .*left drained: not ppbench's drain \\(disk replacement" -- \
+    "$SERVER" slurm resume n1
 
 # 3. Cancelling the ppbench job cancels its Slurm job: one pending on the node drained above (it shows
 # Slurm's reason), and one running.

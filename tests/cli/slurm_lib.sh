@@ -109,7 +109,8 @@ slurm_start() {
 slurm_stop() {
     local f pid
     [ -d "$SLURM_DIR" ] || return 0
-    scancel --quiet -u root >/dev/null 2>&1
+    # only our own cluster's jobs: never a real cluster's, were SLURM_CONF not ours
+    [ "${SLURM_CONF:-}" = "$SLURM_DIR/slurm.conf" ] && scancel --quiet -u root >/dev/null 2>&1
     for f in "$SLURM_DIR"/slurmd.*.pid "$SLURM_DIR"/slurmctld.pid "$SLURM_DIR"/munge/munged.pid; do
         [ -f "$f" ] || continue
         pid=$(cat "$f")
