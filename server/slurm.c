@@ -8,9 +8,11 @@
  *  - follow: one squeue call for every job still active in Slurm records its state and reason; a ppbench job
  *    that was cancelled or failed has its Slurm job scancel'd; a Slurm job that ended while its ppbench job
  * was still queued or running re-queues that job (a new Slurm job) or, when it was cancelled in Slurm or had
- * no attempts left, fails it with Slurm's state and reason. The drain and resume of nodes (scontrol) run on
- * the HTTP threads that ask for them. The settings are copied once at start (none is reloadable) and
- * read-only afterwards. Every child is reaped by its own pid.
+ * no attempts left, fails it with Slurm's state and reason;
+ *  - recover: a submission a ppbenchd did not finish (it died during sbatch) is found by its Slurm job's name
+ *    (ppbench-<id>) and adopted, or submitted again.
+ * Nodes' drain and resume are in slurm_node.c. The settings are copied once at start (none is reloadable)
+ * and read-only afterwards. Every child is reaped by its own pid.
  */
 #include "slurm.h"
 
@@ -57,6 +59,11 @@ static struct {
 bool slurm_enabled(void)
 {
     return g.enabled;
+}
+
+const struct config *slurm_config(void)
+{
+    return &g.c;
 }
 
 static int parse_platforms(const char *sel, char *kind, size_t ksize, char *like, size_t lsize,
@@ -166,7 +173,7 @@ int slurm_exec(const char *const argv[], char *out, size_t size, int timeout_s, 
 }
 
 /* The last non-empty line of a command's output, without "sbatch: error: " and the like. */
-static const char *last_line(char *out)
+const char *slurm_last_line(char *out)
 {
     char *e = out + strlen(out), *s, *colon;
 
@@ -192,7 +199,8 @@ static const char claim_sql[] =
     "  AND coalesce(h.name, j.selector->>'host', '') LIKE $2 "
     "  ORDER BY j.priority DESC, j.id LIMIT " PP_STR(
         SLURM_BATCH) " FOR UPDATE OF j SKIP LOCKED) "
-                     "UPDATE jobs SET slurm_state = 'SUBMITTING' FROM c WHERE jobs.id = c.id "
+                     "UPDATE jobs SET slurm_state = 'SUBMITTING', slurm_next_try = now() FROM c WHERE "
+                     "jobs.id = c.id "
                      "RETURNING jobs.id, jobs.timeout_s, c.kind, c.host, c.local_id";
 
 static const char submitted_sql[] =
@@ -288,7 +296,7 @@ static bool submit_one(const char *id, long timeout_s, const char *kind, const c
                  host[0] ? " node " : "", host);
     } else {
         char why[600];
-        const char *msg = rc < 0 ? err.msg : last_line(out);
+        const char *msg = rc < 0 ? err.msg : slurm_last_line(out);
         bool refused = rc > 0 && strstr(msg, "Invalid") && !strstr(msg, "contact");
         snprintf(why, sizeof(why), "%s%s", refused ? "" : "sbatch failed (retried): ", msg);
         const char *p[2] = {id, why};
@@ -319,6 +327,42 @@ static void submit(void)
         }
         down = submit_one(PQgetvalue(res, i, 0), atol(PQgetvalue(res, i, 1)), PQgetvalue(res, i, 2),
                           PQgetvalue(res, i, 3), PQgetvalue(res, i, 4));
+    }
+    PQclear(res);
+}
+
+/* ---- a submission a ppbenchd did not finish (it died during sbatch): adopt the Slurm job or retry ---- */
+
+static const char stuck_sql[] =
+    "SELECT id FROM jobs WHERE slurm_state = 'SUBMITTING' AND slurm_next_try < now() - make_interval(secs "
+    "=> " PP_STR(SLURM_CMD_TIMEOUT_S) " * 3) ORDER BY id LIMIT " PP_STR(SLURM_BATCH);
+
+static const char adopt_sql[] =
+    "UPDATE jobs SET slurm_job_id = $2, slurm_state = 'PENDING', slurm_reason = NULL "
+    "WHERE id = $1 AND slurm_state = 'SUBMITTING'";
+
+static const char resubmit_sql[] =
+    "UPDATE jobs SET slurm_state = 'UNSUBMITTED', slurm_reason = 'the submission was interrupted', "
+    "slurm_next_try = now() WHERE id = $1 AND slurm_state = 'SUBMITTING'";
+
+static void recover(void)
+{
+    struct db_error dberr;
+    struct pp_error err;
+    PGresult *res = db_query(stuck_sql, 0, NULL, &dberr);
+
+    for (int i = 0; res && i < PQntuples(res); i++) {
+        const char *id = PQgetvalue(res, i, 0);
+        char name[48], out[512], jid[24];
+        snprintf(name, sizeof(name), "--name=ppbench-%s", id);
+        const char *argv[] = {g.c.slurm_squeue, "-h", "-t", "all", name, "-o", "%i", NULL};
+        if (slurm_exec(argv, out, sizeof(out), SLURM_CMD_TIMEOUT_S, &err) != 0)
+            continue; /* Slurm away: ask again at the next tick */
+        snprintf(jid, sizeof(jid), "%lld", atoll(out));
+        const char *p[2] = {id, jid};
+        PQclear(db_query(atoll(out) > 0 ? adopt_sql : resubmit_sql, atoll(out) > 0 ? 2 : 1, p, &dberr));
+        log_notice("job=%s slurm: an interrupted submission %s%s", id,
+                   atoll(out) > 0 ? "adopted slurm job " : "", atoll(out) > 0 ? jid : "is submitted again");
     }
     PQclear(res);
 }
@@ -393,7 +437,7 @@ static void scancel(const char *id, const char *jid)
     if (rc == 0)
         log_notice("job=%s slurm: scancel %s", id, jid);
     else
-        log_warn("job=%s slurm: scancel %s: %s", id, jid, rc < 0 ? err.msg : last_line(out));
+        log_warn("job=%s slurm: scancel %s: %s", id, jid, rc < 0 ? err.msg : slurm_last_line(out));
 }
 
 static void follow(void)
@@ -418,7 +462,7 @@ static void follow(void)
     /* squeue names an unknown job only when it asked for that one alone */
     invalid = rc > 0 && strstr(out, "Invalid job id");
     if (rc != 0 && !invalid) {
-        log_warn("slurm: squeue: %s", rc < 0 ? err.msg : last_line(out));
+        log_warn("slurm: squeue: %s", rc < 0 ? err.msg : slurm_last_line(out));
         goto out;
     }
     for (int i = 0; i < PQntuples(res); i++) {
@@ -455,6 +499,7 @@ static void *run(void *arg)
         double next = clock_now() + (double)g.c.slurm_poll_s;
         submit();
         follow();
+        recover();
         while (!s->stop && clock_now() < next) {
             struct timespec ts = {0, 100 * 1000 * 1000};
             nanosleep(&ts, NULL);
@@ -464,7 +509,7 @@ static void *run(void *arg)
     return NULL;
 }
 
-static int configure(const struct config *c, const char *url, struct pp_error *err)
+int slurm_configure(const struct config *c, const char *url, struct pp_error *err)
 {
     if (slurm_check_config(c, err))
         return -1;
@@ -481,7 +526,7 @@ int slurm_start(const struct config *c, const char *url, struct slurm **out, str
     *out = NULL;
     if (!c->slurm_partition[0])
         return 0;
-    if (configure(c, url, err))
+    if (slurm_configure(c, url, err))
         return -1;
     if (!(s = calloc(1, sizeof(*s))))
         return pp_error_set(err, "out of memory");
@@ -504,108 +549,4 @@ void slurm_stop(struct slurm *s)
     s->stop = true;
     pthread_join(s->thread, NULL);
     free(s);
-}
-
-/* ---- nodes: drain and resume ---- */
-
-bool slurm_node_name_ok(const char *name)
-{
-    size_t n = strlen(name);
-
-    return n >= 1 && n < 128 && name[0] != '-' &&
-           strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == n;
-}
-
-int slurm_node_get(const char *node, struct slurm_node *out, struct pp_error *err)
-{
-    const char *argv[] = {g.c.slurm_scontrol, "-o", "show", "node", node, NULL};
-    char buf[8192];
-    const char *st, *re;
-    int rc;
-
-    memset(out, 0, sizeof(*out));
-    snprintf(out->name, sizeof(out->name), "%s", node);
-    if ((rc = slurm_exec(argv, buf, sizeof(buf), SLURM_CMD_TIMEOUT_S, err)) != 0)
-        return rc < 0 ? -1 : pp_error_set(err, "scontrol show node %s: %s", node, last_line(buf));
-    if (!(st = strstr(buf, " State=")))
-        return pp_error_set(err, "scontrol show node %s: no State in its answer", node);
-    snprintf(out->state, sizeof(out->state), "%.*s", (int)strcspn(st + 7, " \n"), st + 7);
-    /* Reason is the last field of the one-line form and may hold spaces */
-    if ((re = strstr(buf, " Reason=")))
-        snprintf(out->reason, sizeof(out->reason), "%.*s", (int)strcspn(re + 8, "\n"), re + 8);
-    out->drained = strstr(out->state, "DRAIN") != NULL;
-    out->ours = !strncmp(out->reason, "ppbench:", 8);
-    return 0;
-}
-
-static int node_update(const char *node, const char *state, const char *reason, struct pp_error *err)
-{
-    char nn[160], ss[48], rr[600], buf[2048];
-    const char *argv[6] = {g.c.slurm_scontrol, "update", nn, ss, reason ? rr : NULL, NULL};
-    int rc;
-
-    snprintf(nn, sizeof(nn), "NodeName=%s", node);
-    snprintf(ss, sizeof(ss), "State=%s", state);
-    snprintf(rr, sizeof(rr), "Reason=%s", reason ? reason : "");
-    if ((rc = slurm_exec(argv, buf, sizeof(buf), SLURM_CMD_TIMEOUT_S, err)) != 0)
-        return rc < 0 ? -1 : pp_error_set(err, "scontrol update %s %s: %s", nn, ss, last_line(buf));
-    return 0;
-}
-
-int slurm_drain(const char *node, const char *text, struct slurm_node *out, struct pp_error *err)
-{
-    char reason[520];
-
-    snprintf(reason, sizeof(reason), "ppbench: %s", text);
-    if (node_update(node, "DRAIN", reason, err))
-        return -1;
-    log_notice("slurm: node %s drained: %s", node, reason);
-    return slurm_node_get(node, out, err);
-}
-
-int slurm_resume(const char *node, struct slurm_node *out, struct pp_error *err)
-{
-    if (slurm_node_get(node, out, err))
-        return -1;
-    if (!out->drained)
-        return 0;
-    if (!out->ours) {
-        log_notice("slurm: node %s left drained: the drain is not ppbench's (%s)", node, out->reason);
-        return 1;
-    }
-    if (node_update(node, "RESUME", NULL, err))
-        return -1;
-    log_notice("slurm: node %s resumed (was: %s)", node, out->reason);
-    return slurm_node_get(node, out, err);
-}
-
-int slurm_command(const struct config *c, int argc, char **argv)
-{
-    struct slurm_node n;
-    struct pp_error err;
-    int rc = -1;
-
-    if (argc < 2 || !slurm_node_name_ok(argv[1]) || (!strcmp(argv[0], "drain") ? argc != 3 : argc != 2) ||
-        (strcmp(argv[0], "show") && strcmp(argv[0], "drain") && strcmp(argv[0], "resume"))) {
-        fprintf(stderr, "ppbenchd: usage: slurm show|resume NODE, or slurm drain NODE REASON\n");
-        return 2;
-    }
-    if (configure(c, "", &err)) {
-        fprintf(stderr, "ppbenchd: %s\n", err.msg);
-        return 2;
-    }
-    if (!strcmp(argv[0], "show"))
-        rc = slurm_node_get(argv[1], &n, &err);
-    else if (!strcmp(argv[0], "drain"))
-        rc = slurm_drain(argv[1], argv[2], &n, &err);
-    else if ((rc = slurm_resume(argv[1], &n, &err)) == 1) {
-        printf("%s %s left drained: not ppbench's drain (%s)\n", n.name, n.state, n.reason);
-        return 1;
-    }
-    if (rc) {
-        fprintf(stderr, "ppbenchd: %s\n", err.msg);
-        return 3;
-    }
-    printf("%s %s%s%s\n", n.name, n.state, n.reason[0] ? " " : "", n.reason);
-    return 0;
 }

@@ -29,6 +29,14 @@ void slurm_stop(struct slurm *s);
  * else's drain), 2 bad arguments, 3 Slurm failed. */
 int slurm_command(const struct config *c, int argc, char **argv);
 
+/* Copy and check the settings for the functions here (slurm_start does it; the `ppbenchd slurm` command too).
+ */
+int slurm_configure(const struct config *c, const char *url, struct pp_error *err) PP_WUR;
+const struct config *slurm_config(void);
+
+/* The last non-empty line of a Slurm command's output, without "sbatch: error: " (in place). */
+const char *slurm_last_line(char *out);
+
 /* Whether the executor is configured (the drain API answers 404 otherwise). */
 bool slurm_enabled(void);
 
