@@ -230,7 +230,7 @@ static int write_script(const char *id, const char *device, char *path, size_t s
     }
     fprintf(f, "#!/bin/sh\n# ppbench job %s, submitted by ppbenchd's Slurm executor\n", id);
     if (g.c.slurm_token_file[0])
-        fprintf(f, "PPBENCH_WORKER_TOKEN=$(cat '%s') || exit 2\nexport PPBENCH_WORKER_TOKEN\n",
+        fprintf(f, "read -r PPBENCH_WORKER_TOKEN <'%s' || exit 2\nexport PPBENCH_WORKER_TOKEN\n",
                 g.c.slurm_token_file);
     fprintf(f, "exec '%s' serve --once --job %s --server '%s' --platform '%s'\n", g.c.slurm_worker, id, g.url,
             device);

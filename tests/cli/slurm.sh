@@ -24,7 +24,7 @@ mkdir -p "$TMP/slurm/out" "$PWD/$BUILD/test-cache"
 server_start "embedded_workers = false" "lease_s = 4" "heartbeat_s = 1" "slurm_partition = ppb" \
     "slurm_platforms = host=n*" "slurm_worker = $PWD/$WORKER" "slurm_token_file = $STATE/worker.token" \
     "slurm_output = $TMP/slurm/out/%j.out" "slurm_poll_s = 1" "slurm_time_margin_s = 60" \
-    "slurm_export = OMP_NUM_THREADS=2,PPBENCH_CACHE_DIR=$PWD/$BUILD/test-cache"
+    "slurm_export = NONE"
 J=/api/v1/jobs
 
 # The nodes' platforms, as a first run on each registers them (the worker names its host after
