@@ -34,6 +34,28 @@ static int slurm_fail(struct request *r, const struct pp_error *err)
     return req_fail(r, ERR_SLURM_FAILED, NULL, "%s", err->msg);
 }
 
+int slurm_nodes_list(struct request *r)
+{
+    const char *part = req_query(r, "partition");
+    struct pp_error err;
+    json_t *nodes;
+    int st;
+
+    if ((st = req_check_query(r, "partition")))
+        return st;
+    if (!slurm_enabled())
+        return req_fail(r, ERR_NOT_FOUND, NULL, "the slurm executor is not configured (slurm_partition)");
+    if (!part)
+        part = slurm_config()->slurm_partition;
+    if (!slurm_node_name_ok(part))
+        return req_fail(r, ERR_INVALID_PARAMETER, "partition",
+                        "a partition name is 1 to 127 letters, digits, '.', '_' or '-'");
+    if (!(nodes = slurm_nodes(part, &err)))
+        return slurm_fail(r, &err);
+    r->reply = json_pack("{s:s, s:o}", "partition", part, "nodes", nodes);
+    return 200;
+}
+
 int slurm_node_show(struct request *r)
 {
     struct slurm_node n;

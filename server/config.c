@@ -49,6 +49,7 @@ static const struct setting {
     {"slurm_squeue", T_STRING, S(slurm_squeue), "squeue", false, 0, 0},
     {"slurm_scancel", T_STRING, S(slurm_scancel), "scancel", false, 0, 0},
     {"slurm_scontrol", T_STRING, S(slurm_scontrol), "scontrol", false, 0, 0},
+    {"slurm_sinfo", T_STRING, S(slurm_sinfo), "sinfo", false, 0, 0},
     {"slurm_worker", T_STRING, S(slurm_worker), "ppbench-worker", false, 0, 0},
     {"slurm_server_url", T_STRING, S(slurm_server_url), "", false, 0, 0},
     {"slurm_token_file", T_STRING, S(slurm_token_file), "", false, 0, 0},

@@ -38,7 +38,7 @@ struct config {
     char slurm_platforms[256];
     char slurm_account[128];
     char slurm_gres[128];
-    char slurm_sbatch[512], slurm_squeue[512], slurm_scancel[512], slurm_scontrol[512];
+    char slurm_sbatch[512], slurm_squeue[512], slurm_scancel[512], slurm_scontrol[512], slurm_sinfo[512];
     char slurm_worker[512];
     char slurm_server_url[512]; /* empty: http://<listen> */
     char slurm_token_file[512];

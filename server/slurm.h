@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "lib/error.h"
 #include "server/config.h"
 
@@ -53,6 +55,11 @@ struct slurm_node {
 bool slurm_node_name_ok(const char *name);
 
 int slurm_node_get(const char *node, struct slurm_node *out, struct pp_error *err) PP_WUR;
+
+/* The nodes of a partition as sinfo -N gives them (new reference): [{"node", "state" ("idle", "allocated",
+ * "drained", "down", ...), "reason" (null when none), "ppbench_drain"}]. What a fleet sweep of "every node
+ * of partition P" expands to, one job per node; NULL with err when sinfo fails. */
+json_t *slurm_nodes(const char *partition, struct pp_error *err);
 
 /* Drain node with Reason="ppbench: <text>". Fills out with the node after the change. */
 int slurm_drain(const char *node, const char *text, struct slurm_node *out, struct pp_error *err) PP_WUR;

@@ -5,6 +5,7 @@
  * or NHC set is never lifted. Between the check and the resume someone could drain the node again; Slurm
  * offers no compare-and-set on the reason, and the window is one scontrol call.
  */
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -113,4 +114,35 @@ int slurm_command(const struct config *c, int argc, char **argv)
     }
     printf("%s %s%s%s\n", n.name, n.state, n.reason[0] ? " " : "", n.reason);
     return 0;
+}
+
+json_t *slurm_nodes(const char *partition, struct pp_error *err)
+{
+    char part[160], out[65536];
+    const char *argv[] = {"sinfo", "-h", "-N", part, "-o", "%N|%T|%E", NULL};
+    json_t *nodes;
+    int rc;
+
+    argv[0] = slurm_config()->slurm_sinfo;
+    snprintf(part, sizeof(part), "--partition=%s", partition);
+    if ((rc = slurm_exec(argv, out, sizeof(out), SLURM_NODE_TIMEOUT_S, err)) != 0)
+        return rc < 0
+                   ? NULL
+                   : (pp_error_set(err, "sinfo --partition=%s: %s", partition, slurm_last_line(out)), NULL);
+    if (!(nodes = json_array()))
+        return pp_error_set(err, "out of memory"), NULL;
+    for (char *l = out, *next; l && *l; l = next) {
+        char *b1, *b2;
+        next = strchr(l, '\n');
+        if (next)
+            *next++ = '\0';
+        if (!(b1 = strchr(l, '|')) || !(b2 = strchr(b1 + 1, '|')))
+            continue;
+        *b1 = *b2 = '\0';
+        /* sinfo -N lists a node once per partition it is in: this partition only, so once */
+        json_array_append_new(nodes, json_pack("{s:s, s:s, s:s?, s:b}", "node", l, "state", b1 + 1, "reason",
+                                               strcmp(b2 + 1, "none") && b2[1] ? b2 + 1 : NULL,
+                                               "ppbench_drain", !strncmp(b2 + 1, "ppbench:", 8)));
+    }
+    return nodes;
 }

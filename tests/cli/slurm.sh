@@ -222,7 +222,31 @@ else
     fail "slurm: a failed Slurm job re-queues the job, then fails it with Slurm's reason" "first slurm job $sj: $(printf '%s' "$BODY" | jq -c '{state,attempts,error,slurm}')"
 fi
 
-# 8. A partition Slurm does not know: sbatch's refusal fails the job, naming it (not retried for ever).
+# 8. A sweep of a partition (what fleet health's schedules expand "every node of partition ppb" to): the nodes
+# from GET /api/v1/slurm/nodes, one job per node that is up, each run on its own node through --nodelist.
+api GET /api/v1/slurm/nodes
+jq_true "slurm: the partition's nodes with Slurm's state and reason" "$TMP/resp" \
+    '.partition == "ppb" and (.nodes | length) == 3 and (.nodes[] | select(.node == "n1") | .state == "drained" and (.reason | test("disk replacement")) and .ppbench_drain == false)'
+ids=""
+for n in $(jq -r '.nodes[] | select(.state == "idle" or .state == "mixed") | .node' "$TMP/resp"); do
+    api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$n/cpu0\",\"params\":{\"arraysize\":65536,\"numtimes\":5},\"tags\":[\"sweep:ppb\"]}" "$ADMIN"
+    ids="$ids $(printf '%s' "$BODY" | jq -r .id)"
+done
+ok=0
+for id in $ids; do
+    wait_job "$id" "succeeded|failed|cancelled" 90 && [ "$(printf '%s' "$BODY" | jq -r .state)" = succeeded ] &&
+        sj=$(printf '%s' "$BODY" | jq -r .slurm.job_id) &&
+        [ "$(squeue -h -t all -j "$sj" -o %N)/cpu0" = "$(printf '%s' "$BODY" | jq -r .ran_on)" ] && ok=$((ok + 1))
+done
+if [ "$ok" = 2 ] && [ "$(echo $ids | wc -w)" = 2 ]; then
+    pass "slurm: a sweep runs one Slurm job per node that is up (n2, n3), each on its node"
+else
+    fail "slurm: a sweep runs one Slurm job per node that is up" "$ok of ids '$ids' ran on their node; last: $(printf '%s' "$BODY" | jq -c '{state,error,slurm,ran_on}')"
+fi
+api GET "$J?tag=sweep:ppb"
+jq_true "slurm: the sweep's jobs carry its tag" "$TMP/resp" '(.jobs | length) == 2'
+
+# 9. A partition Slurm does not know: sbatch's refusal fails the job, naming it (not retried for ever).
 server_stop
 server_start "embedded_workers = false" "slurm_partition = nosuch" "slurm_platforms = host=n*" \
     "slurm_worker = $PWD/$WORKER" "slurm_poll_s = 1"
