@@ -43,6 +43,10 @@ const struct route api_routes[] = {
     {"POST", "/api/v1/workers/{id}/claim", workers_claim, ROLE_WORKER, BODY_NONE, 0, true},
     {"POST", "/api/v1/workers/{id}/heartbeat", workers_heartbeat, ROLE_WORKER, BODY_JSON, 4 << 10, true},
     {"POST", "/api/v1/workers/{id}/deregister", workers_deregister, ROLE_WORKER, BODY_NONE, 0, true},
+    {"GET", "/api/v1/slurm/nodes", slurm_nodes_list, ROLE_READ, BODY_NONE, 0, false},
+    {"GET", "/api/v1/slurm/nodes/{node}", slurm_node_show, ROLE_READ, BODY_NONE, 0, false},
+    {"POST", "/api/v1/slurm/nodes/{node}/drain", slurm_node_drain, ROLE_ADMIN, BODY_JSON, 4 << 10, false},
+    {"POST", "/api/v1/slurm/nodes/{node}/resume", slurm_node_resume, ROLE_ADMIN, BODY_NONE, 0, false},
     {NULL, NULL, NULL, ROLE_NONE, BODY_NONE, 0, false},
 };
 

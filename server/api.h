@@ -38,6 +38,12 @@ int fleet_platforms(struct request *r);
 int fleet_hosts(struct request *r);
 int fleet_workers(struct request *r);
 int fleet_platform_peak(struct request *r);
+
+/* api_slurm.c: a Slurm node's state; an admin's drain and resume (server/slurm.c) */
+int slurm_nodes_list(struct request *r);
+int slurm_node_show(struct request *r);
+int slurm_node_drain(struct request *r);
+int slurm_node_resume(struct request *r);
 int fleet_platform_delete(struct request *r);
 int results_list(struct request *r);
 int results_get(struct request *r);

@@ -56,6 +56,8 @@ static const char claim_sql[] =
     "  AND (jobs.platform_id = w.platform_id OR (jobs.platform_id IS NULL "
     "    AND (jobs.selector->>'kind' IS NULL OR jobs.selector->>'kind' = w.kind) "
     "    AND (jobs.selector->>'host' IS NULL OR jobs.selector->>'host' = w.host))) "
+    /* a job the Slurm executor owns goes only to the worker its Slurm job started (claim?job=ID) */
+    "  AND (CASE WHEN $3::bigint IS NULL THEN jobs.slurm_state IS NULL ELSE jobs.id = $3 END) "
     "  ORDER BY jobs.priority DESC, jobs.id LIMIT 1 FOR UPDATE OF jobs SKIP LOCKED), "
     "c AS (UPDATE jobs SET state = 'running', attempts = attempts + 1, epoch = epoch + 1, worker_id = w.id, "
     "  ran_on = w.platform_id, claimed_at = now(), started_at = coalesce(started_at, now()), progress = 0, "
@@ -267,7 +269,7 @@ int workers_claim(struct request *r)
 {
     struct claim_wait *cw = r->state;
     char lease[24];
-    const char *params[2] = {r->args[0], lease};
+    const char *params[3] = {r->args[0], lease, req_query(r, "job")};
     struct db_error dberr;
     PGresult *res;
     int st;
@@ -275,8 +277,11 @@ int workers_claim(struct request *r)
     if (!cw) {
         const char *wait_s = req_query(r, "wait");
         long long wait = 0;
-        if ((st = req_check_query(r, "wait")))
+        const char *job = req_query(r, "job");
+        if ((st = req_check_query(r, "wait,job")))
             return st;
+        if (job && !api_parse_id(job))
+            return req_fail(r, ERR_INVALID_PARAMETER, "job", "job must be a job id");
         if ((st = own_worker(r)))
             return st;
         if (wait_s && (strspn(wait_s, "0123456789") != strlen(wait_s) || !*wait_s ||
@@ -290,7 +295,7 @@ int workers_claim(struct request *r)
         r->state_free = free;
     }
     snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
-    if (!(res = db_query(claim_sql, 2, params, &dberr)))
+    if (!(res = db_query(claim_sql, 3, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (!strcmp(PQgetvalue(res, 0, 0), "0"))
         st = req_fail(r, ERR_WORKER_GONE, NULL, "worker %s is not registered (register again)", r->args[0]);

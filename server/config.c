@@ -39,6 +39,24 @@ static const struct setting {
     {"noisy_cv_percent", T_LONG, S(noisy_cv_percent), "10", true, 1, 1000},
     {"require_read_token", T_BOOL, S(require_read_token), "false", true, 0, 0},
     {"embedded_workers", T_BOOL, S(embedded_workers), "true", false, 0, 0},
+    /* the Slurm executor (server/slurm.c, docs/ARCHITECTURE.md "Slurm"): off while slurm_partition is empty
+     */
+    {"slurm_partition", T_STRING, S(slurm_partition), "", false, 0, 0},
+    {"slurm_platforms", T_STRING, S(slurm_platforms), "all", false, 0, 0},
+    {"slurm_account", T_STRING, S(slurm_account), "", false, 0, 0},
+    {"slurm_gres", T_STRING, S(slurm_gres), "gpu:1", false, 0, 0},
+    {"slurm_sbatch", T_STRING, S(slurm_sbatch), "sbatch", false, 0, 0},
+    {"slurm_squeue", T_STRING, S(slurm_squeue), "squeue", false, 0, 0},
+    {"slurm_scancel", T_STRING, S(slurm_scancel), "scancel", false, 0, 0},
+    {"slurm_scontrol", T_STRING, S(slurm_scontrol), "scontrol", false, 0, 0},
+    {"slurm_sinfo", T_STRING, S(slurm_sinfo), "sinfo", false, 0, 0},
+    {"slurm_worker", T_STRING, S(slurm_worker), "ppbench-worker", false, 0, 0},
+    {"slurm_server_url", T_STRING, S(slurm_server_url), "", false, 0, 0},
+    {"slurm_token_file", T_STRING, S(slurm_token_file), "", false, 0, 0},
+    {"slurm_output", T_STRING, S(slurm_output), "/dev/null", false, 0, 0},
+    {"slurm_export", T_STRING, S(slurm_export), "NONE", false, 0, 0},
+    {"slurm_poll_s", T_LONG, S(slurm_poll_s), "5", false, 1, 600},
+    {"slurm_time_margin_s", T_LONG, S(slurm_time_margin_s), "300", false, 0, 86400},
 #undef S
 };
 

@@ -29,6 +29,23 @@ struct config {
     long noisy_cv_percent;
     bool require_read_token;
     bool embedded_workers; /* start one worker per local platform (embedded default) */
+    /* The Slurm executor (server/slurm.c): on when slurm_partition is set. Queued jobs of the platforms
+     * slurm_platforms selects ("all", "kind=gpu", "host=gpu*", or both) become sbatch jobs in that partition
+     * (and account), asking slurm_gres for a GPU, slurm_time_margin_s above the job's timeout, running
+     * `slurm_worker serve --once --job ID --server slurm_server_url` with the worker token read on the node
+     * from slurm_token_file, output to slurm_output, environment per slurm_export (sbatch --export). */
+    char slurm_partition[128];
+    char slurm_platforms[256];
+    char slurm_account[128];
+    char slurm_gres[128];
+    char slurm_sbatch[512], slurm_squeue[512], slurm_scancel[512], slurm_scontrol[512], slurm_sinfo[512];
+    char slurm_worker[512];
+    char slurm_server_url[512]; /* empty: http://<listen> */
+    char slurm_token_file[512];
+    char slurm_output[512];
+    char slurm_export[512];
+    long slurm_poll_s;
+    long slurm_time_margin_s;
 };
 
 void config_defaults(struct config *c);

@@ -25,6 +25,7 @@
     X(STALE_EPOCH, "stale_epoch", 409)                                                                       \
     X(JOB_CANCELLED, "job_cancelled", 409)                                                                   \
     X(JOB_FINISHED, "job_finished", 409)                                                                     \
+    X(NOT_OUR_DRAIN, "not_our_drain", 409)                                                                   \
     X(BODY_TOO_LARGE, "body_too_large", 413)                                                                 \
     X(URI_TOO_LONG, "uri_too_long", 414)                                                                     \
     X(UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", 415)                                                 \
@@ -46,6 +47,7 @@
     X(INVALID_CSV, "invalid_csv", 422)                                                                       \
     X(HEADERS_TOO_LARGE, "headers_too_large", 431)                                                           \
     X(INTERNAL, "internal", 500)                                                                             \
+    X(SLURM_FAILED, "slurm_failed", 502)                                                                     \
     X(DATABASE_UNAVAILABLE, "database_unavailable", 503)                                                     \
     X(NOT_READY, "not_ready", 503)
 

@@ -27,6 +27,7 @@
 #include "lib/log.h"
 #include "server/migrate.h"
 #include "server/notify.h"
+#include "server/slurm.h"
 #include "lib/clock.h"
 #include "server/pgembed.h"
 #include "server/spawn.h"
@@ -35,7 +36,9 @@
 
 struct options {
     const char *config_file;
-    const char *command; /* NULL (serve), "token", "routes" */
+    const char *command; /* NULL (serve), "token", "routes", "slurm" */
+    char **args;         /* after the command */
+    int nargs;
     const char *role, *name;
     struct config cfg;
 };
@@ -47,6 +50,8 @@ static void usage(FILE *f)
         "usage: ppbenchd [--config FILE] [--database URL] [--state-dir DIR] [--listen ADDR:PORT]\n"
         "       ppbenchd token create --role read|submit|worker|admin [--name NAME] [same options]\n"
         "       ppbenchd routes\n"
+        "       ppbenchd [--config FILE] slurm show|resume NODE | slurm drain NODE REASON\n"
+        "                (a node's drain with Reason=\"ppbench: REASON\", resumed only when ppbench's own)\n"
         "With no database URL (--database or PPBENCH_DATABASE_URL), ppbenchd starts its own PostgreSQL in\n"
         "the state directory and one worker per local platform.\n");
 }
@@ -103,7 +108,9 @@ static int parse(int argc, char **argv, struct options *o)
             fprintf(stderr, "ppbenchd: token: the only subcommand is create\n");
             return -1;
         }
-        if (strcmp(o->command, "token") && strcmp(o->command, "routes")) {
+        o->args = argv + optind + 1;
+        o->nargs = argc - optind - 1;
+        if (strcmp(o->command, "token") && strcmp(o->command, "routes") && strcmp(o->command, "slurm")) {
             fprintf(stderr, "ppbenchd: unknown command \"%s\"\n", o->command);
             return -1;
         }
@@ -113,7 +120,7 @@ static int parse(int argc, char **argv, struct options *o)
         return -1;
     }
     if ((state && config_set(&o->cfg, "state_dir", state, &err)) ||
-        (listen && config_set(&o->cfg, "listen", listen, &err))) {
+        (listen && config_set(&o->cfg, "listen", listen, &err)) || slurm_check_config(&o->cfg, &err)) {
         fprintf(stderr, "ppbenchd: %s\n", err.msg);
         return -1;
     }
@@ -303,6 +310,7 @@ int main(int argc, char **argv)
     struct pp_error err;
     struct pgembed *pg = NULL;
     struct notifier *notifier = NULL;
+    struct slurm *slurm = NULL;
     struct http_server *http = NULL;
     struct supervisor *sup = NULL;
     char addr[64], url[128], admin[64], worker_token[64], worker_bin[1024];
@@ -319,6 +327,8 @@ int main(int argc, char **argv)
             printf("%s %s\n", r->method, r->pattern);
         return 0;
     }
+    if (o.command && !strcmp(o.command, "slurm"))
+        return slurm_command(&o.cfg, o.nargs, o.args);
     if (o.command)
         return cmd_token(&o);
     if (config_listen(&o.cfg, addr, sizeof(addr), &port, &err)) {
@@ -350,6 +360,10 @@ int main(int argc, char **argv)
         goto out;
     }
     snprintf(url, sizeof(url), "http://%s:%u", addr, port);
+    if (slurm_start(&o.cfg, url, &slurm, &err)) {
+        log_err("startup: %s", err.msg);
+        goto out;
+    }
     if (pg) {
         struct db_error dberr;
         PGconn *c = db_connect(&dberr);
@@ -413,6 +427,7 @@ int main(int argc, char **argv)
     rc = 0;
 out:
     supervise_stop(sup); /* workers finish or release their jobs while the API still answers */
+    slurm_stop(slurm);
     http_stop(http);
     notify_stop(notifier);
     db_thread_close();

@@ -7,6 +7,7 @@
 
 #include "buildinfo.h"
 #include "kernels/registry.h"
+#include "worker/health.h"
 #include "worker/run.h"
 #include "worker/serve.h"
 
@@ -21,6 +22,8 @@ static void usage(FILE *f)
             "  suites [--json]                      the suites, their kernels and parameters\n"
             "  serve --server URL --platform ID [--token TOKEN]\n"
             "                                       serve a platform for ppbenchd (serve --help for more)\n"
+            "  health [--min-gbs X] [--drain]       quick node check (a small verified STREAM per device),\n"
+            "                                       NHC exit codes: for Slurm's HealthCheckProgram\n"
             "  version                              print the version and the built models\n");
 }
 
@@ -38,6 +41,8 @@ int main(int argc, char **argv)
         return run_suites_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "serve") == 0)
         return serve_main(argc - 1, argv + 1);
+    if (strcmp(argv[1], "health") == 0)
+        return health_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
         printf("ppbench-worker %s (models: %s)\n", PPBENCH_VERSION, registry_names());
         return RUN_OK;

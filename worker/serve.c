@@ -63,6 +63,9 @@ struct serve {
     double heartbeat_s, lease_s;
     bool stopping;
     double stop_at;
+    bool once;          /* --once: one claim (of only_job when set), then deregister and exit */
+    long long only_job; /* --job: claim this job only (a Slurm job's own ppbench job) */
+    bool ran;           /* --once: a job was claimed */
 };
 
 enum job_end { END_NONE, END_EXIT, END_TIMEOUT, END_CANCELLED, END_STALE, END_SHUTDOWN };
@@ -303,6 +306,11 @@ static void job_watch(struct serve *s, struct job *j)
             job_answer(j, job_progress(s, j));
     }
     child_read(&j->child);
+    /* A stop that signalled the whole job (scancel, systemd's control group) may reach the child first: its
+     * death is the shutdown's, not the job's, and the server re-queues the job when we deregister. */
+    read_signals(s);
+    if (j->end == END_NONE && s->stopping && WIFSIGNALED(j->child.status))
+        j->end = END_SHUTDOWN;
     if (j->end == END_NONE)
         j->end = END_EXIT;
 }
@@ -494,9 +502,14 @@ static enum call claim(struct serve *s, long wait_s, double *last_beat)
     enum call c = CALL_OK;
     char path[128];
 
-    snprintf(path, sizeof(path), "/api/v1/workers/%lld/claim?wait=%ld", s->worker_id, wait_s);
+    if (s->only_job > 0)
+        snprintf(path, sizeof(path), "/api/v1/workers/%lld/claim?wait=%ld&job=%lld", s->worker_id, wait_s,
+                 s->only_job);
+    else
+        snprintf(path, sizeof(path), "/api/v1/workers/%lld/claim?wait=%ld", s->worker_id, wait_s);
     if (client_post(s->http, path, NULL, wait_s + SERVE_CALL_TIMEOUT_S, 0, &r, &err) == 0) {
         if (json_is_object(json_object_get(r.body, "job"))) {
+            s->ran = true;
             job_run(s, json_object_get(r.body, "job"));
             *last_beat = 0; /* the job's heartbeats are over: send an idle one now */
         }
@@ -522,6 +535,8 @@ static int serve_loop(struct serve *s)
     /* An idle heartbeat goes before each claim: the claim must end within the lease. */
     if (s->lease_s - s->heartbeat_s < wait_s)
         wait_s = s->lease_s - s->heartbeat_s > 1 ? (long)(s->lease_s - s->heartbeat_s) : 1;
+    if (s->once)
+        wait_s = 0;
     while (!s->stopping) {
         c = CALL_OK;
         if (clock_now() - last_beat >= s->heartbeat_s) {
@@ -537,6 +552,8 @@ static int serve_loop(struct serve *s)
             last_beat = clock_now();
         } else if (c == CALL_OK || s->stopping) {
             wait = 1;
+            if (s->once) /* one claim: a job named by --job is queued already, or it is not ours to run */
+                break;
         } else {
             slog(4, "worker=%lld retrying in %.0f s", s->worker_id, wait);
             if (client_sleep(s->http, wait))
@@ -566,22 +583,28 @@ static const char serve_usage[] =
     "  --server URL     ppbenchd's base url, e.g. http://127.0.0.1:8080 (default: $PPBENCH_SERVER)\n"
     "  --token TOKEN    a worker token (default: $PPBENCH_WORKER_TOKEN, which keeps it out of ps)\n"
     "  --platform ID    an id from `ppbench-worker list`, host/id, GPU UUID or PCI bus id\n"
+    "  --host NAME      the host name to register (default: $SLURMD_NODENAME under Slurm, else the "
+    "hostname)\n"
+    "  --once           register, claim one job (no long poll), run it, post its result, deregister, exit:\n"
+    "                   what a Slurm batch job runs (docs/ARCHITECTURE.md, \"Slurm\")\n"
+    "  --job ID         with --once: claim only this job (the ppbench job the Slurm job was submitted for)\n"
     "Exit status: 0 after SIGTERM or SIGINT, 2 bad options, unknown platform or refused token,\n"
     "3 discovery failed, 4 another worker serves the platform.\n";
 
 int serve_main(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"server", required_argument, NULL, 's'},
-        {"token", required_argument, NULL, 't'},
-        {"platform", required_argument, NULL, 'p'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"server", required_argument, NULL, 's'},   {"token", required_argument, NULL, 't'},
+        {"platform", required_argument, NULL, 'p'}, {"host", required_argument, NULL, 'H'},
+        {"once", no_argument, NULL, 'o'},           {"job", required_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
 
     log_set_prefix("serve: ");
     struct serve s = {.sig_fd = -1, .chld_fd = -1};
     const char *server = getenv("PPBENCH_SERVER"), *token = getenv("PPBENCH_WORKER_TOKEN"), *want = NULL;
+    const char *host_opt = getenv("SLURMD_NODENAME");
+    char *end;
     char host[256] = "", url[512] = "", tok[512] = "";
     json_t *platform = NULL;
     struct pp_error err;
@@ -597,7 +620,17 @@ int serve_main(int argc, char **argv)
             token = optarg;
         else if (c == 'p')
             want = optarg;
-        else if (c == 'h') {
+        else if (c == 'H')
+            host_opt = optarg;
+        else if (c == 'o')
+            s.once = true;
+        else if (c == 'j') {
+            s.only_job = strtoll(optarg, &end, 10);
+            if (*end || s.only_job < 1) {
+                fprintf(stderr, "ppbench-worker: --job needs a job id, got \"%s\"\n", optarg);
+                return RUN_USAGE;
+            }
+        } else if (c == 'h') {
             fputs(serve_usage, stdout);
             return RUN_OK;
         } else {
@@ -605,6 +638,10 @@ int serve_main(int argc, char **argv)
                     argv[optind - 1]);
             return RUN_USAGE;
         }
+    }
+    if (s.only_job && !s.once) {
+        fprintf(stderr, "ppbench-worker: --job goes with --once\n");
+        return RUN_USAGE;
     }
     if (optind < argc || !server || !*server || !want) {
         fprintf(stderr,
@@ -620,7 +657,10 @@ int serve_main(int argc, char **argv)
         ;
     if (fd > 2)
         close(fd);
-    gethostname(host, sizeof(host) - 1);
+    if (host_opt && *host_opt)
+        snprintf(host, sizeof(host), "%s", host_opt);
+    else
+        gethostname(host, sizeof(host) - 1);
     sigemptyset(&stop);
     sigaddset(&stop, SIGTERM);
     sigaddset(&stop, SIGINT);
@@ -654,8 +694,20 @@ int serve_main(int argc, char **argv)
     client_set_interrupt(s.http, s.sig_fd);
     client_set_retry_hook(s.http, on_retry, NULL);
     slog(6, "serving platform %s of %s at %s", s.platform, host, url);
-    if ((rc = do_register(&s)) == RUN_OK && !s.stopping)
+    rc = do_register(&s);
+    /* Under Slurm the previous job's worker on this platform may have been killed without deregistering:
+     * its registration expires after one lease, so a --once worker waits that long for the platform. */
+    for (int i = 0; s.once && rc == SERVE_TAKEN && i < 60 && !s.stopping; i++) {
+        if (client_sleep(s.http, 2))
+            read_signals(&s);
+        rc = do_register(&s);
+    }
+    if (rc == RUN_OK && !s.stopping)
         rc = serve_loop(&s);
+    if (rc == RUN_OK && s.once && !s.ran && s.only_job)
+        slog(5, "job=%lld not claimable (cancelled, finished or run elsewhere)", s.only_job);
+    else if (rc == RUN_OK && s.once && !s.ran)
+        slog(5, "nothing to claim");
     if (rc == RUN_OK && s.worker_id > 0)
         deregister(&s);
     slog(6, "stopped");

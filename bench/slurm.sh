@@ -1,0 +1,45 @@
+#!/bin/bash
+# Overhead of a job through Slurm against the resident worker path (docs/PERFORMANCE.md, "Jobs through
+# Slurm"): N tiny STREAM jobs (64 Ki elements, 5 iterations: the kernel time is a few ms) one after the other,
+# first each as a Slurm job on the test cluster of tests/cli/slurm_lib.sh (three slurmd node names on this
+# machine), then to a resident `ppbench-worker serve`. Per job, from the job document: queue (created_at to
+# the claim: for Slurm, sbatch + Slurm's scheduling + the node's worker starting, discovering its platform and
+# registering), run (claim to the result stored) and total. Run from the repository root as root:
+#   BUILD=build N=10 bench/slurm.sh
+set -u
+BUILD=${BUILD:-build}
+N=${N:-10}
+. tests/cli/lib.sh
+. tests/cli/server_lib.sh
+. tests/cli/slurm_lib.sh
+trap 'slurm_stop; server_cleanup' EXIT
+slurm_start || exit 1
+server_start "embedded_workers = false" "slurm_partition = ppb" "slurm_platforms = host=n*" \
+    "slurm_worker = $PWD/$WORKER" "slurm_token_file = $STATE/worker.token" "slurm_poll_s = ${POLL:-1}" \
+    "log_level = warning"
+TOKEN=$(cat "$STATE/worker.token")
+SLURMD_NODENAME=n1 PPBENCH_WORKER_TOKEN=$TOKEN "$WORKER" serve --once --server "$URL" --platform cpu0 2>/dev/null
+PPBENCH_WORKER_TOKEN=$TOKEN "$WORKER" serve --server "$URL" --platform cpu0 --host resident 2>/dev/null &
+RESIDENT=$!
+sleep 2
+
+# one PLATFORM: submit, wait, print the job document's three spans in seconds
+one() {
+    api POST /api/v1/jobs "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$1\",\"params\":{\"arraysize\":65536,\"numtimes\":5}}" "$ADMIN"
+    local id
+    id=$(printf '%s' "$BODY" | jq -r .id)
+    wait_job "$id" "succeeded|failed|cancelled" 120
+    printf '%s' "$BODY" | python3 -c '
+import json, sys, datetime
+j = json.load(sys.stdin)
+t = lambda k: datetime.datetime.fromisoformat(j[k].replace("Z", "+00:00")).timestamp()
+print("%s %.3f %.3f %.3f" % (j["state"], t("started_at") - t("created_at"), t("finished_at") - t("started_at"),
+                             t("finished_at") - t("created_at")))'
+}
+for path in slurm:n1/cpu0 resident:resident/cpu0; do
+    for i in $(seq "$N"); do echo "${path%%:*} $(one "${path#*:}")"; done
+done | awk '{ n[$1]++; q[$1] += $3; r[$1] += $4; t[$1] += $5; if ($2 != "succeeded") bad[$1]++ }
+    END { printf "%-9s %4s %10s %10s %10s %s\n", "path", "jobs", "queue_s", "run_s", "total_s", "(means)";
+          for (p in n) printf "%-9s %4d %10.3f %10.3f %10.3f %s\n", p, n[p], q[p]/n[p], r[p]/n[p], t[p]/n[p],
+                               bad[p] ? bad[p] " not succeeded" : "" }'
+kill -TERM "$RESIDENT"; wait "$RESIDENT" 2>/dev/null
