@@ -280,7 +280,7 @@ int workers_claim(struct request *r)
         const char *job = req_query(r, "job");
         if ((st = req_check_query(r, "wait,job")))
             return st;
-        if (job && !api_parse_id(job))
+        if (job && !parse_id(job))
             return req_fail(r, ERR_INVALID_PARAMETER, "job", "job must be a job id");
         if ((st = own_worker(r)))
             return st;
