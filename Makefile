@@ -31,7 +31,7 @@ NVCC_FLAGS ?= -O3 -std=c++20 -Xcompiler -fPIC,-Wall \
               -gencode arch=compute_90,code=compute_90
 CUDA_SO     = $(BUILD)/lib/ppbench/libppbench-cuda.so
 
-LIB_SRC    = lib/error.c lib/info.c lib/stats.c
+LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/cron.c
 # kernels/ is suite-major: kernels/<suite>/ holds a suite's driver, reference, device code and one file per
 # model (openmp.c, opencl.c + <suite>.cl, <suite>.cu); kernels/<model>/ holds only a model's core.
 SUITES     = $(patsubst kernels/%/,%,$(filter-out kernels/openmp/ kernels/opencl/ kernels/cuda/,$(sort $(dir $(wildcard kernels/*/*)))))
@@ -57,7 +57,7 @@ SERVER     = $(if $(SERVER_SRC),$(BUILD)/bin/ppbenchd)
 CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
 # ppbenchd links the suite table and its checks (kernels/suite.c, suites.c; lattice.c for the lattice rule),
 # the same code the worker checks a job with; the drivers are weak references there (NULL).
-SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c kernels/lattice.c kernels/suite.c kernels/suites.c) $(BUILD)/obj/schema.o \
+SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/cron.c kernels/lattice.c kernels/suite.c kernels/suites.c) $(BUILD)/obj/schema.o \
              $(BUILD)/obj/openapi.o
 
 ifneq ($(NVCC),)
