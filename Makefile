@@ -21,7 +21,7 @@ CPPFLAGS      += -I. -I$(BUILD)/gen -D_GNU_SOURCE $(shell pkg-config --cflags $(
 BASE_CFLAGS    = -std=c11 $(WARN) -fopenmp $(SANITIZE) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ALL_CFLAGS     = $(BASE_CFLAGS) $(CFLAGS)
 LDLIBS         = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lOpenCL -lcurl) -ldl -lm
-SERVER_LDLIBS  = $(shell pkg-config --libs $(SERVER_PKGS) jansson 2>/dev/null) -lpthread -lm
+SERVER_LDLIBS  = $(shell pkg-config --libs $(SERVER_PKGS) jansson libcurl 2>/dev/null) -lpthread -lm
 CLI_LDLIBS     = $(shell pkg-config --libs jansson libcurl 2>/dev/null) -lm
 LDFLAGS       += -fopenmp $(SANITIZE)
 

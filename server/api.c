@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/health.h"
 #include "server/log.h"
+#include "server/metrics.h"
+#include "server/schedule.h"
 
 const struct route api_routes[] = {
     {"GET", "/", static_index, ROLE_NONE, BODY_NONE, 0, false}, /* the page and its files hold no data */
@@ -30,6 +33,18 @@ const struct route api_routes[] = {
     {"GET", "/api/v1/results", fleet_results, ROLE_READ, BODY_NONE, 0, false},
     {"GET", "/api/v1/pp", pp_get, ROLE_READ, BODY_NONE, 0, false},
     {"POST", "/api/v1/import/babelstream", import_babelstream, ROLE_SUBMIT, BODY_RAW, 0, false},
+    {"GET", "/metrics", metrics_get, ROLE_READ, BODY_NONE, 0, false},
+    {"GET", "/api/v1/health", health_get, ROLE_READ, BODY_NONE, 0, false},
+    {"POST", "/api/v1/health/clear", health_clear, ROLE_ADMIN, BODY_JSON, 4 << 10, false},
+    {"GET", "/api/v1/health/floors", health_floors_get, ROLE_READ, BODY_NONE, 0, false},
+    {"POST", "/api/v1/health/floors", health_floors_set, ROLE_ADMIN, BODY_JSON, 4 << 10, false},
+    {"GET", "/api/v1/baselines", health_baselines, ROLE_READ, BODY_NONE, 0, false},
+    {"GET", "/api/v1/schedules", schedule_list, ROLE_READ, BODY_NONE, 0, false},
+    {"POST", "/api/v1/schedules", schedule_create, ROLE_ADMIN, BODY_JSON, 64 << 10, false},
+    {"GET", "/api/v1/schedules/{id}", schedule_get, ROLE_READ, BODY_NONE, 0, false},
+    {"POST", "/api/v1/schedules/{id}/pause", schedule_pause, ROLE_ADMIN, BODY_NONE, 0, false},
+    {"POST", "/api/v1/schedules/{id}/resume", schedule_resume, ROLE_ADMIN, BODY_NONE, 0, false},
+    {"POST", "/api/v1/schedules/{id}/run", schedule_run, ROLE_ADMIN, BODY_NONE, 0, false},
     {"POST", "/api/v1/workers/register", workers_register, ROLE_WORKER, BODY_JSON, 64 << 10, false},
     {"POST", "/api/v1/workers/{id}/claim", workers_claim, ROLE_WORKER, BODY_NONE, 0, true},
     {"POST", "/api/v1/workers/{id}/heartbeat", workers_heartbeat, ROLE_WORKER, BODY_JSON, 4 << 10, true},

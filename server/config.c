@@ -39,6 +39,15 @@ static const struct setting {
     {"noisy_cv_percent", T_LONG, S(noisy_cv_percent), "10", true, 1, 1000},
     {"require_read_token", T_BOOL, S(require_read_token), "false", true, 0, 0},
     {"embedded_workers", T_BOOL, S(embedded_workers), "true", false, 0, 0},
+    {"baseline_window", T_LONG, S(baseline_window), "20", true, 2, 1000},
+    {"baseline_min_results", T_LONG, S(baseline_min_results), "5", true, 2, 1000},
+    {"judge_z", T_LONG, S(judge_z), "4", true, 1, 100},
+    {"judge_min_band_percent", T_LONG, S(judge_min_band_percent), "2", true, 0, 100},
+    {"outlier_mads", T_LONG, S(outlier_mads), "3", true, 1, 100},
+    {"outlier_min_peers", T_LONG, S(outlier_min_peers), "4", true, 1, 1000},
+    {"webhook_url", T_STRING, S(webhook_url), "", true, 0, 0},
+    {"drain_hook", T_STRING, S(drain_hook), "", true, 0, 0},
+    {"metrics_max_series", T_LONG, S(metrics_max_series), "10000", true, 1, 1000000},
 #undef S
 };
 

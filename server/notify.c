@@ -14,8 +14,10 @@
 
 #include "server/api.h"
 #include "server/db.h"
+#include "server/health.h"
 #include "server/http.h"
 #include "server/log.h"
+#include "server/schedule.h"
 
 struct notifier {
     pthread_t thread;
@@ -112,6 +114,8 @@ static void *run(void *arg)
             http_wake_all();
         if (http_now() >= next_tick) {
             reap();
+            health_sync();
+            schedule_tick();
             http_wake_all();
             next_tick = http_now() + 1.0;
         }
