@@ -9,6 +9,7 @@
 
 #include "buildinfo.h"
 #include "cli/cli.h"
+#include "cli/fleet.h"
 #include "cli/query.h"
 #include "cli/submit.h"
 
@@ -37,6 +38,9 @@ static const struct command commands[] = {
     {"cancel", query_cancel_main, query_cancel_usage, "cancel a queued or running job"},
     {"platforms", query_platforms_main, query_platforms_usage, "list the platforms of the fleet"},
     {"pp", query_pp_main, query_pp_usage, "performance portability of each application over platforms"},
+    {"schedules", fleet_schedules_main, fleet_schedules_usage,
+     "list, create, pause, resume or run schedules"},
+    {"health", fleet_health_main, fleet_health_usage, "platforms that need attention, and why"},
     {"version", version_main, version_usage, "print the version of this client"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -81,12 +81,12 @@ same "schedule: nothing before it is due" "$(sched_jobs)" "0 0"
 for _ in $(seq 30); do [ "$(sched_jobs)" != "0 0" ] && break; sleep 0.1; done
 t1=$(date +%s.%N)
 same "schedule fires once per matching platform (gpu on node-*: 2 of 4)" "$(sched_jobs)" "2 2"
-awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 1.9 && b - a <= 3.5) }' &&
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 1.9 && b - a <= 4.5) }' &&
     pass "schedule fires on time (2 s after its creation)" || fail "schedule fires on time" "after $t0 -> $t1"
 for _ in $(seq 40); do [ "$(sched_jobs)" = "4 2" ] && break; sleep 0.1; done
 t2=$(date +%s.%N)
 same "schedule fires again, once per platform" "$(sched_jobs)" "4 2"
-awk -v a="$t0" -v b="$t2" 'BEGIN { exit !(b - a >= 3.9 && b - a <= 5.5) }' &&
+awk -v a="$t0" -v b="$t2" 'BEGIN { exit !(b - a >= 3.9 && b - a <= 7) }' &&
     pass "schedule keeps its 2 s period" || fail "schedule keeps its 2 s period" "second firing $t2, created $t0"
 api GET "/api/v1/schedules/$SID"
 check "schedule shows its last outcome" '.fired == 2 and .last.outcome == "running" and (.last.jobs | length) == 2 and .last.states.queued == 2'
@@ -97,7 +97,17 @@ api POST "/api/v1/schedules/$SID/run" "" "$ADMIN"
 check "run now fires a paused schedule at once" '.fired == 3 and (.last.jobs | length) == 2'
 same "run now: one job per platform" "$(sched_jobs)" "6 2"
 api GET /api/v1/schedules
-check "schedules listed" '.schedules | length == 1 and .[0].name == "gpus" and .[0].paused'
+check "schedules listed" '.schedules[0].name == "gpus" and .schedules[0].paused'
+CLI="$BUILD/bin/ppbench"
+if [ -x "$CLI" ]; then
+    expect "ppbench schedules lists them with the last outcome" 0 '^[0-9]+ +gpus +@every 2s +paused +host=node-\* kind=gpu .* running' -- \
+        "$CLI" --server "$URL" schedules
+    expect "ppbench schedules create (admin)" 0 '^[0-9]+ +cli-made +@daily +paused' -- \
+        "$CLI" --server "$URL" --token "$ADMIN" schedules create --name cli-made --spec @daily --suite stream \
+        --model openmp --kernels triad --param arraysize=4096 --kind gpu --paused
+    expect "ppbench schedules create: a bad spec is refused by name" 2 'spec' -- \
+        "$CLI" --server "$URL" --token "$ADMIN" schedules create --name cli-bad --spec '* *' --suite stream --model openmp
+fi
 expect_api "schedule: a name taken" 422 invalid_value POST /api/v1/schedules \
     "{\"name\": \"gpus\", \"spec\": \"@every 1m\", $JOB}" "$ADMIN"
 
@@ -215,6 +225,8 @@ same "its repeat's result confirms (and a repeat is not repeated)" \
 api GET /api/v1/health
 check "never measured and the counts" \
     '(.platforms[] | select(.id | test("node-a/cpu0")) | .state == "never_measured") and .counts.regressed == 3 and .counts.outlier == 1'
+[ -x "$CLI" ] && expect "ppbench health: the platforms that need attention, with the reason" 0 \
+    '^sim-r +regressed +stream.triad openmp fp64 size 1048576: 85.00 GB/s, 15.0% below' -- "$CLI" --server "$URL" health
 api GET "/api/v1/baselines?platform=sim-r"
 check "GET /api/v1/baselines: the baseline and the verdicts behind the state" \
     '.health.state == "regressed" and (.baselines[0].median | . > 99e9 and . < 101e9) and ([.verdicts[] | select(.verdict == "regressed")] | length) == 3'
