@@ -9,8 +9,9 @@ import * as results from './results.js';
 import * as platform from './platform.js';
 import * as portability from './portability.js';
 import * as scaling from './scaling.js';
+import * as health from './health.js';
 
-const pages = {fleet, submit, job, results, platform, portability, scaling};
+const pages = {fleet, submit, job, results, platform, portability, scaling, health};
 let current = null;
 
 function newContext() {

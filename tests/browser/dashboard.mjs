@@ -355,6 +355,28 @@ await check('scaling page draws a cg sweep against size with the triad as refere
     return {note: oneLine(note)};
 });
 
+await check('health page shows a flagged device with its reason, colour and evidence link', async () => {
+    // tests/cli/browser.sh stored a history for flagged-gpu whose last two runs are 15 % low (a suspect and its
+    // confirming repeat).
+    await go(page, '#/health');
+    const tile = await page.waitForSelector('.device[data-platform="flagged-gpu"]', {timeout: 10000});
+    const st = await tile.getAttribute('data-state');
+    ensure(st === 'regressed', `state ${st}`);
+    const reason = await tile.$eval('.reason', (n) => n.textContent);
+    ensure(/15\.0% below its baseline 100\.00 GB\/s/.test(reason) && /confirmed by a repeat/.test(reason),
+           `reason: "${reason}"`);
+    const colour = await tile.evaluate((n) => getComputedStyle(n).borderTopColor);
+    ensure(colour === 'rgb(198, 40, 40)', `colour ${colour}, expected the regressed red`);
+    const href = await tile.$eval('a.evidence', (a) => a.getAttribute('href'));
+    ensure(href === '#/platform?id=flagged-gpu', `evidence ${href}`);
+    const n = await page.textContent('.card[data-state="regressed"] .value');
+    ensure(n === '1', `regressed count ${n}`);
+    const cpu = await page.getAttribute(`.device[data-platform="${CPU}"]`, 'data-state');
+    ensure(cpu === 'ok', `the worker's platform is ${cpu}`);
+    await shot(page, '12-health');
+    return {note: oneLine(reason).slice(0, 80)};
+});
+
 await check('no console errors', async () => {
     // Expected: the deliberate 422 of the form, and the 501 of an API that does not compute PP yet.
     const unexpected = consoleErrors.filter((e) => !(/Failed to load resource.*status of 422/.test(e.text) && e.url.endsWith('/api/v1/jobs')) &&
