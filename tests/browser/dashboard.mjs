@@ -4,6 +4,7 @@
 // it runs) and SHOTS (the screenshot folder). It does what a user does: enters the token, submits STREAM jobs
 // and a Wilson Dslash job from the form, watches them on the Job page, reads the charts. Prints one
 // PASS/FAIL/SKIP line per check.
+import {execFileSync} from 'node:child_process';
 import {chromium} from 'playwright-core';
 
 const URL_ = process.env.PPBENCH_URL;
@@ -356,8 +357,9 @@ await check('scaling page draws a cg sweep against size with the triad as refere
 });
 
 await check('health page shows a flagged device with its reason, colour and evidence link', async () => {
-    // tests/cli/browser.sh stored a history for flagged-gpu whose last two runs are 15 % low (a suspect and its
-    // confirming repeat).
+    // A history for flagged-gpu whose last two runs are 15 % low (a suspect and its confirming repeat), written
+    // by tests/cli/browser.sh and stored here, after the pages that count results.
+    execFileSync('psql', ['-qAtX', '-v', 'ON_ERROR_STOP=1', process.env.PPBENCH_DB, '-f', process.env.PPBENCH_SEED_SQL]);
     await go(page, '#/health');
     const tile = await page.waitForSelector('.device[data-platform="flagged-gpu"]', {timeout: 10000});
     const st = await tile.getAttribute('data-state');
