@@ -94,6 +94,7 @@ CREATE TABLE baselines (
     variant           text NOT NULL,
     precision         text NOT NULL,
     size              bigint NOT NULL,
+    device            text NOT NULL,                   -- the platform's name (device model), for its peers
     driver            text NOT NULL,
     compiler          text NOT NULL,
     version           text NOT NULL,
@@ -110,7 +111,7 @@ CREATE TABLE baselines (
     updated_at        timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (platform_id, suite, kernel, model, variant, precision, size)
 );
-CREATE INDEX baselines_peers ON baselines (suite, kernel, model, precision, size);
+CREATE INDEX baselines_peers ON baselines (suite, kernel, model, precision, size, device, driver);
 
 -- Results judged other than ok, with what they were judged against (the evidence). Suspects and confirmed
 -- ones stay out of later baseline windows.
@@ -299,12 +300,12 @@ BEGIN
         WHERE (platform_id, suite, kernel, model, variant, precision, size)
             = (NEW.platform_id, NEW.suite, NEW.kernel, NEW.model, NEW.variant, NEW.precision, NEW.size) FOR UPDATE;
     IF NOT FOUND OR (b.driver, b.compiler, b.version) IS DISTINCT FROM (v_driver, v_compiler, v_version) THEN
-        INSERT INTO baselines AS o (platform_id, suite, kernel, model, variant, precision, size, driver, compiler,
-                                    version, segment_from)
+        INSERT INTO baselines AS o (platform_id, suite, kernel, model, variant, precision, size, device, driver,
+                                    compiler, version, segment_from)
             VALUES (NEW.platform_id, NEW.suite, NEW.kernel, NEW.model, NEW.variant, NEW.precision, NEW.size,
-                    v_driver, v_compiler, v_version, NEW.id)
+                    coalesce(v_device, ''), v_driver, v_compiler, v_version, NEW.id)
             ON CONFLICT (platform_id, suite, kernel, model, variant, precision, size) DO UPDATE SET
-                driver = EXCLUDED.driver, compiler = EXCLUDED.compiler, version = EXCLUDED.version,
+                device = EXCLUDED.device, driver = EXCLUDED.driver, compiler = EXCLUDED.compiler, version = EXCLUDED.version,
                 segment_from = EXCLUDED.segment_from, segment_started = now(), n = 0, median = NULL, mad = NULL,
                 suspect_result_id = NULL
             RETURNING * INTO b;
@@ -319,7 +320,7 @@ BEGIN
           AND r.flags = '{}'
           AND NOT EXISTS (SELECT 1 FROM result_verdicts v WHERE v.result_id = r.id
                           AND v.verdict IN ('regressed', 'outlier'))
-        ORDER BY r.created_at DESC, r.id DESC LIMIT s.window_k),
+        ORDER BY r.id DESC LIMIT s.window_k),
     m AS (SELECT count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY f) AS med FROM w)
     SELECT m.n, m.med, (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(w.f - m.med)) FROM w)
         INTO v_n, v_med, v_mad FROM m;
@@ -332,10 +333,10 @@ BEGIN
 
     -- peers: the same problem on the same device model and driver elsewhere in the fleet
     WITH p AS (
-        SELECT coalesce(pb.median, pb.last_fom) AS f FROM baselines pb JOIN platforms pp ON pp.id = pb.platform_id
+        SELECT coalesce(pb.median, pb.last_fom) AS f FROM baselines pb
         WHERE pb.suite = NEW.suite AND pb.kernel = NEW.kernel AND pb.model = NEW.model
-          AND pb.precision = NEW.precision AND pb.size = NEW.size AND pb.variant = NEW.variant
-          AND pb.driver = v_driver AND pp.name = v_device AND pb.platform_id <> NEW.platform_id
+          AND pb.precision = NEW.precision AND pb.size = NEW.size AND pb.device = coalesce(v_device, '')
+          AND pb.driver = v_driver AND pb.variant = NEW.variant AND pb.platform_id <> NEW.platform_id
           AND coalesce(pb.median, pb.last_fom) IS NOT NULL),
     m AS (SELECT count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY f) AS med FROM p)
     SELECT m.n, m.med, (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(p.f - m.med)) FROM p)
