@@ -24,7 +24,7 @@ CPPFLAGS      += -I. -I$(BUILD)/gen -D_GNU_SOURCE $(shell pkg-config --cflags $(
 BASE_CFLAGS    = -std=c11 $(WARN) -fopenmp $(SANITIZE) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ALL_CFLAGS     = $(BASE_CFLAGS) $(CFLAGS)
 LDLIBS         = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lOpenCL -lcurl) -ldl -lm
-SERVER_LDLIBS  = $(shell pkg-config --libs $(SERVER_PKGS) jansson 2>/dev/null) -lpthread -lm
+SERVER_LDLIBS  = $(shell pkg-config --libs $(SERVER_PKGS) jansson libcurl 2>/dev/null) -lpthread -lm
 CLI_LDLIBS     = $(shell pkg-config --libs jansson libcurl 2>/dev/null) -lm
 LDFLAGS       += -fopenmp $(SANITIZE)
 
@@ -42,7 +42,7 @@ OMPT_FLAGS ?= -fopenmp -foffload=nvptx-none -foffload-options=nvptx-none=-misa=$
               -foffload-options=nvptx-none=-lm
 OMPT_SO     = $(BUILD)/lib/ppbench/libppbench-omptarget.so
 
-LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/log.c
+LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c
 # kernels/ is suite-major: kernels/<suite>/ holds a suite's driver, reference, device code and one file per
 # model (openmp.c, opencl.c + <suite>.cl, <suite>.cu); kernels/<model>/ holds only a model's core.
 SUITES     = $(patsubst kernels/%/,%,$(filter-out kernels/openmp/ kernels/opencl/ kernels/cuda/ kernels/omptarget/,$(sort $(dir $(wildcard kernels/*/*)))))
@@ -70,7 +70,7 @@ SERVER     = $(if $(SERVER_SRC),$(BUILD)/bin/ppbenchd)
 CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
 # ppbenchd links the suite table and its checks (kernels/suite.c, suites.c; lattice.c for the lattice rule),
 # the same code the worker checks a job with; the drivers are weak references there (NULL).
-SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c kernels/lattice.c kernels/suite.c kernels/suites.c kernels/divergence.c) $(BUILD)/obj/schema.o \
+SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c kernels/lattice.c kernels/suite.c kernels/suites.c kernels/divergence.c) $(BUILD)/obj/schema.o \
              $(BUILD)/obj/openapi.o
 
 ifneq ($(NVCC),)

@@ -9,6 +9,7 @@
 
 #include "buildinfo.h"
 #include "cli/cli.h"
+#include "cli/fleet.h"
 #include "cli/query.h"
 #include "cli/scaling.h"
 #include "cli/submit.h"
@@ -40,6 +41,9 @@ static const struct command commands[] = {
     {"pp", query_pp_main, query_pp_usage, "performance portability of each application over platforms"},
     {"scaling", scaling_main, scaling_usage,
      "a suite's figure of merit against problem size on one platform"},
+    {"schedules", fleet_schedules_main, fleet_schedules_usage,
+     "list, create, pause, resume or run schedules"},
+    {"health", fleet_health_main, fleet_health_usage, "platforms that need attention, and why"},
     {"version", version_main, version_usage, "print the version of this client"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "server/health.h"
+#include "server/metrics.h"
+#include "server/schedule.h"
 
 const struct route api_routes[] = {
     {"GET", "/", static_index, ROLE_NONE, BODY_NONE, 0, false}, /* the page and its files hold no data */
@@ -39,6 +42,18 @@ const struct route api_routes[] = {
     {"GET", "/api/v1/pp", pp_get, ROLE_READ, BODY_NONE, 0, false},
     {"GET", "/api/v1/pp/policies", pp_policies_get, ROLE_READ, BODY_NONE, 0, false},
     {"POST", "/api/v1/import/babelstream", import_babelstream, ROLE_SUBMIT, BODY_RAW, 0, false},
+    {"GET", "/metrics", metrics_get, ROLE_READ, BODY_NONE, 0, false},
+    {"GET", "/api/v1/health", health_get, ROLE_READ, BODY_NONE, 0, false},
+    {"POST", "/api/v1/health/clear", health_clear, ROLE_ADMIN, BODY_JSON, 4 << 10, false},
+    {"GET", "/api/v1/health/floors", health_floors_get, ROLE_READ, BODY_NONE, 0, false},
+    {"POST", "/api/v1/health/floors", health_floors_set, ROLE_ADMIN, BODY_JSON, 4 << 10, false},
+    {"GET", "/api/v1/baselines", health_baselines, ROLE_READ, BODY_NONE, 0, false},
+    {"GET", "/api/v1/schedules", schedule_list, ROLE_READ, BODY_NONE, 0, false},
+    {"POST", "/api/v1/schedules", schedule_create, ROLE_ADMIN, BODY_JSON, 64 << 10, false},
+    {"GET", "/api/v1/schedules/{id}", schedule_get, ROLE_READ, BODY_NONE, 0, false},
+    {"POST", "/api/v1/schedules/{id}/pause", schedule_pause, ROLE_ADMIN, BODY_NONE, 0, false},
+    {"POST", "/api/v1/schedules/{id}/resume", schedule_resume, ROLE_ADMIN, BODY_NONE, 0, false},
+    {"POST", "/api/v1/schedules/{id}/run", schedule_run, ROLE_ADMIN, BODY_NONE, 0, false},
     {"POST", "/api/v1/workers/register", workers_register, ROLE_WORKER, BODY_JSON, 64 << 10, false},
     {"POST", "/api/v1/workers/{id}/claim", workers_claim, ROLE_WORKER, BODY_NONE, 0, true},
     {"POST", "/api/v1/workers/{id}/heartbeat", workers_heartbeat, ROLE_WORKER, BODY_JSON, 4 << 10, true},

@@ -13,6 +13,7 @@
 #include "lib/clock.h"
 #include "server/auth.h"
 #include "lib/log.h"
+#include "server/metrics.h"
 #include "server/report_check.h"
 #include "server/parse.h"
 
@@ -124,7 +125,7 @@ static const char result_sql[] =
     "jobs.state), "
     "idle AS (UPDATE workers SET state = 'idle', last_heartbeat = now() WHERE id = (SELECT worker_id FROM "
     "j)) "
-    "SELECT state FROM f";
+    "SELECT state, extract(epoch FROM now() - (SELECT claimed_at FROM jobs WHERE id = $1)) FROM f";
 
 static const char held_job_sql[] = "SELECT suite, to_jsonb(kernels)::text, params::text FROM jobs "
                                    "WHERE id = $1 AND epoch = $2 AND worker_id = $3 AND state = 'running'";
@@ -484,6 +485,7 @@ int jobs_result(struct request *r)
         goto out;
     }
     log_info("job=%s %s", r->args[0], PQgetvalue(res, 0, 0));
+    metrics_job_finished(PQgetvalue(res, 0, 0), atof(PQgetvalue(res, 0, 1)));
     r->reply = json_pack("{s:s}", "state", PQgetvalue(res, 0, 0));
     st = 200;
 out:

@@ -57,6 +57,15 @@ static const struct setting {
     {"slurm_export", T_STRING, S(slurm_export), "NONE", false, 0, 0},
     {"slurm_poll_s", T_LONG, S(slurm_poll_s), "5", false, 1, 600},
     {"slurm_time_margin_s", T_LONG, S(slurm_time_margin_s), "300", false, 0, 86400},
+    {"baseline_window", T_LONG, S(baseline_window), "20", true, 2, 1000},
+    {"baseline_min_results", T_LONG, S(baseline_min_results), "5", true, 2, 1000},
+    {"judge_z", T_LONG, S(judge_z), "4", true, 1, 100},
+    {"judge_min_band_percent", T_LONG, S(judge_min_band_percent), "2", true, 0, 100},
+    {"outlier_mads", T_LONG, S(outlier_mads), "3", true, 1, 100},
+    {"outlier_min_peers", T_LONG, S(outlier_min_peers), "4", true, 1, 1000},
+    {"webhook_url", T_STRING, S(webhook_url), "", true, 0, 0},
+    {"drain_hook", T_STRING, S(drain_hook), "", true, 0, 0},
+    {"metrics_max_series", T_LONG, S(metrics_max_series), "10000", true, 1, 1000000},
 #undef S
 };
 

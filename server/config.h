@@ -46,6 +46,16 @@ struct config {
     char slurm_export[512];
     long slurm_poll_s;
     long slurm_time_margin_s;
+    /* fleet health (server/health.c, schema/012_fleet.sql) */
+    long baseline_window;        /* K: a baseline is the median and MAD of the last K results of a segment */
+    long baseline_min_results;   /* results a baseline needs before it judges */
+    long judge_z;                /* |z| beyond this is a regression or an improvement */
+    long judge_min_band_percent; /* the band (1.4826 MAD) is at least this % of the median */
+    long outlier_mads;           /* k: more than k MADs below the peers' median is an outlier */
+    long outlier_min_peers;      /* peers (same device model and driver) needed to judge outliers */
+    char webhook_url[1024];      /* gets a JSON document per confirmed event and recovery ("": none) */
+    char drain_hook[1024];       /* run with the platform and the reason when a platform needs attention */
+    long metrics_max_series;     /* per-platform series per family in GET /metrics */
 };
 
 void config_defaults(struct config *c);

@@ -23,6 +23,7 @@
 #include "server/auth.h"
 #include "server/parse.h"
 #include "lib/log.h"
+#include "server/metrics.h"
 
 struct http_server {
     struct MHD_Daemon *daemon;
@@ -289,6 +290,7 @@ static enum MHD_Result send_reply(struct request *r, int status)
     const char *type = "application/json";
     enum MHD_Result ret;
 
+    r->status = status;
     if (status >= 400) {
         text = error_body(r);
         if (status >= 500)
@@ -349,6 +351,7 @@ static enum MHD_Result send_stream(struct request *r)
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 8192, stream_reader, r, NULL);
     enum MHD_Result ret;
 
+    r->status = MHD_HTTP_OK;
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     MHD_add_response_header(resp, "X-Request-Id", r->id);
@@ -534,6 +537,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     track_deadline(conn, clock_now() + g_request_timeout); /* the next request on a kept-alive connection */
     if (!r)
         return;
+    if (r->status)
+        metrics_http(r->route, r->status, clock_now() - r->started);
     if (r->state_free)
         r->state_free(r->state);
     json_decref(r->json);

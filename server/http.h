@@ -93,6 +93,7 @@ struct request {
     stream_fn stream;
     bool suspended;
     double started;
+    int status; /* the status sent, counted by server/metrics.c when the request completes (0: none) */
 };
 
 struct http_server;

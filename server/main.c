@@ -28,6 +28,9 @@
 #include "server/migrate.h"
 #include "server/notify.h"
 #include "server/slurm.h"
+#include "server/alerts.h"
+#include "server/health.h"
+#include "server/metrics.h"
 #include "lib/clock.h"
 #include "server/pgembed.h"
 #include "server/spawn.h"
@@ -261,8 +264,14 @@ static void apply_settings(const struct config *c)
 
     log_parse_level(c->log_level, &lvl);
     log_set_level(lvl);
+    struct health_settings h = {c->baseline_window,        c->baseline_min_results, c->judge_z,
+                                c->judge_min_band_percent, c->outlier_mads,         c->outlier_min_peers};
+
     http_set_limits((size_t)c->max_body_bytes, c->require_read_token);
     api_configure(&s);
+    health_configure(&h);
+    alerts_configure(c->webhook_url, c->drain_hook);
+    metrics_configure(c->metrics_max_series);
 }
 
 static void reload(struct options *o)
@@ -311,6 +320,7 @@ int main(int argc, char **argv)
     struct pgembed *pg = NULL;
     struct notifier *notifier = NULL;
     struct slurm *slurm = NULL;
+    struct alerts *alerts = NULL;
     struct http_server *http = NULL;
     struct supervisor *sup = NULL;
     char addr[64], url[128], admin[64], worker_token[64], worker_bin[1024];
@@ -352,7 +362,7 @@ int main(int argc, char **argv)
         log_err("startup: %s", err.msg);
         goto out;
     }
-    if (notify_start(&notifier, &err) ||
+    if (notify_start(&notifier, &err) || alerts_start(&alerts, &err) ||
         http_start(addr, port, (unsigned)o.cfg.threads, (unsigned)o.cfg.max_connections,
                    (unsigned)o.cfg.connection_timeout_s, (unsigned)o.cfg.request_timeout_s,
                    (unsigned)o.cfg.max_connections_per_ip, api_routes, &http, &err)) {
@@ -430,6 +440,7 @@ out:
     slurm_stop(slurm);
     http_stop(http);
     notify_stop(notifier);
+    alerts_stop(alerts);
     db_thread_close();
     pgembed_stop(pg);
     if (lock_fd >= 0)

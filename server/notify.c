@@ -15,8 +15,10 @@
 #include "lib/clock.h"
 #include "server/api.h"
 #include "server/db.h"
+#include "server/health.h"
 #include "server/http.h"
 #include "lib/log.h"
+#include "server/schedule.h"
 
 struct notifier {
     pthread_t thread;
@@ -113,6 +115,8 @@ static void *run(void *arg)
             http_wake_all();
         if (clock_now() >= next_tick) {
             reap();
+            health_sync();
+            schedule_tick();
             http_wake_all();
             next_tick = clock_now() + 1.0;
         }

@@ -12,8 +12,9 @@ import * as scaling from './scaling.js';
 import * as jobs from './jobs.js';
 import * as result from './result.js';
 import * as compare from './compare.js';
+import * as health from './health.js';
 
-const pages = {fleet, submit, job, jobs, results, result, compare, platform, portability, scaling};
+const pages = {fleet, submit, job, jobs, results, result, compare, platform, portability, scaling, health};
 let current = null;
 
 function newContext() {

@@ -4,6 +4,7 @@
 // it runs) and SHOTS (the screenshot folder). It does what a user does: enters the token, submits STREAM jobs
 // and a Wilson Dslash job from the form, watches them on the Job page, reads the charts. Prints one
 // PASS/FAIL/SKIP line per check.
+import {execFileSync} from 'node:child_process';
 import {chromium} from 'playwright-core';
 
 const URL_ = process.env.PPBENCH_URL;
@@ -563,6 +564,29 @@ await check('portability: hacc variant policies, the navigation chart (a point p
     return {note: `${drawn.length} policies on the navigation chart; ${cells.length} applications`};
 });
 
+
+await check('health page shows a flagged device with its reason, colour and evidence link', async () => {
+    // A history for flagged-gpu whose last two runs are 15 % low (a suspect and its confirming repeat), written
+    // by tests/cli/browser.sh and stored here, after the pages that count results.
+    execFileSync('psql', ['-qAtX', '-v', 'ON_ERROR_STOP=1', process.env.PPBENCH_DB, '-f', process.env.PPBENCH_SEED_SQL]);
+    await go(page, '#/health');
+    const tile = await page.waitForSelector('.device[data-platform="flagged-gpu"]', {timeout: 10000});
+    const st = await tile.getAttribute('data-state');
+    ensure(st === 'regressed', `state ${st}`);
+    const reason = await tile.$eval('.reason', (n) => n.textContent);
+    ensure(/15\.0% below its baseline 100\.00 GB\/s/.test(reason) && /confirmed by a repeat/.test(reason),
+           `reason: "${reason}"`);
+    const colour = await tile.evaluate((n) => getComputedStyle(n).borderTopColor);
+    ensure(colour === 'rgb(198, 40, 40)', `colour ${colour}, expected the regressed red`);
+    const href = await tile.$eval('a.evidence', (a) => a.getAttribute('href'));
+    ensure(href === '#/platform?id=flagged-gpu', `evidence ${href}`);
+    const n = await page.textContent('.card[data-state="regressed"] .value');
+    ensure(n === '1', `regressed count ${n}`);
+    const cpu = await page.getAttribute(`.device[data-platform="${CPU}"]`, 'data-state');
+    ensure(cpu === 'ok', `the worker's platform is ${cpu}`);
+    await shot(page, '12-health');
+    return {note: oneLine(reason).slice(0, 80)};
+});
 
 await check('no console errors', async () => {
     // Expected: the deliberate 422 of the form, and the 501 of an API that does not compute PP yet.

@@ -36,9 +36,22 @@ server_start "lease_s = 3" "heartbeat_s = 1" "noisy_cv_percent = 1000"
 wait_cpu_worker
 [ -n "$CPU" ] || { fail "browser: a worker serves cpu0" "$(tail -n 5 "$SERVER_LOG" | tr '\n' ' ')"; exit 0; }
 
+# A flagged device for the Health page: a steady history at 100 GB/s, then two runs 15 % low (a suspect and its
+# confirming repeat), stored as rows (the judging trigger treats every path alike). dashboard.mjs stores it just
+# before it opens that page, so the pages before it see only the worker's results.
+cat >"$TMP/flagged.sql" <<'EOF'
+INSERT INTO platforms (id, kind, name) VALUES ('flagged-gpu', 'gpu', 'SimGPU');
+INSERT INTO results (platform_id, suite, kernel, model, precision, size, bytes, flops, times_s, min_s, max_s, mean_s,
+                     median_s, stddev_s, bandwidth, gflops, verified, provenance)
+SELECT 'flagged-gpu', 'stream', 'triad', 'openmp', 'fp64', 1048576, 25165824, 2097152, ARRAY[t, t], t, t, t, t, 0,
+       bw * 1e9, 0, true, '{}'
+FROM (SELECT i, CASE WHEN i > 8 THEN 85 ELSE 99 + i % 3 END AS bw FROM generate_series(1, 10) i) g,
+     LATERAL (SELECT 25165824 / (g.bw * 1e9) AS t) x ORDER BY i;
+EOF
 SHOTS="$BUILD/browser-shots"
 rm -rf "$SHOTS" && mkdir -p "$SHOTS"
 PPBENCH_URL=$URL PPBENCH_TOKEN=$ADMIN PPBENCH_PLATFORM=$CPU SHOTS=$SHOTS \
+    PPBENCH_DB="host=$STATE/pg/run dbname=ppbench user=ppbench" PPBENCH_SEED_SQL="$TMP/flagged.sql" \
     PPBENCH_MODELS=$(printf '%s' "$BODY" | jq -r --arg p "$CPU" '.platforms[] | select(.id == $p) | .models | join(" ")') \
     timeout 600 node "$DIR/dashboard.mjs" 2>"$TMP/node.err"
 rc=$?

@@ -1,0 +1,132 @@
+// health: the fleet as a grid of devices coloured by state (ok, regressed, outlier, verification failed,
+// stale worker, never measured), each with its reason and a link to the evidence (the Platform page's
+// history), the counts by state, and the schedules (create, pause, resume, run now, last outcome).
+// Refreshed every 10 s. Calls GET /api/v1/health and /api/v1/schedules; POST /api/v1/schedules[/{id}/...]
+// and /api/v1/health/clear with the saved (admin) token. Styles are inline: this page owns no CSS.
+import {ago, api, el, empty, errorBox, pageHref, table, when} from './ui.js';
+
+const REFRESH_MS = 10000;
+
+const STATES = {
+    ok: {label: 'ok', color: '#2e7d32'},
+    regressed: {label: 'regressed', color: '#c62828'},
+    outlier: {label: 'outlier', color: '#e65100'},
+    verification_failed: {label: 'verification failed', color: '#6a1b9a'},
+    stale_worker: {label: 'stale worker', color: '#8a6d00'},
+    never_measured: {label: 'never measured', color: '#8a94a6'},
+};
+
+function stateBadge(state) {
+    const s = STATES[state] || {label: state, color: '#8a94a6'};
+    return el('span', {class: 'badge', style: `background:${s.color}`}, s.label);
+}
+
+function counts(doc) {
+    return el('div', {class: 'cards'}, Object.keys(STATES).map((k) =>
+        el('div', {class: 'card', 'data-state': k, style: `border-left:6px solid ${STATES[k].color}`},
+           el('div', {class: 'value'}, String(doc.counts[k] || 0)), el('div', {class: 'label'}, STATES[k].label))));
+}
+
+function tile(p, onClear) {
+    const s = STATES[p.state] || STATES.never_measured;
+    const attention = ['regressed', 'outlier', 'verification_failed'].includes(p.state);
+    return el('div', {class: 'device', 'data-platform': p.id, 'data-state': p.state,
+                      style: `border:1px solid var(--line);border-top:6px solid ${s.color};border-radius:6px;` +
+                             'background:var(--card);padding:8px 10px;min-width:220px;max-width:340px;flex:1 1 240px'},
+              el('div', {style: 'display:flex;justify-content:space-between;gap:8px'},
+                 el('a', {href: pageHref('platform', {id: p.id}), style: 'font-weight:600'}, p.id), stateBadge(p.state)),
+              el('div', {style: 'color:var(--muted);font-size:12px'}, `${p.name} · ${p.kind}${p.host ? ` · ${p.host}` : ''}`),
+              p.reason && p.state !== 'ok' ? el('div', {class: 'reason', style: 'font-size:12px;margin-top:4px'}, p.reason) : null,
+              el('div', {style: 'font-size:12px;margin-top:4px;display:flex;gap:10px'},
+                 p.evidence ? el('a', {href: pageHref('platform', {id: p.id}), class: 'evidence'}, 'evidence') : null,
+                 p.since && attention ? el('span', {style: 'color:var(--muted)'}, `since ${ago(p.since)}`) : null,
+                 attention ? el('button', {type: 'button', onclick: () => onClear(p.id)}, 'clear') : null));
+}
+
+function scheduleRows(list, act) {
+    return table(['schedule', 'spec', 'job', 'selector', 'next', 'last', 'outcome', ''],
+                 list.map((s) => [
+                     s.name, el('code', {}, s.spec), `${s.suite} ${s.model} ${(s.kernels || []).join(',')}`,
+                     Object.entries(s.selector || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'every platform',
+                     s.paused ? 'paused' : when(s.due_at),
+                     s.last ? `${ago(s.last.fired_at)}: ${s.last.jobs.length} jobs` : 'never',
+                     s.last ? el('span', {class: 'reason'}, s.last.outcome) : '',
+                     el('span', {style: 'display:flex;gap:6px'},
+                        el('button', {type: 'button', onclick: () => act(s.id, s.paused ? 'resume' : 'pause')},
+                           s.paused ? 'resume' : 'pause'),
+                        el('button', {type: 'button', onclick: () => act(s.id, 'run')}, 'run now')),
+                 ]));
+}
+
+function scheduleForm(onCreate) {
+    const f = el('form', {class: 'job-form', style: 'display:flex;flex-wrap:wrap;gap:8px;align-items:end'},
+                 ...[['name', 'nightly-gpus'], ['spec', '30 2 * * *'], ['suite', 'stream'], ['model', 'openmp'],
+                     ['kernels', 'triad'], ['kind', 'gpu'], ['host', 'node*']].map(([n, ph]) =>
+                     el('label', {}, n, el('br'), el('input', {name: n, placeholder: ph, size: 12}))),
+                 el('button', {type: 'submit'}, 'create'));
+    f.addEventListener('submit', (ev) => {
+        ev.preventDefault();
+        const v = Object.fromEntries(new FormData(f).entries());
+        const body = {name: v.name, spec: v.spec, suite: v.suite, model: v.model};
+        if (v.kernels)
+            body.kernels = v.kernels.split(',').map((k) => k.trim()).filter(Boolean);
+        const selector = {};
+        if (v.kind)
+            selector.kind = v.kind;
+        if (v.host)
+            selector.host = v.host;
+        if (Object.keys(selector).length)
+            body.selector = selector;
+        onCreate(body);
+    });
+    return f;
+}
+
+export async function render(root, route, ctx) {
+    const grid = el('div', {class: 'grid'});
+    const sched = el('div', {});
+    const msg = el('div', {});
+    root.append(el('h1', {}, 'Health'),
+                el('p', {class: 'note'}, 'Each result is judged against its platform\'s baseline and its peers ' +
+                   '(same device model and driver); a suspect is confirmed by a repeat before it is raised.'),
+                grid, el('h2', {}, 'Schedules'), msg, sched);
+
+    async function act(fn, what) {
+        msg.replaceChildren();
+        try {
+            await fn();
+            await refresh();
+        } catch (e) {
+            msg.replaceChildren(errorBox(e, what));
+        }
+    }
+    const clear = (id) => act(() => api('/api/v1/health/clear', {method: 'POST', body: {platform: id}, auth: true}),
+                              `clear ${id}`);
+    const scheduleAct = (id, verb) => act(() => api(`/api/v1/schedules/${id}/${verb}`, {method: 'POST', auth: true}),
+                                          `${verb} schedule ${id}`);
+    const create = (body) => act(() => api('/api/v1/schedules', {method: 'POST', body, auth: true}), 'create');
+    const form = scheduleForm(create);
+
+    async function refresh() {
+        const [doc, schedules] = await Promise.all([api('/api/v1/health'), api('/api/v1/schedules')]);
+        if (ctx.left)
+            return;
+        const rank = ['regressed', 'outlier', 'verification_failed', 'stale_worker', 'never_measured', 'ok'];
+        const platforms = [...doc.platforms].sort((a, b) => rank.indexOf(a.state) - rank.indexOf(b.state) ||
+                                                             a.id.localeCompare(b.id));
+        grid.replaceChildren(counts(doc), el('div', {style: 'height:12px'}),
+                             platforms.length ? el('div', {class: 'devices', style: 'display:flex;flex-wrap:wrap;gap:10px'},
+                                                   platforms.map((p) => tile(p, clear)))
+                                              : empty('no platforms yet: start a worker (see the Fleet page)'));
+        sched.replaceChildren(schedules.schedules.length ? scheduleRows(schedules.schedules, scheduleAct)
+                                                         : empty('no schedule yet: create one below (admin token)'),
+                              el('h3', {}, 'New schedule'), form);
+    }
+    try {
+        await refresh();
+    } catch (e) {
+        root.append(errorBox(e));
+    }
+    const timer = setInterval(() => refresh().catch(() => {}), REFRESH_MS);
+    ctx.onLeave(() => clearInterval(timer));
+}
