@@ -13,7 +13,7 @@
 #include "lib/clock.h"
 #include "server/auth.h"
 #include "lib/log.h"
-#include "server/metrics.h"
+#include "server/counters.h"
 #include "server/report_check.h"
 #include "server/parse.h"
 
@@ -485,7 +485,7 @@ int jobs_result(struct request *r)
         goto out;
     }
     log_info("job=%s %s", r->args[0], PQgetvalue(res, 0, 0));
-    metrics_job_finished(PQgetvalue(res, 0, 0), atof(PQgetvalue(res, 0, 1)));
+    counters_job_finished(PQgetvalue(res, 0, 0), atof(PQgetvalue(res, 0, 1)));
     r->reply = json_pack("{s:s}", "state", PQgetvalue(res, 0, 0));
     st = 200;
 out:

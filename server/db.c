@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "lib/log.h"
-#include "server/metrics.h"
+#include "server/counters.h"
 
 #define MAX_STATEMENTS 128
 
@@ -51,7 +51,7 @@ static void set_error(struct db_error *err, PGconn *conn, const PGresult *res, c
     const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
     const char *msg = res ? PQresultErrorMessage(res) : (conn ? PQerrorMessage(conn) : "no connection");
 
-    metrics_db_error();
+    counters_db_error();
     memset(err, 0, sizeof(*err));
     snprintf(err->sqlstate, sizeof(err->sqlstate), "%s", state ? state : "");
     /* Class 08 (connection exception), 57P (operator intervention: shutdown, crash recovery), 53 (resources).

@@ -23,7 +23,7 @@
 #include "server/auth.h"
 #include "server/parse.h"
 #include "lib/log.h"
-#include "server/metrics.h"
+#include "server/counters.h"
 
 struct http_server {
     struct MHD_Daemon *daemon;
@@ -538,7 +538,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!r)
         return;
     if (r->status)
-        metrics_http(r->route, r->status, clock_now() - r->started);
+        counters_http(r->route ? (size_t)(r->route - g_routes) : COUNTERS_MAX_ROUTES, r->status,
+                      clock_now() - r->started);
     if (r->state_free)
         r->state_free(r->state);
     json_decref(r->json);

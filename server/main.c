@@ -30,7 +30,7 @@
 #include "server/slurm.h"
 #include "server/alerts.h"
 #include "server/health.h"
-#include "server/metrics.h"
+#include "server/counters.h"
 #include "lib/clock.h"
 #include "server/pgembed.h"
 #include "server/spawn.h"
@@ -271,7 +271,7 @@ static void apply_settings(const struct config *c)
     api_configure(&s);
     health_configure(&h);
     alerts_configure(c->webhook_url, c->drain_hook);
-    metrics_configure(c->metrics_max_series);
+    counters_configure(c->metrics_max_series);
 }
 
 static void reload(struct options *o)

@@ -13,76 +13,10 @@
 #include <string.h>
 
 #include "server/api.h"
+#include "server/counters.h"
 #include "lib/log.h"
 
-#define MAX_ROUTES 64 /* route table rows counted; more share the "unmatched" row (a test keeps it below) */
-
-static const int statuses[] = {200, 201, 202, 204, 304, 400, 401, 403, 404,
-                               405, 409, 413, 414, 415, 422, 431, 500, 503};
-#define NSTATUS (sizeof(statuses) / sizeof(statuses[0]) + 1) /* + "other" */
-
-static const double lat_bounds[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
-                                    0.1,    0.25,  0.5,    1,     2.5,  5,     10};
-#define NLAT (sizeof(lat_bounds) / sizeof(lat_bounds[0]) + 1) /* + +Inf */
-
-static const double job_bounds[] = {1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200};
-#define NJOB (sizeof(job_bounds) / sizeof(job_bounds[0]) + 1)
-
-static atomic_ulong req_count[MAX_ROUTES + 1][NSTATUS];
-static atomic_ulong lat_bucket[MAX_ROUTES + 1][NLAT]; /* not cumulative: summed at scrape */
-static atomic_ulong lat_sum_us[MAX_ROUTES + 1];
-static atomic_ulong job_bucket[2][NJOB];
-static atomic_ulong job_sum_ms[2];
-static atomic_ulong db_errors;
-static atomic_long max_series = 10000;
-
 static const char scrape_sql[] = "SELECT metrics_text($1, $2)";
-
-static size_t bucket(const double *bounds, size_t n, double v)
-{
-    size_t i = 0;
-
-    while (i < n && v > bounds[i])
-        i++;
-    return i;
-}
-
-void metrics_http(const struct route *rt, int status, double seconds)
-{
-    size_t ri = MAX_ROUTES, si = NSTATUS - 1;
-
-    if (rt && rt >= api_routes && rt - api_routes < MAX_ROUTES)
-        ri = (size_t)(rt - api_routes);
-    for (size_t i = 0; i + 1 < NSTATUS; i++)
-        if (statuses[i] == status)
-            si = i;
-    if (seconds < 0)
-        seconds = 0;
-    atomic_fetch_add_explicit(&req_count[ri][si], 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&lat_bucket[ri][bucket(lat_bounds, NLAT - 1, seconds)], 1,
-                              memory_order_relaxed);
-    atomic_fetch_add_explicit(&lat_sum_us[ri], (unsigned long)(seconds * 1e6), memory_order_relaxed);
-}
-
-void metrics_db_error(void)
-{
-    atomic_fetch_add_explicit(&db_errors, 1, memory_order_relaxed);
-}
-
-void metrics_job_finished(const char *state, double seconds)
-{
-    int s = strcmp(state, "succeeded") ? 1 : 0;
-
-    if (seconds < 0)
-        seconds = 0;
-    atomic_fetch_add_explicit(&job_bucket[s][bucket(job_bounds, NJOB - 1, seconds)], 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&job_sum_ms[s], (unsigned long)(seconds * 1e3), memory_order_relaxed);
-}
-
-void metrics_configure(long n)
-{
-    atomic_store(&max_series, n);
-}
 
 struct buf {
     char *p;
@@ -125,7 +59,7 @@ static const char *route_label(size_t i, char *buf, size_t size)
 {
     const struct route *rt = &api_routes[i];
 
-    if (i == MAX_ROUTES)
+    if (i == COUNTERS_MAX_ROUTES)
         return "unmatched";
     snprintf(buf, size, "%s %s", rt->method, rt->pattern);
     return buf;
@@ -135,7 +69,7 @@ static size_t nroutes(void)
 {
     size_t n = 0;
 
-    while (api_routes[n].method && n < MAX_ROUTES)
+    while (api_routes[n].method && n < COUNTERS_MAX_ROUTES)
         n++;
     return n;
 }
@@ -147,16 +81,16 @@ static void put_http(struct buf *b)
 
     put(b, "# HELP ppbench_http_requests_total HTTP requests by route and status.\n"
            "# TYPE ppbench_http_requests_total counter\n");
-    for (size_t i = 0; i <= MAX_ROUTES; i++) {
-        if (i >= n && i != MAX_ROUTES)
+    for (size_t i = 0; i <= COUNTERS_MAX_ROUTES; i++) {
+        if (i >= n && i != COUNTERS_MAX_ROUTES)
             continue;
-        for (size_t s = 0; s < NSTATUS; s++) {
-            unsigned long c = atomic_load_explicit(&req_count[i][s], memory_order_relaxed);
+        for (size_t s = 0; s < COUNTERS_NSTATUS; s++) {
+            unsigned long c = atomic_load_explicit(&counters_req_count[i][s], memory_order_relaxed);
             if (!c)
                 continue;
             char st[8];
-            if (s + 1 < NSTATUS)
-                snprintf(st, sizeof(st), "%d", statuses[s]);
+            if (s + 1 < COUNTERS_NSTATUS)
+                snprintf(st, sizeof(st), "%d", counters_statuses[s]);
             else
                 snprintf(st, sizeof(st), "other");
             put(b, "ppbench_http_requests_total{route=\"%s\",status=\"%s\"} %lu\n",
@@ -166,29 +100,29 @@ static void put_http(struct buf *b)
     put(b, "# HELP ppbench_http_request_duration_seconds Time from a request's arrival to its answer (long "
            "polls "
            "and event streams included).\n# TYPE ppbench_http_request_duration_seconds histogram\n");
-    for (size_t i = 0; i <= MAX_ROUTES; i++) {
-        if (i >= n && i != MAX_ROUTES)
+    for (size_t i = 0; i <= COUNTERS_MAX_ROUTES; i++) {
+        if (i >= n && i != COUNTERS_MAX_ROUTES)
             continue;
-        unsigned long cum = 0, counts[NLAT];
-        for (size_t k = 0; k < NLAT; k++)
-            counts[k] = atomic_load_explicit(&lat_bucket[i][k], memory_order_relaxed);
-        for (size_t k = 0; k < NLAT; k++)
+        unsigned long cum = 0, counts[COUNTERS_NLAT];
+        for (size_t k = 0; k < COUNTERS_NLAT; k++)
+            counts[k] = atomic_load_explicit(&counters_lat_bucket[i][k], memory_order_relaxed);
+        for (size_t k = 0; k < COUNTERS_NLAT; k++)
             cum += counts[k];
         if (!cum)
             continue;
         const char *rl = route_label(i, label, sizeof(label));
         cum = 0;
-        for (size_t k = 0; k < NLAT; k++) {
+        for (size_t k = 0; k < COUNTERS_NLAT; k++) {
             cum += counts[k];
-            if (k + 1 < NLAT)
+            if (k + 1 < COUNTERS_NLAT)
                 put(b, "ppbench_http_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %lu\n", rl,
-                    lat_bounds[k], cum);
+                    counters_lat_bounds[k], cum);
             else
                 put(b, "ppbench_http_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %lu\n", rl,
                     cum);
         }
         put(b, "ppbench_http_request_duration_seconds_sum{route=\"%s\"} %.6f\n", rl,
-            atomic_load_explicit(&lat_sum_us[i], memory_order_relaxed) / 1e6);
+            atomic_load_explicit(&counters_lat_sum_us[i], memory_order_relaxed) / 1e6);
         put(b, "ppbench_http_request_duration_seconds_count{route=\"%s\"} %lu\n", rl, cum);
     }
 }
@@ -201,22 +135,22 @@ static void put_jobs(struct buf *b)
            "# TYPE ppbench_job_duration_seconds histogram\n");
     for (int s = 0; s < 2; s++) {
         unsigned long cum = 0;
-        for (size_t k = 0; k < NJOB; k++) {
-            cum += atomic_load_explicit(&job_bucket[s][k], memory_order_relaxed);
-            if (k + 1 < NJOB)
+        for (size_t k = 0; k < COUNTERS_NJOB; k++) {
+            cum += atomic_load_explicit(&counters_job_bucket[s][k], memory_order_relaxed);
+            if (k + 1 < COUNTERS_NJOB)
                 put(b, "ppbench_job_duration_seconds_bucket{state=\"%s\",le=\"%g\"} %lu\n", names[s],
-                    job_bounds[k], cum);
+                    counters_job_bounds[k], cum);
             else
                 put(b, "ppbench_job_duration_seconds_bucket{state=\"%s\",le=\"+Inf\"} %lu\n", names[s], cum);
         }
         put(b, "ppbench_job_duration_seconds_sum{state=\"%s\"} %.3f\n", names[s],
-            atomic_load_explicit(&job_sum_ms[s], memory_order_relaxed) / 1e3);
+            atomic_load_explicit(&counters_job_sum_ms[s], memory_order_relaxed) / 1e3);
         put(b, "ppbench_job_duration_seconds_count{state=\"%s\"} %lu\n", names[s], cum);
     }
     put(b,
         "# HELP ppbench_database_errors_total Statements that failed (unreachable database, errors).\n"
         "# TYPE ppbench_database_errors_total counter\nppbench_database_errors_total %lu\n",
-        atomic_load_explicit(&db_errors, memory_order_relaxed));
+        atomic_load_explicit(&counters_db_errors, memory_order_relaxed));
 }
 
 int metrics_get(struct request *r)
@@ -234,7 +168,7 @@ int metrics_get(struct request *r)
     if (!b.p)
         return req_fail(r, ERR_INTERNAL, NULL, "out of memory");
     snprintf(stale, sizeof(stale), "%ld", api_settings()->lease_s);
-    snprintf(limit, sizeof(limit), "%ld", atomic_load(&max_series));
+    snprintf(limit, sizeof(limit), "%ld", atomic_load(&counters_max_series));
     const char *p[2] = {stale, limit};
     if (!(res = db_query(scrape_sql, 2, p, &err))) {
         free(b.p);

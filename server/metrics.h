@@ -10,16 +10,6 @@
 
 #include "server/http.h"
 
-/* A request ended: its route (NULL when none matched), its status and its time in seconds. */
-void metrics_http(const struct route *rt, int status, double seconds);
-/* A statement failed (server/db.c). */
-void metrics_db_error(void);
-/* A job ended with a worker's result: "succeeded" or "failed", seconds since its claim. */
-void metrics_job_finished(const char *state, double seconds);
-
-/* At most this many series per per-platform family (setting metrics_max_series). */
-void metrics_configure(long max_series);
-
 int metrics_get(struct request *r);
 
 #endif
