@@ -613,28 +613,37 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 
 /* At most a few lines per interval of the same kind of noise (aborted connections, slow senders cut off);
  * the count of the rest goes into the next line that is written. */
-static bool log_allowed(unsigned *suppressed)
+/* A log line's budget: at most 5 lines per 10 s window; the rest are counted and said with the next line. */
+struct log_limit {
+    pthread_mutex_t lock;
+    double window;
+    unsigned written, dropped;
+};
+
+/* Each source has its own budget, so libmicrohttpd's chatter about closed connections never crowds out the
+ * sweeper's line about the connections it cut (an operator's signal of slow senders). */
+static struct log_limit mhd_limit = {.lock = PTHREAD_MUTEX_INITIALIZER};
+static struct log_limit sweep_limit = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static bool log_allowed(struct log_limit *l, unsigned *suppressed)
 {
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    static double window;
-    static unsigned written, dropped;
     double now = clock_now();
     bool ok;
 
-    pthread_mutex_lock(&lock);
-    if (now - window > 10) {
-        window = now;
-        written = 0;
+    pthread_mutex_lock(&l->lock);
+    if (now - l->window > 10) {
+        l->window = now;
+        l->written = 0;
     }
-    ok = written < 5;
+    ok = l->written < 5;
     if (ok) {
-        written++;
-        *suppressed = dropped;
-        dropped = 0;
+        l->written++;
+        *suppressed = l->dropped;
+        l->dropped = 0;
     } else {
-        dropped++;
+        l->dropped++;
     }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&l->lock);
     return ok;
 }
 
@@ -653,7 +662,7 @@ static void *sweep(void *arg)
                 cut++;
             }
         pthread_mutex_unlock(&tracked_lock);
-        if (cut && log_allowed(&suppressed))
+        if (cut && log_allowed(&sweep_limit, &suppressed))
             log_info(
                 "closed %u connection(s) whose request did not arrive within %.0f s (%u lines suppressed)",
                 cut, g_request_timeout, suppressed);
@@ -669,7 +678,7 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 
     (void)cls;
     vsnprintf(line, sizeof(line), fmt, ap);
-    if (log_allowed(&suppressed))
+    if (log_allowed(&mhd_limit, &suppressed))
         log_info("libmicrohttpd: %.*s%s", (int)strcspn(line, "\n"), line,
                  suppressed ? " (and more lines like it suppressed)" : "");
 }

@@ -185,8 +185,17 @@ static int open_database(struct options *o, struct pgembed **pg, struct pp_error
     }
     if (mkdir(o->cfg.state_dir, 0755) && errno != EEXIST)
         return pp_error_set(err, "state directory %s: %s", o->cfg.state_dir, strerror(errno));
-    if (pgembed_start(o->cfg.state_dir, pg, conninfo, sizeof(conninfo), err))
-        return pp_error_prefix(err, "embedded postgresql");
+    /* A cluster caught half-started or half-dead by a kill (an empty PID file, a stale lock) clears within
+     * seconds: try again with a backoff for about 15 s before giving up (bench/chaos.sh saw ppbenchd exit on
+     * 2 of 45 restarts without this). */
+    for (unsigned attempt = 0, wait_s = 1;; attempt++, wait_s *= 2) {
+        if (pgembed_start(o->cfg.state_dir, pg, conninfo, sizeof(conninfo), err) == 0)
+            break;
+        if (attempt == 4)
+            return pp_error_prefix(err, "embedded postgresql");
+        log_warn("embedded postgresql: %s; trying again in %u s", err->msg, wait_s);
+        sleep(wait_s);
+    }
     db_init(conninfo);
     return 0;
 }

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/server_lib.sh"
 [ -x "$SERVER" ] || { skip "server api" "ppbenchd not built"; exit 0; }
 
-server_start "embedded_workers = false" "max_body_bytes = 65536" "lease_s = 2"
+server_start "embedded_workers = false" "max_body_bytes = 65536" "lease_s = 2" "max_wait_s = 2"
 token() { "$SERVER" token create --role "$1" --state-dir "$STATE" 2>>"$SERVER_LOG"; }
 READ=$(token read); SUBMIT=$(token submit); WORKER=$(token worker)
 [ -n "$READ" ] && [ -n "$SUBMIT" ] && [ -n "$WORKER" ] && pass "ppbenchd token create for each role" ||
@@ -70,7 +70,17 @@ expect_api "bad limit"                   400 invalid_parameter     GET "$J?limit
 expect_api "results: bad format"         400 invalid_parameter     GET "/api/v1/results?format=xml"
 expect_api "cancel a job that does not exist" 404 not_found        POST $J/424242/cancel "" "$SUBMIT"
 expect_api "claim for another worker's id" 403 wrong_worker        POST /api/v1/workers/999999/claim "" "$WORKER"
-expect_api "claim with a bad wait"       400 invalid_parameter     POST "/api/v1/workers/$WID/claim?wait=9999" "" "$WORKER"
+expect_api "claim with a bad wait"       400 invalid_parameter     POST "/api/v1/workers/$WID/claim?wait=soon" "" "$WORKER"
+# A wait beyond max_wait_s is cut to it, not refused (refusing it stopped every worker with a longer long poll).
+t0=$(date +%s%N)
+api POST "/api/v1/workers/$WID/claim?wait=9999" "" "$WORKER"
+t1=$(date +%s%N)
+if [ "$STATUS" = 204 ] || [ "$STATUS" = 200 ]; then
+    [ $(((t1 - t0) / 1000000)) -lt 10000 ] && pass "a claim's wait beyond max_wait_s (2 s here) is cut to it ($STATUS in $(((t1 - t0) / 1000000)) ms)" ||
+        fail "a claim's wait beyond max_wait_s is cut to it" "took $(((t1 - t0) / 1000000)) ms"
+else
+    fail "a claim's wait beyond max_wait_s is cut to it" "$STATUS $BODY"
+fi
 expect_api "result without an epoch"     422 missing_field         POST $J/1/result '{"outcome":"succeeded"}' "$WORKER"
 
 api POST $J "$good" "$SUBMIT"
