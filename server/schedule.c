@@ -21,11 +21,13 @@
 #include "server/parse.h"
 
 static const char due_sql[] =
-    "SELECT id, spec, extract(epoch FROM due_at)::bigint, extract(epoch FROM now())::bigint "
-    "FROM schedules WHERE NOT paused AND due_at <= now() ORDER BY due_at LIMIT 64";
+    "SELECT id, spec, floor(extract(epoch FROM due_at))::bigint, floor(extract(epoch FROM now()))::bigint, "
+    "extract(epoch FROM now())::text FROM schedules WHERE NOT paused AND due_at <= now() ORDER BY due_at "
+    "LIMIT 64";
 
 static const char fire_sql[] =
-    "UPDATE schedules s SET due_at = to_timestamp($2), last_fired_at = now(), last_job_ids = "
+    "UPDATE schedules s SET due_at = to_timestamp($2), last_fired_at = to_timestamp($3::float8), "
+    "last_job_ids = "
     "schedule_fire(s.id), "
     "fired = s.fired + 1 FROM (SELECT id FROM schedules WHERE id = $1 AND NOT paused AND due_at <= now() "
     "FOR UPDATE SKIP LOCKED) c WHERE s.id = c.id RETURNING s.name, cardinality(s.last_job_ids)";
@@ -73,8 +75,10 @@ void schedule_tick(void)
             continue;
         }
         snprintf(next_s, sizeof(next_s), "%lld", (long long)next);
-        const char *p[2] = {id, next_s};
-        if (!(res = db_query(fire_sql, 2, p, &err)))
+        /* The firing is recorded at the time the next due time was computed from, so the next one is after it
+         * even when the update runs late on a loaded server (it used the update's own now()). */
+        const char *p[3] = {id, next_s, PQgetvalue(due, i, 4)};
+        if (!(res = db_query(fire_sql, 3, p, &err)))
             continue;
         if (PQntuples(res)) /* none: another ppbenchd holds it, or fired it first */
             log_notice("schedule=%s name=%s fired: %s jobs", id, PQgetvalue(res, 0, 0),

@@ -122,7 +122,8 @@ down_jobs() { psql_q "SELECT count(*) FROM jobs WHERE tags @> ARRAY['schedule:$D
 for _ in $(seq 30); do [ "$(down_jobs)" != 0 ] && break; sleep 0.1; done
 same "after downtime a schedule fires once, not once per missed time" "$(down_jobs)" "1"
 same "and its next due time is after that firing, on its phase" \
-    "$(psql_q "SELECT due_at > last_fired_at AND due_at <= last_fired_at + interval '2 seconds' FROM schedules WHERE id = $DID")" "t"
+    "$(psql_q "SELECT (due_at > last_fired_at AND due_at <= last_fired_at + interval '2 seconds')::text || ' due ' || due_at || ' fired ' || last_fired_at || ' created ' || created_at FROM schedules WHERE id = $DID" | cut -c1-1)" "t" ||
+    psql_q "SELECT 'due ' || due_at || ' fired ' || last_fired_at || ' created ' || created_at || ' spec ' || spec FROM schedules WHERE id = $DID"
 api POST "/api/v1/schedules/$DID/pause" "" "$ADMIN"
 psql_q "UPDATE jobs SET state = 'cancelled', finished_at = now() WHERE state = 'queued'" >/dev/null
 
