@@ -54,7 +54,7 @@ static const char *const precisions[] = {"fp64", "fp32", NULL};
         .name = n, .type = SUITE_ENUM, .choices = list, .choice_models = models, .optional = true,           \
         .description = text                                                                                  \
     }
-#define GPU_MODELS   "opencl,cuda"
+#define GPU_MODELS "opencl,cuda"
 #define LATTICE                                                                                              \
     {                                                                                                        \
         .name = "lattice", .type = SUITE_LATTICE, .optional = true, .key = true,                             \
@@ -87,8 +87,15 @@ static const struct suite_param wilson_params[] = {
 static const char *const strategies[] = {"1lp",   "2lp",   "3lp-1", "3lp-2", "3lp-3",
                                          "4lp-1", "4lp-2", "site",  "simd",  NULL};
 /* omp-target expresses 1lp only: the others need work-items of a site to share memory behind barriers. */
-static const char *const strategy_models[] = {GPU_MODELS ",omp-target", GPU_MODELS, GPU_MODELS, GPU_MODELS,
-                                              GPU_MODELS, GPU_MODELS, GPU_MODELS, "openmp", "openmp"};
+static const char *const strategy_models[] = {GPU_MODELS ",omp-target",
+                                              GPU_MODELS,
+                                              GPU_MODELS,
+                                              GPU_MODELS,
+                                              GPU_MODELS,
+                                              GPU_MODELS,
+                                              GPU_MODELS,
+                                              "openmp",
+                                              "openmp"};
 static const char *const orders[] = {"none", "k", "i", "l", NULL};
 static const char *const timings[] = {"mean", "best", NULL};
 static const struct suite_param staggered_params[] = {

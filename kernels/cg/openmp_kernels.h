@@ -35,7 +35,7 @@ static void KERNEL(spmv)(const struct omp_cg *s, const REAL *x, REAL *y)
 #pragma omp parallel for schedule(static, 1)
     for (size_t c = 0; c < (rows + chunk - 1) / chunk; c++)
         KERNEL(spmv_rows)
-        (s->row_ptr, s->col, s->val, x, y, c * chunk, c * chunk + chunk < rows ? c * chunk + chunk : rows);
+    (s->row_ptr, s->col, s->val, x, y, c * chunk, c * chunk + chunk < rows ? c * chunk + chunk : rows);
 }
 
 /* z = alpha x + beta y; z may be x or y (no restrict: the compiler checks the overlap). */
