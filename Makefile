@@ -55,7 +55,7 @@ SERVER_SRC = $(wildcard server/*.c)
 CLI_SRC    = $(wildcard cli/*.c)
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 CL_SRC     = $(wildcard kernels/*/*.cl)
-CL_SHARED  = kernels/wilson/wilson_dslash.h # device code OpenCL shares with CUDA, embedded as a .cl is
+CL_SHARED  = kernels/lattice_hop.h kernels/wilson/wilson_dslash.h # device code OpenCL shares with CUDA, embedded as a .cl is
 CUDA_SRC   = $(wildcard kernels/*/*.cu)
 TEST_SRC   = $(wildcard tests/unit/test_*.c)
 

@@ -73,10 +73,18 @@ static const struct suite_param stream_params[] = {
 
 /* ---- wilson (paper 000) ---- */
 static const char *const dslash_kernels[] = {"dslash", NULL};
-static const char *const layouts[] = {"aos", "soa", NULL};
+static const char *const layouts[] = {"aos", "soa", "aosoa", NULL};
+/* aosoa (blocks of 32 sites, component-major within a block) is a GPU layout: one block is one warp's loads.
+ */
+static const char *const layout_models[] = {"openmp,opencl,cuda,omp-target", "openmp,opencl,cuda,omp-target",
+                                            GPU_MODELS};
 static const struct suite_param wilson_params[] = {
     LATTICE,
-    CHOICE("layout", layouts, 0, "data layout: aos (site-major) or soa (structure of arrays over sites)"),
+    CHOICE(
+        "layout", layouts, 0,
+        "data layout: aos (site-major), soa (structure of arrays over sites) or aosoa (soa within blocks of "
+        "32 sites)",
+        .choice_models = layout_models),
     PRECISION(1),
     INTEGER("numtimes", 2, 100000, WILSON_DEFAULT_NUMTIMES, "timed samples; the first is warm-up", KEY),
     INTEGER("iterations", 1, WILSON_MAX_ITERATIONS, WILSON_DEFAULT_ITERATIONS,

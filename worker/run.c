@@ -159,6 +159,9 @@ static int apply_given(struct runner_job *job, const struct given *given, size_t
     }
     if (kernels && suite_values_set_kernels(&job->values, kernels, &e))
         return usage_error("%s", e.msg);
+    /* a choice the model does not offer (the suite table's choice_models), as the server refuses it */
+    if (job->model && suite_values_check_model(&job->values, job->model, &e))
+        return usage_error("%s", e.msg);
     return RUN_OK;
 }
 
@@ -181,6 +184,8 @@ static int apply_job(struct runner_job *job, const char *text, json_t **doc)
     }
     if (suite_values_from_json(&job->values, s, json_object_get(*doc, "params"),
                                json_object_get(*doc, "kernels"), &e))
+        return usage_error("invalid job: %s", e.msg);
+    if (suite_values_check_model(&job->values, job->model, &e))
         return usage_error("invalid job: %s", e.msg);
     return RUN_OK;
 }

@@ -41,7 +41,7 @@ $W run --platform gpu0 --model cuda --suite stream --kernels triad --arraysize "
 
 : >"$OUT/wilson.json"
 for prec in fp32 fp64; do
-    for layout in soa aos; do
+    for layout in aosoa soa aos; do
         for model in cuda opencl; do
             wilson "$OUT/wilson.json" "$model" "$layout" "$prec"
         done
@@ -54,7 +54,7 @@ if [ "${SWEEP:-0}" = 1 ]; then
     f="$OUT/sweep.json"
     : >"$f"
     for prec in fp32 fp64; do
-        for layout in soa aos; do
+        for layout in aosoa soa aos; do
             for model in cuda opencl; do
                 for regs in 0 128 255; do
                     wilson "$f" "$model" "$layout" "$prec" PPBENCH_WILSON_REGS=$regs
@@ -73,7 +73,7 @@ if [ "${NCU:-0}" = 1 ]; then
         2>/dev/null | head -n 1)
     [ -n "$NCU_BIN" ] || NCU_BIN=$(command -v ncu)
     : >"$OUT/ncu.csv"
-    for layout in soa aos; do
+    for layout in aosoa soa aos; do
         "$NCU_BIN" --csv -k regex:dslash --launch-skip 3 --launch-count 1 \
             --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_srcunit_tex_op_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
             $W run --platform gpu0 --model cuda --suite wilson --lattice "$LATTICE" --layout "$layout" --numtimes 2 \

@@ -12,6 +12,8 @@ extern const char pp_cl_stream[];    /* kernels/stream/stream.cl */
 extern const char pp_cl_staggered[]; /* kernels/staggered/staggered.cl */
 extern const char pp_cl_wilson[];    /* kernels/wilson/wilson.cl */
 extern const char
+    pp_cl_lattice_hop[]; /* kernels/lattice_hop.h (shared with CUDA), before the programs using it */
+extern const char
     pp_cl_wilson_dslash[]; /* kernels/wilson/wilson_dslash.h (shared with CUDA), before wilson.cl */
 
 #endif

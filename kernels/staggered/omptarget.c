@@ -76,11 +76,13 @@ static void staggered_free(struct pp_ctx *ctx)
     *slot = NULL;
 }
 
-static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
+static int staggered_alloc(struct pp_ctx *ctx, size_t n, const unsigned dims[4], enum pp_precision prec,
                            struct pp_staggered_variant *variant, struct pp_error *err)
 {
     struct omptarget_staggered *st = pp_suite_state_new(&ctx->suites, &omptarget_staggered_impl, sizeof(*st));
     size_t beta = pp_precision_bytes(prec);
+
+    (void)dims; /* the neighbour table is read */
 
     if (!st)
         return pp_error_set(err, "out of memory");

@@ -161,7 +161,7 @@ static int set_args(struct opencl_staggered *st, bool local, struct pp_error *er
     return rc == CL_SUCCESS ? 0 : opencl_error(err, rc, "clSetKernelArg(staggered)");
 }
 
-static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
+static int staggered_alloc(struct pp_ctx *ctx, size_t n, const unsigned dims[4], enum pp_precision prec,
                            struct pp_staggered_variant *variant, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
@@ -172,6 +172,8 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
     const char *name;
     size_t link_bytes, max_sites;
     int ret = -1;
+
+    (void)dims; /* the neighbour table is read */
 
     staggered_release(ctx);
     if ((unsigned)s >= PP_STAG_NSTRATEGIES || !(PP_STAG_WORK_ITEM_STRATEGIES & (1u << s)))

@@ -363,7 +363,7 @@ int staggered_apply(const struct pp_backend *b, struct pp_ctx *ctx, const struct
     if (fields_alloc(&f, p->dims, false, err))
         return -1;
     pack(p->dims, fat, lng, vec, f.links, f.even, f.nbr);
-    if (ops->alloc(ctx, f.n, p->prec, &variant, err))
+    if (ops->alloc(ctx, f.n, p->dims, p->prec, &variant, err))
         goto out;
     if (ops->upload(ctx, f.links, f.even, f.nbr, err) || ops->dslash(ctx, 1, err) ||
         ops->download(ctx, f.out, err))
@@ -475,7 +475,7 @@ int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct s
     /* the test hook: the fat link U_x(x) of an output site (term l = 0), its x + 1 neighbour */
     lattice_plant_fault(f.n, f.links, 72, f.nbr);
 
-    if (ops->alloc(ctx, f.n, p->prec, &res->variant, err))
+    if (ops->alloc(ctx, f.n, p->dims, p->prec, &res->variant, err))
         goto out;
     allocated = 1;
     t0 = clock_now();

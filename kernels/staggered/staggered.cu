@@ -6,6 +6,8 @@
  * Data stay in the canonical layout of struct pp_staggered_ops (staggered_ops.h), converted to the
  * precision and read as complex numbers (double2, float2):
  *   links[((l * n + s) * 4 + k) * 9 + i * 3 + j], vec[b * 3 + j], nbr[(l * 4 + k) * n + s], out[s * 3 + i]
+ * where the input site b is computed from the lattice shape (kernels/lattice_hop.h: no table read, 64 bytes
+ * per site less traffic) unless PPBENCH_STAGGERED_HOPS=table, which reads nbr as the paper's code does.
  * Term (l, k) of row i of site s: +/- sum_j L(l, k)[i][j] B(nbr)[j] (plus for l = 0, 1, minus for 2, 3). Each
  * thread accumulates its terms in registers, the first product and the first term assigned (1146 flop per
  * site, docs/METHODOLOGY.md; the atomic strategies add the first term onto a zeroed output); the strategies
@@ -27,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/lattice_hop.h"
 #include "kernels/staggered/staggered_ops.h"
 
 /* The loop extents of paper 001: matrices per direction (|l|), directions (|k|), rows and columns. */
@@ -44,6 +47,9 @@ struct cuda_staggered {
     size_t n;
     void *links, *vec, *out;
     unsigned *nbr;
+    uint4 shape;    /* X / 2, Y, Z, T */
+    int hops_table; /* PPBENCH_STAGGERED_HOPS=table: the kernels read nbr; else they compute the input sites
+                     */
     const void *kernel; /* the __global__ function of the strategy, order and precision */
     unsigned grid, block;
     size_t shared; /* dynamic shared memory per block */
@@ -75,19 +81,23 @@ template <typename C> struct stag_args {
     C *__restrict__ out;
     const C *__restrict__ links;
     const C *__restrict__ vec;
-    const unsigned *__restrict__ nbr;
+    const unsigned *__restrict__ nbr; /* NULL: the input sites are computed from shape */
     unsigned n;
+    uint4 shape; /* X / 2, Y, Z, T */
 };
 
 template <typename C> struct colour {
     C c[NCOL];
 };
 
-/* The colour vector of term (l, k) of site s: B(nbr[(l * 4 + k) * n + s]), through the read-only path. */
+/* The colour vector of term (l, k) of site s: B(nbr[(l * 4 + k) * n + s]), through the read-only path; the
+ * input site is read from the table or computed (steps +1, +3, -1, -3 for l = 0..3, as the driver packs). */
 template <typename C>
 __device__ __forceinline__ colour<C> load_vec(const stag_args<C> &a, unsigned s, unsigned l, unsigned k)
 {
-    const unsigned b = __ldg(a.nbr + (l * NDIM + k) * a.n + s);
+    const unsigned b = a.nbr ? __ldg(a.nbr + (l * NDIM + k) * a.n + s)
+                             : lattice_hop_odd(s, a.shape.x, a.shape.y, a.shape.z, a.shape.w, (int)k,
+                                               (l & 1 ? 3 : 1) * (l < 2 ? 1 : -1));
     colour<C> v;
 
 #pragma unroll
@@ -429,7 +439,7 @@ static int check_block(struct cuda_staggered *st, bool shared, struct pp_error *
     return 0;
 }
 
-static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
+static int staggered_alloc(struct pp_ctx *ctx, size_t n, const unsigned dims[4], enum pp_precision prec,
                            struct pp_staggered_variant *variant, struct pp_error *err)
 {
     struct cuda_staggered *st;
@@ -437,9 +447,12 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
     const unsigned items = pp_staggered_items_per_site(variant->strategy);
     const size_t max_sites = UINT32_MAX / (items > NBR ? items : NBR);
     size_t free_bytes = 0, total_bytes = 0, bytes;
+    const char *hops = getenv("PPBENCH_STAGGERED_HOPS");
     bool shared = false;
     int ret = -1;
 
+    if (hops && *hops && strcmp(hops, "table") != 0 && strcmp(hops, "lattice") != 0)
+        return pp_error_set(err, "PPBENCH_STAGGERED_HOPS=%s: must be table or lattice", hops);
     staggered_release(ctx);
     if ((st = state(ctx)))
         memset(st, 0, sizeof(*st)); /* the last kernel's description goes too */
@@ -461,6 +474,8 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec,
         return pp_error_set(err, "out of memory");
     st->prec = prec;
     st->n = n;
+    st->shape = make_uint4(dims[0] / 2, dims[1], dims[2], dims[3]);
+    st->hops_table = hops && strcmp(hops, "table") == 0;
     st->block = variant->work_group;
     st->grid = (unsigned)(n * items / st->block);
     st->kernel = prec == PP_FP64 ? find_kernel<double>(variant->strategy, variant->order, &shared)
@@ -540,12 +555,14 @@ static int staggered_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_e
     if (need_arrays(ctx, err) < 0)
         return -1;
     if (st->prec == PP_FP64) {
-        a64 = {(double2 *)st->out, (const double2 *)st->links, (const double2 *)st->vec, st->nbr,
-               (unsigned)st->n};
+        a64 = {(double2 *)st->out,       (const double2 *)st->links,
+               (const double2 *)st->vec, st->hops_table ? st->nbr : NULL,
+               (unsigned)st->n,          st->shape};
         args[0] = &a64;
     } else {
-        a32 = {(float2 *)st->out, (const float2 *)st->links, (const float2 *)st->vec, st->nbr,
-               (unsigned)st->n};
+        a32 = {(float2 *)st->out,       (const float2 *)st->links,
+               (const float2 *)st->vec, st->hops_table ? st->nbr : NULL,
+               (unsigned)st->n,         st->shape};
         args[0] = &a32;
     }
     for (unsigned it = 0; it < iterations; it++)
@@ -603,6 +620,7 @@ static void staggered_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     info_add(out, "cuda.staggered_kernel",
              "sm_%d, %d registers, %zu bytes of local memory, block %u, grid %u", st->attr.binaryVersion,
              st->attr.numRegs, st->attr.localSizeBytes, st->block, st->grid);
+    info_add(out, "cuda.staggered_hops", "%s", st->hops_table ? "table" : "lattice");
 }
 
 static const struct pp_staggered_ops cuda_staggered_ops = {

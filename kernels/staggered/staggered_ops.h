@@ -93,8 +93,9 @@ struct pp_staggered_ops {
     /* variant: in, what the run asks for (the driver has checked the strategy's own rules: order, work-group
      * a multiple of what the strategy needs and dividing the global size); out, what runs (threads filled
      * in). The backend refuses what the device cannot do (a work-group above its limit, local memory). */
-    int (*alloc)(struct pp_ctx *ctx, size_t n, enum pp_precision prec, struct pp_staggered_variant *variant,
-                 struct pp_error *err);
+    /* dims: the lattice (X even), n = X Y Z T / 2; a backend may compute nbr from it instead of reading it */
+    int (*alloc)(struct pp_ctx *ctx, size_t n, const unsigned dims[4], enum pp_precision prec,
+                 struct pp_staggered_variant *variant, struct pp_error *err);
     int (*upload)(struct pp_ctx *ctx, const double *links, const double *vec, const uint32_t *nbr,
                   struct pp_error *err);
     /* out = D vec, iterations times back to back (same input, same output), blocking once at the end. */

@@ -36,6 +36,7 @@ struct wilson_built {
     unsigned max_regs;                /* register budget applied (-cl-nv-maxrregcount); 0: none */
     unsigned long long private_bytes; /* CL_KERNEL_PRIVATE_MEM_SIZE: per work-item (spills) */
     size_t max_work_group;            /* CL_KERNEL_WORK_GROUP_SIZE */
+    int hops_table;                   /* 1: the kernel reads the neighbour table; 0: it computes the hops */
 };
 
 /* The suite's state in a context; all zero but built when no fields are allocated. */
@@ -43,7 +44,8 @@ struct opencl_wilson {
     cl_program program;
     cl_kernel kernel;
     cl_mem gauge, spinor, nbr, out; /* in the layout and precision; nbr [8][n] */
-    size_t n;
+    size_t n, ld;                   /* output sites; sites allocated (wilson_layout_sites) */
+    cl_uint shape[4];               /* X / 2, Y, Z, T */
     enum pp_precision prec;
     enum pp_wilson_layout layout;
     size_t work_group, global; /* local size and global size rounded up to it */
@@ -97,22 +99,32 @@ static void wilson_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     if (!w || !w->built.index_bits)
         return;
     info_add(out, "opencl.wilson_index_bits", "%u", w->built.index_bits);
+    info_add(out, "opencl.wilson_hops", "%s", w->built.hops_table ? "table" : "lattice");
     info_add(out, "opencl.wilson_max_regs", "%u", w->built.max_regs);
     info_add(out, "opencl.wilson_kernel_max_work_group", "%zu", w->built.max_work_group);
     info_add(out, "opencl.wilson_kernel_private_bytes", "%llu", w->built.private_bytes);
 }
 
-/* The program source: the shared site arithmetic, then the kernel. A new string the caller frees, or NULL. */
+/* The program source: the lattice hops and the shared site arithmetic, then the kernel. A new string the
+ * caller frees, or NULL. */
 static char *program_source(void)
 {
-    size_t a = strlen(pp_cl_wilson_dslash), b = strlen(pp_cl_wilson);
-    char *s = malloc(a + b + 2);
+    const char *parts[] = {pp_cl_lattice_hop, pp_cl_wilson_dslash, pp_cl_wilson};
+    size_t len = 0, at = 0;
+    char *s;
 
-    if (!s)
+    for (size_t i = 0; i < 3; i++)
+        len += strlen(parts[i]) + 1;
+    if (!(s = malloc(len)))
         return NULL;
-    memcpy(s, pp_cl_wilson_dslash, a);
-    s[a] = '\n';
-    memcpy(s + a + 1, pp_cl_wilson, b + 1);
+    for (size_t i = 0; i < 3; i++) {
+        size_t n = strlen(parts[i]);
+
+        memcpy(s + at, parts[i], n);
+        s[at + n] = '\n';
+        at += n + 1;
+    }
+    s[len - 1] = '\0';
     return s;
 }
 
@@ -135,9 +147,10 @@ static int build(struct opencl_ctx *c, const struct wilson_gpu_launch *l, struct
             snprintf(regs, sizeof(regs), " -cl-nv-maxrregcount=%u", w->built.max_regs);
         else
             regs[0] = '\0';
-        snprintf(options, sizeof(options), "-cl-std=CL1.2 -DREAL=%s -DWILSON_SOA=%d -DWILSON_SIZE=%s%s%s%s",
-                 w->prec == PP_FP64 ? "double" : "float", w->layout == PP_WILSON_SOA,
-                 l->index_bits == 32 ? "uint" : "ulong", regs, extra && *extra ? " " : "",
+        snprintf(options, sizeof(options),
+                 "-cl-std=CL1.2 -DREAL=%s -DWILSON_SOA=%d -DWILSON_SIZE=%s -DWILSON_HOPS_TABLE=%d%s%s%s",
+                 w->prec == PP_FP64 ? "double" : "float", wilson_layout_index(w->layout),
+                 l->index_bits == 32 ? "uint" : "ulong", l->hops_table, regs, extra && *extra ? " " : "",
                  extra ? extra : "");
         if (opencl_program_build(c, "wilson", source, options, &w->program, err) == 0)
             break;
@@ -209,24 +222,26 @@ static int set_args(struct opencl_ctx *c, unsigned index_bits, struct pp_error *
     if (rc == CL_SUCCESS)
         rc = index_bits == 32 ? clSetKernelArg(w->kernel, 4, sizeof(n32), &n32)
                               : clSetKernelArg(w->kernel, 4, sizeof(n64), &n64);
+    if (rc == CL_SUCCESS)
+        rc = clSetKernelArg(w->kernel, 5, sizeof(w->shape), w->shape);
     return rc == CL_SUCCESS ? 0 : opencl_error(err, rc, "clSetKernelArg(wilson_dslash)");
 }
 
-static int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_wilson_layout layout,
-                        struct pp_wilson_variant *variant, struct pp_error *err)
+static int wilson_alloc(struct pp_ctx *ctx, size_t n, const unsigned dims[4], enum pp_precision prec,
+                        enum pp_wilson_layout layout, struct pp_wilson_variant *variant, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
     struct opencl_wilson *w = pp_suite_state_new(&c->suites, &opencl_wilson_impl, sizeof(*w));
     const size_t elem = pp_precision_bytes(prec);
     const cl_uchar zero = 0;
-    struct wilson_gpu_launch l = {0, 0, 0};
+    struct wilson_gpu_launch l = {0, 0, 0, 0};
     cl_int rc;
     int ret = -1;
 
     if (!w)
         return pp_error_set(err, "out of memory");
     wilson_release(ctx);
-    if (layout != PP_WILSON_AOS && layout != PP_WILSON_SOA)
+    if ((unsigned)layout >= PP_WILSON_NLAYOUTS)
         return pp_error_set(err, "layout %d out of range", (int)layout);
     if (prec == PP_FP64 && !c->fp64)
         return pp_error_set(err, "device %s does not support fp64", c->name);
@@ -235,22 +250,27 @@ static int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, en
     if (wilson_gpu_launch_choose(&l, n, prec, layout, err) != 0)
         return -1;
     w->n = n;
+    w->ld = wilson_layout_sites(layout, n);
+    for (int d = 0; d < 4; d++)
+        w->shape[d] = d ? dims[d] : dims[0] / 2;
     w->prec = prec;
     w->layout = layout;
     if (build(c, &l, err) != 0 || choose_work_group(c, l.work_group, err) != 0)
         goto out;
-    if (create_buffer(c, n * WILSON_LINKS_REALS * elem, "links", &w->gauge, err) != 0 ||
-        create_buffer(c, n * WILSON_SPINOR_REALS * elem, "spinor", &w->spinor, err) != 0 ||
-        create_buffer(c, n * WILSON_SPINOR_REALS * elem, "output spinor", &w->out, err) != 0 ||
+    if (create_buffer(c, w->ld * WILSON_LINKS_REALS * elem, "links", &w->gauge, err) != 0 ||
+        create_buffer(c, w->ld * WILSON_SPINOR_REALS * elem, "spinor", &w->spinor, err) != 0 ||
+        create_buffer(c, w->ld * WILSON_SPINOR_REALS * elem, "output spinor", &w->out, err) != 0 ||
         create_buffer(c, n * 8 * sizeof(cl_uint), "neighbour table", &w->nbr, err) != 0 ||
         set_args(c, l.index_bits, err) != 0)
         goto out;
-    rc = clEnqueueFillBuffer(c->queue, w->out, &zero, 1, 0, n * WILSON_SPINOR_REALS * elem, 0, NULL, NULL);
+    rc =
+        clEnqueueFillBuffer(c->queue, w->out, &zero, 1, 0, w->ld * WILSON_SPINOR_REALS * elem, 0, NULL, NULL);
     if (rc != CL_SUCCESS) {
         opencl_error(err, rc, "clEnqueueFillBuffer(output spinor)");
         goto out;
     }
     w->built.index_bits = l.index_bits;
+    w->built.hops_table = l.hops_table;
     memset(variant, 0, sizeof(*variant));
     variant->layout = layout;
     variant->work_group = (unsigned)w->work_group;
@@ -267,15 +287,15 @@ static int put_field(struct opencl_ctx *c, cl_mem dst, const double *src, unsign
                      struct pp_error *err)
 {
     struct opencl_wilson *w = state(c);
-    const size_t bytes = w->n * per_site * pp_precision_bytes(w->prec);
-    void *host = malloc(bytes);
+    const size_t bytes = w->ld * per_site * pp_precision_bytes(w->prec);
+    void *host = calloc(1, bytes); /* the tail of the last aosoa block zeroed */
     char call[64];
     cl_int rc;
 
     if (!host)
         return pp_error_set(err, "out of host memory for the %s (%zu bytes)", what, bytes);
     for (size_t i = 0; i < w->n; i++)
-        wilson_layout_put(host, src, w->n, i, per_site, w->prec, w->layout == PP_WILSON_SOA);
+        wilson_layout_put(host, src, w->ld, i, per_site, w->prec, wilson_layout_index(w->layout));
     rc = clEnqueueWriteBuffer(c->queue, dst, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
     free(host);
     if (rc == CL_SUCCESS)
@@ -342,7 +362,7 @@ static int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
     struct opencl_wilson *w = state(c);
-    const size_t bytes = w->n * WILSON_SPINOR_REALS * pp_precision_bytes(w->prec);
+    const size_t bytes = w->ld * WILSON_SPINOR_REALS * pp_precision_bytes(w->prec);
     void *host;
     cl_int rc;
 
@@ -353,7 +373,8 @@ static int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err
     rc = clEnqueueReadBuffer(c->queue, w->out, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
     if (rc == CL_SUCCESS)
         for (size_t i = 0; i < w->n; i++)
-            wilson_layout_get(out, host, w->n, i, WILSON_SPINOR_REALS, w->prec, w->layout == PP_WILSON_SOA);
+            wilson_layout_get(out, host, w->ld, i, WILSON_SPINOR_REALS, w->prec,
+                              wilson_layout_index(w->layout));
     free(host);
     return rc == CL_SUCCESS ? 0 : opencl_error(err, rc, "clEnqueueReadBuffer(output spinor)");
 }

@@ -103,17 +103,20 @@ static void openmp_wilson_free(struct pp_ctx *ctx)
     *slot = NULL;
 }
 
-static int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_wilson_layout layout,
-                        struct pp_wilson_variant *variant, struct pp_error *err)
+static int wilson_alloc(struct pp_ctx *ctx, size_t n, const unsigned dims[4], enum pp_precision prec,
+                        enum pp_wilson_layout layout, struct pp_wilson_variant *variant, struct pp_error *err)
 {
     struct openmp_wilson *w = pp_suite_state_new(&ctx->suites, &openmp_wilson_impl, sizeof(*w));
     size_t beta = pp_precision_bytes(prec);
+
+    (void)dims; /* the neighbour table is read */
 
     if (!w)
         return pp_error_set(err, "out of memory");
     wilson_release(ctx);
     if (layout != PP_WILSON_AOS && layout != PP_WILSON_SOA)
-        return pp_error_set(err, "layout %d out of range", (int)layout);
+        return pp_error_set(err, "layout %d: this model has aos and soa (aosoa is a GPU layout)",
+                            (int)layout);
     w->n = n;
     w->share = n;
     w->fault = lattice_fault_kind();

@@ -18,7 +18,7 @@
 #include "kernels/wilson/wilson_ref.h"
 #include "lib/clock.h"
 
-static const char *const layout_names[PP_WILSON_NLAYOUTS] = {"aos", "soa"};
+static const char *const layout_names[PP_WILSON_NLAYOUTS] = {"aos", "soa", "aosoa"};
 
 void wilson_params_default(struct wilson_params *p)
 {
@@ -42,8 +42,11 @@ int wilson_layout_parse(const char *s, enum pp_wilson_layout *out, struct pp_err
             *out = (enum pp_wilson_layout)l;
             return 0;
         }
-    return pp_error_set(err, "unknown layout \"%s\" (wilson has aos: site-major, soa: structure of arrays)",
-                        s);
+    return pp_error_set(
+        err,
+        "unknown layout \"%s\" (wilson has aos: site-major, soa: structure of arrays, aosoa: soa in "
+        "blocks of 32 sites)",
+        s);
 }
 
 double wilson_bytes_per_site(enum pp_precision prec)
@@ -184,7 +187,7 @@ int wilson_apply(const struct pp_backend *b, struct pp_ctx *ctx, const struct wi
     if (fields_alloc(&f, p->dims, false, err))
         return -1;
     pack(p->dims, u, psi, f.gauge, f.spinor, f.nbr);
-    if (ops->alloc(ctx, f.n, p->prec, p->layout, &variant, err))
+    if (ops->alloc(ctx, f.n, p->dims, p->prec, p->layout, &variant, err))
         goto out;
     if (ops->upload(ctx, f.gauge, f.spinor, f.nbr, err) || ops->dslash(ctx, 1, err) ||
         ops->download(ctx, f.out, err))
@@ -264,7 +267,7 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
     /* the test hook: the forward x link U_x(x) of an output site, its forward x neighbour */
     lattice_plant_fault(f.n, f.gauge, 144, f.nbr);
 
-    if (ops->alloc(ctx, f.n, p->prec, p->layout, &res->variant, err))
+    if (ops->alloc(ctx, f.n, p->dims, p->prec, p->layout, &res->variant, err))
         goto out;
     allocated = 1;
     t0 = clock_now();

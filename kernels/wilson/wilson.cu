@@ -57,7 +57,11 @@ typedef void (*cuda_wilson_launch)(const struct cuda_wilson *w, unsigned grid);
 /* The suite's state in a context: the fields alloc .. release; the launch choices and the kernel's registers
  * stay for describe. */
 struct cuda_wilson {
-    size_t n; /* output sites = input sites */
+    size_t n;       /* output sites = input sites */
+    size_t ld;      /* sites allocated: wilson_layout_sites (soa: the distance between component arrays) */
+    uint4 shape;    /* X / 2, Y, Z, T */
+    int hops_table; /* 1: the kernel reads nbr; 0: it computes the input sites from shape */
+    int soa;        /* WILSON_INDEX's layout argument: wilson_layout_index(layout) */
     enum pp_precision prec;
     enum pp_wilson_layout layout;
     void *gauge, *spinor, *out; /* device, in the layout and precision */
@@ -80,18 +84,23 @@ namespace
 template <typename T, typename I, int SOA, int MINB>
 __global__ void __launch_bounds__(WILSON_MAX_BLOCK, MINB)
     dslash_kernel(const T *__restrict__ psi, const T *__restrict__ g, const unsigned *__restrict__ nbr,
-                  T *__restrict__ out, I n)
+                  T *__restrict__ out, I n, I ld, uint4 shape)
 {
     const I i = (I)blockIdx.x * blockDim.x + threadIdx.x;
 
-    if (i < n)
-        wilson_site(psi, g, nbr, out, n, n, i, SOA);
+    if (i >= n)
+        return;
+    if (nbr) /* uniform: the table, or the input sites computed from the lattice shape */
+        wilson_site(psi, g, nbr, out, n, ld, i, SOA);
+    else
+        wilson_site_lattice(psi, g, out, shape.x, shape.y, shape.z, shape.w, ld, i, SOA);
 }
 
 template <typename T, typename I, int SOA, int MINB> void launch(const struct cuda_wilson *w, unsigned grid)
 {
-    dslash_kernel<T, I, SOA, MINB>
-        <<<grid, w->block>>>((const T *)w->spinor, (const T *)w->gauge, w->nbr, (T *)w->out, (I)w->n);
+    dslash_kernel<T, I, SOA, MINB><<<grid, w->block>>>((const T *)w->spinor, (const T *)w->gauge,
+                                                       w->hops_table ? w->nbr : NULL, (T *)w->out, (I)w->n,
+                                                       (I)w->ld, w->shape);
 }
 
 struct kernel_ref {
@@ -121,12 +130,14 @@ template <typename T, typename I, int SOA> kernel_ref pick_minblocks(unsigned mi
     }
 }
 
-template <typename T, typename I> kernel_ref pick_layout(bool soa, unsigned minblocks)
+template <typename T, typename I> kernel_ref pick_layout(int soa, unsigned minblocks)
 {
-    return soa ? pick_minblocks<T, I, 1>(minblocks) : pick_minblocks<T, I, 0>(minblocks);
+    return soa == WILSON_AOSOA_BLOCK ? pick_minblocks<T, I, WILSON_AOSOA_BLOCK>(minblocks)
+           : soa                     ? pick_minblocks<T, I, 1>(minblocks)
+                                     : pick_minblocks<T, I, 0>(minblocks);
 }
 
-kernel_ref pick(enum pp_precision prec, bool idx32, bool soa, unsigned minblocks)
+kernel_ref pick(enum pp_precision prec, bool idx32, int soa, unsigned minblocks)
 {
     if (prec == PP_FP32)
         return idx32 ? pick_layout<float, unsigned>(soa, minblocks)
@@ -179,23 +190,23 @@ void wilson_free(struct pp_ctx *ctx)
     *slot = NULL;
 }
 
-int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_wilson_layout layout,
-                 struct pp_wilson_variant *variant, struct pp_error *err)
+int wilson_alloc(struct pp_ctx *ctx, size_t n, const unsigned dims[4], enum pp_precision prec,
+                 enum pp_wilson_layout layout, struct pp_wilson_variant *variant, struct pp_error *err)
 {
     struct cuda_wilson *w =
         (struct cuda_wilson *)pp_suite_state_new(&ctx->suites, &cuda_wilson_impl, sizeof(*w));
     const size_t elem = pp_precision_bytes(prec);
-    const size_t bytes = n * (WILSON_LINKS_REALS + 2 * WILSON_SPINOR_REALS) * elem + n * 8 * sizeof(uint32_t);
+    size_t bytes, ld;
     size_t free_bytes = 0, total_bytes = 0;
     struct cudaFuncAttributes attr;
-    struct wilson_gpu_launch l = {0, 0, 0};
+    struct wilson_gpu_launch l = {0, 0, 0, 0};
     kernel_ref k;
     int ret = -1;
 
     if (!w)
         return pp_error_set(err, "out of memory");
     wilson_release(ctx);
-    if (layout != PP_WILSON_AOS && layout != PP_WILSON_SOA)
+    if ((unsigned)layout >= PP_WILSON_NLAYOUTS)
         return pp_error_set(err, "layout %d out of range", (int)layout);
     if (n == 0 || n > UINT32_MAX)
         return pp_error_set(err, "alloc: %zu output sites (1 to 2^32 - 1 are possible)", n);
@@ -205,6 +216,8 @@ int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_w
         return pp_error_set(err,
                             "PPBENCH_WILSON_WG=%u: the kernels are built for blocks of at most %d threads",
                             l.work_group, WILSON_MAX_BLOCK);
+    ld = wilson_layout_sites(layout, n);
+    bytes = ld * (WILSON_LINKS_REALS + 2 * WILSON_SPINOR_REALS) * elem + n * 8 * sizeof(uint32_t);
     if (cuda_check(cudaMemGetInfo(&free_bytes, &total_bytes), err, "alloc: cudaMemGetInfo") < 0)
         return -1;
     if (bytes > free_bytes)
@@ -212,19 +225,23 @@ int wilson_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_w
                             "alloc: the fields of %zu sites need %.2f GiB but the device has %.2f GiB free",
                             n, (double)bytes / (1 << 30), (double)free_bytes / (1 << 30));
     w->n = n;
+    w->ld = ld;
+    w->shape = make_uint4(dims[0] / 2, dims[1], dims[2], dims[3]);
+    w->hops_table = l.hops_table;
     w->prec = prec;
     w->layout = layout;
     w->block = l.work_group ? l.work_group : WILSON_GPU_WORK_GROUP;
     w->max_regs = l.max_regs;
     w->minblocks = l.max_regs ? 65536 / (WILSON_MAX_BLOCK * l.max_regs) : 0;
     w->index_bits = l.index_bits;
-    k = pick(prec, w->index_bits == 32, layout == PP_WILSON_SOA, w->minblocks);
+    w->soa = wilson_layout_index(layout);
+    k = pick(prec, w->index_bits == 32, w->soa, w->minblocks);
     w->launch = k.launch;
-    if (cuda_check(cudaMalloc(&w->gauge, n * WILSON_LINKS_REALS * elem), err, "alloc: cudaMalloc") < 0 ||
-        cuda_check(cudaMalloc(&w->spinor, n * WILSON_SPINOR_REALS * elem), err, "alloc: cudaMalloc") < 0 ||
-        cuda_check(cudaMalloc(&w->out, n * WILSON_SPINOR_REALS * elem), err, "alloc: cudaMalloc") < 0 ||
+    if (cuda_check(cudaMalloc(&w->gauge, ld * WILSON_LINKS_REALS * elem), err, "alloc: cudaMalloc") < 0 ||
+        cuda_check(cudaMalloc(&w->spinor, ld * WILSON_SPINOR_REALS * elem), err, "alloc: cudaMalloc") < 0 ||
+        cuda_check(cudaMalloc(&w->out, ld * WILSON_SPINOR_REALS * elem), err, "alloc: cudaMalloc") < 0 ||
         cuda_check(cudaMalloc((void **)&w->nbr, n * 8 * sizeof(uint32_t)), err, "alloc: cudaMalloc") < 0 ||
-        cuda_check(cudaMemset(w->out, 0, n * WILSON_SPINOR_REALS * elem), err, "alloc: cudaMemset") < 0)
+        cuda_check(cudaMemset(w->out, 0, ld * WILSON_SPINOR_REALS * elem), err, "alloc: cudaMemset") < 0)
         goto out;
     if (cuda_check(cudaFuncGetAttributes(&attr, k.func), err, "alloc: cudaFuncGetAttributes") < 0)
         goto out;
@@ -245,14 +262,14 @@ out:
 int put_field(const struct cuda_wilson *w, void *dst, const double *src, unsigned per_site, const char *what,
               struct pp_error *err)
 {
-    const size_t n = w->n, bytes = n * per_site * pp_precision_bytes(w->prec);
-    void *host = malloc(bytes);
+    const size_t n = w->n, bytes = w->ld * per_site * pp_precision_bytes(w->prec);
+    void *host = calloc(1, bytes); /* the tail of the last aosoa block zeroed */
     int rc;
 
     if (!host)
         return pp_error_set(err, "upload: out of host memory for the %s (%zu bytes)", what, bytes);
     for (size_t i = 0; i < n; i++)
-        wilson_layout_put(host, src, n, i, per_site, w->prec, w->layout == PP_WILSON_SOA);
+        wilson_layout_put(host, src, w->ld, i, per_site, w->prec, w->soa);
     rc = cuda_check(cudaMemcpy(dst, host, bytes, cudaMemcpyHostToDevice), err, "upload: cudaMemcpy");
     free(host);
     return rc;
@@ -294,7 +311,7 @@ int wilson_poison(struct pp_ctx *ctx, struct pp_error *err)
 
     if (!w)
         return -1;
-    if (cuda_check(cudaMemset(w->out, 0xff, w->n * WILSON_SPINOR_REALS * pp_precision_bytes(w->prec)), err,
+    if (cuda_check(cudaMemset(w->out, 0xff, w->ld * WILSON_SPINOR_REALS * pp_precision_bytes(w->prec)), err,
                    "poison: cudaMemset") < 0)
         return -1;
     return cuda_check(cudaDeviceSynchronize(), err, "poison");
@@ -308,7 +325,7 @@ int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
 
     if (!w)
         return -1;
-    n = w->n, bytes = n * WILSON_SPINOR_REALS * pp_precision_bytes(w->prec);
+    n = w->n, bytes = w->ld * WILSON_SPINOR_REALS * pp_precision_bytes(w->prec);
     if (!(host = malloc(bytes)))
         return pp_error_set(err, "download: out of host memory (%zu bytes)", bytes);
     if (cuda_check(cudaMemcpy(host, w->out, bytes, cudaMemcpyDeviceToHost), err, "download: cudaMemcpy") <
@@ -317,7 +334,7 @@ int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
         return -1;
     }
     for (size_t i = 0; i < n; i++)
-        wilson_layout_get(out, host, n, i, WILSON_SPINOR_REALS, w->prec, w->layout == PP_WILSON_SOA);
+        wilson_layout_get(out, host, w->ld, i, WILSON_SPINOR_REALS, w->prec, w->soa);
     free(host);
     return 0;
 }
@@ -333,6 +350,7 @@ void wilson_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     info_add(out, "cuda.wilson_block_size", "%u", w->block);
     info_add(out, "cuda.wilson_max_regs", "%u (min blocks %u)", w->max_regs, w->minblocks);
     info_add(out, "cuda.wilson_index_bits", "%u", w->index_bits);
+    info_add(out, "cuda.wilson_hops", "%s", w->hops_table ? "table" : "lattice");
     info_add(out, "cuda.wilson_kernel_regs", "%d", w->regs);
     info_add(out, "cuda.wilson_kernel_local_bytes", "%u", w->local_bytes);
 }

@@ -9,9 +9,10 @@
  * expressions, so kernels that unroll the directions fold them away.
  *
  * Layouts (enum pp_wilson_layout): a field of P reals per site is site-major (soa 0: element (s, c) at
- * s P + c) or one array per real component with the site fastest (soa 1: at c ld + s, ld >= the number of
- * sites being the distance between component arrays), P = 24 for a spinor [spin 4][colour 3][re, im] and 144
- * for a site's 8 links [k][a 3][b 3][re, im] (k = 2 mu + back).
+ * s P + c), one array per real component with the site fastest (soa 1: at c ld + s, ld >= the number of
+ * sites being the distance between component arrays), or that within blocks of B sites (soa = B =
+ * WILSON_AOSOA_BLOCK: at ((s / B) P + c) B + s % B; the field spans whole blocks), P = 24 for a spinor
+ * [spin 4][colour 3][re, im] and 144 for a site's 8 links [k][a 3][b 3][re, im] (k = 2 mu + back).
  *
  * The site functions are defined on every inclusion where REAL (the element type) is defined, with site
  * indices of type WILSON_SIZE (default size_t; 32-bit unsigned is faster on GPUs where every index fits),
@@ -28,6 +29,10 @@
  * language's (1.2 on; some compilers define only this one) */
 #if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
 #define WILSON_OPENCL 1
+#endif
+
+#if !defined(WILSON_OPENCL)
+#include "kernels/lattice_hop.h" /* OpenCL programs have it embedded before this file */
 #endif
 
 #if defined(WILSON_OPENCL) && defined(cl_khr_fp64)
@@ -53,7 +58,11 @@
 
 /* Element c of site s in a field of per_site reals per site, component arrays ld apart (soa); computed in the
  * type of ld and s (the site functions' WILSON_SIZE). */
-#define WILSON_INDEX(soa, ld, s, per_site, c) ((soa) ? (c) * (ld) + (s) : (s) * (per_site) + (c))
+#define WILSON_AOSOA_BLOCK 32 /* sites per block of the aosoa layout: a warp */
+#define WILSON_INDEX(soa, ld, s, per_site, c)                                                                \
+    ((soa) >= 2   ? ((s) / (soa) * (per_site) + (c)) * (soa) + (s) % (soa)                                   \
+     : (soa) == 1 ? (c) * (ld) + (s)                                                                         \
+                  : (s) * (per_site) + (c))
 
 #if defined(WILSON_OPENCL)
 #define WILSON_GLOBAL   global
@@ -70,6 +79,14 @@
 #ifndef WILSON_LOAD
 #define WILSON_LOAD(p) __ldg(p)
 #endif
+/* Links are read once per application and outputs written once: streaming (evict-first), so that the L2
+ * keeps the input spinors, which eight output sites read. */
+#ifndef WILSON_LOAD_ONCE
+#define WILSON_LOAD_ONCE(p) __ldcs(p)
+#endif
+#ifndef WILSON_STORE_ONCE
+#define WILSON_STORE_ONCE(p, v) __stcs((p), (v))
+#endif
 #else
 #define WILSON_GLOBAL
 #define WILSON_RESTRICT restrict
@@ -79,6 +96,12 @@
 #endif
 #ifndef WILSON_LOAD
 #define WILSON_LOAD(p) (*(p))
+#endif
+#ifndef WILSON_LOAD_ONCE
+#define WILSON_LOAD_ONCE(p) WILSON_LOAD(p)
+#endif
+#ifndef WILSON_STORE_ONCE
+#define WILSON_STORE_ONCE(p, v) (*(p) = (v))
 #endif
 /* Unroll the small constant loops completely: GCC needs its own spelling (otherwise the OpenMP site loop does
  * not vectorise); the GPU compilers unroll them anyway and take the hint. */
@@ -111,18 +134,17 @@
  * and acc's indices to fold.
  */
 WILSON_FN void WILSON_FN_NAME(wilson_direction)(WILSON_GLOBAL const REAL *WILSON_RESTRICT psi,
-                                                WILSON_GLOBAL const REAL *WILSON_RESTRICT g,
-                                                WILSON_GLOBAL const unsigned int *WILSON_RESTRICT nbr,
-                                                WILSON_SIZE n, WILSON_SIZE ld, WILSON_SIZE i, int soa, int k,
+                                                WILSON_GLOBAL const REAL *WILSON_RESTRICT g, WILSON_SIZE j,
+                                                WILSON_SIZE ld, WILSON_SIZE i, int soa, int k,
                                                 REAL acc[4][3][2])
 {
     const int mu = k >> 1, back = k & 1;
     const int sign = back ? 0 : 2; /* s as a power of i: +1 = i^0, -1 = i^2 */
-    const WILSON_SIZE j = WILSON_LOAD(&nbr[(WILSON_SIZE)k * n + i]);
     REAL h[2][3][2], chi[2][3][2];
 
 #define WILSON_PSI(s, c, r) WILSON_LOAD(&psi[WILSON_INDEX(soa, ld, j, 24, ((s)*3 + (c)) * 2 + (r))])
-#define WILSON_U(a, b, r)   WILSON_LOAD(&g[WILSON_INDEX(soa, ld, i, 144, k * 18 + ((a)*3 + (b)) * 2 + (r))])
+#define WILSON_U(a, b, r)                                                                                    \
+    WILSON_LOAD_ONCE(&g[WILSON_INDEX(soa, ld, i, 144, k * 18 + ((a)*3 + (b)) * 2 + (r))])
     WILSON_UNROLL
     for (int r = 0; r < 2; r++) {
         const int q = WILSON_B_COL(mu, r), p = (WILSON_B_POW(mu, r) + sign) & 3;
@@ -180,32 +202,63 @@ WILSON_FN void WILSON_FN_NAME(wilson_direction)(WILSON_GLOBAL const REAL *WILSON
     }
 }
 
-/* out(i) = (D psi)(i) for output site i of n, in layout soa (a constant) with component arrays ld apart; nbr
- * is [k][n]. 8 x (12 + 2 x 66) + 7 x 24 = 1320 flops. */
+/* out(i) = (D psi)(i) for output site i, its 8 input sites j[k] (k = 2 mu + back), in layout soa (a constant)
+ * with component arrays ld apart. 8 x (12 + 2 x 66) + 7 x 24 = 1320 flops. */
+WILSON_FN void WILSON_FN_NAME(wilson_site_hops)(WILSON_GLOBAL const REAL *WILSON_RESTRICT psi,
+                                                WILSON_GLOBAL const REAL *WILSON_RESTRICT g,
+                                                const WILSON_SIZE j[8],
+                                                WILSON_GLOBAL REAL *WILSON_RESTRICT out, WILSON_SIZE ld,
+                                                WILSON_SIZE i, int soa)
+{
+    REAL acc[4][3][2];
+
+    WILSON_FN_NAME(wilson_direction)(psi, g, j[0], ld, i, soa, 0, acc);
+    WILSON_FN_NAME(wilson_direction)(psi, g, j[1], ld, i, soa, 1, acc);
+    WILSON_FN_NAME(wilson_direction)(psi, g, j[2], ld, i, soa, 2, acc);
+    WILSON_FN_NAME(wilson_direction)(psi, g, j[3], ld, i, soa, 3, acc);
+    WILSON_FN_NAME(wilson_direction)(psi, g, j[4], ld, i, soa, 4, acc);
+    WILSON_FN_NAME(wilson_direction)(psi, g, j[5], ld, i, soa, 5, acc);
+    WILSON_FN_NAME(wilson_direction)(psi, g, j[6], ld, i, soa, 6, acc);
+    WILSON_FN_NAME(wilson_direction)(psi, g, j[7], ld, i, soa, 7, acc);
+    WILSON_UNROLL
+    for (int s = 0; s < 4; s++) {
+        WILSON_UNROLL
+        for (int c = 0; c < 3; c++) {
+            WILSON_STORE_ONCE(&out[WILSON_INDEX(soa, ld, i, 24, (s * 3 + c) * 2)], acc[s][c][0]);
+            WILSON_STORE_ONCE(&out[WILSON_INDEX(soa, ld, i, 24, (s * 3 + c) * 2 + 1)], acc[s][c][1]);
+        }
+    }
+}
+
+/* out(i) with the input sites from the table nbr[k n + i]. */
 WILSON_FN void WILSON_FN_NAME(wilson_site)(WILSON_GLOBAL const REAL *WILSON_RESTRICT psi,
                                            WILSON_GLOBAL const REAL *WILSON_RESTRICT g,
                                            WILSON_GLOBAL const unsigned int *WILSON_RESTRICT nbr,
                                            WILSON_GLOBAL REAL *WILSON_RESTRICT out, WILSON_SIZE n,
                                            WILSON_SIZE ld, WILSON_SIZE i, int soa)
 {
-    REAL acc[4][3][2];
+    WILSON_SIZE j[8];
 
-    WILSON_FN_NAME(wilson_direction)(psi, g, nbr, n, ld, i, soa, 0, acc);
-    WILSON_FN_NAME(wilson_direction)(psi, g, nbr, n, ld, i, soa, 1, acc);
-    WILSON_FN_NAME(wilson_direction)(psi, g, nbr, n, ld, i, soa, 2, acc);
-    WILSON_FN_NAME(wilson_direction)(psi, g, nbr, n, ld, i, soa, 3, acc);
-    WILSON_FN_NAME(wilson_direction)(psi, g, nbr, n, ld, i, soa, 4, acc);
-    WILSON_FN_NAME(wilson_direction)(psi, g, nbr, n, ld, i, soa, 5, acc);
-    WILSON_FN_NAME(wilson_direction)(psi, g, nbr, n, ld, i, soa, 6, acc);
-    WILSON_FN_NAME(wilson_direction)(psi, g, nbr, n, ld, i, soa, 7, acc);
     WILSON_UNROLL
-    for (int s = 0; s < 4; s++) {
-        WILSON_UNROLL
-        for (int c = 0; c < 3; c++) {
-            out[WILSON_INDEX(soa, ld, i, 24, (s * 3 + c) * 2)] = acc[s][c][0];
-            out[WILSON_INDEX(soa, ld, i, 24, (s * 3 + c) * 2 + 1)] = acc[s][c][1];
-        }
-    }
+    for (int k = 0; k < 8; k++)
+        j[k] = WILSON_LOAD(&nbr[(WILSON_SIZE)k * n + i]);
+    WILSON_FN_NAME(wilson_site_hops)(psi, g, j, out, ld, i, soa);
+}
+
+/* out(i) with the input sites computed from the lattice shape (kernels/lattice_hop.h: hx = X / 2, then Y, Z,
+ * T), as the driver's table has them: no table to read (8 x 4 bytes per site less traffic). */
+WILSON_FN void WILSON_FN_NAME(wilson_site_lattice)(WILSON_GLOBAL const REAL *WILSON_RESTRICT psi,
+                                                   WILSON_GLOBAL const REAL *WILSON_RESTRICT g,
+                                                   WILSON_GLOBAL REAL *WILSON_RESTRICT out, unsigned hx,
+                                                   unsigned ny, unsigned nz, unsigned nt, WILSON_SIZE ld,
+                                                   WILSON_SIZE i, int soa)
+{
+    WILSON_SIZE j[8];
+
+    WILSON_UNROLL
+    for (int k = 0; k < 8; k++)
+        j[k] = lattice_hop_odd((unsigned)i, hx, ny, nz, nt, k >> 1, k & 1 ? -1 : 1);
+    WILSON_FN_NAME(wilson_site_hops)(psi, g, j, out, ld, i, soa);
 }
 
 #undef WILSON_FN_NAME

@@ -12,9 +12,23 @@
 
 #include "kernels/backend.h"
 #include "kernels/wilson/wilson_dslash.h"
+#include "kernels/wilson/wilson_ops.h"
 
 #define WILSON_SPINOR_REALS 24  /* [spin 4][colour 3][re, im] */
 #define WILSON_LINKS_REALS  144 /* [k 8][a 3][b 3][re, im] */
+
+/* The soa argument of WILSON_INDEX (kernels/wilson/wilson_dslash.h) for a layout: 0, 1 or the block size. */
+static inline int wilson_layout_index(enum pp_wilson_layout layout)
+{
+    return layout == PP_WILSON_AOSOA ? WILSON_AOSOA_BLOCK : layout == PP_WILSON_SOA;
+}
+
+/* Sites a field of n sites is allocated for in the layout (aosoa: whole blocks). */
+static inline size_t wilson_layout_sites(enum pp_wilson_layout layout, size_t n)
+{
+    return layout == PP_WILSON_AOSOA ? (n + WILSON_AOSOA_BLOCK - 1) / WILSON_AOSOA_BLOCK * WILSON_AOSOA_BLOCK
+                                     : n;
+}
 
 /* Site i of a canonical field of per_site doubles per site (src) into dst, in layout soa (0 or 1; component
  * arrays ld apart, ld at least the number of sites) and precision prec. */

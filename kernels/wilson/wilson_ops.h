@@ -18,9 +18,11 @@ extern "C" {
 #endif
 
 /* Wilson Dslash data layouts (paper 000, Fig. 1): site-major (array of structs: one site's 24 spinor reals or
- * 144 link reals together) and structure of arrays over sites (one array per real component, site fastest).
- */
-enum pp_wilson_layout { PP_WILSON_AOS = 0, PP_WILSON_SOA = 1, PP_WILSON_NLAYOUTS };
+ * 144 link reals together), structure of arrays over sites (one array per real component, site fastest), and
+ * the GPU layout between them, an array of structs of arrays (blocks of WILSON_AOSOA_BLOCK sites, each block
+ * holding its sites' fields component by component: a warp's load of one component is one contiguous run,
+ * and a warp's whole site data one contiguous stretch of memory, not 168 streams). */
+enum pp_wilson_layout { PP_WILSON_AOS = 0, PP_WILSON_SOA = 1, PP_WILSON_AOSOA = 2, PP_WILSON_NLAYOUTS };
 
 /* What a backend chose for a Wilson run; stored with the result as the variant. */
 struct pp_wilson_variant {
@@ -41,8 +43,9 @@ struct pp_wilson_variant {
  *   D psi(x) = sum_mu (1 - gamma_mu) U_mu(x) psi(x + mu) + (1 + gamma_mu) U_mu(x - mu)^dagger psi(x - mu),
  *   in the DeGrand-Rossi basis (docs/METHODOLOGY.md). */
 struct pp_wilson_ops {
-    int (*alloc)(struct pp_ctx *ctx, size_t n, enum pp_precision prec, enum pp_wilson_layout layout,
-                 struct pp_wilson_variant *variant, struct pp_error *err);
+    /* dims: the lattice (X even), n = X Y Z T / 2; a backend may compute nbr from it instead of reading it */
+    int (*alloc)(struct pp_ctx *ctx, size_t n, const unsigned dims[4], enum pp_precision prec,
+                 enum pp_wilson_layout layout, struct pp_wilson_variant *variant, struct pp_error *err);
     int (*upload)(struct pp_ctx *ctx, const double *gauge, const double *spinor, const uint32_t *nbr,
                   struct pp_error *err);
     /* out = D spinor, iterations times back to back, blocking once at the end */

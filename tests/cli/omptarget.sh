@@ -108,7 +108,7 @@ for prec in fp32 fp64; do
         fail "staggered $prec" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
     fi
 done
-expect "staggered: 3lp-1 (local memory and barriers) is not offered" 2 'model omp-target has no strategy 3lp-1 \(it has: 1lp\)' -- \
+expect "staggered: 3lp-1 (local memory and barriers) is not offered" 2 'model omp-target has no strategy "3lp-1" \(it has: 1lp\)' -- \
     run --suite staggered --lattice 4x4x4x4 --strategy 3lp-1
 expect "hacc: not implemented on omp-target, said so" 2 'model omp-target has no hacc suite' -- \
     run --suite hacc --leaf-pairs 4

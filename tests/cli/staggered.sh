@@ -120,7 +120,7 @@ bad "a too small extent" 'lattice extent 2 in t must be even and at least 4' --l
 bad "a lattice too large for memory" 'lattice 256x256x256x256 too large: .* GB, the device has' --lattice 256x256x256x256
 bad "a lattice whose volume overflows 64 bits" 'lattice 65536x65536x65536x65536 too large: more than 2\^32 sites' --lattice 65536x65536x65536x65536
 bad "an unknown strategy" 'unknown strategy "5lp" \(staggered has: 1lp, 2lp, 3lp-1, 3lp-2, 3lp-3, 4lp-1, 4lp-2, site, simd\)' --strategy 5lp
-bad "a GPU strategy on openmp" 'model openmp has no strategy 3lp-1 \(it has: site, simd\)' --strategy 3lp-1
+bad "a GPU strategy on openmp" 'model openmp has no strategy "3lp-1" \(it has: site, simd\)' --strategy 3lp-1
 bad "an unknown order" 'unknown order "j"' --order j
 bad "a wrong order" 'strategy simd has no order k \(it has: none\)' --strategy simd --order k
 bad "a work-group on a CPU strategy" 'work-group size 96 given for strategy site' --work-group 96

@@ -11,8 +11,11 @@ else
     skip "wilson opencl" "no OpenCL CPU device"
 fi
 
+# layouts of a model: aosoa (blocks of 32 sites) is a GPU layout, offered by opencl and cuda only
+layouts_of() { if [ "$1" = opencl ]; then echo "aos soa aosoa"; else echo "aos soa"; fi; }
+
 for model in $models; do
-    for layout in aos soa; do
+    for layout in $(layouts_of "$model"); do
         for prec in fp32 fp64; do
             flag=""; [ "$prec" = fp64 ] && flag="--double"
             for lat in 4x4x4x4 8x8x8x8 4x4x4x8; do
@@ -93,16 +96,19 @@ expect "wilson: table names lattice and layout" 0 'Lattice: 4x4x4x8 .*' -- \
 expect "wilson: csv" 0 '^Dslash,2,4x4x4x8,soa,4,' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice 4x4x4x8 --layout soa --numtimes 2 --csv
 
-# Planted faults (PPBENCH_TEST_FAULT, docs/METHODOLOGY.md): a wrong link, a wrong neighbour index.
+# Planted faults (PPBENCH_TEST_FAULT, docs/METHODOLOGY.md): a wrong link, a wrong neighbour index (in the
+# table: opencl reads it only with PPBENCH_WILSON_HOPS=table; its default computes the hops, which
+# tests/unit/test_lattice_hop.c checks against the table).
 for model in $models; do
-    for layout in aos soa; do
+    hops=""; [ "$model" = opencl ] && hops="PPBENCH_WILSON_HOPS=table"
+    for layout in $(layouts_of "$model"); do
         expect "wilson $model $layout: planted link fault caught and named" 1 \
             'verification failed: dslash: site \([0-9,]+\) \[odd index 3\]' -- \
             env PPBENCH_TEST_FAULT=link:3 "$WORKER" run --platform cpu0 --model "$model" --suite wilson \
             --lattice 4x4x4x8 --layout "$layout" --numtimes 2
         expect "wilson $model $layout: planted neighbour fault caught and named" 1 \
             'verification failed: dslash: site \([0-9,]+\) \[odd index 100\]' -- \
-            env PPBENCH_TEST_FAULT=neighbour:100 "$WORKER" run --platform cpu0 --model "$model" --suite wilson \
+            env PPBENCH_TEST_FAULT=neighbour:100 $hops "$WORKER" run --platform cpu0 --model "$model" --suite wilson \
             --lattice 4x4x4x8 --layout "$layout" --numtimes 2 --double
     done
 done
@@ -126,7 +132,7 @@ for layout in aos soa; do
 done
 # The 64-bit index kernels (large lattices, PPBENCH_WILSON_INDEX=64 forces them) compute the same.
 if [ "$models" != openmp ]; then
-    for layout in aos soa; do
+    for layout in aos soa aosoa; do
         f="$TMP/opencl-$layout-index64.json"
         if env PPBENCH_WILSON_INDEX=64 "$WORKER" run --platform cpu0 --model opencl --suite wilson \
             --lattice 4x4x4x8 --layout "$layout" --numtimes 2 --double --json >"$f" 2>"$TMP/err"; then
@@ -167,3 +173,22 @@ expect "stream refuses a wilson option" 2 '--lattice is a wilson and staggered o
     "$WORKER" run --platform cpu0 --model openmp --suite stream --lattice 4x4x4x4
 expect "stream refuses --iterations" 2 '--iterations is a wilson, staggered.* option' -- \
     "$WORKER" run --platform cpu0 --model openmp --suite stream --iterations 2
+
+# The input sites computed from the lattice shape (the GPU default) and read from the table give the same
+# verified answer; aosoa is refused where it is not offered, with the layouts the model has.
+if [ "$models" != openmp ]; then
+    for hops in table lattice; do
+        f="$TMP/opencl-hops-$hops.json"
+        if env PPBENCH_WILSON_HOPS=$hops "$WORKER" run --platform cpu0 --model opencl --suite wilson \
+            --lattice 6x4x8x4 --layout aosoa --numtimes 2 --json >"$f" 2>"$TMP/err"; then
+            jq_true "wilson opencl aosoa, hops from the $hops: verified" "$f" \
+                ".verified == true and .provenance.backend[\"opencl.wilson_hops\"] == \"$hops\""
+        else
+            fail "wilson opencl hops $hops" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+        fi
+    done
+    expect "wilson opencl refuses a malformed PPBENCH_WILSON_HOPS" 3 'PPBENCH_WILSON_HOPS=both: must be table or lattice' -- \
+        env PPBENCH_WILSON_HOPS=both "$WORKER" run --platform cpu0 --model opencl --suite wilson --lattice 4x4x4x4 --numtimes 2
+fi
+expect "wilson openmp refuses the aosoa layout, naming its own" 2 'model openmp has no layout "aosoa" \(it has: aos, soa\)' -- \
+    "$WORKER" run --platform cpu0 --model openmp --suite wilson --lattice 4x4x4x4 --layout aosoa --numtimes 2

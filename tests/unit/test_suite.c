@@ -104,7 +104,7 @@ static void test_values_refused(void)
     expect_error("staggered", "{\"timing\": \"best\"}", NULL, "unknown_field", "params.timing",
                  "unknown field");
     expect_error("wilson", "{\"layout\": \"left\"}", NULL, "invalid_value", "params.layout",
-                 "unknown layout \"left\" (wilson has: aos, soa)");
+                 "unknown layout \"left\" (wilson has: aos, soa, aosoa)");
     expect_error("wilson", "{\"lattice\": \"4x4x5x4\"}", NULL, "invalid_value", "params.lattice",
                  "must be even");
     expect_error("wilson", "{\"lattice\": \"8x8x8\"}", NULL, "invalid_value", "params.lattice",
