@@ -14,6 +14,7 @@
 #include "server/auth.h"
 #include "lib/log.h"
 #include "server/counters.h"
+#include "server/register_check.h"
 #include "server/report_check.h"
 #include "server/parse.h"
 
@@ -189,39 +190,18 @@ static int not_ours(struct request *r, const char *job)
 
 int workers_register(struct request *r)
 {
-    const char *host, *version = "", *local_id;
-    json_t *platform = json_object_get(r->json, "platform"), *info = json_object_get(r->json, "host_info");
-    json_t *pid = json_object_get(r->json, "pid");
-    char pid_s[24], lease[24], secret[48], *platform_s = NULL, *info_s = NULL;
+    struct register_doc d;
+    enum http_err code;
+    char field[64], pid_s[24], lease[24], secret[48], *platform_s = NULL, *info_s = NULL;
     struct pp_error perr;
     struct db_error dberr;
     PGresult *res = NULL;
     int st;
 
-    if ((st = need_string(r, "host", &host)))
-        return st;
-    if (strlen(host) < 1 || strlen(host) > 128 ||
-        strspn(host, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                     "0123456789._-") != strlen(host))
-        return req_fail(r, ERR_INVALID_VALUE, "host",
-                        "host must be 1 to 128 letters, digits, '.', '_' or '-'");
-    if (json_object_get(r->json, "version") && (st = need_string(r, "version", &version)))
-        return st;
-    if (!json_is_integer(pid) || json_integer_value(pid) < 1)
-        return req_fail(r, ERR_INVALID_VALUE, "pid", "pid must be a positive integer");
-    if (!json_is_object(platform) || !json_is_string(json_object_get(platform, "id")) ||
-        !json_is_string(json_object_get(platform, "kind")) ||
-        !json_is_string(json_object_get(platform, "name")))
-        return req_fail(r, ERR_INVALID_VALUE, "platform",
-                        "platform must be an object with id, kind and name (ppbench-worker list --json)");
-    local_id = json_string_value(json_object_get(platform, "id"));
-    if (strlen(local_id) < 1 || strlen(local_id) > 64 || local_id[0] == '.' ||
-        strspn(local_id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") !=
-            strlen(local_id))
-        return req_fail(
-            r, ERR_INVALID_VALUE, "platform.id",
-            "platform.id must be 1 to 64 letters, digits, '.', '_', ':' or '-', not starting with '.'");
-    snprintf(pid_s, sizeof(pid_s), "%lld", (long long)json_integer_value(pid));
+    if (register_check(r->json, &d, &code, field, sizeof(field), &perr))
+        return req_fail(r, code, field, "%s", perr.msg);
+    const char *host = d.host, *version = d.version, *local_id = d.local_id;
+    snprintf(pid_s, sizeof(pid_s), "%lld", d.pid);
     snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
     const char *ep[3] = {host, local_id, lease};
     if (!(res = db_query(expire_sql, 3, ep, &dberr)))
@@ -231,8 +211,8 @@ int workers_register(struct request *r)
         log_err("request=%s register: %s", r->id, perr.msg);
         return req_fail(r, ERR_INTERNAL, NULL, "internal error (request %s)", r->id);
     }
-    platform_s = json_dumps(platform, JSON_COMPACT);
-    info_s = json_is_object(info) ? json_dumps(info, JSON_COMPACT) : strdup("{}");
+    platform_s = json_dumps(d.platform, JSON_COMPACT);
+    info_s = d.host_info ? json_dumps(d.host_info, JSON_COMPACT) : strdup("{}");
     const char *params[6] = {host, info_s, platform_s, pid_s, version, secret};
     if (!(res = db_query(register_sql, 6, params, &dberr))) {
         if (!strcmp(dberr.sqlstate, "23505")) {
