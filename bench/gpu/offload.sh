@@ -34,7 +34,7 @@ if [ "${1:-}" = pack ] || [ "${1:-}" = fetch ]; then
     dir=${2:-.offload-rt}
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
-    rm -rf "$dir/lib" "$dir/llvm.tar.xz" "$dir/ppbench"
+    rm -rf "${dir:?}/lib" "$dir/llvm.tar.xz" "$dir/ppbench"
     mkdir -p "$dir/lib" "$tmp/debs" "$tmp/root" "$tmp/llvm/lib" "$tmp/llvm/fallback" "$dir/ppbench/bin" \
         "$dir/ppbench/lib/ppbench" || exit 1
     # apt-get download writes as _apt where it can: a folder it may write to.
@@ -80,7 +80,13 @@ rt_notes=""
 libs=$OFFLOAD_RT/lib
 if [ -f "$OFFLOAD_RT/llvm.tar.xz" ]; then
     llvm=$(mktemp -d)
-    tar -C "$llvm" -xJf "$OFFLOAD_RT/llvm.tar.xz"
+    # tar needs xz for this, which a base image may lack; Python's tarfile reads it too.
+    if command -v xz >/dev/null; then
+        tar -C "$llvm" -xJf "$OFFLOAD_RT/llvm.tar.xz"
+    else
+        python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2], filter="data")' \
+            "$OFFLOAD_RT/llvm.tar.xz" "$llvm"
+    fi
     for f in "$llvm"/llvm/fallback/*; do
         n=$(basename "$f")
         has_lib "$n" || { ln -s "$f" "$llvm/llvm/lib/$n"; rt_notes="$rt_notes $n"; }

@@ -80,7 +80,7 @@ done
 jq_true "stream: provenance names the device, host fallback, the build and its compiler" "$TMP/stream-fp64-100003.json" \
     '.provenance.backend | (.["omptarget.device"] | test("host fallback")) and has("omptarget.cflags")
      and .["omptarget.toolchain"] == "'$c'" and (.["omptarget.compiler"] | startswith("'$c' "))
-     and (.["omptarget.library"] | endswith("/'$(basename "$so")'"))'
+     and (.["omptarget.library"] | endswith("/'"$(basename "$so")"'"))'
 jq_true "stream: dot chain bound from its blocks" "$TMP/stream-fp64-100003.json" \
     '.variant.dot_chain == ((100003 + .variant.dot_groups - 1) / .variant.dot_groups | floor) + .variant.dot_groups'
 f="$TMP/shape.json"
