@@ -14,7 +14,8 @@ NVCC    ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v n
 OFFLOAD_CC ?= $(if $(filter /%,$(shell $(CC) -print-prog-name=accel/nvptx-none/mkoffload 2>/dev/null)),$(CC))
 # The same model built by clang's OpenMP offload (Debian: clang-19 + libomp-19-dev, whose lib/ holds the nvptx
 # device runtime libomptarget-nvptx-<arch>.bc), with CUDA's ptxas and nvlink (CUDA_PATH) for the device code:
-# found as nvcc is; OFFLOAD_CLANG= builds without it.
+# found as nvcc is; OFFLOAD_CLANG= builds without it, OFFLOAD_CLANG=<LLVM's bin/clang, a full path> with another
+# LLVM (its lib/ beside bin/ holds the device runtime and libomptarget, else set OMPT_CLANG_LIB).
 CUDA_PATH       ?= /usr/local/cuda
 OMPT_CLANG_ARCH ?= sm_90
 OFFLOAD_CLANG   ?= $(if $(wildcard $(CUDA_PATH)/bin/ptxas),$(if $(wildcard $(CUDA_PATH)/bin/nvlink),$(firstword \
@@ -57,7 +58,7 @@ OMPT_SO     = $(BUILD)/lib/ppbench/libppbench-omptarget.so
 # knows CUDA up to 12.5 and treats CUDA 13 as 12.5 (PTX ISA 8.5, which CUDA 13's ptxas takes). simd loops
 # that the nvptx back end does not vectorise warn (-Wpass-failed): on the GPU one OpenMP thread is one CUDA
 # thread there, and simd has no lanes to spread over.
-OMPT_CLANG_LIB   = $(abspath $(dir $(OFFLOAD_CLANG))../lib)
+OMPT_CLANG_LIB  ?= $(abspath $(dir $(OFFLOAD_CLANG))../lib)
 OMPT_CLANG_FLAGS ?= -fopenmp --offload-arch=$(OMPT_CLANG_ARCH) --cuda-path=$(CUDA_PATH) \
                     --libomptarget-nvptx-bc-path=$(OMPT_CLANG_LIB) -Wno-pass-failed
 OMPT_CLANG_SO     = $(BUILD)/lib/ppbench/libppbench-omptarget-clang.so
