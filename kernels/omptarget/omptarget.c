@@ -150,10 +150,44 @@ static int host_wanted(void)
     return v && strcmp(v, "1") == 0;
 }
 
+/* The device count and the host's device number, from the offload runtime itself. LLVM's libomp defines
+ * omp_get_num_devices and omp_get_initial_device (= that count) as forwarders that look the function up in
+ * libomptarget through dlsym from libomp, and this build's references bind to libomp's (the first of its
+ * dependencies). The worker dlopens this library RTLD_LOCAL, so libomptarget is in its local scope only, where
+ * that lookup does not reach: libomp answers 0 devices, no device is seen, and the host's number would be 0,
+ * device 0's. So the clang build calls libomptarget's own functions (found in the loaded library: RTLD_NOLOAD);
+ * GCC's libgomp answers directly. Set by the first discovery, before any other OpenMP call of this model. */
+static int (*num_devices)(void) = omp_get_num_devices;
+static int (*initial_device)(void) = omp_get_initial_device;
+
+static void runtime_bind(void)
+{
+#ifdef __clang__
+    static const char *const libs[] = {"libomptarget.so.19.1", "libomptarget.so"};
+
+    for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+        void *h = dlopen(libs[i], RTLD_NOW | RTLD_NOLOAD), *n, *d;
+
+        if (!h)
+            continue;
+        n = dlsym(h, "omp_get_num_devices");
+        d = dlsym(h, "omp_get_initial_device");
+        if (n && d) {
+            *(void **)&num_devices = n; /* POSIX: a function's address through dlsym */
+            *(void **)&initial_device = d;
+            return;
+        }
+    }
+#endif
+}
+
 static int omptarget_discover(struct pp_device_list *out, struct pp_error *err)
 {
     struct cu_driver cu = {0};
-    int ndev = omp_get_num_devices(), ncuda = -1;
+    int ndev, ncuda = -1;
+
+    runtime_bind();
+    ndev = num_devices();
     size_t added = 0;
 
     if (ndev > 0 && cu_open(&cu) == 0 && cu.count(&ncuda) != 0)
@@ -179,7 +213,7 @@ static int omptarget_discover(struct pp_device_list *out, struct pp_error *err)
 
         memset(d, 0, sizeof(*d));
         d->backend = &pp_backend_omptarget;
-        d->index = omp_get_initial_device();
+        d->index = initial_device();
         d->kind = PP_DEVICE_CPU;
         snprintf(d->name, sizeof(d->name), "host CPU (OpenMP initial device)");
         d->mem_bytes = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
@@ -232,7 +266,7 @@ static int omptarget_open(const struct pp_device *dev, struct pp_ctx **out, stru
 
         if (cu_open(&cu) == 0) {
             struct pp_device d;
-            if (cu.count(&n) == 0 && n == omp_get_num_devices())
+            if (cu.count(&n) == 0 && n == num_devices())
                 cu_describe(&cu, ctx->device, &d, &ctx->sm_count);
             cu_close(&cu);
         }
@@ -270,7 +304,7 @@ static void omptarget_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     info_add(out, "omptarget.openmp_version", "%d", _OPENMP);
     info_add(out, "omptarget.device", "%d%s", ctx->device,
              ctx->host ? " (initial device: host fallback)" : "");
-    info_add(out, "omptarget.num_devices", "%d", omp_get_num_devices());
+    info_add(out, "omptarget.num_devices", "%d", num_devices());
     info_add(out, "omptarget.offload", "%s",
              getenv("OMP_TARGET_OFFLOAD") ? getenv("OMP_TARGET_OFFLOAD") : "");
     info_add(out, "omptarget.teams", "%u", ctx->shape.teams);
@@ -310,14 +344,14 @@ void omptarget_free(struct pp_ctx *ctx, void *p)
 
 int omptarget_to_device(struct pp_ctx *ctx, void *dst, const void *src, size_t bytes, struct pp_error *err)
 {
-    if (bytes && omp_target_memcpy(dst, (void *)src, bytes, 0, 0, ctx->device, omp_get_initial_device()))
+    if (bytes && omp_target_memcpy(dst, (void *)src, bytes, 0, 0, ctx->device, initial_device()))
         return pp_error_set(err, "omp_target_memcpy of %zu bytes to device %d failed", bytes, ctx->device);
     return 0;
 }
 
 int omptarget_to_host(struct pp_ctx *ctx, void *dst, const void *src, size_t bytes, struct pp_error *err)
 {
-    if (bytes && omp_target_memcpy(dst, (void *)src, bytes, 0, 0, omp_get_initial_device(), ctx->device))
+    if (bytes && omp_target_memcpy(dst, (void *)src, bytes, 0, 0, initial_device(), ctx->device))
         return pp_error_set(err, "omp_target_memcpy of %zu bytes from device %d failed", bytes, ctx->device);
     return 0;
 }
