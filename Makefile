@@ -12,6 +12,15 @@ NVCC    ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v n
 # OpenMP target offload to NVIDIA GPUs: GCC with its nvptx offload compiler (Debian: gcc-12-offload-nvptx),
 # found as nvcc is: $(CC) when it has accel/nvptx-none/mkoffload; OFFLOAD_CC= builds without the model.
 OFFLOAD_CC ?= $(if $(filter /%,$(shell $(CC) -print-prog-name=accel/nvptx-none/mkoffload 2>/dev/null)),$(CC))
+# The same model built by clang's OpenMP offload (Debian: clang-19 + libomp-19-dev, whose lib/ holds the nvptx
+# device runtime libomptarget-nvptx-<arch>.bc), with CUDA's ptxas and nvlink (CUDA_PATH) for the device code:
+# found as nvcc is; OFFLOAD_CLANG= builds without it, OFFLOAD_CLANG=<LLVM's bin/clang, a full path> with another
+# LLVM (its lib/ beside bin/ holds the device runtime and libomptarget, else set OMPT_CLANG_LIB).
+CUDA_PATH       ?= /usr/local/cuda
+OMPT_CLANG_ARCH ?= sm_90
+OFFLOAD_CLANG   ?= $(if $(wildcard $(CUDA_PATH)/bin/ptxas),$(if $(wildcard $(CUDA_PATH)/bin/nvlink),$(firstword \
+                   $(foreach v,19,$(if $(wildcard /usr/lib/llvm-$(v)/lib/libomptarget-nvptx-$(OMPT_CLANG_ARCH).bc),\
+                   $(wildcard /usr/lib/llvm-$(v)/bin/clang))))))
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 
 CFLAGS        ?= -O2 -g
@@ -41,6 +50,18 @@ OMPT_ISA   ?= sm_80
 OMPT_FLAGS ?= -fopenmp -foffload=nvptx-none -foffload-options=nvptx-none=-misa=$(OMPT_ISA) \
               -foffload-options=nvptx-none=-lm
 OMPT_SO     = $(BUILD)/lib/ppbench/libppbench-omptarget.so
+
+# clang's OpenMP offload: host code and an sm_90 cubin (clang's PTX through CUDA's ptxas and nvlink) in one
+# shared object, libppbench-omptarget-clang.so, that needs LLVM's libomp and libomptarget (its CUDA plugin
+# inside) at run time, found through the RUNPATH of the LLVM it was built with (or LD_LIBRARY_PATH). Debian's
+# clang does not look for the device runtime in its own lib/, hence --libomptarget-nvptx-bc-path; clang 19
+# knows CUDA up to 12.5 and treats CUDA 13 as 12.5 (PTX ISA 8.5, which CUDA 13's ptxas takes). simd loops
+# that the nvptx back end does not vectorise warn (-Wpass-failed): on the GPU one OpenMP thread is one CUDA
+# thread there, and simd has no lanes to spread over.
+OMPT_CLANG_LIB  ?= $(abspath $(dir $(OFFLOAD_CLANG))../lib)
+OMPT_CLANG_FLAGS ?= -fopenmp --offload-arch=$(OMPT_CLANG_ARCH) --cuda-path=$(CUDA_PATH) \
+                    --libomptarget-nvptx-bc-path=$(OMPT_CLANG_LIB) -Wno-pass-failed
+OMPT_CLANG_SO     = $(BUILD)/lib/ppbench/libppbench-omptarget-clang.so
 
 LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c
 # kernels/ is suite-major: kernels/<suite>/ holds a suite's driver, reference, device code and one file per
@@ -79,6 +100,9 @@ endif
 ifneq ($(OFFLOAD_CC),)
 OMPT_TARGET = $(OMPT_SO)
 endif
+ifneq ($(OFFLOAD_CLANG),)
+OMPT_TARGET += $(OMPT_CLANG_SO)
+endif
 
 .PHONY: all test run run-standalone install clean deps format bench-gpu bench-server fuzz FORCE
 all: $(WORKER) $(SERVER) $(CLI) $(TESTS) $(CUDA_TARGET) $(OMPT_TARGET)
@@ -86,7 +110,10 @@ ifeq ($(NVCC),)
 	@echo "note: nvcc not found: the cuda backend was not built (install the CUDA toolkit or set NVCC=...)"
 endif
 ifeq ($(OFFLOAD_CC),)
-	@echo "note: omp-target not built: install gcc-12-offload-nvptx (GCC's nvptx offload compiler) or set OFFLOAD_CC=..."
+	@echo "note: omp-target not built with gcc: install gcc-12-offload-nvptx (GCC's nvptx offload compiler) or set OFFLOAD_CC=..."
+endif
+ifeq ($(OFFLOAD_CLANG),)
+	@echo "note: omp-target not built with clang: install clang-19 and libomp-19-dev (clang's OpenMP offload), and the CUDA toolkit's ptxas and nvlink at CUDA_PATH=$(CUDA_PATH), or set OFFLOAD_CLANG=..."
 endif
 
 deps:
@@ -97,9 +124,9 @@ deps:
 ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 test: deps
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)-asan SANITIZE="$(ASAN_FLAGS)" NVCC= OFFLOAD_CC= \
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-asan SANITIZE="$(ASAN_FLAGS)" NVCC= OFFLOAD_CC= OFFLOAD_CLANG= \
 		$(patsubst $(BUILD)/%,$(BUILD)-asan/%,$(WORKER) $(SERVER) $(CLI) $(TESTS))
-	@PPBENCH_CUDA_BUILD=$(if $(NVCC),$(BUILD)) PPBENCH_OMPTARGET_BUILD=$(if $(OFFLOAD_CC),$(BUILD)) \
+	@PPBENCH_CUDA_BUILD=$(if $(NVCC),$(BUILD)) PPBENCH_OMPTARGET_BUILD=$(if $(OFFLOAD_CC)$(OFFLOAD_CLANG),$(BUILD)) \
 		tests/run.sh $(BUILD) $(BUILD)-asan
 
 run: deps
@@ -125,7 +152,8 @@ $(BUILD)/gen/buildinfo.h: FORCE
 	   echo '#define PPBENCH_CFLAGS "$(strip $(ALL_CFLAGS))"'; \
 	   echo '#define PPBENCH_KERNEL_CFLAGS "$(strip $(BASE_CFLAGS) $(KERNEL_CFLAGS))"'; \
 	   echo '#define PPBENCH_NVCC_FLAGS "$(strip $(NVCC_FLAGS))"'; \
-	   echo '#define PPBENCH_OMPTARGET_FLAGS "$(strip $(KERNEL_CFLAGS) $(OMPT_FLAGS))"'; } >$@.tmp
+	   echo '#define PPBENCH_OMPTARGET_FLAGS "$(strip $(KERNEL_CFLAGS) $(OMPT_FLAGS))"'; \
+	   echo '#define PPBENCH_OMPTARGET_CLANG_FLAGS "$(strip $(KERNEL_CFLAGS) $(OMPT_CLANG_FLAGS))"'; } >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # Which models are built (PP_HAVE_CUDA, PP_HAVE_OMPTARGET), in a header rewritten only when it changes, so
@@ -134,7 +162,7 @@ $(BUILD)/gen/models.h: FORCE
 	@mkdir -p $(@D)
 	@{ echo '/* generated by the Makefile: the models this build has */'; \
 	   $(if $(NVCC),echo '#define PP_HAVE_CUDA 1';) \
-	   $(if $(OFFLOAD_CC),echo '#define PP_HAVE_OMPTARGET 1';) true; } >$@.tmp
+	   $(if $(OFFLOAD_CC)$(OFFLOAD_CLANG),echo '#define PP_HAVE_OMPTARGET 1';) true; } >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(BUILD)/obj/kernels/registry.o: $(BUILD)/gen/models.h
 
@@ -255,6 +283,19 @@ $(OMPT_SO): $(OMPT_OBJ) $(CUDA_PIC_OBJ)
 	$(call say,LD,$@)$(OFFLOAD_CC) $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_FLAGS) -shared -Wl,-z,notext \
 		-o $@ $^ -ldl
 
+# The same sources by clang (OFFLOAD_CLANG), objects apart; the link runs clang-linker-wrapper, which links the
+# device code (nvlink) and embeds the image.
+OMPT_CLANG_OBJ = $(patsubst %.c,$(BUILD)/obj/omptarget-clang/%.o,$(OMPT_SRC))
+$(OMPT_CLANG_OBJ): $(BUILD)/obj/omptarget-clang/%.o: %.c | $(BUILD)/gen/buildinfo.h
+	@mkdir -p $(@D)
+	$(call say,CLANG,$<)$(OFFLOAD_CLANG) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_CLANG_FLAGS) -fPIC \
+		-fvisibility=hidden -MMD -MP -c $< -o $@
+$(OMPT_CLANG_SO): $(OMPT_CLANG_OBJ) $(CUDA_PIC_OBJ) kernels/omptarget/exports.map
+	@mkdir -p $(@D)
+	$(call say,LD,$@)$(OFFLOAD_CLANG) $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_CLANG_FLAGS) -shared \
+		-Wl,--version-script=kernels/omptarget/exports.map -Wl,-rpath,$(OMPT_CLANG_LIB) \
+		-o $@ $(filter %.o,$^) -ldl -lm
+
 $(BUILD)/bench/d2d: bench/gpu/d2d.cu
 	@mkdir -p $(@D)
 	$(call say,NVCC,$@)$(NVCC) -O2 -std=c++17 -o $@ $<
@@ -265,8 +306,8 @@ install: all
 ifneq ($(NVCC),)
 	install -m 755 $(CUDA_SO) $(DESTDIR)$(PREFIX)/lib/ppbench/
 endif
-ifneq ($(OFFLOAD_CC),)
-	install -m 755 $(OMPT_SO) $(DESTDIR)$(PREFIX)/lib/ppbench/
+ifneq ($(OMPT_TARGET),)
+	install -m 755 $(OMPT_TARGET) $(DESTDIR)$(PREFIX)/lib/ppbench/
 endif
 
 bench-gpu: all

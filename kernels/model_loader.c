@@ -1,10 +1,14 @@
 /*
  * model_loader: finds and dlopens the shared object of a model built apart from the worker
- * (libppbench-cuda.so, libppbench-omptarget.so). Search order: $PPBENCH_LIBDIR, then
- * <executable dir>/../lib/ppbench (the build tree and an installed PREFIX share that layout). A handle is
- * kept for the life of the process. When loading fails, a stand-in table with the model's name reports the
- * reason from discover(), so `ppbench-worker list` can say why the model is absent. Main thread, on first
- * use.
+ * (libppbench-cuda.so, libppbench-omptarget.so or libppbench-omptarget-clang.so). Search order:
+ * $PPBENCH_LIBDIR, then <executable dir>/../lib/ppbench (the build tree and an installed PREFIX share that
+ * layout). A handle is kept for the life of the process. When loading fails, a stand-in table with the
+ * model's name reports the reason from discover(), so `ppbench-worker list` can say why the model is absent.
+ * Main thread, on first use.
+ *
+ * omp-target has one build per offload compiler (GCC's and clang's: the same sources, one table name);
+ * PPBENCH_OMPTARGET_COMPILER=gcc|clang picks one, and unset, the first of omptarget_builds that loads is the
+ * model. The build a result ran is in its provenance (omptarget.toolchain).
  */
 #include "model_loader.h"
 
@@ -84,8 +88,17 @@ static const struct pp_backend omptarget_stand_in = {.name = "omp-target", .disc
 
 static struct model_so cuda_so = {
     .so = "libppbench-cuda.so", .symbol = "pp_backend_cuda", .unavailable = &cuda_stand_in};
-static struct model_so omptarget_so = {
-    .so = "libppbench-omptarget.so", .symbol = "pp_backend_omptarget", .unavailable = &omptarget_stand_in};
+static struct model_so omptarget_so = {.symbol = "pp_backend_omptarget", .unavailable = &omptarget_stand_in};
+
+/* omp-target's builds (the Makefile's OMPT_SO and OMPT_CLANG_SO), in the order tried when none is asked for.
+ */
+static const struct {
+    const char *compiler, *so;
+} omptarget_builds[] = {
+    {"gcc", "libppbench-omptarget.so"},
+    {"clang", "libppbench-omptarget-clang.so"},
+};
+#define OMPTARGET_BUILDS (sizeof(omptarget_builds) / sizeof(omptarget_builds[0]))
 
 const struct pp_backend *model_loader_cuda(void)
 {
@@ -94,5 +107,31 @@ const struct pp_backend *model_loader_cuda(void)
 
 const struct pp_backend *model_loader_omptarget(void)
 {
-    return load(&omptarget_so);
+    const char *want = getenv("PPBENCH_OMPTARGET_COMPILER");
+    char why[sizeof(omptarget_so.error)] = "";
+    size_t i;
+
+    if (omptarget_so.loaded)
+        return omptarget_so.loaded;
+    if (want && *want) {
+        for (i = 0; i < OMPTARGET_BUILDS && strcmp(want, omptarget_builds[i].compiler) != 0; i++)
+            ;
+        if (i == OMPTARGET_BUILDS) {
+            snprintf(omptarget_so.error, sizeof(omptarget_so.error),
+                     "PPBENCH_OMPTARGET_COMPILER must be gcc or clang, not \"%.64s\"", want);
+            return omptarget_so.loaded = &omptarget_stand_in;
+        }
+        omptarget_so.so = omptarget_builds[i].so;
+        return load(&omptarget_so);
+    }
+    /* The first build that loads; when none does, every build's reason. */
+    for (i = 0; i < OMPTARGET_BUILDS; i++) {
+        omptarget_so.so = omptarget_builds[i].so;
+        omptarget_so.loaded = NULL;
+        if (load(&omptarget_so) != &omptarget_stand_in)
+            return omptarget_so.loaded;
+        snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s", i ? "; " : "", omptarget_so.error);
+    }
+    snprintf(omptarget_so.error, sizeof(omptarget_so.error), "%s", why);
+    return omptarget_so.loaded;
 }

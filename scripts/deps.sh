@@ -10,9 +10,11 @@ PKGS="build-essential pkg-config git jq libjansson-dev ocl-icd-opencl-dev opencl
 # nodejs provides and conflicts with Debian's npm).
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 
-# Optional: GCC's nvptx offload compiler builds the omp-target model (OpenMP target offload to NVIDIA GPUs);
-# without it the build leaves the model out and says so. Installed when it can be, never a failure.
-OPTIONAL="gcc-12-offload-nvptx"
+# Optional: the offload compilers of the omp-target model (OpenMP target offload to NVIDIA GPUs): GCC's nvptx
+# offload compiler, and clang 19 with LLVM's OpenMP runtime, whose libomp-19-dev holds the nvptx device runtime
+# and libomptarget (clang's build also needs the CUDA toolkit's ptxas and nvlink). Without one the build leaves
+# that build of the model out and says so. Installed when they can be, never a failure.
+OPTIONAL="gcc-12-offload-nvptx clang-19 libomp-19-dev"
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
@@ -28,7 +30,7 @@ if [ -n "$optional" ]; then
     if [ "$(id -u)" -eq 0 ] && [ -z "$missing" ]; then
         echo "deps: installing optional$optional"
         { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$optional >/dev/null; } ||
-            echo "deps: optional$optional not installed: the omp-target model will not be built" >&2
+            echo "deps: optional$optional not installed: the omp-target builds they make will be left out" >&2
     elif [ "$(id -u)" -eq 0 ]; then
         missing="$missing$optional"
     else

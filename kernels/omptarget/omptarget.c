@@ -2,16 +2,22 @@
  * omptarget: the OpenMP offload model's table (pp_backend_omptarget), device discovery, contexts and
  * provenance. The kernels are in the suites' files (kernels/<suite>/omptarget.c), each registered with
  * PP_SUITE_IMPL(omptarget, <suite>) and keeping its state in the context's suite slots: this file names no
- * suite. Built by GCC with -foffload=nvptx-none into libppbench-omptarget.so; the worker finds the table with
- * dlsym (kernels/model_loader.c), so a host without libgomp's nvptx plugin or a CUDA driver only sees
- * discover() find no device.
+ * suite. Built twice from the same sources, each into its own shared object: by GCC with -foffload=nvptx-none
+ * into libppbench-omptarget.so (runtime: libgomp and its nvptx plugin), and by clang with
+ * --offload-arch=sm_90 into libppbench-omptarget-clang.so (runtime: LLVM's libomp and libomptarget with its
+ * CUDA plugin); OMPT_TOOLCHAIN says which, and the provenance records it. The worker finds the table with
+ * dlsym (kernels/model_loader.c picks the build), so a host without the offload runtime or a CUDA driver only
+ * sees discover() find no device. The two builds' OpenMP runtimes can share the worker's process with its own
+ * libgomp: clang's code binds to libomp's and libomptarget's versioned symbols (VERSION, VERS1.0), which
+ * libgomp's (OMP_*, GOMP_*) do not satisfy.
  *
- * Devices: the offload devices libgomp reports (omp_get_num_devices). libgomp says nothing of a device's PCI
- * bus or UUID, which group it with the same GPU seen through CUDA and OpenCL (worker/platform.c): the nvptx
- * plugin numbers its devices as the CUDA driver does (cuDeviceGet ordinals, after CUDA_VISIBLE_DEVICES), so
- * when the driver (libcuda.so.1, opened here with dlopen) counts as many devices as libgomp, device i takes
- * CUDA device i's name, UUID, PCI bus id, memory and SM count. When the counts differ (another offload
- * plugin, no driver) the device has no UUID and stays a platform of its own. With PPBENCH_OMPTARGET_HOST=1
+ * Devices: the offload devices the runtime reports (omp_get_num_devices). It says nothing of a device's PCI
+ * bus or UUID, which group it with the same GPU seen through CUDA and OpenCL (worker/platform.c): both
+ * runtimes' CUDA plugins number their devices as the CUDA driver does (cuDeviceGet ordinals, after
+ * CUDA_VISIBLE_DEVICES), so when the driver (libcuda.so.1, opened here with dlopen) counts as many devices as
+ * the runtime, device i takes CUDA device i's name, UUID, PCI bus id, memory and SM count. When the counts
+ * differ (another offload plugin, no driver) the device has no UUID and stays a platform of its own. With
+ * PPBENCH_OMPTARGET_HOST=1
  * the initial device is listed too, as the host CPU (host fallback: the same target regions run on the host,
  * the way CI verifies this model without a GPU).
  *
@@ -29,6 +35,21 @@
 
 #include "buildinfo.h"
 #include "lib/env.h"
+
+/* The build: its compiler, flags and OpenMP runtime, for the provenance and the messages. */
+#ifdef __clang__
+#define OMPT_TOOLCHAIN "clang"
+#define OMPT_COMPILER  "clang " __clang_version__
+#define OMPT_FLAGS     PPBENCH_OMPTARGET_CLANG_FLAGS
+#define OMPT_RUNTIME   "LLVM libomp + libomptarget (CUDA plugin)"
+#define OMPT_NEEDS     "LLVM's libomptarget.so and libomp.so.5 (with libLLVM) on the library path"
+#else
+#define OMPT_TOOLCHAIN "gcc"
+#define OMPT_COMPILER  "gcc " __VERSION__
+#define OMPT_FLAGS     PPBENCH_OMPTARGET_FLAGS
+#define OMPT_RUNTIME   "libgomp (nvptx plugin)"
+#define OMPT_NEEDS     "libgomp-plugin-nvptx.so.1 on the library path"
+#endif
 
 /* ---- the CUDA driver API, the few calls discovery needs (no CUDA headers at build time) ---- */
 
@@ -129,10 +150,44 @@ static int host_wanted(void)
     return v && strcmp(v, "1") == 0;
 }
 
+/* The device count and the host's device number, from the offload runtime itself. LLVM's libomp defines
+ * omp_get_num_devices and omp_get_initial_device (= that count) as forwarders that look the function up in
+ * libomptarget through dlsym from libomp, and this build's references bind to libomp's (the first of its
+ * dependencies). The worker dlopens this library RTLD_LOCAL, so libomptarget is in its local scope only, where
+ * that lookup does not reach: libomp answers 0 devices, no device is seen, and the host's number would be 0,
+ * device 0's. So the clang build calls libomptarget's own functions (found in the loaded library: RTLD_NOLOAD);
+ * GCC's libgomp answers directly. Set by the first discovery, before any other OpenMP call of this model. */
+static int (*num_devices)(void) = omp_get_num_devices;
+static int (*initial_device)(void) = omp_get_initial_device;
+
+static void runtime_bind(void)
+{
+#ifdef __clang__
+    static const char *const libs[] = {"libomptarget.so.19.1", "libomptarget.so"};
+
+    for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+        void *h = dlopen(libs[i], RTLD_NOW | RTLD_NOLOAD), *n, *d;
+
+        if (!h)
+            continue;
+        n = dlsym(h, "omp_get_num_devices");
+        d = dlsym(h, "omp_get_initial_device");
+        if (n && d) {
+            *(void **)&num_devices = n; /* POSIX: a function's address through dlsym */
+            *(void **)&initial_device = d;
+            return;
+        }
+    }
+#endif
+}
+
 static int omptarget_discover(struct pp_device_list *out, struct pp_error *err)
 {
     struct cu_driver cu = {0};
-    int ndev = omp_get_num_devices(), ncuda = -1;
+    int ndev, ncuda = -1;
+
+    runtime_bind();
+    ndev = num_devices();
     size_t added = 0;
 
     if (ndev > 0 && cu_open(&cu) == 0 && cu.count(&ncuda) != 0)
@@ -158,7 +213,7 @@ static int omptarget_discover(struct pp_device_list *out, struct pp_error *err)
 
         memset(d, 0, sizeof(*d));
         d->backend = &pp_backend_omptarget;
-        d->index = omp_get_initial_device();
+        d->index = initial_device();
         d->kind = PP_DEVICE_CPU;
         snprintf(d->name, sizeof(d->name), "host CPU (OpenMP initial device)");
         d->mem_bytes = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
@@ -169,9 +224,10 @@ static int omptarget_discover(struct pp_device_list *out, struct pp_error *err)
     if (added)
         return 0;
     return pp_error_set(err,
-                        "no device: libgomp offloads to no device (needs libgomp-plugin-nvptx.so.1 on the "
-                        "library path, a CUDA driver and a GPU; OMP_TARGET_OFFLOAD=%s; set "
-                        "PPBENCH_OMPTARGET_HOST=1 for host fallback)",
+                        "no device: the %s build's runtime offloads to no device (needs " OMPT_NEEDS
+                        ", a CUDA driver and a GPU; OMP_TARGET_OFFLOAD=%s; set PPBENCH_OMPTARGET_HOST=1 for "
+                        "host fallback)",
+                        OMPT_TOOLCHAIN,
                         getenv("OMP_TARGET_OFFLOAD") ? getenv("OMP_TARGET_OFFLOAD") : "unset");
 }
 
@@ -210,7 +266,7 @@ static int omptarget_open(const struct pp_device *dev, struct pp_ctx **out, stru
 
         if (cu_open(&cu) == 0) {
             struct pp_device d;
-            if (cu.count(&n) == 0 && n == omp_get_num_devices())
+            if (cu.count(&n) == 0 && n == num_devices())
                 cu_describe(&cu, ctx->device, &d, &ctx->sm_count);
             cu_close(&cu);
         }
@@ -219,8 +275,8 @@ static int omptarget_open(const struct pp_device *dev, struct pp_ctx **out, stru
      * device's, and says so here rather than in the first kernel. */
     probe = omp_target_alloc(64, ctx->device);
     if (!probe) {
-        pp_error_set(err, "omp_target_alloc on device %d failed (libgomp's offload plugin or the device)",
-                     ctx->device);
+        pp_error_set(err, "omp_target_alloc on device %d failed (the offload runtime, %s, or the device)",
+                     ctx->device, OMPT_RUNTIME);
         goto fail;
     }
     omp_target_free(probe, ctx->device);
@@ -242,20 +298,25 @@ static void omptarget_close(struct pp_ctx *ctx)
 static void omptarget_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
     struct cu_driver cu;
+    Dl_info so;
     int v = 0;
 
     info_add(out, "omptarget.openmp_version", "%d", _OPENMP);
     info_add(out, "omptarget.device", "%d%s", ctx->device,
              ctx->host ? " (initial device: host fallback)" : "");
-    info_add(out, "omptarget.num_devices", "%d", omp_get_num_devices());
+    info_add(out, "omptarget.num_devices", "%d", num_devices());
     info_add(out, "omptarget.offload", "%s",
              getenv("OMP_TARGET_OFFLOAD") ? getenv("OMP_TARGET_OFFLOAD") : "");
     info_add(out, "omptarget.teams", "%u", ctx->shape.teams);
     info_add(out, "omptarget.thread_limit", "%u", ctx->shape.threads);
     if (ctx->sm_count)
         info_add(out, ctx->host ? "omptarget.host_threads" : "omptarget.sm_count", "%d", ctx->sm_count);
-    info_add(out, "omptarget.compiler", "gcc %s", __VERSION__);
-    info_add(out, "omptarget.cflags", "%s", PPBENCH_OMPTARGET_FLAGS);
+    info_add(out, "omptarget.toolchain", "%s", OMPT_TOOLCHAIN);
+    info_add(out, "omptarget.compiler", "%s", OMPT_COMPILER);
+    info_add(out, "omptarget.cflags", "%s", OMPT_FLAGS);
+    info_add(out, "omptarget.runtime", "%s", OMPT_RUNTIME);
+    if (dladdr(&pp_backend_omptarget, &so) && so.dli_fname)
+        info_add(out, "omptarget.library", "%s", so.dli_fname);
     if (!ctx->host && cu_open(&cu) == 0) {
         if (cu.version(&v) == 0)
             info_add(out, "omptarget.cuda_driver", "%d.%d", v / 1000, v % 1000 / 10);
@@ -283,14 +344,14 @@ void omptarget_free(struct pp_ctx *ctx, void *p)
 
 int omptarget_to_device(struct pp_ctx *ctx, void *dst, const void *src, size_t bytes, struct pp_error *err)
 {
-    if (bytes && omp_target_memcpy(dst, (void *)src, bytes, 0, 0, ctx->device, omp_get_initial_device()))
+    if (bytes && omp_target_memcpy(dst, (void *)src, bytes, 0, 0, ctx->device, initial_device()))
         return pp_error_set(err, "omp_target_memcpy of %zu bytes to device %d failed", bytes, ctx->device);
     return 0;
 }
 
 int omptarget_to_host(struct pp_ctx *ctx, void *dst, const void *src, size_t bytes, struct pp_error *err)
 {
-    if (bytes && omp_target_memcpy(dst, (void *)src, bytes, 0, 0, omp_get_initial_device(), ctx->device))
+    if (bytes && omp_target_memcpy(dst, (void *)src, bytes, 0, 0, initial_device(), ctx->device))
         return pp_error_set(err, "omp_target_memcpy of %zu bytes from device %d failed", bytes, ctx->device);
     return 0;
 }

@@ -1,8 +1,9 @@
 /*
  * omptarget: declarations shared by the OpenMP offload model's core (omptarget.c: discovery, contexts,
  * provenance) and the suites' files (kernels/<suite>/omptarget.c, each registered with
- * PP_SUITE_IMPL(omptarget, <suite>)). Built with GCC's nvptx offload compiler into libppbench-omptarget.so;
- * the worker sees nothing of it but the pp_backend_omptarget table.
+ * PP_SUITE_IMPL(omptarget, <suite>)). Built with GCC's nvptx offload compiler into libppbench-omptarget.so
+ * and with clang's OpenMP offload into libppbench-omptarget-clang.so; the worker sees nothing of either but
+ * the pp_backend_omptarget table.
  *
  * A context drives one OpenMP device: an offload device (a GPU, through libgomp's nvptx plugin) or the
  * initial device (host fallback: the same target regions run on the host, which is how CI verifies them).
@@ -38,6 +39,18 @@ struct pp_ctx {
     struct pp_suite_slots suites;
 };
 
+/* The lanes a `simd` loop runs on in a target region on a GPU, and why: GCC's nvptx offload spreads simd over
+ * a warp's 32 lanes (an OpenMP thread is a warp), clang's runs it on one (an OpenMP thread is a CUDA thread).
+ */
+#ifdef __clang__
+#define OMPT_GPU_SIMD_LANES 1u
+#define OMPT_GPU_SIMD_NOTE  "clang's nvptx offload runs simd on one lane: an OpenMP thread is a CUDA thread"
+#else
+#define OMPT_GPU_SIMD_LANES 32u
+#define OMPT_GPU_SIMD_NOTE                                                                                   \
+    "simd spans a warp's 32 lanes on GCC's nvptx offload, a width the directives cannot set: 1 or 32"
+#endif
+
 /* The one exported symbol (omptarget.c); the names below stay inside the shared object. */
 extern const struct pp_backend pp_backend_omptarget;
 
@@ -64,7 +77,9 @@ OMPT_HIDDEN unsigned omptarget_blocks(const struct pp_ctx *ctx);
  * OMPT_TEAMS_FOR(ctx, clauses, loop): the same with `target teams distribute` only, for loops over blocks
  * whose bodies hold their own `parallel for simd` (_Pragma, as a #pragma cannot sit in a macro argument).
  * On GCC's nvptx offload, an OpenMP thread is a warp and simd runs on its 32 lanes, so thread_limit counts
- * warps and a loop without simd leaves 31 lanes of each warp idle. */
+ * warps and a loop without simd leaves 31 lanes of each warp idle. On clang's, an OpenMP thread is a CUDA
+ * thread and simd is one lane: thread_limit counts CUDA threads (a block's size), and a loop runs one
+ * iteration per CUDA thread with or without simd. */
 #define OMPT_PRAGMA(x) _Pragma(#x)
 #define OMPT_LOOP_(ctx, construct, clauses, ...)                                                             \
     do {                                                                                                     \

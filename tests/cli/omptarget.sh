@@ -1,29 +1,58 @@
-# The OpenMP offload model (omp-target): built in CI by GCC's nvptx offload compiler into its own shared object,
-# loaded with dlopen; without a GPU it finds no offload device and says so, and with PPBENCH_OMPTARGET_HOST=1
-# its target regions run on the host (the initial device), verified by the same drivers as every model. Without
-# the offload compiler (or in the sanitizer build) the model is not built and these tests skip, saying why.
+# The OpenMP offload model (omp-target): built in CI from the same sources by GCC's nvptx offload compiler
+# (libppbench-omptarget.so) and by clang's OpenMP offload (libppbench-omptarget-clang.so), each loaded with
+# dlopen (PPBENCH_OMPTARGET_COMPILER picks one); without a GPU a build finds no offload device and says so, and
+# with PPBENCH_OMPTARGET_HOST=1 its target regions run on the host (the initial device), verified by the same
+# drivers as every model. The checks below run once per build that exists, each line tagged with its
+# compiler; without an offload compiler (or in the sanitizer build) the model is not built and they skip,
+# saying why.
 . "$(dirname "$0")/lib.sh"
 
-so="$BUILD/lib/ppbench/libppbench-omptarget.so"
 if [ "$BUILD" != "${PPBENCH_OMPTARGET_BUILD-$BUILD}" ] || ! "$WORKER" version | grep -q 'omp-target'; then
-    skip "omp-target" "not part of this build (install gcc-12-offload-nvptx; the sanitizer build leaves it out)"
+    skip "omp-target" "not part of this build (install gcc-12-offload-nvptx or clang-19 + libomp-19-dev; the sanitizer build leaves it out)"
     exit 0
 fi
 
+# The builds and their shared objects (kernels/model_loader.c's omptarget_builds).
+so_of() { case $1 in gcc) echo "$BUILD/lib/ppbench/libppbench-omptarget.so" ;; clang) echo "$BUILD/lib/ppbench/libppbench-omptarget-clang.so" ;; esac; }
+if [ -z "${OMPT_TEST_COMPILER:-}" ]; then
+    expect "omp-target missing its shared objects says why, for each build" 0 \
+        'note: omp-target: no device: omp-target backend not loaded: .*libppbench-omptarget.so.*; .*libppbench-omptarget-clang.so' -- \
+        env -u PPBENCH_OMPTARGET_COMPILER PPBENCH_LIBDIR=/nonexistent PPBENCH_OMPTARGET_HOST=1 sh -c "cp '$WORKER' '$TMP/w' && '$TMP/w' list"
+    expect "omp-target: an unknown compiler is refused, naming the choices" 0 \
+        'omp-target backend not loaded: PPBENCH_OMPTARGET_COMPILER must be gcc or clang, not "icc"' -- \
+        env PPBENCH_OMPTARGET_COMPILER=icc PPBENCH_OMPTARGET_HOST=1 "$WORKER" list
+    for c in gcc clang; do
+        if [ -f "$(so_of $c)" ]; then
+            OMPT_TEST_COMPILER=$c bash "$0"
+        else
+            skip "omp-target[$c]" "not built (gcc: install gcc-12-offload-nvptx; clang: clang-19, libomp-19-dev and CUDA's ptxas and nvlink)"
+        fi
+    done
+    exit 0
+fi
+
+c=$OMPT_TEST_COMPILER
+so=$(so_of "$c")
+export PPBENCH_OMPTARGET_COMPILER=$c
+pass() { echo "PASS omp-target[$c] $1"; }
+fail() { echo "FAIL omp-target[$c] $1: $2"; }
+skip() { echo "SKIP omp-target[$c] $1: $2"; }
+
 if [ -f "$so" ] && nm -D --defined-only "$so" | grep -q ' pp_backend_omptarget$'; then
-    pass "omp-target backend compiles and exports pp_backend_omptarget"
+    pass "backend compiles and exports pp_backend_omptarget"
 else
-    fail "omp-target backend compiles" "$so missing or without pp_backend_omptarget"
+    fail "backend compiles" "$so missing or without pp_backend_omptarget"
 fi
 other=$(nm -D --defined-only "$so" | awk '$2 ~ /[TDBR]/ {print $3}' |
     grep -Ev '^(pp_backend_omptarget|__start_pp_suites_omptarget|__stop_pp_suites_omptarget|_init|_fini)$')
-if [ -z "$other" ]; then pass "omp-target exports only its backend"; else fail "omp-target exports only its backend" "$other"; fi
+if [ -z "$other" ]; then pass "exports only its backend"; else fail "exports only its backend" "$other"; fi
 
 if ! nvidia-smi -L >/dev/null 2>&1; then
-    expect "omp-target without a GPU says no device, and how to get host fallback" 0 \
-        '^note: omp-target: no device: .*PPBENCH_OMPTARGET_HOST=1' -- env -u PPBENCH_OMPTARGET_HOST "$WORKER" list
+    expect "without a GPU says no device, which build, and how to get host fallback" 0 \
+        "^note: omp-target: no device: the $c build's runtime .*PPBENCH_OMPTARGET_HOST=1" -- \
+        env -u PPBENCH_OMPTARGET_HOST "$WORKER" list
 fi
-expect "omp-target missing its shared object says why" 0 'note: omp-target: no device: omp-target backend not loaded' -- \
+expect "missing its shared object says why" 0 "note: omp-target: no device: omp-target backend not loaded: .*$(basename "$so")" -- \
     env PPBENCH_LIBDIR=/nonexistent PPBENCH_OMPTARGET_HOST=1 sh -c "cp '$WORKER' '$TMP/w' && '$TMP/w' list"
 
 export PPBENCH_OMPTARGET_HOST=1
@@ -48,9 +77,10 @@ for prec in fp64 fp32; do
         fi
     done
 done
-jq_true "stream: provenance names the device, host fallback and compiler" "$TMP/stream-fp64-100003.json" \
+jq_true "stream: provenance names the device, host fallback, the build and its compiler" "$TMP/stream-fp64-100003.json" \
     '.provenance.backend | (.["omptarget.device"] | test("host fallback")) and has("omptarget.cflags")
-     and has("omptarget.compiler")'
+     and .["omptarget.toolchain"] == "'$c'" and (.["omptarget.compiler"] | startswith("'$c' "))
+     and (.["omptarget.library"] | endswith("/'"$(basename "$so")"'"))'
 jq_true "stream: dot chain bound from its blocks" "$TMP/stream-fp64-100003.json" \
     '.variant.dot_chain == ((100003 + .variant.dot_groups - 1) / .variant.dot_groups | floor) + .variant.dot_groups'
 f="$TMP/shape.json"
@@ -82,7 +112,8 @@ for v in "" "--rows-per-group 8" "--items-per-row 32" "--float" "--float --items
         fail "cg ${v:-fp64}" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
     fi
 done
-expect "cg: items_per_row 4 is unsupported, with the reason" 3 'unsupported: items_per_row 4 on omp-target .*32 lanes' -- \
+case $c in gcc) lanes='32 lanes' ;; clang) lanes='one lane' ;; esac
+expect "cg: items_per_row 4 is unsupported, with the reason" 3 "unsupported: items_per_row 4 on omp-target .*$lanes" -- \
     run --suite cg --n 5 --numtimes 2 --items-per-row 4
 expect "cg: cusparse refused" 2 'cusparse' -- run --suite cg --n 3 --spmv-variant cusparse
 expect "cg: planted matrix fault caught" 1 'verification failed: spmv' -- \
