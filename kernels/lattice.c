@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/cpucache.h"
+
 static const char axis[4] = {'x', 'y', 'z', 't'};
 
 int lattice_parse(const char *s, unsigned dims[4], struct pp_error *err)
@@ -61,10 +63,8 @@ int lattice_resolve(unsigned dims[4], const struct pp_device *dev, double bytes_
     if (!dims[0] && !dims[1] && !dims[2] && !dims[3]) {
         unsigned l = dev->kind == PP_DEVICE_CPU ? LATTICE_DEFAULT_EXTENT_CPU : LATTICE_DEFAULT_EXTENT_GPU;
 
-        if (dev->kind == PP_DEVICE_CPU && dev->llc_bytes && bytes_per_site > 0)
-            while ((double)l * l * l * l * bytes_per_site < LATTICE_LLC_FACTOR * (double)dev->llc_bytes &&
-                   l < 256)
-                l += 2;
+        while (cpucache_default_too_small(dev, (double)l * l * l * l * bytes_per_site) && l < 256)
+            l += 2;
         for (int mu = 0; mu < 4; mu++)
             dims[mu] = l;
     }

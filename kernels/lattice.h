@@ -31,9 +31,8 @@ int lattice_check_extents(const unsigned dims[4], struct pp_error *err) PP_WUR;
 /* A run's lattice on dev: unset extents (all 0) become the device's default, then lattice_check_extents. The
  * default is LATTICE_DEFAULT_EXTENT_GPU^4 on GPUs and accelerators; on a CPU whose last-level cache is known
  * (dev->llc_bytes) the smallest even L^4, at least LATTICE_DEFAULT_EXTENT_CPU, whose working set
- * (bytes_per_site per lattice site) is at least LATTICE_LLC_FACTOR times that cache, so that the default
+ * (bytes_per_site per lattice site) is at least CPUCACHE_LLC_FACTOR times that cache, so that the default
  * problem streams from DRAM (BabelStream's rule); LATTICE_DEFAULT_EXTENT_CPU^4 when the cache is unknown. */
-#define LATTICE_LLC_FACTOR 4
 int lattice_resolve(unsigned dims[4], const struct pp_device *dev, double bytes_per_site,
                     struct pp_error *err) PP_WUR;
 

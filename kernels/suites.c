@@ -59,13 +59,17 @@ static const char *const precisions[] = {"fp64", "fp32", NULL};
     {                                                                                                        \
         .name = "lattice", .type = SUITE_LATTICE, .optional = true, .key = true,                             \
         .description =                                                                                       \
-            "lattice extents XxYxZxT, each even and at least 4 (absent: 32^4 on GPUs, 8^4 on CPUs)"          \
+            "lattice extents XxYxZxT, each even and at least 4 (absent: 32^4 on GPUs; on CPUs 8^4, or the "  \
+            "smallest even L^4 whose fields are at least 4x a known last-level cache)"                       \
     }
 
 /* ---- stream (paper 004, BabelStream) ---- */
 static const char *const stream_kernels[] = {"copy", "mul", "add", "triad", "dot", "nstream", NULL};
 static const struct suite_param stream_params[] = {
-    INTEGER("arraysize", 1, 1LL << 40, STREAM_DEFAULT_N, "elements per array"),
+    INTEGER_OPT(
+        "arraysize", 1, 1LL << 40,
+        "elements per array (absent: 2^25, on a CPU whose last-level cache is known doubled until each "
+        "array is at least 4x that cache)"),
     INTEGER("numtimes", 2, 100000, STREAM_DEFAULT_NUMTIMES, "iterations per kernel; the first is warm-up",
             KEY),
     PRECISION(0),
@@ -133,7 +137,9 @@ static const char *const cg_kernels[] = {"axpby", "dot", "spmv", "cg", NULL};
 static const char *const spmv_variants[] = {"native", "cusparse", NULL};
 static const char *const spmv_models[] = {NULL, "cuda"};
 static const struct suite_param cg_params[] = {
-    INTEGER_OPT("n", 1, CG_MAX_N, "grid cells per side: (n+1)^3 rows (absent: 200 on GPUs, 100 on CPUs)",
+    INTEGER_OPT("n", 1, CG_MAX_N,
+                "grid cells per side: (n+1)^3 rows (absent: 200 on GPUs; on CPUs 100, grown by 10 while the "
+                "matrix and vectors are below 4x a known last-level cache)",
                 KEY),
     PRECISION(0),
     INTEGER("numtimes", 2, 100000, CG_DEFAULT_NUMTIMES, "samples per kernel; the first is warm-up", KEY),
@@ -162,7 +168,9 @@ static const struct suite_param hacc_params[] = {
     INTEGER("leaf_size", 16, HACC_MAX_LEAF_SIZE, HACC_DEFAULT_LEAF_SIZE,
             "particles per leaf, a multiple of 16 (HACC's leaves hold 64 to 256)", KEY),
     INTEGER_OPT("leaf_pairs", 1, HACC_MAX_PAIRS,
-                "leaf pairs of neighbouring cells (absent: 65536 on GPUs, 4096 on CPUs)", KEY),
+                "leaf pairs of neighbouring cells (absent: 65536 on GPUs; on CPUs 4096, doubled while the "
+                "particles are below 4x a known last-level cache)",
+                KEY),
     PRECISION(1),
     INTEGER("numtimes", 2, 100000, HACC_DEFAULT_NUMTIMES, "samples per kernel; the first is warm-up", KEY),
     CHOICE_OPT_MODELS(

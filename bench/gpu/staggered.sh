@@ -3,16 +3,21 @@
 # strategy x work-item order x work-group size (96, 192, 384, 768; 2LP also 256; 1LP, whose global size is
 # L^4/2 = 2^19 at L = 32: 128, 256, 512, 1024) on CUDA and on NVIDIA OpenCL, fp64, 32^4, the paper's timing
 # rule (one warm-up, then 10 runs of 100 applications, rates from the mean). The driver verifies every run
-# against the five-loop reference. Before the sweep (VERIFY=1): every strategy and order in fp32 on 8x8x8x16 in
-# both models (work-group 96, 1LP 128). With NCU=1, first Nsight Compute on one CUDA launch of 3LP-1 k-major,
-# work-group 768.
+# against the five-loop reference. First (TRIAD=1) the STREAM triad on TRIAD_MODEL (cuda) at 2^28 fp32 elements,
+# as bench/gpu/wilson.sh, so that every run is judged against the ceiling of its compulsory traffic at the triad
+# of the same call (bench/qcd_summary.py: each link, the input vector and the output once, 2400 B per site in
+# fp64; the paper's no-reuse count, 3120 B, is no ceiling). Before the sweep (VERIFY=1): every strategy and
+# order in fp32 on 8x8x8x16 in both models (work-group 96, 1LP 128). With NCU=1, first Nsight Compute on one
+# CUDA launch of 3LP-1 k-major, work-group 768.
 # Run from the repository root (or a folder holding build/bin, build/lib and bench/) on that machine:
 #   bench/gpu/staggered.sh [OUTDIR]
-# Results in OUTDIR: env.txt (GPU, driver, clocks), verify.json and sweep.json (one worker JSON document per
-# run), sweep.tsv (strategy, order, work-group, model, GFLOP/s, verified, seconds the run took), summary.txt
-# (GFLOP/s on CUDA and OpenCL per configuration, the best of each model marked *), ncu.csv.
-# Knobs: PLATFORM (gpu0), LATTICE (32x32x32x32), RUNS (10), ITERATIONS (100), MODELS ("cuda opencl"),
-# STRATEGIES (all seven, in the order swept), VERIFY (1), VERIFY_MODELS (MODELS), NCU (0), DEADLINE (seconds
+# Results in OUTDIR: env.txt (GPU, driver, clocks), triad.json, verify.json and sweep.json (one worker JSON
+# document per run), sweep.tsv (strategy, order, work-group, model, GFLOP/s, verified, seconds the run took),
+# summary.txt (GFLOP/s on CUDA and OpenCL per configuration, the best of each model marked *), ceiling.txt
+# (bench/qcd_summary.py OUTDIR: every sweep run's share of the compulsory-traffic ceiling), ncu.csv.
+# Knobs: PLATFORM (gpu0), LATTICE (32x32x32x32), RUNS (10), ITERATIONS (100), MODELS ("cuda opencl"), TRIAD (1),
+# TRIAD_MODEL (cuda), TRIAD_N (268435456), STRATEGIES (all seven, in the order swept), VERIFY (1), VERIFY_MODELS
+# (MODELS), NCU (0), DEADLINE (seconds
 # from the start after which no new sweep run starts; 0: none), PREVIOUS (a sweep.tsv of an earlier session on
 # the same kind of GPU: its verified configurations are not run again but copied into this sweep.tsv, so that a
 # sweep longer than one session can be finished in another; the table then mixes the two sessions).
@@ -31,10 +36,20 @@ VERIFY_MODELS=${VERIFY_MODELS:-$MODELS}
 PREVIOUS=${PREVIOUS:-}
 DEADLINE=${DEADLINE:-0}
 NCU=${NCU:-0}
+TRIAD=${TRIAD:-1}
+TRIAD_MODEL=${TRIAD_MODEL:-cuda}
+TRIAD_N=${TRIAD_N:-268435456}
+HERE=$(dirname "$0")
 start=$(date +%s)
 
 . "$(dirname "$0")/lib.sh"
 gpu_setup
+
+if [ "$TRIAD" = 1 ]; then
+    echo "== triad $TRIAD_MODEL fp32 n=$TRIAD_N" >&2
+    $W run --platform "$PLATFORM" --model "$TRIAD_MODEL" --suite stream --kernels triad --arraysize "$TRIAD_N" \
+        --numtimes 100 --float --json >"$OUT/triad.json" || echo "triad failed (exit $?)" >&2
+fi
 
 orders_of() {
     case $1 in
@@ -138,4 +153,8 @@ awk -F'\t' '
     }' "$OUT/sweep.tsv" >"$OUT/summary.txt"
 echo "lattice $LATTICE fp64, $RUNS runs of $ITERATIONS, GFLOP/s from the mean (* best of the model, ! not verified)"
 cat "$OUT/summary.txt"
+if [ -s "$OUT/triad.json" ]; then
+    python3 "$HERE/../qcd_summary.py" "$OUT" >"$OUT/ceiling.txt" && head -n 1 "$OUT/ceiling.txt" &&
+        echo "every run against that ceiling: $OUT/ceiling.txt"
+fi
 echo "done in $(($(date +%s) - start)) s: $OUT" >&2

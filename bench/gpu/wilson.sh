@@ -5,8 +5,9 @@
 # verified. Run from a folder holding build/ (bin, lib) and bench/ on that machine (device tool: carry them):
 #   bench/gpu/wilson.sh [OUTDIR]
 # Results: OUTDIR/triad.json and OUTDIR/wilson.json (streams of the worker's JSON documents), OUTDIR/env.txt (GPU,
-# driver, clocks before and after) and OUTDIR/summary.txt (bench/qcd_summary.py OUTDIR: GFLOP/s, GB/s,
-# % of the roofline, implied reuse R, OpenCL/CUDA).
+# driver, clocks before and after) and OUTDIR/summary.txt (bench/qcd_summary.py OUTDIR: GFLOP/s, the bandwidth of
+# the compulsory traffic, the ceiling (that traffic at this call's triad: Eq. 2 with R = 7) and the share of it,
+# implied reuse R, OpenCL/CUDA).
 # Options (environment): LATTICE, NUMTIMES, ITERATIONS, TRIAD_N; SWEEP=1 adds the launch sweep (OUTDIR/sweep.json,
 # some 32 runs more: register budgets 0, 128, 255 and work-group sizes 64, 256 on both models); NCU=1 adds
 # Nsight Compute's view of the CUDA fp32 kernels (OUTDIR/ncu.csv: kernel time, DRAM bytes, L2 hit rate,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The lattice QCD suites on the host CPU through OpenMP (issue 5), against the roofline of the host's own STREAM
-# triad measured in the same call: triad fp64 and fp32 at 2^25, then the Wilson Dslash (aos, soa) and the
-# staggered Dslash (site, simd) in fp32 and fp64 on LATTICE, every run verified. Run from the repository root
+# The lattice QCD suites on the host CPU through OpenMP (issue 5), against the ceiling of their compulsory traffic
+# at the host's own STREAM triad measured in the same call (bench/qcd_summary.py): triad fp64 and fp32 at 2^25,
+# then the Wilson Dslash (aos, soa) and the staggered Dslash (site, simd) in fp32 and fp64 on LATTICE, every run
+# verified. Run from the repository root
 # (or a folder holding build/ and bench/) on the machine to measure:
 #   bench/host/qcd.sh [OUTDIR]
 # Results: OUTDIR/triad.json, OUTDIR/wilson.json, OUTDIR/staggered.json (streams of the worker's JSON documents),

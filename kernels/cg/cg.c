@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/cpucache.h"
 #include "lib/clock.h"
 
 static const char *const kernel_names[CG_NKERNELS] = {"axpby", "dot", "spmv", "cg"};
@@ -154,6 +155,13 @@ double cg_kernel_flops(enum cg_kernel k, size_t rows, size_t nnz)
     }
 }
 
+double cg_working_set(unsigned n, enum pp_precision prec)
+{
+    const double beta = (double)pp_precision_bytes(prec), rows = (double)cg_rows(n), nnz = (double)cg_nnz(n);
+
+    return 4.0 * (rows + 1) + nnz * (4.0 + beta) + (double)PP_CG_NVECTORS * rows * beta;
+}
+
 static bool pow2(unsigned v)
 {
     return v && !(v & (v - 1));
@@ -168,8 +176,12 @@ int cg_resolve(struct cg_params *p, const struct pp_device *dev, struct pp_error
 
     if (!ops)
         return pp_error_set(err, "model %s has no cg suite", model);
-    if (p->n == 0)
+    if (p->n == 0) {
         p->n = dev->kind == PP_DEVICE_CPU ? CG_DEFAULT_N_CPU : CG_DEFAULT_N_GPU;
+        while (cpucache_default_too_small(dev, cg_working_set(p->n, p->prec)) &&
+               p->n + CG_DEFAULT_N_STEP <= CG_MAX_N)
+            p->n += CG_DEFAULT_N_STEP;
+    }
     if (p->n > CG_MAX_N)
         return pp_error_set(err,
                             "n must be from 1 to %u, got %u: (3n + 1)^3 matrix entries must fit 32-bit "
@@ -210,7 +222,7 @@ int cg_resolve(struct cg_params *p, const struct pp_device *dev, struct pp_error
 
     rows = (double)cg_rows(p->n);
     nnz = (double)cg_nnz(p->n);
-    device = 4.0 * (rows + 1) + nnz * (4.0 + beta) + (double)PP_CG_NVECTORS * rows * beta;
+    device = cg_working_set(p->n, p->prec);
     host = 4.0 * (rows + 1) + nnz * 12.0 + 8.0 * rows * 8.0; /* matrix, b, two operands, reference vectors */
     if (dev->kind == PP_DEVICE_CPU)
         device += host; /* one memory holds both */

@@ -21,6 +21,7 @@ enum cg_kernel { CG_AXPBY, CG_DOT, CG_SPMV, CG_SOLVE, CG_NKERNELS };
 #define CG_ALL_KERNELS        ((1u << CG_NKERNELS) - 1)
 #define CG_DEFAULT_N_GPU      200u /* 8.1e6 rows, 2.6 GB of fp64 matrix: every vector far beyond a 50 MB L2 */
 #define CG_DEFAULT_N_CPU      100u /* 1.0e6 rows, 0.33 GB of fp64 matrix */
+#define CG_DEFAULT_N_STEP     10u  /* the CPU default grows by this from CG_DEFAULT_N_CPU (cg_resolve) */
 #define CG_DEFAULT_NUMTIMES   20u
 #define CG_DEFAULT_ITERATIONS 50u
 #define CG_MAX_ITERATIONS     100000u
@@ -90,12 +91,19 @@ void cg_params_default(struct cg_params *p);
 double cg_kernel_bytes(enum cg_kernel k, size_t rows, size_t nnz, enum pp_precision prec);
 double cg_kernel_flops(enum cg_kernel k, size_t rows, size_t nnz);
 
+/* The bytes the device's matrix and vectors take at n cells per side in prec (row offsets, column indices,
+ * values, PP_CG_NVECTORS vectors): the problem's working_set_bytes, which the server compares with the
+ * device's last-level cache (docs/METHODOLOGY.md, "Cache residency"). */
+double cg_working_set(unsigned n, enum pp_precision prec);
+
 /* Make p the problem that runs on dev (a device of a discovered model: dev->backend is set): n 0 becomes the
- * device's default (CG_DEFAULT_N_GPU, _CPU); then reject what cannot run before anything is allocated, the
- * message naming the parameter: n outside 1 .. CG_MAX_N (32-bit offsets), numtimes < 2, iterations outside
- * 1 .. CG_MAX_ITERATIONS, tolerance outside [0, 1), no kernel, no fp64, an spmv variant the model lacks, a
- * launch shape that is not a power of two or exceeds 1024 work-items (items_per_row 1 on CPU loops), or
- * matrix and vectors that do not fit the device (and, on a CPU, the host copies beside them). */
+ * device's default (CG_DEFAULT_N_GPU; on CPUs CG_DEFAULT_N_CPU, grown by CG_DEFAULT_N_STEP while the working
+ * set is below CPUCACHE_LLC_FACTOR times a known last-level cache, kernels/cpucache.h); then reject what
+ * cannot run before anything is allocated, the message naming the parameter: n outside 1 .. CG_MAX_N (32-bit
+ * offsets), numtimes < 2, iterations outside 1 .. CG_MAX_ITERATIONS, tolerance outside [0, 1), no kernel, no
+ * fp64, an spmv variant the model lacks, a launch shape that is not a power of two or exceeds 1024 work-items
+ * (items_per_row 1 on CPU loops), or matrix and vectors that do not fit the device (and, on a CPU, the host
+ * copies beside them). */
 int cg_resolve(struct cg_params *p, const struct pp_device *dev, struct pp_error *err) PP_WUR;
 
 /* Run the suite on an open context with resolved parameters. Returns -1 only when the device or runtime

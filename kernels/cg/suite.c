@@ -83,12 +83,13 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
     }
     out->nkernels = res->nkernels;
     out->verified = res->verified;
-    out->problem =
-        json_pack("{s:I, s:i, s:I, s:I, s:s, s:i, s:i, s:i, s:i, s:f, s:s}", "size", (json_int_t)res->rows,
-                  "n", (int)p->n, "rows", (json_int_t)res->rows, "nnz", (json_int_t)res->nnz, "precision",
-                  pp_precision_name(p->prec), "element_bytes", (int)pp_precision_bytes(p->prec),
-                  "index_bytes", 4, "numtimes", (int)p->numtimes, "iterations", (int)p->iterations,
-                  "tolerance", p->tolerance, "matrix", "miniFE 27-point heat conduction, CRS");
+    out->problem = json_pack("{s:I, s:i, s:I, s:I, s:s, s:i, s:i, s:i, s:i, s:f, s:s, s:I}", "size",
+                             (json_int_t)res->rows, "n", (int)p->n, "rows", (json_int_t)res->rows, "nnz",
+                             (json_int_t)res->nnz, "precision", pp_precision_name(p->prec), "element_bytes",
+                             (int)pp_precision_bytes(p->prec), "index_bytes", 4, "numtimes", (int)p->numtimes,
+                             "iterations", (int)p->iterations, "tolerance", p->tolerance, "matrix",
+                             "miniFE 27-point heat conduction, CRS", "working_set_bytes",
+                             (json_int_t)cg_working_set(p->n, p->prec));
     out->variant = json_pack(
         "{s:s, s:i, s:i, s:i, s:i, s:i, s:I, s:i}", "spmv_variant", cg_spmv_name(res->variant.spmv),
         "rows_per_group", (int)res->variant.rows_per_group, "items_per_row", (int)res->variant.items_per_row,

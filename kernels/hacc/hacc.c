@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/cpucache.h"
 #include "kernels/hacc/hacc_ref.h"
 #include "lib/clock.h"
 
@@ -81,6 +82,14 @@ double hacc_bytes_per_pair(enum pp_hacc_kernel k, unsigned leaf_size, enum pp_pr
     return 2.0 * leaf_size * (n_in[k] + 2.0 * n_out[k]) * (double)pp_precision_bytes(prec) + 8.0;
 }
 
+double hacc_working_set(unsigned leaf_size, size_t pairs, enum pp_precision prec)
+{
+    const unsigned g = hacc_grid_for(pairs);
+    const double particles = (double)g * g * g * leaf_size;
+
+    return particles * (PP_HACC_NIN + PP_HACC_NOUT) * (double)pp_precision_bytes(prec) + 8.0 * (double)pairs;
+}
+
 /* ---- resolve ---- */
 
 int hacc_resolve(struct hacc_params *p, const struct pp_device *dev, struct pp_error *err)
@@ -96,8 +105,12 @@ int hacc_resolve(struct hacc_params *p, const struct pp_device *dev, struct pp_e
     if (p->leaf_size < PP_HACC_HALF || p->leaf_size > HACC_MAX_LEAF_SIZE || p->leaf_size % PP_HACC_HALF)
         return pp_error_set(err, "leaf_size must be a multiple of %d from %d to %u, got %u", PP_HACC_HALF,
                             PP_HACC_HALF, HACC_MAX_LEAF_SIZE, p->leaf_size);
-    if (p->leaf_pairs == 0)
+    if (p->leaf_pairs == 0) {
         p->leaf_pairs = cpu ? HACC_DEFAULT_PAIRS_CPU : HACC_DEFAULT_PAIRS_GPU;
+        while (cpucache_default_too_small(dev, hacc_working_set(p->leaf_size, p->leaf_pairs, p->prec)) &&
+               p->leaf_pairs * 2 <= HACC_MAX_PAIRS)
+            p->leaf_pairs *= 2;
+    }
     if (p->leaf_pairs > HACC_MAX_PAIRS)
         return pp_error_set(err, "leaf_pairs must be from 1 to %u, got %u", HACC_MAX_PAIRS, p->leaf_pairs);
     if (p->numtimes < 2)
@@ -123,13 +136,10 @@ int hacc_resolve(struct hacc_params *p, const struct pp_device *dev, struct pp_e
         return pp_error_set(err, "model %s has no variant %s (it has: %s)", model,
                             hacc_variant_name((enum pp_hacc_variant)p->variant), have);
     }
-    {
+    bytes = hacc_working_set(p->leaf_size, p->leaf_pairs, p->prec);
+    if (cpu) { /* the host's problem, reference and read-back beside the model's arrays */
         const unsigned g = hacc_grid_for(p->leaf_pairs);
-        const double particles = (double)g * g * g * p->leaf_size;
-        bytes = particles * (PP_HACC_NIN + PP_HACC_NOUT) * (double)pp_precision_bytes(p->prec) +
-                8.0 * p->leaf_pairs;
-        if (cpu) /* the host's problem, reference and read-back beside the model's arrays */
-            bytes += particles * (PP_HACC_NIN + 3 * PP_HACC_NOUT + 2) * 8.0;
+        bytes += (double)g * g * g * p->leaf_size * (PP_HACC_NIN + 3 * PP_HACC_NOUT + 2) * 8.0;
     }
     if (dev->mem_bytes && bytes > (double)dev->mem_bytes)
         return pp_error_set(

@@ -83,7 +83,14 @@ double hacc_bytes(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs, size_
                   enum pp_precision prec);
 double hacc_bytes_per_pair(enum pp_hacc_kernel k, unsigned leaf_size, enum pp_precision prec);
 
-/* Make p the problem that runs on dev (dev->backend set): the device's default pairs and variant, then
+/* The bytes the device's particle arrays (inputs and outputs of every particle of the grid) and pair list
+ * take: the problem's working_set_bytes, which the server compares with the device's last-level cache
+ * (docs/METHODOLOGY.md, "Cache residency"). */
+double hacc_working_set(unsigned leaf_size, size_t pairs, enum pp_precision prec);
+
+/* Make p the problem that runs on dev (dev->backend set): the device's default pairs (HACC_DEFAULT_PAIRS_GPU;
+ * on CPUs HACC_DEFAULT_PAIRS_CPU, doubled up to HACC_MAX_PAIRS while the working set is below
+ * CPUCACHE_LLC_FACTOR times a known last-level cache, kernels/cpucache.h) and variant, then
  * reject what cannot run, the message naming the parameter (leaf_size, leaf_pairs, numtimes, variant,
  * precision, memory). A variant the model has but this device cannot run is found at alloc ("unsupported:").
  */

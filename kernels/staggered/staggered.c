@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/fielddump.h"
 #include "kernels/lattice.h"
 #include "kernels/staggered/staggered_ref.h"
 #include "lib/clock.h"
@@ -377,6 +378,25 @@ out:
     return rc;
 }
 
+/* The test-only dump (kernels/fielddump.h), whatever verification found: the fields as generated and both
+ * outputs as read back, for the second reference (tests/ref/dslash.py). */
+static int dump(const struct staggered_params *p, const struct pp_backend *b, const struct fields *f,
+                struct pp_error *err)
+{
+    const char *dir = fielddump_dir();
+    const struct fielddump_array arrays[] = {
+        {"fat", f->fat, true, 4, {4, 3, 3, 2}},        /* U: [t][z][y][x][k][i][j][re, im] */
+        {"long", f->lng, true, 4, {4, 3, 3, 2}},       /* W, the same */
+        {"b", f->vec, true, 2, {3, 2}},                /* [t][z][y][x][colour][re, im] */
+        {"out", f->out, false, 2, {3, 2}},             /* the last run's, [odd site s / 2][colour][re, im] */
+        {"out_warmup", f->out_warm, false, 2, {3, 2}}, /* the warm-up's */
+    };
+
+    return dir ? fielddump_write(dir, "staggered", b->name, p->dims, p->prec, p->seed, arrays,
+                                 sizeof(arrays) / sizeof(arrays[0]), err)
+               : 0;
+}
+
 /* Returns -1 only when the host cannot hold the reference (a runtime failure, not a failed check). */
 static int verify(struct staggered_result *res, const struct fields *f, struct pp_error *err)
 {
@@ -488,7 +508,7 @@ int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct s
     if (ops->download(ctx, f.out, err))
         goto out;
     res->read_seconds = clock_now() - t0;
-    if (verify(res, &f, err))
+    if (verify(res, &f, err) || dump(p, b, &f, err))
         goto out;
     rc = 0;
 out:

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/cpucache.h"
 #include "kernels/stream/stream_ref.h"
 #include "lib/clock.h"
 
@@ -76,6 +77,23 @@ void stream_params_default(struct stream_params *p)
 double stream_footprint(const struct stream_params *p)
 {
     return 3.0 * (double)p->n * (double)pp_precision_bytes(p->prec);
+}
+
+size_t stream_default_n(const struct pp_device *dev, enum pp_precision prec)
+{
+    size_t n = STREAM_DEFAULT_N;
+
+    while (cpucache_default_too_small(dev, (double)n * (double)pp_precision_bytes(prec)) &&
+           n < STREAM_MAX_DEFAULT_N)
+        n *= 2;
+    return n;
+}
+
+int stream_resolve(struct stream_params *p, const struct pp_device *dev, struct pp_error *err)
+{
+    if (p->n == 0)
+        p->n = stream_default_n(dev, p->prec);
+    return stream_check(p, dev, err);
 }
 
 int stream_check(const struct stream_params *p, const struct pp_device *dev, struct pp_error *err)

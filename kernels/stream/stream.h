@@ -34,7 +34,7 @@ enum stream_kernel {
 #define STREAM_SCALAR  0.4
 
 struct stream_params {
-    size_t n;          /* elements per array */
+    size_t n;          /* elements per array; 0: the device's default (stream_resolve) */
     unsigned numtimes; /* iterations per kernel; the first is warm-up, excluded from the statistics */
     enum pp_precision prec;
     unsigned kernels; /* bit mask of enum stream_kernel */
@@ -75,6 +75,15 @@ void stream_params_default(struct stream_params *p);
 
 /* Bytes the three arrays need on the device. */
 double stream_footprint(const struct stream_params *p);
+
+/* The default array size on dev: STREAM_DEFAULT_N, doubled on a CPU whose last-level cache is known until
+ * each array is at least CPUCACHE_LLC_FACTOR times that cache (STREAM's rule; kernels/cpucache.h); at most
+ * STREAM_MAX_DEFAULT_N. */
+#define STREAM_MAX_DEFAULT_N (1ull << 36)
+size_t stream_default_n(const struct pp_device *dev, enum pp_precision prec);
+
+/* Make p the problem that runs on dev: n 0 becomes stream_default_n, then stream_check. */
+int stream_resolve(struct stream_params *p, const struct pp_device *dev, struct pp_error *err) PP_WUR;
 
 /* Reject what cannot run before anything is allocated: numtimes < 2, n == 0, no kernel, no fp64, or arrays
  * that do not fit the device's memory or its largest allocation. */

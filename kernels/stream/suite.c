@@ -29,7 +29,7 @@ static int prepare(const struct suite_run *run, void **out, struct pp_error *err
     if (!s)
         return pp_error_set(err, "out of memory");
     stream_params_default(&s->params);
-    s->params.n = (size_t)suite_int(v, "arraysize");
+    s->params.n = suite_is_set(v, "arraysize") ? (size_t)suite_int(v, "arraysize") : 0;
     s->params.numtimes = (unsigned)suite_int(v, "numtimes");
     s->params.prec = strcmp(suite_str(v, "precision"), "fp32") == 0 ? PP_FP32 : PP_FP64;
     s->params.kernels = 0;
@@ -39,7 +39,7 @@ static int prepare(const struct suite_run *run, void **out, struct pp_error *err
     s->params.progress = run->progress;
     s->params.progress_arg = run->progress_arg;
     *out = s;
-    return stream_check(&s->params, run->device, err);
+    return stream_resolve(&s->params, run->device, err);
 }
 
 static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, struct suite_output *out,

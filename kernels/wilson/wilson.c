@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/fielddump.h"
 #include "kernels/lattice.h"
 #include "kernels/wilson/wilson_ref.h"
 #include "lib/clock.h"
@@ -201,6 +202,24 @@ out:
     return rc;
 }
 
+/* The test-only dump (kernels/fielddump.h), whatever verification found: the fields as generated and both
+ * outputs as read back, for the second reference (tests/ref/dslash.py). */
+static int dump(const struct wilson_params *p, const struct pp_backend *b, const struct fields *f,
+                struct pp_error *err)
+{
+    const char *dir = fielddump_dir();
+    const struct fielddump_array arrays[] = {
+        {"u", f->u, true, 4, {4, 3, 3, 2}},   /* [t][z][y][x][mu][a][b][re, im] */
+        {"psi", f->psi, true, 3, {4, 3, 2}},  /* [t][z][y][x][spin][colour][re, im] */
+        {"out", f->out, false, 3, {4, 3, 2}}, /* the last sample's, [odd site s / 2][spin][colour][re, im] */
+        {"out_warmup", f->out_warm, false, 3, {4, 3, 2}}, /* the warm-up's */
+    };
+
+    return dir ? fielddump_write(dir, "wilson", b->name, p->dims, p->prec, p->seed, arrays,
+                                 sizeof(arrays) / sizeof(arrays[0]), err)
+               : 0;
+}
+
 /* Returns -1 only when the host cannot hold the reference (a runtime failure, not a failed check). */
 static int verify(struct wilson_result *res, const struct fields *f, struct pp_error *err)
 {
@@ -298,7 +317,7 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
         goto out;
     res->read_seconds = clock_now() - t0;
 
-    if (verify(res, &f, err))
+    if (verify(res, &f, err) || dump(p, b, &f, err))
         goto out;
     stats_timed(res->times, p->numtimes, res->bytes, res->flops, &res->stats, &res->bandwidth, &res->gflops);
     rc = 0;

@@ -17,6 +17,8 @@ if "$WORKER" list | grep -Eq '^cpu0 .*opencl'; then
         '(.details.residual | length) == 16 and .details.residual[-1] < .details.residual[0]'
     jq_true "cg: bytes are the compulsory traffic (spmv 4(R+1) + Z(4+b) + 2Rb)" "$TMP/cg.json" \
         '(.kernels[] | select(.kernel == "spmv") | .bytes) == (4 * 1001 + 21952 * 8 + 2 * 1000 * 4)'
+    jq_true "cg: working_set_bytes: offsets, indices, values and 5 vectors (fp32)" "$TMP/cg.json" \
+        '.problem.working_set_bytes == 4 * 1001 + 21952 * 8 + 5 * 1000 * 4'
 else
     skip "cg: opencl" "no OpenCL platform on cpu0"
 fi

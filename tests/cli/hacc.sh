@@ -25,6 +25,8 @@ if run --model openmp --json >"$f" 2>"$TMP/err"; then
     jq_true "json: size is the interactions of one application" "$f" \
         '.problem.size == 2 * 32 * 32 * 40 and .problem.leaf_pairs == 40 and .problem.leaf_size == 32
          and .problem.precision == "fp32" and .suite == "hacc"'
+    jq_true "json: working_set_bytes: every particle's 9 inputs and 4 outputs in fp32, 8 B a pair" "$f" \
+        '.problem.working_set_bytes == .problem.particles * 13 * 4 + 8 * 40 and .problem.particles == .problem.leaves * 32'
     jq_true "json: flops per interaction 30 and 68, interactions per second from the minimum" "$f" \
         '(.kernels[0].flops == 30 * .problem.size) and (.kernels[1].flops == 68 * .problem.size)
          and all(.details.kernels[]; ((.interactions_per_s * 1e0) > 0))

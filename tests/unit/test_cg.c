@@ -127,7 +127,33 @@ static void test_resolve(void)
 #define REJECTS(field, text)                                                                                 \
     CHECK(cg_resolve(&p, &dev, &err) == -1 && strstr(err.msg, text), "%s: %s", field, err.msg)
     cg_params_default(&p);
+    dev.llc_bytes = 0; /* the cache unknown: the suite's default */
     CHECK(cg_resolve(&p, &dev, &err) == 0 && p.n == CG_DEFAULT_N_CPU, "default n on a CPU: %u", p.n);
+    /* a known cache: grown by 10 until matrix and vectors are at least 4x it (128 MiB: 512 MiB) */
+    dev.llc_bytes = 128u << 20;
+    cg_params_default(&p);
+    CHECK(cg_resolve(&p, &dev, &err) == 0, "%s", err.msg);
+    CHECK(p.n > CG_DEFAULT_N_CPU && p.n % CG_DEFAULT_N_STEP == 0 &&
+              cg_working_set(p.n, p.prec) >= 4.0 * (128 << 20) &&
+              cg_working_set(p.n - CG_DEFAULT_N_STEP, p.prec) < 4.0 * (128 << 20),
+          "the smallest step at least 4x a 128 MiB cache: n %u, %.0f bytes", p.n,
+          cg_working_set(p.n, p.prec));
+    cg_params_default(&p);
+    dev.llc_bytes = 32u << 20; /* 0.37 GB of fp64 matrix at n = 100 is more than 4 x 32 MiB already */
+    CHECK(cg_resolve(&p, &dev, &err) == 0 && p.n == CG_DEFAULT_N_CPU, "32 MiB: n %u", p.n);
+    cg_params_default(&p);
+    p.n = 7;
+    dev.llc_bytes = 1u << 30;
+    CHECK(cg_resolve(&p, &dev, &err) == 0 && p.n == 7, "a given n stays: %u", p.n);
+    cg_params_default(&p);
+    dev.kind = PP_DEVICE_GPU;
+    CHECK(cg_resolve(&p, &dev, &err) == 0 && p.n == CG_DEFAULT_N_GPU, "GPU default: %u", p.n);
+    dev = models[0].dev;
+    /* n = 9: 1000 rows, 21952 entries; offsets, indices, values and PP_CG_NVECTORS vectors */
+    CHECK(cg_working_set(9, PP_FP32) == 4.0 * 1001 + 21952.0 * 8 + PP_CG_NVECTORS * 1000.0 * 4 &&
+              cg_working_set(9, PP_FP64) == 4.0 * 1001 + 21952.0 * 12 + PP_CG_NVECTORS * 1000.0 * 8,
+          "working set %.0f", cg_working_set(9, PP_FP32));
+    cg_params_default(&p);
     p.n = CG_MAX_N + 1;
     REJECTS("n", "n must be from 1 to 429");
     p.n = 7;

@@ -96,9 +96,34 @@ static void test_resolve(void)
 #define REJECTS(field, text)                                                                                 \
     CHECK(hacc_resolve(&p, &dev, &err) == -1 && strstr(err.msg, text), "%s: %s", field, err.msg)
     hacc_params_default(&p);
+    dev.llc_bytes = 0; /* the cache unknown: the suite's default */
     CHECK(hacc_resolve(&p, &dev, &err) == 0 && p.leaf_pairs == HACC_DEFAULT_PAIRS_CPU &&
               p.variant == PP_HACC_SIMD,
           "defaults on openmp: %u pairs, variant %d", p.leaf_pairs, p.variant);
+    /* a known cache: doubled until the particles are at least 4x the cache (32 MiB: 128 MiB) */
+    dev.llc_bytes = 32u << 20;
+    hacc_params_default(&p);
+    CHECK(hacc_resolve(&p, &dev, &err) == 0, "%s", err.msg);
+    CHECK(p.leaf_pairs > HACC_DEFAULT_PAIRS_CPU && p.leaf_pairs % HACC_DEFAULT_PAIRS_CPU == 0 &&
+              hacc_working_set(p.leaf_size, p.leaf_pairs, p.prec) >= 4.0 * (32 << 20) &&
+              hacc_working_set(p.leaf_size, p.leaf_pairs / 2, p.prec) < 4.0 * (32 << 20),
+          "the smallest doubling at least 4x a 32 MiB cache: %u pairs, %.0f bytes", p.leaf_pairs,
+          hacc_working_set(p.leaf_size, p.leaf_pairs, p.prec));
+    hacc_params_default(&p);
+    p.leaf_pairs = 10;
+    CHECK(hacc_resolve(&p, &dev, &err) == 0 && p.leaf_pairs == 10, "given pairs stay: %u", p.leaf_pairs);
+    hacc_params_default(&p);
+    dev.kind = PP_DEVICE_GPU;
+    dev.llc_bytes = 1u << 30;
+    CHECK(hacc_resolve(&p, &dev, &err) == 0 && p.leaf_pairs == HACC_DEFAULT_PAIRS_GPU, "GPU default: %u",
+          p.leaf_pairs);
+    dev = models[0].dev;
+    /* 10 pairs lie on the smallest grid, 4^3 leaves: 64 x 128 particles of 9 inputs and 4 outputs, 8 B a pair
+     */
+    CHECK(hacc_working_set(128, 10, PP_FP32) == 64.0 * 128 * 13 * 4 + 80 &&
+              hacc_working_set(128, 10, PP_FP64) == 64.0 * 128 * 13 * 8 + 80,
+          "working set %.0f", hacc_working_set(128, 10, PP_FP32));
+    hacc_params_default(&p);
     p.leaf_size = 40;
     REJECTS("leaf_size", "leaf_size must be a multiple of 16");
     p.leaf_size = 64;

@@ -128,6 +128,33 @@ static void test_check_params(void)
     CHECK(stream_check(&p, &dev, &err) == -1 && strstr(err.msg, "fp64"), "no fp64");
 }
 
+/* The default array size: 2^25, doubled on a CPU with a known cache until each array is at least 4x it. */
+static void test_default_n(void)
+{
+    struct pp_device cpu = {.kind = PP_DEVICE_CPU, .fp64 = true}, gpu = {.kind = PP_DEVICE_GPU, .fp64 = true};
+    struct stream_params p;
+    struct pp_error err;
+
+    CHECK(stream_default_n(&cpu, PP_FP64) == STREAM_DEFAULT_N, "unknown cache: %zu",
+          stream_default_n(&cpu, PP_FP64));
+    cpu.llc_bytes = 32u << 20; /* 2^25 fp64 = 256 MiB >= 4 x 32 MiB */
+    CHECK(stream_default_n(&cpu, PP_FP64) == STREAM_DEFAULT_N &&
+              stream_default_n(&cpu, PP_FP32) == STREAM_DEFAULT_N,
+          "32 MiB: %zu, %zu", stream_default_n(&cpu, PP_FP64), stream_default_n(&cpu, PP_FP32));
+    cpu.llc_bytes = 128u << 20; /* 512 MiB per array: 2^26 fp64, 2^27 fp32 */
+    CHECK(stream_default_n(&cpu, PP_FP64) == 1u << 26 && stream_default_n(&cpu, PP_FP32) == 1u << 27,
+          "128 MiB: %zu, %zu", stream_default_n(&cpu, PP_FP64), stream_default_n(&cpu, PP_FP32));
+    cpu.llc_bytes = 100000000; /* 400 MB: 2^25 fp64 is 268 MB, 2^26 537 MB */
+    CHECK(stream_default_n(&cpu, PP_FP64) == 1u << 26, "100 MB: %zu", stream_default_n(&cpu, PP_FP64));
+    gpu.llc_bytes = 50u << 20; /* GPUs keep 2^25 */
+    CHECK(stream_default_n(&gpu, PP_FP32) == STREAM_DEFAULT_N, "GPU: %zu", stream_default_n(&gpu, PP_FP32));
+    stream_params_default(&p);
+    p.n = 0;
+    CHECK(stream_resolve(&p, &cpu, &err) == 0 && p.n == 1u << 26, "resolve: %zu %s", p.n, err.msg);
+    p.n = 1000;
+    CHECK(stream_resolve(&p, &cpu, &err) == 0 && p.n == 1000, "a given size stays: %zu", p.n);
+}
+
 static unsigned progress_calls, progress_total;
 static void on_progress(void *arg, unsigned done, unsigned total)
 {
@@ -171,6 +198,7 @@ int main(void)
     RUN(test_check_array);
     RUN(test_dot_tolerance);
     RUN(test_check_params);
+    RUN(test_default_n);
     RUN(test_driver_openmp);
     return check_failures ? 1 : 0;
 }
