@@ -334,3 +334,16 @@ eq_insert "SELECT row_number() OVER () AS ord, 'eqp-' || p AS platform, 'triad' 
 same "an outlier among 8 identical devices is found within one statement" \
     "$(psql_q "SELECT string_agg(platform_id || ' ' || state, ', ' ORDER BY platform_id) FROM platform_health WHERE platform_id LIKE 'eqp-%' AND state <> 'ok'")" \
     "eqp-7 outlier"
+# The windows kept in the baselines are the ones the history gives (the last K verified, unflagged results of
+# the segment not judged regressed or outlier), and an exclusion (flags updated) takes its result out.
+win_query="SELECT b.platform_id || ' ' || b.kernel || ' ' || (b.window_ids = coalesce((SELECT array_agg(h.id ORDER BY h.id)
+      FROM (SELECT q.id FROM results q WHERE (q.platform_id, q.suite, q.kernel, q.model, q.precision, q.size, q.variant)
+            = (b.platform_id, b.suite, b.kernel, b.model, b.precision, b.size, b.variant) AND q.id >= b.segment_from
+            AND q.verified AND q.flags = '{}' AND NOT EXISTS (SELECT 1 FROM result_verdicts v WHERE v.result_id = q.id
+            AND v.verdict IN ('regressed', 'outlier')) ORDER BY q.id DESC LIMIT 20) h), '{}'))::text
+    FROM baselines b WHERE b.platform_id LIKE 'eq%' ORDER BY 1"
+same "every window is its history's" "$(psql_q "$win_query" | grep -c ' false$') $(psql_q "$win_query" | grep -c ' true$')" "0 22"
+X=$(psql_q "SELECT window_ids[2] FROM baselines WHERE platform_id = 'eqb-1'")
+api PATCH "/api/v1/results/$X" '{"exclude": true}' "$ADMIN"
+same "an excluded result leaves its window ($STATUS)" \
+    "$(psql_q "SELECT $X = ANY (window_ids) FROM baselines WHERE platform_id = 'eqb-1'") $(psql_q "$win_query" | grep -c ' false$')" "f 0"
