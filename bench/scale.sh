@@ -125,7 +125,7 @@ echo "baselines and health built: $(sql 'SELECT count(*) FROM baselines') baseli
 # The nights to ingest are generated first into a staging table (not timed: generating 100 samples per row
 # in SQL costs more than storing them), then copied into results as the timed part.
 stage() { # NIGHT: the night's rows in bench_stage (g: the GPU, report: its report)
-    sql "DROP TABLE IF EXISTS bench_stage"
+    sql "SET client_min_messages = warning; DROP TABLE IF EXISTS bench_stage"
     sql "CREATE TABLE bench_stage AS SELECT split_part(split_part(platform_id, '/', 1), '-', 2)::int * 8
                 + split_part(platform_id, '/gpu', 2)::int AS g,
             CASE WHEN suite = 'cg' THEN 4 ELSE (model = 'opencl')::int * 2 + (precision = 'fp32')::int END AS report, *
