@@ -1,8 +1,9 @@
 /*
- * health: fleet health. Judging itself is SQL, in the trigger that stores every result
- * (schema/012_fleet.sql, results_verdict), so that every path that stores a result is judged once and
- * cheaply; this file carries the settings there and serves what it decided. The settings are set by the main
- * thread and written by the notifier thread; the handlers run on HTTP pool threads.
+ * health: fleet health. Judging itself is SQL, in the statement trigger that judges every stored result
+ * (schema/015_judge_batch.sql, results_judge_rows; the tables in 012_fleet.sql), so that every path that
+ * stores a result is judged once and a statement of many results is judged set-based; this file carries the
+ * settings there and serves what it decided. The settings are set by the main thread and written by the
+ * notifier thread; the handlers run on HTTP pool threads.
  */
 #include "health.h"
 

@@ -3,7 +3,8 @@
 # inserted as rows (the trigger judges every path alike): a 15 % drop raised only after its repeat, a single
 # low point not, an outlier among 8 identical devices, a new driver segment resetting the baseline, a failed
 # verification raised at once, the automatic repeat job, an operator's floor, recovery and an admin's clear;
-# the webhook (a loopback receiver that refuses the first delivery) gets each event once; the drain hook runs.
+# the webhook (a loopback receiver that refuses the first delivery) gets each event once; the drain hook runs;
+# histories stored in one INSERT are judged as when stored one row per INSERT (the statement trigger's rounds).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/server_lib.sh"
 [ -x "$SERVER" ] && [ -x "$WORKER" ] || { skip "fleet" "ppbenchd or ppbench-worker not built"; exit 0; }
@@ -253,3 +254,96 @@ printf '%s' "$check_doc" | jq -e '.event == "raised" and .state == "regressed" a
 same "the drain hook ran once per raised event, with the platform and the reason" \
     "$(grep -c '^raised|sim-r|stream.triad openmp fp64 size 1048576: 85.00 GB/s, 15.0% below' "$TMP/drained") $(wc -l <"$TMP/drained")" \
     "1 $(psql_q "SELECT count(*) FROM alerts WHERE kind = 'raised'")"
+
+# ---- judging a statement of many results ----
+# The trigger judges the rows of one INSERT together, in rounds (the k-th result of every platform and problem
+# in round k). The same histories stored one row per statement (group a) and all in one statement (group b)
+# must be judged alike: verdicts, baselines, health and alerts. Each platform is its own device model (its
+# peers' baselines would be read at another moment in the two orders).
+hist_rows() { # GROUP: "platform|kernel|GB/s|driver|verified|flags" lines, in the order they are stored
+    local g=$1 i
+    for i in 1 2 3 4 5 6 7 8; do echo "eq$g-1|triad|$((99 + i % 3))|1|true|"; done
+    echo "eq$g-1|triad|85|1|true|"; echo "eq$g-1|triad|84|1|true|"; echo "eq$g-1|triad|100|1|true|"
+    for i in 1 2 3 4 5 6 7; do echo "eq$g-2|triad|$((99 + i % 3))|1|true|"; done
+    echo "eq$g-2|triad|85|1|true|"; echo "eq$g-2|triad|101|1|true|"; echo "eq$g-2|triad|60|1|true|noisy"
+    echo "eq$g-2|triad|120|1|true|"
+    for i in 1 2 3 4 5 6; do echo "eq$g-3|triad|$((99 + i % 3))|1|true|"; done
+    for i in 1 2 3 4 5 6; do echo "eq$g-3|triad|$((84 + i % 2))|2|true|"; done
+    echo "eq$g-4|triad|100|1|true|"; echo "eq$g-4|triad|100|1|false|"; echo "eq$g-4|triad|100|1|true|"
+    for i in 1 2 3 4 5 6; do echo "eq$g-5|copy|$((99 + i % 3))|1|true|"; echo "eq$g-5|triad|$((199 + i % 3))|1|true|"; done
+    echo "eq$g-5|copy|80|1|true|"; echo "eq$g-5|copy|80|1|true|"; echo "eq$g-5|triad|200|1|true|"
+    echo "eq$g-5|copy|80|1|false|"; echo "eq$g-5|copy|100|1|true|"; echo "eq$g-5|triad|199|1|true|"
+    echo "eq$g-6|triad|88|1|true|"; echo "eq$g-6|triad|88|1|true|"; echo "eq$g-6|triad|95|1|true|"
+}
+hist_sql() { # the rows of hist_rows as a SELECT of (ord, platform, kernel, bw, driver, ok, flags)
+    awk -F'|' 'BEGIN { printf "SELECT * FROM (VALUES " } { printf "%s(%d, '\''%s'\'', '\''%s'\'', %s::float8, '\''%s'\'', %s, '\''{%s}'\''::text[])", (NR > 1 ? ", " : ""), NR, $1, $2, $3, $4, $5, $6 }
+        END { print ") v (ord, platform, kernel, bw, driver, ok, flags)" }'
+}
+eq_insert() { # SELECT of rows: stored as results
+    psql_q "INSERT INTO results (platform_id, suite, kernel, model, variant, precision, size, bytes, flops, times_s,
+        min_s, max_s, mean_s, median_s, stddev_s, bandwidth, gflops, verified, error, flags, provenance)
+        SELECT platform, 'stream', kernel, 'openmp', '', 'fp64', 1048576, 25165824, 2097152, ARRAY[t, t, t], t, t, t, t, 0,
+            bw * 1e9, 0, ok, CASE WHEN ok THEN NULL ELSE kernel || ': 3 of 1048576 wrong' END, flags,
+            jsonb_build_object('opencl.driver_version', driver, 'compiler', 'gcc 12', 'ppbench.version', 't')
+        FROM ($1) h, LATERAL (SELECT 25165824 / (bw * 1e9) AS t) x ORDER BY ord" >/dev/null
+}
+for g in a b; do
+    for i in 1 2 3 4 5 6; do psql_q "INSERT INTO platforms (id, kind, name) VALUES ('eq$g-$i', 'gpu', 'Eq$g $i')" >/dev/null; done
+    psql_q "INSERT INTO baseline_floors (device, suite, kernel, precision, floor) VALUES ('Eq$g 6', 'stream', 'triad', 'fp64', 9e10)" >/dev/null
+done
+hist_rows a | while read -r line; do eq_insert "$(echo "$line" | hist_sql)"; done
+eq_insert "$(hist_rows b | hist_sql)"
+same "one statement of $(hist_rows b | wc -l) results is one statement" \
+    "$(psql_q "SELECT count(DISTINCT xmin::text) FROM results WHERE platform_id LIKE 'eqb-%'")" "1"
+# eq_state GROUP: everything judging decided for the group, with result ids as their rank in the group
+eq_state() {
+    psql_q "WITH r AS (SELECT id, row_number() OVER (ORDER BY id) AS o FROM results WHERE platform_id LIKE 'eq$1-%')
+    SELECT string_agg(line, E'\n' ORDER BY line) FROM (
+        SELECT format('verdict %s %s %s %s z=%s n=%s med=%s peers=%s %s', r.o, right(v.platform_id, 1), v.verdict,
+                      v.confirmed, round(v.z::numeric, 3), v.baseline_n, round(v.baseline_median::numeric),
+                      v.peers_n, regexp_replace(regexp_replace(regexp_replace(v.reason, 'results [0-9]+ and [0-9]+', 'results'),
+                                                ' since [^)]*', ''), 'Eq[ab] ', 'Eq ')) AS line
+        FROM result_verdicts v JOIN r ON r.id = v.result_id
+        UNION ALL
+        SELECT format('baseline %s %s n=%s med=%s mad=%s last=%s z=%s %s suspect=%s from=%s', right(b.platform_id, 1),
+                      b.kernel, b.n, round(b.median::numeric), round(b.mad::numeric), b.last_verdict,
+                      round(b.last_z::numeric, 3), b.driver, s.o, f.o)
+        FROM baselines b LEFT JOIN r s ON s.id = b.suspect_result_id LEFT JOIN r f ON f.id = b.segment_from
+        WHERE b.platform_id LIKE 'eq$1-%'
+        UNION ALL
+        SELECT format('health %s %s %s last=%s %s', right(h.platform_id, 1), h.state, x.o, l.o,
+                      regexp_replace(h.reason, 'results [0-9]+ and [0-9]+', 'results'))
+        FROM platform_health h LEFT JOIN r x ON x.id = h.result_id LEFT JOIN r l ON l.id = h.last_result_id
+        WHERE h.platform_id LIKE 'eq$1-%'
+        UNION ALL
+        SELECT format('alerts %s %s', right(a.platform_id, 1), string_agg(a.kind || ' ' || a.state, ', ' ORDER BY a.id))
+        FROM alerts a WHERE a.platform_id LIKE 'eq$1-%' GROUP BY a.platform_id) s"
+}
+A=$(eq_state a); B=$(eq_state b)
+if [ "$A" = "$B" ] && [ "$(printf '%s\n' "$A" | wc -l)" -gt 20 ]; then
+    pass "one statement of many results is judged as one result per statement ($(printf '%s\n' "$A" | wc -l) facts)"
+else fail "one statement of many results is judged as one result per statement" "$(diff <(echo "$A") <(echo "$B") | head -20)"; fi
+same "what the histories say: confirmed, suspects, an improvement, failed verifications, recoveries (not by another problem)" \
+    "$(printf '%s\n' "$B" | grep -c '^verdict .* regressed t ') $(printf '%s\n' "$B" | grep -c '^verdict .* regressed f ') $(printf '%s\n' "$B" | grep -c '^verdict .* improved t ') $(printf '%s\n' "$B" | grep -c '^verdict .* verification_failed t ') $(printf '%s\n' "$B" | grep '^alerts' | tr '\n' ';')" \
+    "3 4 1 2 alerts 1 raised regressed, recovered ok;alerts 4 raised verification_failed, recovered ok;alerts 5 raised regressed, recovered ok;alerts 6 raised regressed, recovered ok;"
+# Peers in one statement: 8 devices of one model, one of them 20 % low, six results each, in one INSERT.
+for i in 0 1 2 3 4 5 6 7; do psql_q "INSERT INTO platforms (id, kind, name) VALUES ('eqp-$i', 'gpu', 'EqP')" >/dev/null; done
+eq_insert "SELECT row_number() OVER () AS ord, 'eqp-' || p AS platform, 'triad' AS kernel,
+           CASE WHEN p = 7 THEN 80 ELSE 99.5 + (p + k) % 3 * 0.5 END::float8 AS bw, '1' AS driver, true AS ok,
+           '{}'::text[] AS flags FROM generate_series(1, 6) k, generate_series(0, 7) p"
+same "an outlier among 8 identical devices is found within one statement" \
+    "$(psql_q "SELECT string_agg(platform_id || ' ' || state, ', ' ORDER BY platform_id) FROM platform_health WHERE platform_id LIKE 'eqp-%' AND state <> 'ok'")" \
+    "eqp-7 outlier"
+# The windows kept in the baselines are the ones the history gives (the last K verified, unflagged results of
+# the segment not judged regressed or outlier), and an exclusion (flags updated) takes its result out.
+win_query="SELECT b.platform_id || ' ' || b.kernel || ' ' || (b.window_ids = coalesce((SELECT array_agg(h.id ORDER BY h.id)
+      FROM (SELECT q.id FROM results q WHERE (q.platform_id, q.suite, q.kernel, q.model, q.precision, q.size, q.variant)
+            = (b.platform_id, b.suite, b.kernel, b.model, b.precision, b.size, b.variant) AND q.id >= b.segment_from
+            AND q.verified AND q.flags = '{}' AND NOT EXISTS (SELECT 1 FROM result_verdicts v WHERE v.result_id = q.id
+            AND v.verdict IN ('regressed', 'outlier')) ORDER BY q.id DESC LIMIT 20) h), '{}'))::text
+    FROM baselines b WHERE b.platform_id LIKE 'eq%' ORDER BY 1"
+same "every window is its history's" "$(psql_q "$win_query" | grep -c ' false$') $(psql_q "$win_query" | grep -c ' true$')" "0 22"
+X=$(psql_q "SELECT window_ids[2] FROM baselines WHERE platform_id = 'eqb-1'")
+api PATCH "/api/v1/results/$X" '{"exclude": true}' "$ADMIN"
+same "an excluded result leaves its window ($STATUS)" \
+    "$(psql_q "SELECT $X = ANY (window_ids) FROM baselines WHERE platform_id = 'eqb-1'") $(psql_q "$win_query" | grep -c ' false$')" "f 0"
