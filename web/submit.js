@@ -13,14 +13,17 @@ function field(name, label, input, help) {
               help ? el('small', {class: 'help'}, help) : null, el('span', {class: 'field-error', role: 'alert'}));
 }
 
-// One parameter's input, as the catalogue describes it. An optional parameter (no default: the worker decides,
-// e.g. the device's lattice or the model's strategy) starts empty and is left out of the job when it stays so.
-function paramInput(p) {
+// One parameter's input, as the catalogue describes it, for the model chosen: a choice the model does not offer
+// (the catalogue's choice_models, e.g. the aosoa layout or the GPU strategies on openmp) is not listed. An
+// optional parameter (no default: the worker decides, e.g. the device's lattice or the model's strategy) starts
+// empty and is left out of the job when it stays so.
+function paramInput(p, model) {
     const name = `params.${p.name}`;
     if (p.choices) {
         const blank = p.optional ? [option('', 'default (the worker decides)', true)] : [];
+        const offered = p.choices.filter((c) => !p.choice_models || !model || (p.choice_models[c] || []).includes(model));
         return field(name, p.name,
-                     el('select', {name}, blank, p.choices.map((c) => option(c, c, !p.optional && c === p.default))),
+                     el('select', {name}, blank, offered.map((c) => option(c, c, !p.optional && c === p.default))),
                      p.description);
     }
     if (p.type === 'string') {
@@ -112,7 +115,7 @@ export async function render(root, route, ctx) {
     function fillSuite() {
         const s = suite();
         kernelsBox.replaceChildren(...s.kernels.map((k) => tick('checkbox', 'kernel', k, true, k)));
-        paramsBox.replaceChildren(...s.params.map(paramInput));
+        paramsBox.replaceChildren(...s.params.map((p) => paramInput(p, modelSel.value)));
     }
 
     function remember() {
@@ -120,8 +123,8 @@ export async function render(root, route, ctx) {
     }
 
     suiteSel.addEventListener('change', () => (fillSuite(), remember()));
-    platformSel.addEventListener('change', () => (fillModels(modelSel.value), remember()));
-    modelSel.addEventListener('change', remember);
+    platformSel.addEventListener('change', () => (fillModels(modelSel.value), fillSuite(), remember()));
+    modelSel.addEventListener('change', () => (fillSuite(), remember()));
     fillModels(q.get('model'));
     fillSuite();
 

@@ -55,5 +55,5 @@ bad "a leaf size not a multiple of 16" 'leaf_size must be a multiple of 16' --le
 bad "a leaf size out of range" '--leaf-size must be from 16 to 256, got 512' --leaf-size 512
 bad "too many pairs" '--leaf-pairs must be from 1 to' --leaf-pairs 99999999
 bad "an unknown variant" 'unknown variant "shuffle"' --variant shuffle
-bad "a GPU variant on openmp" 'model openmp has no variant select \(it has: scalar, simd\)' --variant select
+bad "a GPU variant on openmp" 'model openmp has no variant "select" \(it has: scalar, simd\)' --variant select
 bad "a stream option" '--arraysize is a stream option' --arraysize 100
