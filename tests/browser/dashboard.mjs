@@ -588,6 +588,25 @@ await check('health page shows a flagged device with its reason, colour and evid
     return {note: oneLine(reason).slice(0, 80)};
 });
 
+await check('a Slurm node\'s state shows on the Health and Fleet pages', async () => {
+    // gpu-node7 (stored with the flagged device above): a drained Slurm node, no worker
+    await go(page, '#/health');
+    const tile = await page.waitForSelector('.device[data-platform="gpu-node7/gpu0"]', {timeout: 10000});
+    const st = await tile.getAttribute('data-state');
+    ensure(st === 'unavailable', `state ${st}`);
+    const reason = await tile.$eval('.reason', (n) => n.textContent);
+    ensure(/^slurm node gpu-node7 is drained: ppbench: stream\.triad .* below baseline 1900\.00 GB\/s$/.test(reason),
+           `reason: "${reason}"`);
+    const n = await page.textContent('.card[data-state="unavailable"] .value');
+    ensure(n === '1', `unavailable count ${n}`);
+    await go(page, '#/fleet');
+    const badge = await page.waitForSelector('tr:has(a:text-is("gpu-node7/gpu0")) .badge.slurm', {timeout: 10000});
+    const text = await badge.textContent();
+    ensure(text === 'slurm: drained', `fleet badge "${text}"`);
+    await shot(page, '13-slurm-node');
+    return {note: oneLine(reason).slice(0, 80)};
+});
+
 await check('API page lists every operation with its schemas and sends a request with the token field', async () => {
     await go(page, '#/api');
     await page.waitForSelector('details.op', {timeout: 10000});
