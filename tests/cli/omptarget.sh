@@ -110,5 +110,40 @@ for prec in fp32 fp64; do
 done
 expect "staggered: 3lp-1 (local memory and barriers) is not offered" 2 'model omp-target has no strategy 3lp-1 \(it has: 1lp\)' -- \
     run --suite staggered --lattice 4x4x4x4 --strategy 3lp-1
-expect "hacc: not implemented on omp-target, said so" 2 'model omp-target has no hacc suite' -- \
-    run --suite hacc --leaf-pairs 4
+
+# HACC: every variant OpenMP can express, both kernels and precisions, against the double reference with
+# Newton's third law and translation invariance; leaf sizes 16 (a warp's two halves) and 48 (no power of two);
+# the planted faults caught by each; the variants it cannot express refused as unsupported with the reason.
+for v in simd scalar broadcast; do
+    for prec in fp32 fp64; do
+        for leaf in 16 48; do
+            f="$TMP/hacc.json"
+            if run --suite hacc --variant $v --precision $prec --leaf-size $leaf --leaf-pairs 37 --numtimes 3 \
+                --json >"$f" 2>"$TMP/err"; then
+                jq_true "hacc $v $prec leaf $leaf: gravity and sph verified, momentum and translation checked" "$f" \
+                    '.verified == true and .variant.variant == "'$v'" and
+                     ([.kernels[] | select(.verified)] | length) == 2 and
+                     ([.details.kernels[] | select(.momentum_rel_err < 1e-4 and .translation_rel_err < 1e-4)] | length) == 2'
+            else
+                fail "hacc $v $prec leaf $leaf" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+            fi
+        done
+    done
+    for fault in skip sign; do
+        expect "hacc $v: planted $fault fault caught" 1 'verification failed: (gravity|sph): particle' -- \
+            env PPBENCH_TEST_FAULT=$fault "$WORKER" run --platform cpu0 --model omp-target --suite hacc \
+            --variant $v --leaf-size 32 --leaf-pairs 20 --numtimes 2
+    done
+done
+f="$TMP/hacc.json"
+if run --suite hacc --leaf-pairs 5 --numtimes 2 --json >"$f" 2>"$TMP/err"; then
+    jq_true "hacc: simd by default, fp32" "$f" '.variant.variant == "simd" and .problem.precision == "fp32"'
+else
+    fail "hacc: default variant" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+fi
+expect "hacc: select is unsupported on omp-target, with the reason" 3 'unsupported: select .*shuffles.*simd lanes' -- \
+    run --suite hacc --leaf-pairs 4 --variant select
+for v in memory-32 memory-object; do
+    expect "hacc: $v is unsupported on omp-target, with the reason" 3 "unsupported: $v .*local memory.*cannot synchronise" -- \
+        run --suite hacc --leaf-pairs 4 --variant $v
+done
