@@ -4,8 +4,8 @@
  * compute every interaction with the same source lines (docs/METHODOLOGY.md has the formulas and the flop
  * counts). Written once per precision: the including file defines REAL, SQRT and KERNEL(name) first, as for
  * the kernels' headers, and includes this file once per definition (hence no include guard). Every function
- * is static inline and pure, so it inlines into omp simd loops and into target regions (GCC marks a function
- * a target region calls as declare target).
+ * is static inline and pure, so it inlines into omp simd loops and into target regions (the offload file
+ * includes it inside `declare target`).
  */
 
 /* What one interaction adds to particle i: acceleration (x, y, z) and, for sph, the energy rate. */
