@@ -86,12 +86,13 @@ static const struct suite_param wilson_params[] = {
 /* ---- staggered (paper 001) ---- */
 static const char *const strategies[] = {"1lp",   "2lp",   "3lp-1", "3lp-2", "3lp-3",
                                          "4lp-1", "4lp-2", "site",  "simd",  NULL};
-/* omp-target expresses 1lp only: the others need work-items of a site to share memory behind barriers. */
+/* omp-target expresses 1lp, 2lp and 3lp-3: the others need work-items of a site to share memory behind
+ * barriers. */
 static const char *const strategy_models[] = {GPU_MODELS ",omp-target",
+                                              GPU_MODELS ",omp-target",
                                               GPU_MODELS,
                                               GPU_MODELS,
-                                              GPU_MODELS,
-                                              GPU_MODELS,
+                                              GPU_MODELS ",omp-target",
                                               GPU_MODELS,
                                               GPU_MODELS,
                                               "openmp",
