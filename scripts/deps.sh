@@ -6,7 +6,8 @@ set -eu
 # python3-numpy: the lattice suites' second reference (tests/ref/dslash.py, run by tests/cli/reference.sh).
 PKGS="build-essential pkg-config git jq libjansson-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
       libcurl4-openssl-dev libmicrohttpd-dev libpq-dev libsystemd-dev postgresql curl wrk
-      libjs-chart.js chromium nodejs clang libclang-rt-14-dev slurm-wlm munge prometheus python3-numpy"
+      libjs-chart.js chromium nodejs clang libclang-rt-14-dev slurm-wlm munge prometheus python3-numpy
+      python3-jsonschema dmidecode"
 # The dashboard's browser test needs npm: Debian's package, unless the installed nodejs brings its own (NodeSource's
 # nodejs provides and conflicts with Debian's npm).
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"

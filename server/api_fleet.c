@@ -25,7 +25,11 @@ static const char platforms_sql[] =
     "  'results', (SELECT count(*) FROM results r WHERE r.platform_id = p.id), "
     "  'worker', (SELECT jsonb_build_object('id', w.id, 'last_heartbeat', w.last_heartbeat, 'state', "
     "     CASE WHEN w.last_heartbeat < now() - make_interval(secs => $1) THEN 'stale' ELSE w.state END) "
-    "     FROM workers w WHERE w.platform_id = p.id AND w.state <> 'gone' ORDER BY w.id DESC LIMIT 1)"
+    "     FROM workers w WHERE w.platform_id = p.id AND w.state <> 'gone' ORDER BY w.id DESC LIMIT 1), "
+    /* the Slurm node it is on, as the executor's sinfo last saw it (schema/017_slurm_nodes.sql) */
+    "  'slurm', (SELECT jsonb_build_object('node', n.name, 'partition', n.partition, 'state', n.state, "
+    "     'reason', n.reason, 'gres', n.gres, 'ppbench_drain', n.ppbench_drain, 'seen_at', n.seen_at) "
+    "     FROM slurm_nodes n WHERE n.name = h.name)"
     ") ORDER BY p.id), '[]'))::text FROM platforms p LEFT JOIN hosts h ON h.id = p.host_id";
 
 static const char hosts_sql[] =

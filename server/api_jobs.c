@@ -12,6 +12,7 @@
 #include "lib/clock.h"
 #include "server/catalog.h"
 #include "server/parse.h"
+#include "server/slurm.h"
 #include "lib/log.h"
 
 /* The platform check is part of the insert: no row back means the platform is unknown or cannot run the model
@@ -21,11 +22,11 @@
 static const char insert_sql[] =
     "WITH sw AS (SELECT CASE WHEN $12::boolean THEN 'sweep:' || gen_random_uuid() END AS tag), "
     "ins AS (INSERT INTO jobs (suite, kernels, model, platform_id, selector, params, priority, timeout_s, "
-    "  max_attempts, tags, submitted_by) "
+    "  max_attempts, tags, submitted_by, slurm_partition, slurm_gres) "
     "  SELECT $1, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)), $3, $4, $5::jsonb, p.value, $7, $8, "
     "$9, "
     "  ARRAY(SELECT jsonb_array_elements_text($10::jsonb)) || CASE WHEN sw.tag IS NULL THEN '{}'::text[] "
-    "    ELSE ARRAY[sw.tag] END, $11 "
+    "    ELSE ARRAY[sw.tag] END, $11, $13, $14 "
     "  FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY p, sw "
     "  WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM platforms WHERE id = $4 AND $3 = ANY (models)) "
     "  ORDER BY p.ordinality RETURNING id) "
@@ -243,6 +244,78 @@ static int check_target(struct request *r, const char *model, json_t *platform, 
     return check_selector(r, model, selector);
 }
 
+static const char platform_host_sql[] =
+    "SELECT p.kind, h.name FROM platforms p LEFT JOIN hosts h ON h.id = p.host_id WHERE p.id = $1";
+
+/* The job's own Slurm partition and gres ("slurm": {"partition", "gres"}, each optional), and, for a job the
+ * Slurm executor will take, the partition and gres it will ask for, checked against Slurm's (slurm_fleet.c):
+ * an unknown one is refused now rather than failed by sbatch later. *part and *gres: borrowed from the body,
+ * NULL when not given. */
+static int check_slurm(struct request *r, json_t *job, const char **part, const char **gres)
+{
+    static const char *const slurm_fields[] = {"partition", "gres", NULL};
+    json_t *sl = json_object_get(job, "slurm"), *platform = json_object_get(job, "platform"),
+           *selector = json_object_get(job, "selector");
+    const char *kind = NULL, *host = NULL, *field;
+    char msg[300];
+    struct db_error dberr;
+    PGresult *res = NULL;
+    int st = 0;
+
+    *part = *gres = NULL;
+    if (sl) {
+        if (!json_is_object(sl))
+            return bad_type(r, "slurm", "an object {\"partition\": name, \"gres\": \"gpu:1\"}");
+        if ((st = check_fields(r, sl, "slurm.", slurm_fields)))
+            return st;
+        json_t *p = json_object_get(sl, "partition"), *g = json_object_get(sl, "gres");
+        if (p && (!json_is_string(p) || !slurm_node_name_ok(json_string_value(p))))
+            return bad_type(r, "slurm.partition",
+                            "a partition name (1 to 127 letters, digits, '.', '_', '-')");
+        if (g && (!json_is_string(g) || json_string_length(g) < 1 || json_string_length(g) > 120 ||
+                  strspn(json_string_value(g),
+                         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:._-") !=
+                      json_string_length(g)))
+            return bad_type(r, "slurm.gres", "a gres request such as \"gpu:1\" or \"gpu:h100:2\"");
+        *part = json_string_value(p);
+        *gres = json_string_value(g);
+        if (!slurm_enabled())
+            return req_fail(r, ERR_INVALID_VALUE, "slurm",
+                            "the slurm executor is not configured (slurm_partition)");
+    }
+    if (!slurm_enabled())
+        return 0;
+    if (platform) {
+        const char *p[1] = {json_string_value(platform)};
+        if (!(res = db_query(platform_host_sql, 1, p, &dberr)))
+            return api_db_fail(r, &dberr);
+        if (PQntuples(res) == 0)
+            goto out; /* the insert says the platform is unknown */
+        kind = PQgetvalue(res, 0, 0);
+        host = PQgetisnull(res, 0, 1) ? NULL : PQgetvalue(res, 0, 1);
+    } else {
+        kind = json_string_value(json_object_get(selector, "kind"));
+        host = json_string_value(json_object_get(selector, "host"));
+    }
+    if (!slurm_takes(kind, host)) {
+        if (sl)
+            st = req_fail(r, ERR_INVALID_VALUE, "slurm",
+                          "the job's platform does not run through slurm (slurm_platforms)");
+        goto out;
+    }
+    const char *want_gres = *gres ? *gres
+                            : kind && !strcmp(kind, "gpu") && slurm_config()->slurm_gres[0]
+                                ? slurm_config()->slurm_gres
+                                : NULL;
+    if (slurm_target_check(*part ? *part : slurm_config()->slurm_partition, want_gres, &field, msg,
+                           sizeof(msg)))
+        st = req_fail(r, !strcmp(field, "slurm.partition") ? ERR_UNKNOWN_PARTITION : ERR_UNKNOWN_GRES, field,
+                      "%s", msg);
+out:
+    PQclear(res);
+    return st;
+}
+
 /* Why the insert found no platform for the job: unknown, or it does not run the model. */
 static int platform_error(struct request *r, const char *platform, const char *model)
 {
@@ -267,14 +340,15 @@ static int platform_error(struct request *r, const char *platform, const char *m
 
 int jobs_submit(struct request *r)
 {
-    static const char *const fields[] = {"suite",        "model",     "platform", "selector",
-                                         "kernels",      "params",    "sweep",    "priority",
-                                         "max_attempts", "timeout_s", "tags",     NULL};
+    static const char *const fields[] = {"suite",     "model", "platform", "selector", "kernels",
+                                         "params",    "sweep", "priority", "slurm",    "max_attempts",
+                                         "timeout_s", "tags",  NULL};
     json_t *j = r->json, *suite = json_object_get(j, "suite"), *model = json_object_get(j, "model");
     json_t *kernels = NULL, *params = NULL;
     const struct suite *s;
     long long priority = 0, timeout = 600, attempts = 3;
     char *kernels_s = NULL, *params_s = NULL, *selector_s = NULL, *tags_s = NULL;
+    const char *slurm_part = NULL, *slurm_gres = NULL;
     char pr[24], to[24], at[24], by[24];
     struct db_error dberr;
     PGresult *res = NULL;
@@ -302,7 +376,8 @@ int jobs_submit(struct request *r)
         (st = check_tags(r, json_object_get(j, "tags"))) ||
         (st = check_params_list(r, s, json_string_value(model), j, &kernels, &params)) ||
         (st = check_target(r, json_string_value(model), json_object_get(j, "platform"),
-                           json_object_get(j, "selector"))))
+                           json_object_get(j, "selector"))) ||
+        (st = check_slurm(r, j, &slurm_part, &slurm_gres)))
         goto out;
 
     kernels_s = json_dumps(kernels, JSON_COMPACT);
@@ -313,7 +388,7 @@ int jobs_submit(struct request *r)
     snprintf(to, sizeof(to), "%lld", timeout);
     snprintf(at, sizeof(at), "%lld", attempts);
     snprintf(by, sizeof(by), "%lld", r->token_id);
-    const char *qp[12] = {json_string_value(suite),
+    const char *qp[14] = {json_string_value(suite),
                           kernels_s,
                           json_string_value(model),
                           json_string_value(json_object_get(j, "platform")),
@@ -324,8 +399,10 @@ int jobs_submit(struct request *r)
                           at,
                           tags_s,
                           r->token_id ? by : NULL,
-                          json_object_get(j, "sweep") ? "true" : "false"};
-    if (!(res = db_query(insert_sql, 12, qp, &dberr))) {
+                          json_object_get(j, "sweep") ? "true" : "false",
+                          slurm_part,
+                          slurm_gres};
+    if (!(res = db_query(insert_sql, 14, qp, &dberr))) {
         st = api_db_fail(r, &dberr);
         goto out;
     }

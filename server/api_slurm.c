@@ -87,8 +87,11 @@ int slurm_node_drain(struct request *r)
     if (!json_is_string(reason) || json_string_length(reason) < 1 || json_string_length(reason) > 400 ||
         strpbrk(json_string_value(reason), "\n\r"))
         return req_fail(r, ERR_WRONG_TYPE, "reason", "reason must be one line of 1 to 400 characters");
-    if (slurm_drain(r->args[0], json_string_value(reason), &n, &err))
+    if ((st = slurm_drain(r->args[0], json_string_value(reason), &n, &err)) < 0)
         return slurm_fail(r, &err);
+    if (st == 1)
+        return req_fail(r, ERR_NOT_OUR_DRAIN, NULL, "node %s is drained by someone else (%s): left as it is",
+                        n.name, n.reason);
     return node_reply(r, &n);
 }
 

@@ -57,6 +57,7 @@ static const struct setting {
     {"slurm_export", T_STRING, S(slurm_export), "NONE", false, 0, 0},
     {"slurm_poll_s", T_LONG, S(slurm_poll_s), "5", false, 1, 600},
     {"slurm_time_margin_s", T_LONG, S(slurm_time_margin_s), "300", false, 0, 86400},
+    {"slurm_nodes_s", T_LONG, S(slurm_nodes_s), "30", false, 1, 3600},
     {"baseline_window", T_LONG, S(baseline_window), "20", true, 2, 1000},
     {"baseline_min_results", T_LONG, S(baseline_min_results), "5", true, 2, 1000},
     {"judge_z", T_LONG, S(judge_z), "4", true, 1, 100},

@@ -43,6 +43,8 @@
     X(MODEL_NOT_SUPPORTED, "model_not_supported", 422)                                                       \
     X(NO_MATCHING_PLATFORM, "no_matching_platform", 422)                                                     \
     X(PLATFORM_REGISTERED, "platform_registered", 422)                                                       \
+    X(UNKNOWN_PARTITION, "unknown_partition", 422)                                                           \
+    X(UNKNOWN_GRES, "unknown_gres", 422)                                                                     \
     X(INVALID_REPORT, "invalid_report", 422)                                                                 \
     X(INVALID_CSV, "invalid_csv", 422)                                                                       \
     X(HEADERS_TOO_LARGE, "headers_too_large", 431)                                                           \

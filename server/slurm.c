@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -54,6 +55,7 @@ static struct {
     char url[512];
     char kind[8];        /* "" any, else "cpu" or "gpu" */
     char host_like[260]; /* slurm_platforms' host pattern as a LIKE pattern; "%" any */
+    char host_glob[260]; /* the same as given ("*" any) */
 } g;
 
 bool slurm_enabled(void)
@@ -66,14 +68,31 @@ const struct config *slurm_config(void)
     return &g.c;
 }
 
-static int parse_platforms(const char *sel, char *kind, size_t ksize, char *like, size_t lsize,
-                           struct pp_error *err)
+const char *slurm_takes_kind(void)
+{
+    return g.kind;
+}
+
+const char *slurm_takes_like(void)
+{
+    return g.host_like;
+}
+
+bool slurm_takes(const char *kind, const char *host)
+{
+    return g.enabled && (!g.kind[0] || (kind && !strcmp(kind, g.kind))) &&
+           fnmatch(g.host_glob, host ? host : "", 0) == 0;
+}
+
+static int parse_platforms(const char *sel, char *kind, size_t ksize, char *like, size_t lsize, char *glob,
+                           size_t gsize, struct pp_error *err)
 {
     char buf[256], *save = NULL, *t;
     size_t n = 0;
 
     snprintf(kind, ksize, "%s", "");
     snprintf(like, lsize, "%s", "%");
+    snprintf(glob, gsize, "%s", "*");
     snprintf(buf, sizeof(buf), "%s", sel);
     for (t = strtok_r(buf, " ,", &save); t; t = strtok_r(NULL, " ,", &save)) {
         if (!strcmp(t, "all"))
@@ -81,6 +100,7 @@ static int parse_platforms(const char *sel, char *kind, size_t ksize, char *like
         if (!strcmp(t, "kind=cpu") || !strcmp(t, "kind=gpu")) {
             snprintf(kind, ksize, "%s", t + 5);
         } else if (!strncmp(t, "host=", 5) && t[5]) {
+            snprintf(glob, gsize, "%s", t + 5);
             /* a glob: '*' any run, '?' one character; the rest as is */
             for (const char *p = t + 5; *p && n + 2 < lsize; p++) {
                 if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-*?", *p))
@@ -99,7 +119,7 @@ static int parse_platforms(const char *sel, char *kind, size_t ksize, char *like
 
 int slurm_check_config(const struct config *c, struct pp_error *err)
 {
-    char kind[8], like[260];
+    char kind[8], like[260], glob[260];
     const char *quoted[] = {c->slurm_worker,    c->slurm_server_url, c->slurm_token_file, c->slurm_output,
                             c->slurm_partition, c->slurm_account,    c->slurm_gres,       c->slurm_export};
     const char *names[] = {"slurm_worker",    "slurm_server_url", "slurm_token_file", "slurm_output",
@@ -108,7 +128,8 @@ int slurm_check_config(const struct config *c, struct pp_error *err)
     for (size_t i = 0; i < sizeof(quoted) / sizeof(quoted[0]); i++)
         if (strpbrk(quoted[i], "'\n\\"))
             return pp_error_set(err, "%s: no quote, backslash or newline allowed", names[i]);
-    return parse_platforms(c->slurm_platforms, kind, sizeof(kind), like, sizeof(like), err);
+    return parse_platforms(c->slurm_platforms, kind, sizeof(kind), like, sizeof(like), glob, sizeof(glob),
+                           err);
 }
 
 /* ---- running the Slurm commands ---- */
@@ -201,7 +222,8 @@ static const char claim_sql[] =
         SLURM_BATCH) " FOR UPDATE OF j SKIP LOCKED) "
                      "UPDATE jobs SET slurm_state = 'SUBMITTING', slurm_next_try = now() FROM c WHERE "
                      "jobs.id = c.id "
-                     "RETURNING jobs.id, jobs.timeout_s, c.kind, c.host, c.local_id";
+                     "RETURNING jobs.id, jobs.timeout_s, c.kind, c.host, c.local_id, "
+                     "coalesce(jobs.slurm_partition, ''), coalesce(jobs.slurm_gres, '')";
 
 static const char submitted_sql[] =
     "UPDATE jobs SET slurm_job_id = $2, slurm_state = 'PENDING', slurm_reason = NULL WHERE id = $1";
@@ -242,7 +264,7 @@ static int write_script(const char *id, const char *device, char *path, size_t s
 /* Submit one job; returns true when Slurm could not be reached (the rest of the batch waits for the retry).
  */
 static bool submit_one(const char *id, long timeout_s, const char *kind, const char *host,
-                       const char *local_id)
+                       const char *local_id, const char *partition, const char *gres_req)
 {
     char script[96], name[48], part[160], acct[160], gres[160], node[160], tlimit[32], output[540], exp[540],
         out[2048], device[72];
@@ -260,7 +282,7 @@ static bool submit_one(const char *id, long timeout_s, const char *kind, const c
         return false;
     }
     snprintf(name, sizeof(name), "--job-name=ppbench-%s", id);
-    snprintf(part, sizeof(part), "--partition=%s", g.c.slurm_partition);
+    snprintf(part, sizeof(part), "--partition=%s", partition[0] ? partition : g.c.slurm_partition);
     snprintf(tlimit, sizeof(tlimit), "--time=%ld", (timeout_s + g.c.slurm_time_margin_s + 59) / 60);
     snprintf(output, sizeof(output), "--output=%s", g.c.slurm_output);
     snprintf(exp, sizeof(exp), "--export=%s", g.c.slurm_export);
@@ -275,8 +297,8 @@ static bool submit_one(const char *id, long timeout_s, const char *kind, const c
         snprintf(acct, sizeof(acct), "--account=%s", g.c.slurm_account);
         argv[n++] = acct;
     }
-    if (!strcmp(kind, "gpu") && g.c.slurm_gres[0]) {
-        snprintf(gres, sizeof(gres), "--gres=%s", g.c.slurm_gres);
+    if (gres_req[0] || (!strcmp(kind, "gpu") && g.c.slurm_gres[0])) {
+        snprintf(gres, sizeof(gres), "--gres=%s", gres_req[0] ? gres_req : g.c.slurm_gres);
         argv[n++] = gres;
     }
     if (host[0]) {
@@ -326,7 +348,8 @@ static void submit(void)
             continue;
         }
         down = submit_one(PQgetvalue(res, i, 0), atol(PQgetvalue(res, i, 1)), PQgetvalue(res, i, 2),
-                          PQgetvalue(res, i, 3), PQgetvalue(res, i, 4));
+                          PQgetvalue(res, i, 3), PQgetvalue(res, i, 4), PQgetvalue(res, i, 5),
+                          PQgetvalue(res, i, 6));
     }
     PQclear(res);
 }
@@ -483,7 +506,10 @@ static void follow(void)
             continue;
         }
         PQclear(db_query(seen_sql, 4, p, &dberr));
-        if (!terminal(ss) && (!strcmp(state, "cancelled") || !strcmp(state, "failed")))
+        /* a job that ended without its Slurm job (cancelled, failed, or run on a drained node by hand: a
+         * Slurm job still pending there would start for nothing once the node is back) */
+        if (!terminal(ss) && (!strcmp(state, "cancelled") || !strcmp(state, "failed") ||
+                              (!strcmp(state, "succeeded") && !strcmp(ss, "PENDING"))))
             scancel(id, jid);
     }
 out:
@@ -500,6 +526,7 @@ static void *run(void *arg)
         submit();
         follow();
         recover();
+        slurm_fleet_tick();
         while (!s->stop && clock_now() < next) {
             struct timespec ts = {0, 100 * 1000 * 1000};
             nanosleep(&ts, NULL);
@@ -516,7 +543,8 @@ int slurm_configure(const struct config *c, const char *url, struct pp_error *er
     g.c = *c;
     memset(g.c.database_url, 0, sizeof(g.c.database_url)); /* not needed here: keep one copy of the secret */
     snprintf(g.url, sizeof(g.url), "%s", c->slurm_server_url[0] ? c->slurm_server_url : url);
-    return parse_platforms(c->slurm_platforms, g.kind, sizeof(g.kind), g.host_like, sizeof(g.host_like), err);
+    return parse_platforms(c->slurm_platforms, g.kind, sizeof(g.kind), g.host_like, sizeof(g.host_like),
+                           g.host_glob, sizeof(g.host_glob), err);
 }
 
 int slurm_start(const struct config *c, const char *url, struct slurm **out, struct pp_error *err)

@@ -42,6 +42,22 @@ const char *slurm_last_line(char *out);
 /* Whether the executor is configured (the drain API answers 404 otherwise). */
 bool slurm_enabled(void);
 
+/* Whether the executor takes the jobs of a platform of this kind on this host (slurm_platforms); its kind
+ * selector ("" any) and host pattern as SQL LIKE ("%" any). */
+bool slurm_takes(const char *kind, const char *host);
+const char *slurm_takes_kind(void);
+const char *slurm_takes_like(void);
+
+/* slurm_fleet.c. On the executor's thread, each tick: the partition's nodes into slurm_nodes every
+ * slurm_nodes_s (the platforms found on them), and the drain or resume that health events ask for. */
+void slurm_fleet_tick(void);
+void slurm_fleet_refresh_soon(void);
+
+/* A job's partition and gres (NULL: none asked) against Slurm's partitions (sinfo, kept 30 s): 0 known, or
+ * Slurm could not be asked (the job is accepted, the executor retries it); 1 unknown, with the field
+ * ("slurm.partition", "slurm.gres") and the message. Any thread. */
+int slurm_target_check(const char *partition, const char *gres, const char **field, char *msg, size_t size);
+
 /* A node's state and reason as `scontrol show node` gives them. */
 struct slurm_node {
     char name[128];
@@ -61,7 +77,8 @@ int slurm_node_get(const char *node, struct slurm_node *out, struct pp_error *er
  * of partition P" expands to, one job per node; NULL with err when sinfo fails. */
 json_t *slurm_nodes(const char *partition, struct pp_error *err);
 
-/* Drain node with Reason="ppbench: <text>". Fills out with the node after the change. */
+/* Drain node with Reason="ppbench: <text>". Fills out with the node after the change. Returns 1, and leaves
+ * the node alone, when it is drained already by someone else (their reason is never overwritten). */
 int slurm_drain(const char *node, const char *text, struct slurm_node *out, struct pp_error *err) PP_WUR;
 
 /* Resume node when it is drained with ppbench's own reason. Returns 0 (resumed, or not drained at all: out

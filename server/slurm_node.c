@@ -62,6 +62,12 @@ int slurm_drain(const char *node, const char *text, struct slurm_node *out, stru
 {
     char reason[520];
 
+    if (slurm_node_get(node, out, err))
+        return -1;
+    if (out->drained && !out->ours) {
+        log_notice("slurm: node %s left as it is: already drained by someone else (%s)", node, out->reason);
+        return 1;
+    }
     snprintf(reason, sizeof(reason), "ppbench: %s", text);
     if (node_update(node, "DRAIN", reason, err))
         return -1;
@@ -102,9 +108,8 @@ int slurm_command(const struct config *c, int argc, char **argv)
     }
     if (!strcmp(argv[0], "show"))
         rc = slurm_node_get(argv[1], &n, &err);
-    else if (!strcmp(argv[0], "drain"))
-        rc = slurm_drain(argv[1], argv[2], &n, &err);
-    else if ((rc = slurm_resume(argv[1], &n, &err)) == 1) {
+    else if ((rc = !strcmp(argv[0], "drain") ? slurm_drain(argv[1], argv[2], &n, &err)
+                                             : slurm_resume(argv[1], &n, &err)) == 1) {
         printf("%s %s left drained: not ppbench's drain (%s)\n", n.name, n.state, n.reason);
         return 1;
     }
@@ -119,7 +124,7 @@ int slurm_command(const struct config *c, int argc, char **argv)
 json_t *slurm_nodes(const char *partition, struct pp_error *err)
 {
     char part[160], out[65536];
-    const char *argv[] = {"sinfo", "-h", "-N", part, "-o", "%N|%T|%E", NULL};
+    const char *argv[] = {"sinfo", "-h", "-N", part, "-o", "%N|%T|%G|%E", NULL};
     json_t *nodes;
     int rc;
 
@@ -132,17 +137,19 @@ json_t *slurm_nodes(const char *partition, struct pp_error *err)
     if (!(nodes = json_array()))
         return pp_error_set(err, "out of memory"), NULL;
     for (char *l = out, *next; l && *l; l = next) {
-        char *b1, *b2;
+        char *b1, *b2, *b3;
         next = strchr(l, '\n');
         if (next)
             *next++ = '\0';
-        if (!(b1 = strchr(l, '|')) || !(b2 = strchr(b1 + 1, '|')))
+        /* the reason last: it may hold a '|' */
+        if (!(b1 = strchr(l, '|')) || !(b2 = strchr(b1 + 1, '|')) || !(b3 = strchr(b2 + 1, '|')))
             continue;
-        *b1 = *b2 = '\0';
+        *b1 = *b2 = *b3 = '\0';
         /* sinfo -N lists a node once per partition it is in: this partition only, so once */
-        json_array_append_new(nodes, json_pack("{s:s, s:s, s:s?, s:b}", "node", l, "state", b1 + 1, "reason",
-                                               strcmp(b2 + 1, "none") && b2[1] ? b2 + 1 : NULL,
-                                               "ppbench_drain", !strncmp(b2 + 1, "ppbench:", 8)));
+        json_array_append_new(nodes, json_pack("{s:s, s:s, s:s, s:s?, s:b}", "node", l, "state", b1 + 1,
+                                               "gres", strcmp(b2 + 1, "(null)") ? b2 + 1 : "", "reason",
+                                               strcmp(b3 + 1, "none") && b3[1] ? b3 + 1 : NULL,
+                                               "ppbench_drain", !strncmp(b3 + 1, "ppbench:", 8)));
     }
     return nodes;
 }

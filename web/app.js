@@ -13,8 +13,9 @@ import * as jobs from './jobs.js';
 import * as result from './result.js';
 import * as compare from './compare.js';
 import * as health from './health.js';
+import * as apidocs from './apidocs.js';
 
-const pages = {fleet, submit, job, jobs, results, result, compare, platform, portability, scaling, health};
+const pages = {fleet, submit, job, jobs, results, result, compare, platform, portability, scaling, health, api: apidocs};
 let current = null;
 
 function newContext() {
@@ -62,6 +63,7 @@ async function route() {
         if (!ctx.left)
             root.append(errorBox(e));
     }
+    root.dataset.ready = 'true'; // the page's first drawing is done (bench/pages.mjs waits for it)
 }
 
 function showToken() {

@@ -1,4 +1,4 @@
-// fleet: hosts, platforms (an imported one says so), workers (alive, busy, stale), queue depth (a link to the
+// fleet: hosts, platforms (an imported one says so; one on a Slurm node shows Slurm's state), workers (alive, busy, stale), queue depth (a link to the
 // Jobs page) and recent failures, refreshed every 5 s. Calls GET /api/v1/platforms, /hosts, /workers and /jobs?state=queued|running|failed.
 import {ago, api, badge, el, empty, errorBox, gbs, link, pageHref, table, when} from './ui.js';
 
@@ -32,6 +32,9 @@ function platformsTable(platforms) {
                      el('span', {title: p.peak_source},
                         p.peak_bandwidth_bytes_per_s ? gbs(p.peak_bandwidth_bytes_per_s) : 'unknown'),
                      p.worker ? badge(p.worker.state)
+                              : p.slurm ? el('span', {class: 'badge slurm', title: p.slurm.reason ||
+                                                 `Slurm node ${p.slurm.node}, partition ${p.slurm.partition}`},
+                                             `slurm: ${p.slurm.state}`)
                               : p.origin === 'import' ? el('span', {class: 'badge imported', title:
                                                                'imported results: no worker, by design'}, 'imported')
                               : badge('none'),

@@ -1,5 +1,5 @@
 // health: the fleet as a grid of devices coloured by state (ok, regressed, outlier, verification failed,
-// stale worker, never measured), each with its reason and a link to the evidence (the Platform page's
+// stale worker, unavailable: a Slurm node down or drained, never measured; a Slurm node's state under it), each with its reason and a link to the evidence (the Platform page's
 // history), the counts by state, and the schedules (create, pause, resume, run now, last outcome).
 // Refreshed every 10 s. Calls GET /api/v1/health and /api/v1/schedules; POST /api/v1/schedules[/{id}/...]
 // and /api/v1/health/clear with the saved (admin) token. Styles are inline: this page owns no CSS.
@@ -13,6 +13,7 @@ const STATES = {
     outlier: {label: 'outlier', color: '#e65100'},
     verification_failed: {label: 'verification failed', color: '#6a1b9a'},
     stale_worker: {label: 'stale worker', color: '#8a6d00'},
+    unavailable: {label: 'unavailable (Slurm)', color: '#455a64'},
     never_measured: {label: 'never measured', color: '#8a94a6'},
 };
 
@@ -36,6 +37,8 @@ function tile(p, onClear) {
               el('div', {style: 'display:flex;justify-content:space-between;gap:8px'},
                  el('a', {href: pageHref('platform', {id: p.id}), style: 'font-weight:600'}, p.id), stateBadge(p.state)),
               el('div', {style: 'color:var(--muted);font-size:12px'}, `${p.name} · ${p.kind}${p.host ? ` · ${p.host}` : ''}`),
+              p.slurm ? el('div', {class: 'slurm', style: 'font-size:12px'}, `slurm: ${p.slurm.state}`,
+                           p.slurm.reason && p.state !== 'unavailable' ? ` (${p.slurm.reason})` : '') : null,
               p.reason && p.state !== 'ok' ? el('div', {class: 'reason', style: 'font-size:12px;margin-top:4px'}, p.reason) : null,
               el('div', {style: 'font-size:12px;margin-top:4px;display:flex;gap:10px'},
                  p.evidence ? el('a', {href: pageHref('platform', {id: p.id}), class: 'evidence'}, 'evidence') : null,
@@ -111,7 +114,8 @@ export async function render(root, route, ctx) {
         const [doc, schedules] = await Promise.all([api('/api/v1/health'), api('/api/v1/schedules')]);
         if (ctx.left)
             return;
-        const rank = ['regressed', 'outlier', 'verification_failed', 'stale_worker', 'never_measured', 'ok'];
+        const rank = ['regressed', 'outlier', 'verification_failed', 'stale_worker', 'unavailable', 'never_measured',
+                      'ok'];
         const platforms = [...doc.platforms].sort((a, b) => rank.indexOf(a.state) - rank.indexOf(b.state) ||
                                                              a.id.localeCompare(b.id));
         grid.replaceChildren(counts(doc), el('div', {style: 'height:12px'}),

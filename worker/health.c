@@ -1,7 +1,9 @@
 /*
  * health: `ppbench-worker health`, a node health check in seconds for Slurm's HealthCheckProgram or LBNL NHC:
- * one small verified STREAM run per device (each in a child, as serve runs jobs: a driver fault costs the
- * check, not the process), the triad held against an optional floor. NHC's conventions: silent and exit 0
+ * per device one small verified STREAM run and one small verified Wilson Dslash (each in a child, as serve
+ * runs jobs: a driver fault costs the check, not the process), the triad's and the Dslash's bandwidth held
+ * against optional floors (--floor stream.triad=GBS, --floor wilson.dslash=GBS: the operator's floors of
+ * the fleet-health page, in GB/s). NHC's conventions: silent and exit 0
  * when healthy; otherwise one line "ERROR: ppbench health: <device>: <reason>" on stdout and exit 1 (2: bad
  * options). With --drain it also drains the node itself (scontrol, Reason="ppbench: health: ..."), for use as
  * HealthCheckProgram without NHC. One thread.
@@ -25,11 +27,21 @@
 
 extern char **environ;
 
+/* The checks, each one small verified run per device; its floor (GB/s, 0 none) from --floor. */
+static struct check {
+    const char *suite, *kernel, *name;
+    double floor_gbs;
+} checks[] = {
+    {"stream", "triad", "stream triad", 0},
+    {"wilson", "dslash", "wilson dslash", 0},
+};
+#define NCHECKS (sizeof(checks) / sizeof(checks[0]))
+
 struct health {
     const char *only[HEALTH_MAX_PLATFORMS];
     int nonly;
     const char *arraysize;
-    double min_gbs, timeout_s;
+    double timeout_s;
     bool verbose;
     sigset_t mask;
 };
@@ -82,38 +94,91 @@ static const char *pick_model(json_t *p)
     return NULL;
 }
 
-/* One device: 0 healthy, else -1 with the reason. */
+/* The bandwidth of kernel in a report, in GB/s; -1 when absent. */
+static double report_gbs(json_t *report, const char *kernel)
+{
+    json_t *k;
+    size_t i;
+
+    json_array_foreach(json_object_get(report, "kernels"), i, k)
+    {
+        const char *name = json_string_value(json_object_get(k, "kernel"));
+        if (name && !strcmp(name, kernel))
+            return json_number_value(json_object_get(k, "bandwidth_bytes_per_s")) / 1e9;
+    }
+    return -1;
+}
+
+/* One check on one device: 0 healthy, else -1 with the reason. */
+static int check_one(struct health *h, const struct check *c, const char *id, const char *model, bool gpu,
+                     char *why, size_t size)
+{
+    char *stream_argv[] = {"ppbench-worker", "run",         "--platform",  (char *)id,
+                           "--model",        (char *)model, "--suite",     "stream",
+                           "--kernels",      "triad",       "--arraysize", (char *)h->arraysize,
+                           "--numtimes",     "10",          "--json",      NULL};
+    /* 8^4 sites on a CPU, 16^4 on a GPU: milliseconds per application, verified like any run */
+    char *wilson_argv[] = {
+        "ppbench-worker", "run",     "--platform", (char *)id,  "--model",
+        (char *)model,    "--suite", "wilson",     "--lattice", gpu ? "16x16x16x16" : "8x8x8x8",
+        "--numtimes",     "10",      "--json",     NULL};
+    json_t *report = run_child(h, !strcmp(c->suite, "stream") ? stream_argv : wilson_argv, why, size);
+    double gbs;
+
+    if (!report) {
+        char inner[900];
+        snprintf(inner, sizeof(inner), "%s", why);
+        snprintf(why, size, "%s: %s", c->name, inner);
+        return -1;
+    }
+    gbs = report_gbs(report, c->kernel);
+    json_decref(report);
+    if (c->floor_gbs > 0 && gbs < c->floor_gbs) {
+        snprintf(why, size, "%s %.1f GB/s (%s) below the floor %.1f GB/s", c->name, gbs, model, c->floor_gbs);
+        return -1;
+    }
+    if (h->verbose)
+        printf("OK: ppbench health: %s: %s verified, %.1f GB/s (%s)\n", id, c->name, gbs, model);
+    return 0;
+}
+
+/* One device: 0 healthy, else -1 with the first failure's reason. */
 static int check_platform(struct health *h, json_t *p, char *why, size_t size)
 {
     const char *id = json_string_value(json_object_get(p, "id")), *model = pick_model(p);
-    char *argv[] = {"ppbench-worker", "run",     "--platform", (char *)id,    "--model",
-                    (char *)model,    "--suite", "stream",     "--arraysize", (char *)h->arraysize,
-                    "--numtimes",     "10",      "--json",     NULL};
-    json_t *report, *k;
-    double triad = -1;
-    size_t i;
+    const char *kind = json_string_value(json_object_get(p, "kind"));
 
     if (!model) {
         snprintf(why, size, "no model drives it (%s)", json_string_value(json_object_get(p, "models")));
         return -1;
     }
-    if (!(report = run_child(h, argv, why, size)))
-        return -1;
-    json_array_foreach(json_object_get(report, "kernels"), i,
-                       k) if (!strcmp(json_string_value(json_object_get(k, "kernel"))
-                                          ? json_string_value(json_object_get(k, "kernel"))
-                                          : "",
-                                      "triad")) triad =
-        json_number_value(json_object_get(k, "bandwidth_bytes_per_s")) / 1e9;
-    json_decref(report);
-    if (h->min_gbs > 0 && triad < h->min_gbs) {
-        snprintf(why, size, "stream triad %.1f GB/s (%s) below the floor %.1f GB/s", triad, model,
-                 h->min_gbs);
-        return -1;
-    }
-    if (h->verbose)
-        printf("OK: ppbench health: %s: stream verified, triad %.1f GB/s (%s)\n", id, triad, model);
+    for (size_t i = 0; i < NCHECKS; i++)
+        if (check_one(h, &checks[i], id, model, kind && !strcmp(kind, "gpu"), why, size))
+            return -1;
     return 0;
+}
+
+/* --floor SUITE.KERNEL=GBS */
+static int set_floor(const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    char *end = NULL;
+    double v;
+
+    if (!eq)
+        return -1;
+    v = strtod(eq + 1, &end);
+    if (!(v > 0) || *end)
+        return -1;
+    for (size_t i = 0; i < NCHECKS; i++) {
+        size_t ns = strlen(checks[i].suite);
+        if ((size_t)(eq - arg) == ns + 1 + strlen(checks[i].kernel) && !strncmp(arg, checks[i].suite, ns) &&
+            arg[ns] == '.' && !strncmp(arg + ns + 1, checks[i].kernel, strlen(checks[i].kernel))) {
+            checks[i].floor_gbs = v;
+            return 0;
+        }
+    }
+    return -1;
 }
 
 static void drain(const char *scontrol, const char *node, const char *reason)
@@ -136,11 +201,15 @@ static void drain(const char *scontrol, const char *node, const char *reason)
 }
 
 static const char health_usage[] =
-    "usage: ppbench-worker health [--platform ID]... [--arraysize N] [--min-gbs X] [--timeout S]\n"
-    "                             [--drain [--node NAME] [--scontrol PATH]] [--verbose]\n"
-    "  one small verified STREAM run per device (or per --platform), in seconds\n"
-    "  --arraysize N   elements per array (default 1048576)\n"
-    "  --min-gbs X     the triad's floor in GB/s for every device checked (default: none)\n"
+    "usage: ppbench-worker health [--platform ID]... [--arraysize N] [--floor SUITE.KERNEL=GBS]...\n"
+    "                             [--min-gbs X] [--timeout S] [--drain [--node NAME] [--scontrol PATH]]\n"
+    "                             [--verbose]\n"
+    "  per device (or per --platform), in seconds: one small verified STREAM triad and one small\n"
+    "  verified Wilson Dslash (8^4 sites on a CPU, 16^4 on a GPU)\n"
+    "  --arraysize N   STREAM's elements per array (default 1048576)\n"
+    "  --floor stream.triad=X, --floor wilson.dslash=X\n"
+    "                  a floor in GB/s (the device's baseline floor) for every device checked\n"
+    "  --min-gbs X     the same as --floor stream.triad=X\n"
     "  --timeout S     per device (default 60)\n"
     "  --drain         on failure also run scontrol update NodeName=<node> State=DRAIN\n"
     "                  Reason=\"ppbench: health: <reason>\" (node: --node, else $SLURMD_NODENAME)\n"
@@ -150,11 +219,17 @@ static const char health_usage[] =
 int health_main(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"platform", required_argument, NULL, 'p'}, {"arraysize", required_argument, NULL, 'a'},
-        {"min-gbs", required_argument, NULL, 'm'},  {"timeout", required_argument, NULL, 't'},
-        {"drain", no_argument, NULL, 'd'},          {"node", required_argument, NULL, 'n'},
-        {"scontrol", required_argument, NULL, 's'}, {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"platform", required_argument, NULL, 'p'},
+        {"arraysize", required_argument, NULL, 'a'},
+        {"min-gbs", required_argument, NULL, 'm'},
+        {"timeout", required_argument, NULL, 't'},
+        {"drain", no_argument, NULL, 'd'},
+        {"node", required_argument, NULL, 'n'},
+        {"scontrol", required_argument, NULL, 's'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {"floor", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0},
     };
     struct health h = {.arraysize = "1048576", .timeout_s = 60};
     const char *node = getenv("SLURMD_NODENAME"), *scontrol = "scontrol";
@@ -173,7 +248,9 @@ int health_main(int argc, char **argv)
             h.only[h.nonly++] = optarg;
         else if (c == 'a' && strtoull(optarg, &end, 10) > 0 && !*end)
             h.arraysize = optarg;
-        else if (c == 'm' && (h.min_gbs = strtod(optarg, &end)) > 0 && !*end)
+        else if (c == 'm' && (checks[0].floor_gbs = strtod(optarg, &end)) > 0 && !*end)
+            ;
+        else if (c == 'f' && set_floor(optarg) == 0)
             ;
         else if (c == 't' && (h.timeout_s = strtod(optarg, &end)) > 0 && !*end)
             ;

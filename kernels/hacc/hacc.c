@@ -121,7 +121,7 @@ int hacc_resolve(struct hacc_params *p, const struct pp_device *dev, struct pp_e
     if (p->prec == PP_FP64 && !dev->fp64)
         return pp_error_set(err, "device %s does not support fp64 (precision fp32)", dev->name);
     if (p->variant < 0) {
-        if (!strcmp(model, "openmp"))
+        if (!strcmp(model, "openmp") || !strcmp(model, "omp-target"))
             p->variant = PP_HACC_SIMD;
         else if (!strcmp(model, "cuda"))
             p->variant = PP_HACC_SELECT;

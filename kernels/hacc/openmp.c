@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kernels/hacc/hacc_ops.h"
+#include "kernels/hacc/hacc_partners.h"
 
 struct omp_hacc {
     size_t nleaves, npairs;
@@ -101,32 +102,6 @@ static int hacc_alloc(struct pp_ctx *ctx, size_t nleaves, unsigned leaf_size, si
     return 0;
 }
 
-/* Each leaf's partners from the pair list, in its order. */
-static int partners(struct omp_hacc *s, const uint32_t *pairs, struct pp_error *err)
-{
-    size_t *fill = calloc(s->nleaves, sizeof(size_t));
-
-    if (!fill)
-        return pp_error_set(err, "out of memory");
-    memset(s->start, 0, (s->nleaves + 1) * sizeof(size_t));
-    for (size_t q = 0; q < 2 * s->npairs; q++) {
-        if (pairs[q] >= s->nleaves) {
-            free(fill);
-            return pp_error_set(err, "hacc: pair %zu names leaf %u of %zu", q / 2, pairs[q], s->nleaves);
-        }
-        s->start[pairs[q] + 1]++;
-    }
-    for (size_t a = 0; a < s->nleaves; a++)
-        s->start[a + 1] += s->start[a];
-    for (size_t q = 0; q < s->npairs; q++) {
-        uint32_t a = pairs[2 * q], b = pairs[2 * q + 1];
-        s->other[s->start[a] + fill[a]++] = b;
-        s->other[s->start[b] + fill[b]++] = a;
-    }
-    free(fill);
-    return 0;
-}
-
 static int hacc_upload(struct pp_ctx *ctx, const double *const in[PP_HACC_NIN], const uint32_t *pairs,
                        struct pp_error *err)
 {
@@ -138,7 +113,7 @@ static int hacc_upload(struct pp_ctx *ctx, const double *const in[PP_HACC_NIN], 
         upload_fp32(s, in);
     else
         upload_fp64(s, in);
-    return pairs ? partners(s, pairs, err) : 0;
+    return pairs ? hacc_partners(s->nleaves, s->npairs, pairs, s->start, s->other, err) : 0;
 }
 
 static int hacc_fill(struct pp_ctx *ctx, double value, struct pp_error *err)

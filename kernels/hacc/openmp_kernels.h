@@ -7,104 +7,42 @@
  * scalar (vectorisation switched off) or simd (omp simd over the partners, compiled per x86-64 level).
  */
 
-/* One interaction of partner j on particle i. */
-#define GRAVITY_TERM                                                                                         \
-    const REAL dx = x[j] - xi, dy = y[j] - yi, dz = z[j] - zi;                                               \
-    const REAL r2 = dx * dx + dy * dy + dz * dz;                                                             \
-    const REAL t = (REAL)1 / SQRT(r2 + (REAL)PP_HACC_EPS2);                                                  \
-    const REAL poly =                                                                                        \
-        (REAL)PP_HACC_MA0 +                                                                                  \
-        r2 * ((REAL)PP_HACC_MA1 +                                                                            \
-              r2 * ((REAL)PP_HACC_MA2 +                                                                      \
-                    r2 * ((REAL)PP_HACC_MA3 + r2 * ((REAL)PP_HACC_MA4 + r2 * (REAL)PP_HACC_MA5))));          \
-    const REAL f = (r2 > 0 && r2 < (REAL)PP_HACC_RMAX2) ? m[j] * (t * t * t - poly) : (REAL)0;               \
-    ax += f * dx;                                                                                            \
-    ay += f * dy;                                                                                            \
-    az += f * dz;
+#include "kernels/hacc/hacc_pair.h"
 
-/* The cubic spline's dW/dr over r, of both smoothing lengths, and the pair term (docs/METHODOLOGY.md). */
-#define SPLINE(r, h, out)                                                                                    \
-    {                                                                                                        \
-        const REAL ih = (REAL)1 / (h), q = (r)*ih, sh = (REAL)PP_HACC_INV_PI * ih * ih * ih * ih;            \
-        out = q < 1 ? sh * q * ((REAL)-3 + (REAL)2.25 * q)                                                   \
-                    : (q < 2 ? sh * (REAL)-0.75 * ((REAL)2 - q) * ((REAL)2 - q) : (REAL)0);                  \
-    }
-#define SPH_TERM                                                                                             \
-    const REAL dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];                                               \
-    const REAL ux = vxi - vx[j], uy = vyi - vy[j], uz = vzi - vz[j];                                         \
-    const REAL r2 = dx * dx + dy * dy + dz * dz, w = ux * dx + uy * dy + uz * dz;                            \
-    const REAL r = SQRT(r2);                                                                                 \
-    REAL wi, wj;                                                                                             \
-    SPLINE(r, hi, wi)                                                                                        \
-    SPLINE(r, h[j], wj)                                                                                      \
-    const REAL fbar = (REAL)0.5 * (wi + wj) / r;                                                             \
-    const REAL hbar = (REAL)0.5 * (hi + h[j]), rhobar = (REAL)0.5 * (rhoi + rho[j]);                         \
-    const REAL mu = w < 0 ? hbar * w / (r2 + (REAL)PP_HACC_ETA2 * hbar * hbar) : (REAL)0;                    \
-    const REAL pi = ((REAL)-PP_HACC_ALPHA_CS * mu + (REAL)PP_HACC_BETA * mu * mu) / rhobar;                  \
-    const REAL g = (REAL)PP_HACC_CS2 / rhoi + (REAL)PP_HACC_CS2 / rho[j] + pi;                               \
-    const REAL s = m[j] * g * fbar;                                                                          \
-    ax -= s * dx;                                                                                            \
-    ay -= s * dy;                                                                                            \
-    az -= s * dz;                                                                                            \
-    du += (REAL)0.5 * s * w;
-
-#define GRAVITY_LOADS                                                                                        \
-    const REAL *restrict x = in[PP_HACC_X] + lo, *restrict y = in[PP_HACC_Y] + lo,                           \
-                         *restrict z = in[PP_HACC_Z] + lo, *restrict m = in[PP_HACC_MASS] + lo;
-#define SPH_LOADS                                                                                            \
-    GRAVITY_LOADS const REAL *restrict vx = in[PP_HACC_VX] + lo, *restrict vy = in[PP_HACC_VY] + lo,         \
-                                       *restrict vz = in[PP_HACC_VZ] + lo,                                   \
-                                       *restrict rho = in[PP_HACC_RHO] + lo,                                 \
-                                       *restrict h = in[PP_HACC_HSML] + lo;
-
-/* Particle i's sums over the partner leaf starting at particle lo, L particles. */
+/* Particle i's sums over the partner leaf starting at particle lo, L particles (the pair arithmetic is
+ * hacc_pair.h's, shared with the offload model). */
 #if PP_VARIANT_REGION(SCALAR)
 static __attribute__((optimize("no-tree-vectorize"))) void
 KERNEL(gravity_scalar)(REAL *const in[PP_HACC_NIN], size_t i, size_t lo, size_t L, REAL acc[4])
 {
-    const REAL xi = in[PP_HACC_X][i], yi = in[PP_HACC_Y][i], zi = in[PP_HACC_Z][i];
+    const REAL *restrict x = in[PP_HACC_X], *restrict y = in[PP_HACC_Y], *restrict z = in[PP_HACC_Z],
+                         *restrict m = in[PP_HACC_MASS];
+    const REAL xi = x[i], yi = y[i], zi = z[i];
     REAL ax = 0, ay = 0, az = 0;
-    GRAVITY_LOADS
-    for (size_t j = 0; j < L; j++) {
-        GRAVITY_TERM
+
+    for (size_t j = lo; j < lo + L; j++) {
+        const struct KERNEL(term) t = KERNEL(gravity_pair)(xi, yi, zi, x[j], y[j], z[j], m[j]);
+        ax += t.x;
+        ay += t.y;
+        az += t.z;
     }
     acc[0] += ax;
     acc[1] += ay;
     acc[2] += az;
 }
-#endif
 
-#if PP_VARIANT_REGION(SIMD)
-static OPENMP_CLONES void KERNEL(gravity_simd)(REAL *const in[PP_HACC_NIN], size_t i, size_t lo, size_t L,
-                                               REAL acc[4])
-{
-    const REAL xi = in[PP_HACC_X][i], yi = in[PP_HACC_Y][i], zi = in[PP_HACC_Z][i];
-    REAL ax = 0, ay = 0, az = 0;
-    GRAVITY_LOADS
-#pragma omp simd reduction(+ : ax, ay, az)
-    for (size_t j = 0; j < L; j++) {
-        GRAVITY_TERM
-    }
-    acc[0] += ax;
-    acc[1] += ay;
-    acc[2] += az;
-}
-#endif
-
-#define SPH_PARTICLE                                                                                         \
-    const REAL xi = in[PP_HACC_X][i], yi = in[PP_HACC_Y][i], zi = in[PP_HACC_Z][i];                          \
-    const REAL vxi = in[PP_HACC_VX][i], vyi = in[PP_HACC_VY][i], vzi = in[PP_HACC_VZ][i];                    \
-    const REAL hi = in[PP_HACC_HSML][i], rhoi = in[PP_HACC_RHO][i];                                          \
-    REAL ax = 0, ay = 0, az = 0, du = 0;                                                                     \
-    SPH_LOADS
-
-#if PP_VARIANT_REGION(SCALAR)
 static __attribute__((optimize("no-tree-vectorize"))) void
 KERNEL(sph_scalar)(REAL *const in[PP_HACC_NIN], size_t i, size_t lo, size_t L, REAL acc[4])
 {
-    SPH_PARTICLE
-    for (size_t j = 0; j < L; j++) {
-        SPH_TERM
+    const struct KERNEL(sph_particle) me = KERNEL(sph_load)(in, i);
+    REAL ax = 0, ay = 0, az = 0, du = 0;
+
+    for (size_t j = lo; j < lo + L; j++) {
+        const struct KERNEL(term) t = KERNEL(sph_pair)(me, KERNEL(sph_load)(in, j));
+        ax += t.x;
+        ay += t.y;
+        az += t.z;
+        du += t.du;
     }
     acc[0] += ax;
     acc[1] += ay;
@@ -114,13 +52,39 @@ KERNEL(sph_scalar)(REAL *const in[PP_HACC_NIN], size_t i, size_t lo, size_t L, R
 #endif
 
 #if PP_VARIANT_REGION(SIMD)
+static OPENMP_CLONES void KERNEL(gravity_simd)(REAL *const in[PP_HACC_NIN], size_t i, size_t lo, size_t L,
+                                               REAL acc[4])
+{
+    const REAL *restrict x = in[PP_HACC_X], *restrict y = in[PP_HACC_Y], *restrict z = in[PP_HACC_Z],
+                         *restrict m = in[PP_HACC_MASS];
+    const REAL xi = x[i], yi = y[i], zi = z[i];
+    REAL ax = 0, ay = 0, az = 0;
+
+#pragma omp simd reduction(+ : ax, ay, az)
+    for (size_t j = lo; j < lo + L; j++) {
+        const struct KERNEL(term) t = KERNEL(gravity_pair)(xi, yi, zi, x[j], y[j], z[j], m[j]);
+        ax += t.x;
+        ay += t.y;
+        az += t.z;
+    }
+    acc[0] += ax;
+    acc[1] += ay;
+    acc[2] += az;
+}
+
 static OPENMP_CLONES void KERNEL(sph_simd)(REAL *const in[PP_HACC_NIN], size_t i, size_t lo, size_t L,
                                            REAL acc[4])
 {
-    SPH_PARTICLE
+    const struct KERNEL(sph_particle) me = KERNEL(sph_load)(in, i);
+    REAL ax = 0, ay = 0, az = 0, du = 0;
+
 #pragma omp simd reduction(+ : ax, ay, az, du)
-    for (size_t j = 0; j < L; j++) {
-        SPH_TERM
+    for (size_t j = lo; j < lo + L; j++) {
+        const struct KERNEL(term) t = KERNEL(sph_pair)(me, KERNEL(sph_load)(in, j));
+        ax += t.x;
+        ay += t.y;
+        az += t.z;
+        du += t.du;
     }
     acc[0] += ax;
     acc[1] += ay;

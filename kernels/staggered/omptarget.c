@@ -1,10 +1,13 @@
 /*
- * omptarget/staggered: the MILC staggered Dslash through OpenMP target offload. One strategy, 1lp (paper
- * 001: one work-item per output site), as one `target teams distribute parallel for simd` over the sites on
- * the canonical arrays (staggered_ops.h), each site's 16 products M v summed in registers. The strategies
- * whose work-items of a site share local memory behind barriers (3lp-1, 3lp-2, 4lp-1, 4lp-2) have no
- * counterpart in OpenMP's worksharing loops, whose iterations cannot synchronise, and the model does not list
- * them; 2lp and 3lp-3 (rows of a site on separate iterations, atomics) could be written and are not yet.
+ * omptarget/staggered: the MILC staggered Dslash through OpenMP target offload, on the canonical arrays
+ * (staggered_ops.h), each strategy one or two `target teams distribute parallel for simd` loops (paper 001):
+ * 1lp, one iteration per output site, its 16 products M v summed in registers; 2lp, three per site, row i of
+ * every product; 3lp-3, twelve per site (row i, direction k, in the variant's k- or i-major order), each
+ * adding its four terms with `omp atomic update` into the output, which a loop of its own zeroes first (the
+ * OpenCL kernel zeroes it in the same kernel behind a work-group barrier; here the end of a target region is
+ * that barrier). The strategies whose work-items of a site share local memory behind barriers (3lp-1, 3lp-2,
+ * 4lp-1, 4lp-2) have no counterpart in OpenMP's worksharing loops, whose iterations cannot synchronise, and
+ * the model does not list them.
  *
  * Ownership: the suite's state (struct omptarget_staggered, private to this file) is created by the first
  * alloc and kept in the context's suite slots; release frees the fields, close frees the state. Threads: the
@@ -21,9 +24,11 @@
 struct omptarget_staggered {
     size_t n;
     enum pp_precision prec;
-    void *links, *vec, *out; /* device, canonical order, in the precision */
-    uint32_t *nbr;           /* device, [16][n] */
-    void *staging;           /* host: the links in the precision */
+    enum pp_staggered_strategy strategy;
+    enum pp_staggered_order order; /* 3lp-3: k- or i-major */
+    void *links, *vec, *out;       /* device, canonical order, in the precision */
+    uint32_t *nbr;                 /* device, [16][n] */
+    void *staging;                 /* host: the links in the precision */
 };
 
 #define REAL      float
@@ -38,6 +43,7 @@ struct omptarget_staggered {
 #undef KERNEL
 
 extern const struct pp_suite_impl omptarget_staggered_impl;
+static const struct pp_staggered_ops omptarget_staggered_ops;
 
 static struct omptarget_staggered *state(struct pp_ctx *ctx)
 {
@@ -87,9 +93,11 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, const unsigned dims[4],
     if (!st)
         return pp_error_set(err, "out of memory");
     staggered_release(ctx);
-    if (variant->strategy != PP_STAG_1LP)
+    if (!(omptarget_staggered_ops.strategies & 1u << variant->strategy))
         return pp_error_set(err, "unsupported: strategy %d on omp-target", (int)variant->strategy);
     st->n = n;
+    st->strategy = variant->strategy;
+    st->order = variant->order;
     st->prec = prec;
     if (!(st->links = omptarget_alloc(ctx, n * 16 * 18 * beta, "links", err)) ||
         !(st->vec = omptarget_alloc(ctx, n * 6 * beta, "input vector", err)) ||
@@ -140,10 +148,12 @@ static int staggered_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_e
     if (!st)
         return -1;
     for (unsigned it = 0; it < iterations; it++) {
-        if (st->prec == PP_FP32)
-            dslash_fp32(ctx, st);
+        if (st->strategy == PP_STAG_2LP)
+            st->prec == PP_FP32 ? dslash_2lp_fp32(ctx, st) : dslash_2lp_fp64(ctx, st);
+        else if (st->strategy == PP_STAG_3LP_3)
+            st->prec == PP_FP32 ? dslash_3lp3_fp32(ctx, st) : dslash_3lp3_fp64(ctx, st);
         else
-            dslash_fp64(ctx, st);
+            st->prec == PP_FP32 ? dslash_fp32(ctx, st) : dslash_fp64(ctx, st);
     }
     return 0;
 }
@@ -173,7 +183,7 @@ static int staggered_poison(struct pp_ctx *ctx, struct pp_error *err)
 }
 
 static const struct pp_staggered_ops omptarget_staggered_ops = {
-    .strategies = 1u << PP_STAG_1LP,
+    .strategies = 1u << PP_STAG_1LP | 1u << PP_STAG_2LP | 1u << PP_STAG_3LP_3,
     .alloc = staggered_alloc,
     .upload = staggered_upload,
     .dslash = staggered_dslash,

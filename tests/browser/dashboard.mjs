@@ -588,9 +588,75 @@ await check('health page shows a flagged device with its reason, colour and evid
     return {note: oneLine(reason).slice(0, 80)};
 });
 
+await check('a Slurm node\'s state shows on the Health and Fleet pages', async () => {
+    // gpu-node7 (stored with the flagged device above): a drained Slurm node, no worker
+    await go(page, '#/health');
+    const tile = await page.waitForSelector('.device[data-platform="gpu-node7/gpu0"]', {timeout: 10000});
+    const st = await tile.getAttribute('data-state');
+    ensure(st === 'unavailable', `state ${st}`);
+    const reason = await tile.$eval('.reason', (n) => n.textContent);
+    ensure(/^slurm node gpu-node7 is drained: ppbench: stream\.triad .* below baseline 1900\.00 GB\/s$/.test(reason),
+           `reason: "${reason}"`);
+    const n = await page.textContent('.card[data-state="unavailable"] .value');
+    ensure(n === '1', `unavailable count ${n}`);
+    await go(page, '#/fleet');
+    const badge = await page.waitForSelector('tr:has(a:text-is("gpu-node7/gpu0")) .badge.slurm', {timeout: 10000});
+    const text = await badge.textContent();
+    ensure(text === 'slurm: drained', `fleet badge "${text}"`);
+    await shot(page, '13-slurm-node');
+    return {note: oneLine(reason).slice(0, 80)};
+});
+
+await check('API page lists every operation with its schemas and sends a request with the token field', async () => {
+    await go(page, '#/api');
+    await page.waitForSelector('details.op', {timeout: 10000});
+    const doc = await (await fetch(`${URL_}/api/v1/openapi.json`)).json();
+    const want = Object.entries(doc.paths).flatMap(([p, item]) =>
+        Object.keys(item).filter((m) => ['get', 'put', 'post', 'delete', 'patch'].includes(m)).map((m) => `${m.toUpperCase()} ${p}`));
+    const listed = await page.$$eval('details.op', (ds) => ds.map((d) => d.dataset.op));
+    ensure(listed.length === want.length && want.every((o) => listed.includes(o)),
+           `listed ${listed.length} of ${want.length}: missing ${want.filter((o) => !listed.includes(o)).join(', ')}`);
+    // GET /api/v1/jobs: its answer's schema drawn from the document ($ref JobList -> JobSummary), then tried.
+    const jobs = page.locator('details.op[data-op="GET /api/v1/jobs"]');
+    await jobs.locator('summary').click();
+    await jobs.locator('.response[data-status="200"] li[data-prop]').first().waitFor({timeout: 5000});
+    const props = await jobs.locator('.response[data-status="200"] li[data-prop]').evaluateAll((ls) => ls.map((l) => l.dataset.prop));
+    ensure(props.includes('next_cursor') && props.includes('jobs') && props.includes('finished_at'),
+           `the 200 schema shows ${props.join(',')}`);
+    await jobs.locator('input[name="limit"]').fill('1');
+    await jobs.locator('button.send').click();
+    await jobs.locator('.answer .status').waitFor({timeout: 10000});
+    ensure(await jobs.locator('.answer .status').getAttribute('data-status') === '200', 'GET /api/v1/jobs?limit=1 did not answer 200');
+    const listedJobs = JSON.parse(await jobs.locator('.answer pre').textContent());
+    ensure(Array.isArray(listedJobs.jobs) && listedJobs.jobs.length === 1, `the answer: ${JSON.stringify(listedJobs).slice(0, 200)}`);
+    // An admin call: refused without a token (the field emptied), accepted with the one the field holds.
+    const clear = page.locator('details.op[data-op="POST /api/v1/health/clear"]');
+    await clear.locator('summary').click();
+    await clear.locator('textarea[name="body"]').fill(JSON.stringify({platform: CPU}));
+    const saved = await clear.locator('input[name="token"]').inputValue();
+    ensure(saved === TOKEN, 'the token field does not start with the saved token');
+    await clear.locator('input[name="token"]').fill('');
+    await clear.locator('button.send').click();
+    await page.waitForFunction(() => document.querySelector('details.op[data-op="POST /api/v1/health/clear"] .answer .status')?.dataset.status === '401');
+    await clear.locator('input[name="token"]').fill(TOKEN);
+    await clear.locator('button.send').click();
+    await page.waitForFunction(() => document.querySelector('details.op[data-op="POST /api/v1/health/clear"] .answer .status')?.dataset.status === '200');
+    const answer = JSON.parse(await clear.locator('.answer pre').textContent());
+    ensure(answer.platform === CPU && typeof answer.cleared === 'boolean', `the answer: ${JSON.stringify(answer)}`);
+    await page.fill('input[name="filter"]', 'slurm');
+    const filtered = await page.$$eval('details.op', (ds) => ds.map((d) => d.dataset.op));
+    ensure(filtered.length === 4 && filtered.every((o) => o.includes('/slurm/')), `filter slurm: ${filtered.join(', ')}`);
+    const stray = await page.$$eval('.ops, .ops details.op', (ns) => ns.flatMap((n) => [...n.childNodes])
+        .filter((c) => c.nodeType === 3 && c.textContent.trim()).map((c) => c.textContent));
+    ensure(!stray.length, `stray text in the list: ${stray.join(' ').slice(0, 80)}`);
+    await shot(page, '13-api');
+    return {note: `${listed.length} operations`};
+});
+
 await check('no console errors', async () => {
-    // Expected: the deliberate 422 of the form, and the 501 of an API that does not compute PP yet.
+    // Expected: the deliberate 422 of the form, the API page's deliberate 401 (no token), and the 501 of an API that does not compute PP yet.
     const unexpected = consoleErrors.filter((e) => !(/Failed to load resource.*status of 422/.test(e.text) && e.url.endsWith('/api/v1/jobs')) &&
+                                                   !(/Failed to load resource.*status of 401/.test(e.text) && e.url.endsWith('/api/v1/health/clear')) &&
                                                    !(/Failed to load resource.*status of 501/.test(e.text) && e.url.includes('/api/v1/pp?')));
     ensure(!unexpected.length, unexpected.map((e) => `${e.text} ${e.url}`).join('; '));
     return {note: `${consoleErrors.length - unexpected.length} expected`};

@@ -47,6 +47,13 @@ SELECT 'flagged-gpu', 'stream', 'triad', 'openmp', 'fp64', 1048576, 25165824, 20
        bw * 1e9, 0, true, '{}'
 FROM (SELECT i, CASE WHEN i > 8 THEN 85 ELSE 99 + i % 3 END AS bw FROM generate_series(1, 10) i) g,
      LATERAL (SELECT 25165824 / (g.bw * 1e9) AS t) x ORDER BY i;
+-- A node of a Slurm partition, drained, as the Slurm executor's sinfo would have stored it (tests/cli/slurm.sh
+-- runs the real Slurm): its platform's state in the Fleet and Health pages comes from Slurm.
+INSERT INTO hosts (name) VALUES ('gpu-node7');
+INSERT INTO platforms (id, host_id, local_id, kind, name, models)
+SELECT 'gpu-node7/gpu0', id, 'gpu0', 'gpu', 'unknown gpu (Slurm node, gres gpu:1)', '{cuda}' FROM hosts WHERE name = 'gpu-node7';
+INSERT INTO slurm_nodes (name, partition, state, reason, gres, ppbench_drain)
+VALUES ('gpu-node7', 'gpu', 'drained', 'ppbench: stream.triad cuda fp64 size 33554432 812.30 GB/s below baseline 1900.00 GB/s', 'gpu:1', true);
 EOF
 SHOTS="$BUILD/browser-shots"
 rm -rf "$SHOTS" && mkdir -p "$SHOTS"

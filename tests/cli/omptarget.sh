@@ -119,8 +119,9 @@ expect "cg: cusparse refused" 2 'cusparse' -- run --suite cg --n 3 --spmv-varian
 expect "cg: planted matrix fault caught" 1 'verification failed: spmv' -- \
     env PPBENCH_TEST_FAULT=column "$WORKER" run --platform cpu0 --model omp-target --suite cg --n 5 --numtimes 2
 
-# The lattice suites: Wilson in both layouts and precisions, staggered 1lp in both precisions, verified against
-# their double references; the strategies OpenMP's loops cannot express are not offered.
+# The lattice suites: Wilson in both layouts and precisions, staggered 1lp, 2lp and 3lp-3 (both orders) in both
+# precisions, verified against their double references; the strategies OpenMP's loops cannot express are not
+# offered.
 for layout in aos soa; do
     for prec in fp32 fp64; do
         f="$TMP/wilson.json"
@@ -131,15 +132,54 @@ for layout in aos soa; do
         fi
     done
 done
-for prec in fp32 fp64; do
-    f="$TMP/staggered.json"
-    if run --suite staggered --lattice 4x4x6x8 --precision $prec --runs 2 --iterations 3 --json >"$f" 2>"$TMP/err"; then
-        jq_true "staggered 1lp $prec: verified" "$f" '.verified == true and .variant.strategy == "1lp"'
-    else
-        fail "staggered $prec" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
-    fi
+for st in 1lp 2lp "3lp-3 --order k" "3lp-3 --order i"; do
+    for prec in fp32 fp64; do
+        f="$TMP/staggered.json"
+        if run --suite staggered --lattice 4x4x6x8 --precision $prec --runs 2 --iterations 3 --strategy $st --json \
+            >"$f" 2>"$TMP/err"; then
+            jq_true "staggered $st $prec: verified" "$f" \
+                '.verified == true and .variant.strategy == "'"${st%% *}"'" and (.variant.order == "'"${st##* }"'" or .variant.order == "none")'
+        else
+            fail "staggered $st $prec" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+        fi
+    done
 done
-expect "staggered: 3lp-1 (local memory and barriers) is not offered" 2 'model omp-target has no strategy "3lp-1" \(it has: 1lp\)' -- \
+expect "staggered: 3lp-1 (local memory and barriers) is not offered" 2 'model omp-target has no strategy "3lp-1" \(it has: 1lp, 2lp, 3lp-3\)' -- \
     run --suite staggered --lattice 4x4x4x4 --strategy 3lp-1
-expect "hacc: not implemented on omp-target, said so" 2 'model omp-target has no hacc suite' -- \
-    run --suite hacc --leaf-pairs 4
+
+# HACC: every variant OpenMP can express, both kernels and precisions, against the double reference with
+# Newton's third law and translation invariance; leaf sizes 16 (a warp's two halves) and 48 (no power of two);
+# the planted faults caught by each; the variants it cannot express refused as unsupported with the reason.
+for v in simd scalar broadcast; do
+    for prec in fp32 fp64; do
+        for leaf in 16 48; do
+            f="$TMP/hacc.json"
+            if run --suite hacc --variant $v --precision $prec --leaf-size $leaf --leaf-pairs 37 --numtimes 3 \
+                --json >"$f" 2>"$TMP/err"; then
+                jq_true "hacc $v $prec leaf $leaf: gravity and sph verified, momentum and translation checked" "$f" \
+                    '.verified == true and .variant.variant == "'$v'" and
+                     ([.kernels[] | select(.verified)] | length) == 2 and
+                     ([.details.kernels[] | select(.momentum_rel_err < 1e-4 and .translation_rel_err < 1e-4)] | length) == 2'
+            else
+                fail "hacc $v $prec leaf $leaf" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+            fi
+        done
+    done
+    for fault in skip sign; do
+        expect "hacc $v: planted $fault fault caught" 1 'verification failed: (gravity|sph): particle' -- \
+            env PPBENCH_TEST_FAULT=$fault "$WORKER" run --platform cpu0 --model omp-target --suite hacc \
+            --variant $v --leaf-size 32 --leaf-pairs 20 --numtimes 2
+    done
+done
+f="$TMP/hacc.json"
+if run --suite hacc --leaf-pairs 5 --numtimes 2 --json >"$f" 2>"$TMP/err"; then
+    jq_true "hacc: simd by default, fp32" "$f" '.variant.variant == "simd" and .problem.precision == "fp32"'
+else
+    fail "hacc: default variant" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+fi
+expect "hacc: select is unsupported on omp-target, with the reason" 3 'unsupported: select .*shuffles.*simd lanes' -- \
+    run --suite hacc --leaf-pairs 4 --variant select
+for v in memory-32 memory-object; do
+    expect "hacc: $v is unsupported on omp-target, with the reason" 3 "unsupported: $v .*local memory.*cannot synchronise" -- \
+        run --suite hacc --leaf-pairs 4 --variant $v
+done

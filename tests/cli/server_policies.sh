@@ -2,7 +2,7 @@
 # supervised worker on this machine's cpu0 (openmp simd; opencl on PoCL: memory-32, broadcast, and select,
 # which PoCL cannot run: the job fails "unsupported: ..."), and a second platform (testhost/cpu0) registered
 # through the worker protocol, which posts real reports of `ppbench-worker run` (openmp scalar, opencl
-# memory-32) and an unsupported select. GET /api/v1/pp/policies is checked against hand computation: PP of each
+# memory-32; omp-target simd by host fallback where the offload model is built) and an unsupported select. GET /api/v1/pp/policies is checked against hand computation: PP of each
 # policy from its efficiencies, divergence 0 for one variant everywhere, and the Jaccard distance of the
 # embedded line sets ($BUILD/gen/linesets.txt) where the policy runs different variants; `ppbench pp
 # --policies` prints the same numbers.
@@ -42,7 +42,11 @@ done
     fail "policies: the select job failed as unsupported" "error: ${SELECT_ERR:-none}"
 
 # testhost/cpu0: a registered worker that posts real reports (this machine's runs) for its own jobs.
-PLATFORM=$("$WORKER" list --json | jq -c '.platforms[] | select(.id == "cpu0")')
+# Where the offload model is built, testhost also has omp-target (host fallback: its target regions on the
+# host), so that "OpenMP everywhere" (host parallel for on one platform, target regions on the other) is a policy.
+OMPT=""
+PPBENCH_OMPTARGET_HOST=1 "$WORKER" list | grep -Eq '^cpu0 .*omp-target' && OMPT=1
+PLATFORM=$(PPBENCH_OMPTARGET_HOST=1 "$WORKER" list --json | jq -c '.platforms[] | select(.id == "cpu0")')
 api POST /api/v1/workers/register "{\"host\":\"testhost\",\"pid\":$$,\"version\":\"t\",\"platform\":$PLATFORM}" "$WTOKEN"
 WID=$(printf '%s' "$BODY" | jq -r .worker_id)
 as_worker "$BODY"
@@ -52,7 +56,7 @@ post() { # MODEL VARIANT OUTCOME: submit to testhost/cpu0, claim, report (a real
     api POST "/api/v1/workers/$WID/claim?wait=0" "" "$WTOKEN"
     epoch=$(printf '%s' "$BODY" | jq -r .job.epoch)
     if [ "$3" = succeeded ]; then
-        "$WORKER" run --platform cpu0 --suite hacc --model "$1" --variant "$2" --leaf-pairs 40 --leaf-size 32 \
+        PPBENCH_OMPTARGET_HOST=1 "$WORKER" run --platform cpu0 --suite hacc --model "$1" --variant "$2" --leaf-pairs 40 --leaf-size 32 \
             --numtimes 3 --precision fp32 --json >"$TMP/rep.json" 2>"$TMP/rep.err"
         rep=$(cat "$TMP/rep.json")
     else
@@ -62,8 +66,9 @@ post() { # MODEL VARIANT OUTCOME: submit to testhost/cpu0, claim, report (a real
     printf '%s' "$BODY" | jq -r .state
 }
 s=$(post openmp scalar succeeded) && s="$s $(post opencl memory-32 succeeded)" && s="$s $(post opencl select failed)"
+[ -n "$OMPT" ] && s="$s $(post omp-target simd succeeded)" || s="$s succeeded"
 AS_WORKER_SECRET=""
-[ "$s" = "succeeded succeeded failed" ] && pass "policies: testhost/cpu0 posts openmp scalar, opencl memory-32 and an unsupported select" ||
+[ "$s" = "succeeded succeeded failed succeeded" ] && pass "policies: testhost/cpu0 posts openmp scalar, opencl memory-32 and an unsupported select" ||
     fail "policies: testhost/cpu0 results" "states $s"
 
 # check NAME FILTER: the jq filter is true on BODY; near(a; b) to 1e-9; jacc(a; b): the Jaccard distance of
@@ -83,13 +88,15 @@ check() {
 }
 
 Q="problem=hacc.gravity&precision=fp32"
-api GET "/api/v1/pp/policies?$Q&subsets=openmp:scalar,opencl:broadcast;opencl:memory-32" "" "$READ"
+EXTRA=""
+[ -n "$OMPT" ] && EXTRA=', "omp-target (best)", "omp-target (simd)"'
+api GET "/api/v1/pp/policies?$Q&subsets=openmp:scalar,opencl:broadcast;opencl:memory-32;openmp:simd,omp-target:simd" "" "$READ"
 [ "$STATUS" = 200 ] && pass "policies: GET /api/v1/pp/policies answers 200" || fail "policies: GET /api/v1/pp/policies" "$STATUS $BODY"
 check "policies: the default platform set is every platform with a verified result (both), the policies listed" \
     "([.platforms[].id] | sort) == ([\"$CPU\", \"testhost/cpu0\"] | sort)
      and ([.policies[].policy] | sort) == ([\"openmp (best)\", \"openmp (scalar)\", \"openmp (simd)\", \"opencl (best)\",
         \"opencl (broadcast)\", \"opencl (memory-32)\", \"opencl (select)\", \"openmp:scalar + opencl:broadcast\",
-        \"opencl:memory-32\"] | sort)"
+        \"opencl:memory-32\", \"openmp:simd + omp-target:simd\"$EXTRA] | sort)"
 check "policies: one variant everywhere (opencl memory-32 on both) has code divergence 0, convergence 1, PP from its efficiencies" \
     'pol("opencl (memory-32)") as $p | $p.kind == "fixed" and $p.code_divergence == 0 and $p.code_convergence == 1
      and ($p.efficiencies | length == 2 and all(.[]; .variant == "memory-32" and .model == "opencl" and .efficiency > 0 and .efficiency <= 1))
@@ -111,6 +118,15 @@ check "policies: a subset across models (openmp scalar on testhost, opencl broad
      | ([\$p.efficiencies[] | .model + \" \" + .variant] | sort) == [\"opencl broadcast\", \"openmp scalar\"]
      and near(\$p.code_divergence; jacc(\"openmp scalar\"; \"opencl broadcast\")) and \$p.code_divergence > 0.5
      and near(\$p.pp; ppof(\$p))"
+if [ -n "$OMPT" ]; then
+    check "policies: OpenMP everywhere (openmp simd on $CPU, omp-target simd on testhost): PP and the distance of the two builds' line sets" \
+        "pol(\"openmp:simd + omp-target:simd\") as \$p
+         | ([\$p.efficiencies[] | .model + \" \" + .variant] | sort) == [\"omp-target simd\", \"openmp simd\"]
+         and near(\$p.code_divergence; jacc(\"openmp simd\"; \"omp-target simd\")) and \$p.code_divergence > 0.5
+         and \$p.code_divergence < 0.9 and near(\$p.pp; ppof(\$p))"
+else
+    skip "policies: OpenMP everywhere" "omp-target is not part of this build"
+fi
 check "policies: application efficiency is against the best run on the platform by any model or variant" \
     '([.policies[].efficiencies[] | select(.efficiency != null) | .efficiency] | all(. >= 0 and . <= 1))
      and ([.policies[] | select(.kind == "best") | .efficiencies[] | select(.efficiency == 1)] | length) >= 2'

@@ -80,6 +80,8 @@ slurm_start() {
             i=$((i + 1))
         done
         echo "PartitionName=ppb Nodes=$(echo "$SLURM_NODES" | tr ' ' ',') Default=YES MaxTime=INFINITE State=UP"
+        # a second partition, of the last node, for a job that names its own
+        echo "PartitionName=alt Nodes=$(echo "$SLURM_NODES" | awk '{print $NF}') MaxTime=INFINITE State=UP"
     } >"$SLURM_DIR/slurm.conf"
     # 22.05 has no CgroupPlugin=disabled: cgroup/v1 is loaded but unused (no cgroup proctrack, task or
     # constrain plugin), and IgnoreSystemd keeps it from asking systemd for a scope.
@@ -98,7 +100,7 @@ slurm_start() {
         }
     done
     for i in $(seq 200); do
-        state=$(sinfo -h -N -o '%N %t' 2>/dev/null | awk '$2 == "idle"' | wc -l)
+        state=$(sinfo -h -N -p ppb -o '%N %t' 2>/dev/null | awk '$2 == "idle"' | wc -l)
         [ "$state" -eq "$(echo "$SLURM_NODES" | wc -w)" ] && { SLURM_OK=1; return 0; }
         sleep 0.1
     done
