@@ -157,7 +157,9 @@ for _ in $(seq 50); do
 done
 jq_true "slurm: Health says n1's platforms are unavailable, with Slurm's state and reason" "$TMP/resp" \
     '[.platforms[] | select(.host == "n1")] | length == 2 and all(.state == "unavailable" and .slurm.state == "drained" and (.reason | test("^slurm node n1 is drained: disk replacement")))'
-jq_true "slurm: Health counts them" "$TMP/resp" '.counts.unavailable == 2'
+# (n3, resumed just before, may still be drained in the executor's last sinfo: count what the list says)
+jq_true "slurm: Health counts them" "$TMP/resp" \
+    '.counts.unavailable >= 2 and .counts.unavailable == ([.platforms[] | select(.state == "unavailable")] | length)'
 # The same as a command (the drain hook fleet health runs): ppbenchd slurm drain|resume|show.
 expect "slurm: ppbenchd slurm drain sets ppbench's reason" 0 '^n2 [A-Z+]*DRAIN[A-Z+]* ppbench: hook test' -- \
     "$SERVER" slurm drain n2 "hook test"
