@@ -66,8 +66,12 @@ struct suite {
     /* the figure of merit its tables show first: "bandwidth", "gflops" or "interactions" (interactions per
      * second: problem.size, the interactions of one application, over the timing statistic) */
     const char *figure;
-    const char *size;                  /* what a result's size counts: "elements", "sites", "rows" */
-    const char *timing;                /* the statistic its rates come from: "min" or "mean" */
+    const char *size;   /* what a result's size counts: "elements", "sites", "rows" */
+    const char *timing; /* the statistic its rates come from: "min" or "mean" */
+    /* what limits it: "memory" (a working set that fits the last-level cache is not a DRAM figure: such a
+     * result is flagged cache_resident, and CPU defaults grow to 4x the cache) or "compute" (the working set
+     * is meant to sit in cache, as HACC's leaves do: neither applies) */
+    const char *bound;
     const struct suite_driver *driver; /* the worker's; NULL where the drivers are not linked (ppbenchd) */
 };
 

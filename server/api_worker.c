@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/suite.h"
 #include "lib/clock.h"
 #include "server/auth.h"
 #include "lib/log.h"
@@ -105,7 +106,8 @@ static const char result_sql[] =
     "  CASE WHEN (e->'stats_s'->>'mean')::float8 > 0 AND (e->'stats_s'->>'stddev')::float8 > "
     "    $7::float8 / 100 * (e->'stats_s'->>'mean')::float8 THEN ARRAY['noisy'] ELSE '{}'::text[] END "
     /* the working set fits the platform's last-level cache: not a DRAM figure (unknown cache: no flag) */
-    "  || CASE WHEN (d->'problem'->>'working_set_bytes')::float8 <= (d->'platform'->>'llc_bytes')::float8 "
+    "  || CASE WHEN NOT $8::boolean "
+    "    AND (d->'problem'->>'working_set_bytes')::float8 <= (d->'platform'->>'llc_bytes')::float8 "
     "    THEN ARRAY['cache_resident'] ELSE '{}'::text[] END, "
     "  (e->>'flops')::float8, ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(e->'times_s') x), "
     "  (e->'stats_s'->>'min')::float8, (e->'stats_s'->>'max')::float8, (e->'stats_s'->>'mean')::float8, "
@@ -452,8 +454,13 @@ int jobs_result(struct request *r)
         return st;
     report_s = json_is_object(report) ? json_dumps(report, JSON_COMPACT) : strdup("{}");
     snprintf(noisy, sizeof(noisy), "%ld", api_settings()->noisy_cv_percent);
-    const char *params[7] = {r->args[0], epoch, outcome, report_s, error, worker, noisy};
-    if (!(res = db_query(result_sql, 7, params, &dberr))) {
+    /* a compute-bound suite's working set is meant to fit the cache: no cache_resident flag (kernels/suite.h)
+     */
+    const struct suite *suite = suite_find(json_string_value(json_object_get(report, "suite")) ?: "");
+    const char *params[8] = {
+        r->args[0], epoch,  outcome, report_s,
+        error,      worker, noisy,   suite && !strcmp(suite->bound, "compute") ? "true" : "false"};
+    if (!(res = db_query(result_sql, 8, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s job=%s result refused: %s", r->id, r->args[0], dberr.e.msg);
             st = req_fail(r, ERR_INVALID_REPORT, "report", "the report does not hold valid results");

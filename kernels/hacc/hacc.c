@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/cpucache.h"
 #include "kernels/hacc/hacc_ref.h"
 #include "lib/clock.h"
 
@@ -105,12 +104,10 @@ int hacc_resolve(struct hacc_params *p, const struct pp_device *dev, struct pp_e
     if (p->leaf_size < PP_HACC_HALF || p->leaf_size > HACC_MAX_LEAF_SIZE || p->leaf_size % PP_HACC_HALF)
         return pp_error_set(err, "leaf_size must be a multiple of %d from %d to %u, got %u", PP_HACC_HALF,
                             PP_HACC_HALF, HACC_MAX_LEAF_SIZE, p->leaf_size);
-    if (p->leaf_pairs == 0) {
+    /* Not grown with the last-level cache as the memory-bound suites' CPU defaults are: hacc is compute-bound
+     * (its suite table entry), its leaves are meant to sit in cache, and more pairs only lengthen the run. */
+    if (p->leaf_pairs == 0)
         p->leaf_pairs = cpu ? HACC_DEFAULT_PAIRS_CPU : HACC_DEFAULT_PAIRS_GPU;
-        while (cpucache_default_too_small(dev, hacc_working_set(p->leaf_size, p->leaf_pairs, p->prec)) &&
-               p->leaf_pairs * 2 <= HACC_MAX_PAIRS)
-            p->leaf_pairs *= 2;
-    }
     if (p->leaf_pairs > HACC_MAX_PAIRS)
         return pp_error_set(err, "leaf_pairs must be from 1 to %u, got %u", HACC_MAX_PAIRS, p->leaf_pairs);
     if (p->numtimes < 2)

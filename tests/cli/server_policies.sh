@@ -13,6 +13,9 @@ CLI="$BUILD/bin/ppbench"
 "$WORKER" list | grep -Eq '^cpu0 .*opencl' || { skip "server policies" "no OpenCL CPU device (pocl-opencl-icd)"; exit 0; }
 LINESETS="$BUILD/gen/linesets.txt"
 
+# A known last-level cache (tests/cli/lib.sh makes it unknown), so that the cache-residency rule applies: every
+# job here names its size, so no default grows with it.
+export PPBENCH_LLC_BYTES_CPU0=33554432
 # A 2-core machine shared with other tests spreads small runs: the noise bound is lifted so that PP sees them.
 server_start "noisy_cv_percent = 1000" "lease_s = 5" "heartbeat_s = 1"
 wait_cpu_worker
@@ -37,6 +40,12 @@ for id in $ids; do
 done
 [ "$states" = " succeeded succeeded succeeded failed" ] && pass "policies: hacc jobs on $CPU (openmp simd, opencl memory-32 and broadcast verified; select failed)" ||
     fail "policies: hacc jobs on $CPU" "states$states"
+# hacc is compute-bound (the suite table's bound): its working set, a few kB here, fits any last-level cache,
+# and its results are still not flagged cache_resident (a memory-bound suite's would be: server_pp.sh).
+api GET "/api/v1/results?suite=hacc&platform=$CPU"
+printf "%s" "$BODY" >"$TMP/hacc-results"
+jq_true "policies: hacc results state their working set, within the cache, and are not flagged cache_resident" "$TMP/hacc-results" \
+    '(.results | length) >= 6 and all(.results[]; .problem.working_set_bytes < .provenance.platform.llc_bytes and (.flags | index("cache_resident") | not))'
 [[ "${SELECT_ERR:-}" == *"unsupported: variant select needs sub-group shuffles"* ]] &&
     pass "policies: the select job failed as unsupported (the worker's exit 3 and its message)" ||
     fail "policies: the select job failed as unsupported" "error: ${SELECT_ERR:-none}"

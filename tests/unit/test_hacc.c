@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "kernels/suite.h"
 #include "kernels/hacc/hacc.h"
 #include "kernels/hacc/hacc_ref.h"
 #include "kernels/opencl/opencl.h"
@@ -100,15 +101,12 @@ static void test_resolve(void)
     CHECK(hacc_resolve(&p, &dev, &err) == 0 && p.leaf_pairs == HACC_DEFAULT_PAIRS_CPU &&
               p.variant == PP_HACC_SIMD,
           "defaults on openmp: %u pairs, variant %d", p.leaf_pairs, p.variant);
-    /* a known cache: doubled until the particles are at least 4x the cache (32 MiB: 128 MiB) */
+    /* a known cache changes nothing: hacc is compute-bound (the suite table's bound), its default stays */
     dev.llc_bytes = 32u << 20;
     hacc_params_default(&p);
-    CHECK(hacc_resolve(&p, &dev, &err) == 0, "%s", err.msg);
-    CHECK(p.leaf_pairs > HACC_DEFAULT_PAIRS_CPU && p.leaf_pairs % HACC_DEFAULT_PAIRS_CPU == 0 &&
-              hacc_working_set(p.leaf_size, p.leaf_pairs, p.prec) >= 4.0 * (32 << 20) &&
-              hacc_working_set(p.leaf_size, p.leaf_pairs / 2, p.prec) < 4.0 * (32 << 20),
-          "the smallest doubling at least 4x a 32 MiB cache: %u pairs, %.0f bytes", p.leaf_pairs,
-          hacc_working_set(p.leaf_size, p.leaf_pairs, p.prec));
+    CHECK(hacc_resolve(&p, &dev, &err) == 0 && p.leaf_pairs == HACC_DEFAULT_PAIRS_CPU &&
+              !strcmp(suite_find("hacc")->bound, "compute"),
+          "a 32 MiB cache leaves the CPU default: %u pairs", p.leaf_pairs);
     hacc_params_default(&p);
     p.leaf_pairs = 10;
     CHECK(hacc_resolve(&p, &dev, &err) == 0 && p.leaf_pairs == 10, "given pairs stay: %u", p.leaf_pairs);
