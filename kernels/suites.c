@@ -65,6 +65,8 @@ static const char *const precisions[] = {"fp64", "fp32", NULL};
 
 /* ---- stream (paper 004, BabelStream) ---- */
 static const char *const stream_kernels[] = {"copy", "mul", "add", "triad", "dot", "nstream", NULL};
+static const char *const stores[] = {"temporal", "streaming", NULL};
+static const char *const stores_models[] = {"openmp", "openmp"};
 static const struct suite_param stream_params[] = {
     INTEGER_OPT(
         "arraysize", 1, 1LL << 40,
@@ -73,6 +75,11 @@ static const struct suite_param stream_params[] = {
     INTEGER("numtimes", 2, 100000, STREAM_DEFAULT_NUMTIMES, "iterations per kernel; the first is warm-up",
             KEY),
     PRECISION(0),
+    CHOICE_OPT_MODELS("stores", stores, stores_models,
+                      "openmp: how the kernels store the array they write: temporal (through the caches, as "
+                      "gcc compiles STREAM's loops) or streaming (non-temporal stores, no read for "
+                      "ownership); absent: streaming when the three arrays exceed the last-level cache (256 "
+                      "MiB where it is unknown)"),
 };
 
 /* ---- wilson (paper 000) ---- */

@@ -38,6 +38,14 @@ static void proc_field(const char *path, const char *key, char *out, size_t size
     fclose(f);
 }
 
+long long openmp_anon_huge_bytes(void)
+{
+    char kb[64] = "";
+
+    proc_field("/proc/self/smaps_rollup", "AnonHugePages", kb, sizeof(kb));
+    return kb[0] ? strtoll(kb, NULL, 10) * 1024 : -1;
+}
+
 static int openmp_discover(struct pp_device_list *out, struct pp_error *err)
 {
     struct pp_device *d;
@@ -66,11 +74,11 @@ static int openmp_discover(struct pp_device_list *out, struct pp_error *err)
 
 static int openmp_open(const struct pp_device *dev, struct pp_ctx **ctx, struct pp_error *err)
 {
-    (void)dev;
     *ctx = calloc(1, sizeof(**ctx));
     if (!*ctx)
         return pp_error_set(err, "out of memory");
     (*ctx)->threads = omp_get_max_threads();
+    (*ctx)->llc_bytes = dev ? dev->llc_bytes : 0; /* unit tests open no discovered device */
     return 0;
 }
 

@@ -1,21 +1,41 @@
 /*
  * openmp/stream: STREAM on the host through OpenMP. The suite's state in a context (struct openmp_stream,
  * private to this file) is created by the first alloc and kept in the context's suite slots; alloc allocates
- * its three arrays page aligned, release frees them, and the context's close frees the state
- * (openmp_stream_impl). Runs on the caller's thread, which forks the OpenMP team per kernel; each kernel
- * returns when its parallel loop has joined, so every call is blocking.
+ * its three arrays (openmp_alloc_pages: 2 MiB aligned, advised for huge pages), release frees them, and the
+ * context's close frees the state (openmp_stream_impl). Runs on the caller's thread, which forks the OpenMP
+ * team per kernel; each kernel returns when its parallel loop has joined, so every call is blocking.
+ *
+ * Stores (the job's "stores", x->stores): temporal or streaming (openmp_kernels.h). Absent, alloc streams
+ * when the three arrays exceed the device's last-level cache (256 MiB where it is unknown): they cannot stay
+ * in cache, so reading each written line for ownership only adds traffic. Streaming needs SSE2 (every
+ * x86-64); elsewhere the kernels store through the caches and the variant says so.
  */
 #include "kernels/openmp/openmp.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/stream/stream_ops.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define OPENMP_STREAMING 1
+/* A non-temporal store of the 16-byte vector v at p (16-byte aligned), whatever its element type. */
+#define STREAM16(p, v) _mm_stream_si128((__m128i *)(void *)(p), (__m128i)(v))
+#else
+#define OPENMP_STREAMING 0
+#endif
+
+/* Where the device's last-level cache is unknown: AUTO streams arrays beyond this. */
+#define OPENMP_LLC_GUESS ((uint64_t)256 << 20)
+
 struct openmp_stream {
     size_t n;
     enum pp_precision prec;
-    void *a, *b, *c; /* page-aligned, first touched by the threads that use them */
+    void *a, *b, *c;              /* 2 MiB-aligned, first touched by the threads that use them */
+    enum pp_stream_stores stores; /* TEMPORAL or STREAMING (never AUTO after alloc) */
+    long long huge_bytes;         /* the process's AnonHugePages after init; -1: unknown */
 };
 
 #define REAL      float
@@ -72,6 +92,17 @@ static void openmp_stream_free(struct pp_ctx *ctx)
     *slot = NULL;
 }
 
+/* The stores a run uses: the job's choice, or for AUTO streaming when the arrays (footprint bytes) exceed the
+ * last-level cache llc (0: unknown); temporal where this build cannot stream. */
+static enum pp_stream_stores stores_for(enum pp_stream_stores want, double footprint, uint64_t llc)
+{
+    if (!OPENMP_STREAMING)
+        return PP_STORES_TEMPORAL;
+    if (want != PP_STORES_AUTO)
+        return want;
+    return footprint > (double)(llc ? llc : OPENMP_LLC_GUESS) ? PP_STORES_STREAMING : PP_STORES_TEMPORAL;
+}
+
 static int openmp_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, struct pp_stream_layout *layout,
                         struct pp_error *err)
 {
@@ -91,7 +122,9 @@ static int openmp_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, st
         openmp_release(ctx);
         return pp_error_set(err, "cannot allocate 3 arrays of %zu bytes", bytes);
     }
+    x->stores = stores_for(layout->stores, 3.0 * (double)bytes, ctx->llc_bytes);
     memset(layout, 0, sizeof(*layout));
+    layout->stores = x->stores;
     layout->dot_groups = (unsigned)threads;
     layout->dot_chain = (n + (size_t)threads - 1) / (size_t)threads + (size_t)threads;
     return 0;
@@ -104,6 +137,7 @@ static int openmp_init(struct pp_ctx *ctx, double a, double b, double c, struct 
     if (!x)
         return -1;
     DISPATCH(x, init, a, b, c);
+    x->huge_bytes = openmp_anon_huge_bytes();
     return 0;
 }
 
@@ -194,8 +228,23 @@ static const struct pp_stream_ops openmp_stream_ops = {
     .release = openmp_release,
 };
 
+/* Provenance: the stores of the last run and the huge pages backing the process once its arrays were
+ * placed (the arrays are advised for them: openmp_alloc_pages). */
+static void openmp_stream_describe(struct pp_ctx *ctx, struct pp_info_list *out)
+{
+    struct openmp_stream *x = state(ctx);
+
+    if (!x)
+        return;
+    info_add(out, "openmp.stream_stores", "%s",
+             x->stores == PP_STORES_STREAMING ? "streaming (SSE2 movntdq)" : "temporal");
+    if (x->huge_bytes >= 0)
+        info_add(out, "openmp.stream_anon_huge_bytes", "%lld", x->huge_bytes);
+}
+
 PP_SUITE_IMPL(openmp, stream) = {
     .suite = "stream",
     .ops = &openmp_stream_ops,
     .release = openmp_stream_free,
+    .describe = openmp_stream_describe,
 };

@@ -328,6 +328,7 @@ int stream_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct stre
     total = p->numtimes * ((p->kernels & ~(1u << STREAM_NSTREAM)) ? 1u : 0u) +
             p->numtimes * ((p->kernels & (1u << STREAM_NSTREAM)) ? 1u : 0u);
 
+    res->layout.stores = p->stores;
     if (ops->alloc(ctx, p->n, p->prec, &res->layout, err))
         goto out;
     allocated = 1;

@@ -37,7 +37,8 @@ struct stream_params {
     size_t n;          /* elements per array; 0: the device's default (stream_resolve) */
     unsigned numtimes; /* iterations per kernel; the first is warm-up, excluded from the statistics */
     enum pp_precision prec;
-    unsigned kernels; /* bit mask of enum stream_kernel */
+    unsigned kernels;             /* bit mask of enum stream_kernel */
+    enum pp_stream_stores stores; /* the job's "stores"; AUTO: the model's choice */
     /* Optional: called after each iteration (done of total), from the running thread. */
     void (*progress)(void *arg, unsigned done, unsigned total);
     void *progress_arg;

@@ -17,12 +17,20 @@
 extern "C" {
 #endif
 
+/* How a CPU model stores the arrays its kernels write (the job's "stores"): through the caches (temporal,
+ * what gcc compiles STREAM's loops to: each written line is first read for ownership) or with non-temporal
+ * (streaming) stores that bypass them. AUTO: the model decides; GPU models have no such choice. */
+enum pp_stream_stores { PP_STORES_AUTO, PP_STORES_TEMPORAL, PP_STORES_STREAMING };
+
 /* What a backend chose for a STREAM run; stored with the result as the variant. */
 struct pp_stream_layout {
     unsigned work_group; /* threads per block or work-group size; 0 for CPU loops */
     unsigned dot_groups; /* blocks, work-groups or threads that produce the dot's partial sums */
     uint64_t
         dot_chain; /* longest chain of sequential additions in the dot sum: sets its verification bound */
+    /* In: the job's choice, set by the driver before alloc (AUTO unless the model offers the choice: the
+     * suite table's choice_models). Out: what the openmp model used, never AUTO; the others leave it AUTO. */
+    enum pp_stream_stores stores;
 };
 
 /* STREAM kernels (paper 004). Arrays a, b, c of n elements live in the context. All calls block. */

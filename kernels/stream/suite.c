@@ -36,6 +36,9 @@ static int prepare(const struct suite_run *run, void **out, struct pp_error *err
     for (unsigned k = 0; k < STREAM_NKERNELS; k++)
         if (suite_kernel_on(v, stream_kernel_name(k)))
             s->params.kernels |= 1u << k;
+    if (suite_is_set(v, "stores"))
+        s->params.stores =
+            strcmp(suite_str(v, "stores"), "streaming") == 0 ? PP_STORES_STREAMING : PP_STORES_TEMPORAL;
     s->params.progress = run->progress;
     s->params.progress_arg = run->progress_arg;
     *out = s;
@@ -78,6 +81,10 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
                              STREAM_START_B, "working_set_bytes", (json_int_t)stream_footprint(p));
     out->variant = json_pack("{s:i, s:i, s:I}", "work_group_size", (int)res->layout.work_group, "dot_groups",
                              (int)res->layout.dot_groups, "dot_chain", (json_int_t)res->layout.dot_chain);
+    if (out->variant && res->layout.stores != PP_STORES_AUTO)
+        json_object_set_new(
+            out->variant, "stores",
+            json_string(res->layout.stores == PP_STORES_STREAMING ? "streaming" : "temporal"));
     out->phases = json_pack("{s:f, s:f}", "init", res->init_seconds, "read", res->read_seconds);
     return 0;
 }

@@ -72,6 +72,44 @@ for k in triad dot nstream copy,add; do
         "$WORKER" run --platform cpu0 --model openmp --suite stream --arraysize 777 --numtimes 3 --kernels "$k"
 done
 
+# openmp's stores: streaming and temporal both verify, in both precisions, at sizes and a thread count whose
+# shares start and end off a 16-byte boundary (the plain-store ends of the streamed middle); the variant and the
+# provenance say which ran.
+for stores in streaming temporal; do
+    for prec in fp64 fp32; do
+        flag=""; [ "$prec" = fp32 ] && flag="--float"
+        for n in 1 7 4097 100003; do
+            name="openmp --stores $stores $prec n=$n"
+            f="$TMP/stores-$stores-$prec-$n.json"
+            if OMP_NUM_THREADS=3 "$WORKER" run --platform cpu0 --model openmp --suite stream --arraysize "$n" \
+                --numtimes 3 --stores "$stores" $flag --json >"$f" 2>"$TMP/err"; then
+                jq_true "$name: all six kernels verified, the stores recorded" "$f" \
+                    ".verified == true and ([.kernels[] | select(.verified)] | length) == 6 and
+                     .variant.stores == \"$stores\" and
+                     (.provenance.backend[\"openmp.stream_stores\"] | startswith(\"$stores\"))"
+            else
+                fail "$name" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
+            fi
+        done
+    done
+done
+# Absent, the arrays stream once the three exceed the last-level cache (an operator's value counts): 43691 fp64
+# elements are 1048584 bytes, exactly the cache given here; one more element streams.
+for n in 43691 43692; do
+    env PPBENCH_LLC_BYTES_CPU0=1048584 "$WORKER" run --platform cpu0 --model openmp --suite stream --arraysize "$n" \
+        --numtimes 2 --kernels triad --json >"$TMP/auto-$n.json" 2>/dev/null
+done
+jq_true "openmp stores absent: temporal while the arrays fit the cache" "$TMP/auto-43691.json" \
+    '.verified and .variant.stores == "temporal"'
+jq_true "openmp stores absent: streaming beyond the cache" "$TMP/auto-43692.json" \
+    '.verified and .variant.stores == "streaming"'
+jq_true "openmp records the huge pages behind its arrays" "$TMP/auto-43692.json" \
+    '.provenance.backend["openmp.stream_anon_huge_bytes"] | test("^[0-9]+$")'
+if [[ " $models " == *" opencl "* ]]; then
+    expect "opencl: --stores is openmp's" 2 'model opencl has no stores' -- \
+        "$WORKER" run --platform cpu0 --model opencl --suite stream --arraysize 100 --numtimes 2 --stores temporal
+fi
+
 # BabelStream's CSV columns, one row per kernel.
 "$WORKER" run --platform cpu0 --model openmp --suite stream --arraysize 1000 --numtimes 3 --csv >"$TMP/out.csv" 2>&1
 if [ "$(head -n 1 "$TMP/out.csv")" = "function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime" ] &&
