@@ -360,7 +360,9 @@ psql_q "DELETE FROM results WHERE id IN (${PLANTED:-0})" >/dev/null
 api POST $J "$BIG" "$ADMIN"
 id=$(printf '%s' "$BODY" | jq -r .id)
 wait_slurm_state "$id" PENDING 20
-SLURMD_NODENAME=n2 PPBENCH_WORKER_TOKEN=$(cat "$STATE/worker.token") \
+# The node's own environment, as Slurm gives it (slurm_export = NONE): lib.sh's PPBENCH_LLC_BYTES_CPU0=0 would
+# make the openmp stream store through the caches, another variant than the jobs Slurm ran.
+env -u PPBENCH_LLC_BYTES_CPU0 SLURMD_NODENAME=n2 PPBENCH_WORKER_TOKEN=$(cat "$STATE/worker.token") \
     "$WORKER" serve --once --job "$id" --server "$URL" --platform cpu0 >>"$TMP/byhand.log" 2>&1
 resumed=""
 for _ in $(seq 300); do
