@@ -233,6 +233,15 @@ api GET "/api/v1/baselines?platform=sim-r"
 check "GET /api/v1/baselines: the baseline and the verdicts behind the state" \
     '.health.state == "regressed" and (.baselines[0].median | . > 99e9 and . < 101e9) and ([.verdicts[] | select(.verdict == "regressed")] | length) == 3'
 expect_api "baselines of an unknown platform" 422 unknown_platform GET "/api/v1/baselines?platform=nope"
+# The evidence of the confirming result: its verdict alone, with the band it was judged within (median 100,
+# MAD 1: scale max(1.4826, 2 % of 100) = 2 GB/s, band 100 +- 4 x 2), the band of the baseline now, the alert's
+# link to it.
+api GET "/api/v1/baselines?platform=sim-r&result=$r2"
+check "GET /api/v1/baselines?result=: that result's verdict and its band (median +- z_limit x scale)" \
+    "(.verdicts | length) == 1 and .verdicts[0].result_id == $r2 and (.verdicts[0].band | (.[0] - 92e9 | fabs) < 1 and (.[1] - 108e9 | fabs) < 1) and .judging.z_limit == 4 and .judging.min_band == 0.02 and (.baselines[0].band | length) == 2"
+expect_api "baselines: result must be an id" 400 invalid_parameter GET "/api/v1/baselines?platform=sim-r&result=x"
+same "the raised alert's evidence names its result" \
+    "$(psql_q "SELECT doc->>'evidence' FROM alerts WHERE platform_id = 'sim-r' AND kind = 'raised'")" "/#/platform?id=sim-r&result=$r2"
 expect_api "clear: a submit token may not" 403 forbidden POST /api/v1/health/clear '{"platform": "sim-r"}' "$SUBMIT"
 api POST /api/v1/health/clear '{"platform": "sim-r"}' "$ADMIN"
 check "an admin clears a platform" '.cleared == true'
