@@ -48,8 +48,6 @@ check() {
     if printf '%s' "$BODY" | jq -e "$2" >/dev/null 2>&1; then pass "$1"; else
         fail "$1" "jq '$2' is false on: $(printf '%s' "$BODY" | head -c 600)"; fi
 }
-# same NAME GOT WANT
-same() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; fi; }
 
 # ---- schedules ----
 CPU=$("$WORKER" list --json | jq -c '.platforms[] | select(.id == "cpu0")')
@@ -352,6 +350,16 @@ win_query="SELECT b.platform_id || ' ' || b.kernel || ' ' || (b.window_ids = coa
             AND v.verdict IN ('regressed', 'outlier')) ORDER BY q.id DESC LIMIT 20) h), '{}'))::text
     FROM baselines b WHERE b.platform_id LIKE 'eq%' ORDER BY 1"
 same "every window is its history's" "$(psql_q "$win_query" | grep -c ' false$') $(psql_q "$win_query" | grep -c ' true$')" "0 22"
+# The series /metrics serves, kept by judging as it goes, are the ones rebuilt from the baselines.
+same "every metric series kept is the one rebuilt from its baseline" "$(psql_q "
+    CREATE TEMP TABLE kept AS SELECT * FROM metric_series;
+    SELECT metric_series_rebuild(NULL);
+    SELECT count(*) || ' ' || (SELECT count(*) FROM kept)
+    FROM ((SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM kept
+           EXCEPT SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM metric_series)
+          UNION ALL (SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM metric_series
+           EXCEPT SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM kept)) d" |
+    tail -n 1 | sed 's/ [1-9][0-9]\{1,\}$/ many/')" "0 many"
 X=$(psql_q "SELECT window_ids[2] FROM baselines WHERE platform_id = 'eqb-1'")
 api PATCH "/api/v1/results/$X" '{"exclude": true}' "$ADMIN"
 same "an excluded result leaves its window ($STATUS)" \
