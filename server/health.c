@@ -2,7 +2,8 @@
  * health: fleet health. Judging itself is SQL, in the statement trigger that judges every stored result
  * (schema/015_judge_batch.sql, results_judge_rows; the tables in 012_fleet.sql), so that every path that
  * stores a result is judged once and a statement of many results is judged set-based; this file carries the
- * settings there and serves what it decided. The settings are set by the main thread and written by the
+ * settings there, folds the peer groups' pending changes once a second (health_compact) and serves what it
+ * decided. The settings are set by the main thread and written by the
  * notifier thread; the handlers run on HTTP pool threads.
  */
 #include "health.h"
@@ -96,6 +97,16 @@ void health_sync(void)
         settings_dirty = true; /* try again on the next tick */
         return;
     }
+    PQclear(res);
+}
+
+void health_compact(void)
+{
+    struct db_error err;
+    PGresult *res = db_query("SELECT peer_groups_compact()", 0, NULL, &err);
+
+    if (!res && !err.unavailable) /* the changes wait for the next tick; judging reads them meanwhile */
+        log_warn("peer groups: folding the pending changes failed: %s", err.e.msg);
     PQclear(res);
 }
 

@@ -360,6 +360,49 @@ same "every metric series kept is the one rebuilt from its baseline" "$(psql_q "
           UNION ALL (SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM metric_series
            EXCEPT SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM kept)) d" |
     tail -n 1 | sed 's/ [1-9][0-9]\{1,\}$/ many/')" "0 many"
+# The peer groups as judging sees them (the groups with their pending changes: a baseline's new figure, a new
+# driver's segment leaving the old group, a removed platform leaving its groups) are the ones rebuilt from the
+# baselines, before and after the changes are folded in (members compared as sets of platform and figure, equal
+# figures in any order; every group's figures ascending).
+groups_rebuilt() { psql_q "
+    CREATE TEMP TABLE seen AS SELECT g.suite, g.kernel, g.model, g.precision, g.size, g.variant, g.device, g.driver, x.id, x.f
+        FROM peer_groups_now() g, unnest(g.ids, g.figs) x (id, f);
+    CREATE TEMP TABLE unsorted AS SELECT 1 FROM peer_groups_now() g
+        WHERE EXISTS (SELECT 1 FROM unnest(g.figs) WITH ORDINALITY a (f, i) JOIN unnest(g.figs) WITH ORDINALITY b (f, i)
+                      ON b.i = a.i + 1 WHERE b.f < a.f);
+    SELECT peer_groups_rebuild();
+    SELECT count(*) || ' ' || (SELECT count(*) FROM seen) || ' ' || (SELECT count(*) FROM unsorted)
+    FROM ((SELECT * FROM seen EXCEPT SELECT g.suite, g.kernel, g.model, g.precision, g.size, g.variant, g.device, g.driver, x.id, x.f
+           FROM peer_groups g, unnest(g.ids, g.figs) x (id, f))
+          UNION ALL (SELECT g.suite, g.kernel, g.model, g.precision, g.size, g.variant, g.device, g.driver, x.id, x.f
+           FROM peer_groups g, unnest(g.ids, g.figs) x (id, f) EXCEPT SELECT * FROM seen)) d" |
+    tail -n 1 | sed 's/^\([0-9]*\) [1-9][0-9]* /\1 some /'; }
+# fold: the pending changes into the groups (the notifier does it each second; -1: it holds the lock now)
+fold() { for _ in $(seq 50); do [ "$(psql_q "SELECT peer_groups_compact() >= 0")" = t ] && return; sleep 0.1; done; }
+api DELETE /api/v1/platforms/sim-n "" "$ADMIN"
+same "every peer group as judging sees it is the one rebuilt from the baselines (a platform removed: $STATUS)" \
+    "$(groups_rebuilt)" "0 some 0"
+# Two writers of one group at once (each appends its change; the second still waits, on the problem's row of
+# pp_problem_keys): both are seen, and folding them in changes nothing judging sees.
+for c in a b; do mkplat "conc-$c" "SimGPU C"; history "conc-$c" 2 7.7; done
+one_sql() { # PLATFORM GB/S: one result's INSERT
+    echo "INSERT INTO results (platform_id, suite, kernel, model, variant, precision, size, bytes, flops, times_s, min_s,
+        max_s, mean_s, median_s, stddev_s, bandwidth, gflops, verified, provenance)
+        SELECT '$1', 'stream', 'triad', 'openmp', '', 'fp64', 1048576, 25165824, 2097152, ARRAY[t, t], t, t, t, t, 0,
+            $2 * 1e9, 0, true, jsonb_build_object('opencl.driver_version', '7.7', 'compiler', 'gcc 12', 'ppbench.version', 't')
+        FROM (SELECT 25165824 / ($2 * 1e9) AS t) x;"
+}
+psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "BEGIN; $(one_sql conc-a 120) SELECT pg_sleep(1.5); COMMIT;" >/dev/null &
+cpid=$!
+sleep 0.5
+psql_q "$(one_sql conc-b 130)" >/dev/null
+wait "$cpid"
+same "two writers of one peer group at once: both seen" \
+    "$(psql_q "SELECT array_to_string(ARRAY(SELECT unnest(ids) ORDER BY 1), ',') FROM peer_groups_now() WHERE device = 'SimGPU C'") $(groups_rebuilt)" \
+    "conc-a,conc-b 0 some 0"
+fold
+same "folded into the groups: no change pending, the groups are the baselines'" \
+    "$(psql_q "SELECT count(*) FROM peer_changes") $(groups_rebuilt)" "0 0 some 0"
 X=$(psql_q "SELECT window_ids[2] FROM baselines WHERE platform_id = 'eqb-1'")
 api PATCH "/api/v1/results/$X" '{"exclude": true}' "$ADMIN"
 same "an excluded result leaves its window ($STATUS)" \
