@@ -48,9 +48,10 @@ CREATE TABLE peer_changes (
 );
 CREATE INDEX peer_changes_group ON peer_changes (suite, kernel, model, precision, size, variant, device, driver, id);
 
--- A group's members (ids, figs sorted by fig) with members p_new_ids set to p_new_figs (NULL: taken out), one
--- after the other: each leaves its place (array_position) and enters at its figure's (width_bucket, a binary
--- search in the sorted figures); equal figures in any order.
+-- A group's members (ids, figs sorted by fig) with members p_new_ids set to p_new_figs (NULL: taken out), in
+-- that order (a later change of one member wins). A few changes one after the other: each leaves its place
+-- (array_position) and enters at its figure's (width_bucket, a binary search in the sorted figures); more in one
+-- pass (the members not changed and each changed member's last figure, sorted). Equal figures in any order.
 CREATE FUNCTION peer_merge(p_ids text[], p_figs double precision[], p_new_ids text[], p_new_figs double precision[],
                            OUT ids text[], OUT figs double precision[]) LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
@@ -58,6 +59,15 @@ DECLARE
 BEGIN
     ids := coalesce(p_ids, '{}');
     figs := coalesce(p_figs, '{}');
+    IF cardinality(p_new_ids) > 4 THEN
+        SELECT coalesce(array_agg(u.id ORDER BY u.f), '{}'), coalesce(array_agg(u.f ORDER BY u.f), '{}') INTO ids, figs
+        FROM (SELECT x.id, x.f FROM unnest(ids, figs) x (id, f) WHERE x.id <> ALL (p_new_ids)
+              UNION ALL
+              SELECT y.id, y.f FROM (SELECT DISTINCT ON (c.id) c.id, c.f FROM unnest(p_new_ids, p_new_figs)
+                                     WITH ORDINALITY c (id, f, o) ORDER BY c.id, c.o DESC) y
+              WHERE y.f IS NOT NULL) u;
+        RETURN;
+    END IF;
     FOR i IN 1 .. coalesce(cardinality(p_new_ids), 0) LOOP
         k := array_position(ids, p_new_ids[i]);
         IF k IS NOT NULL THEN

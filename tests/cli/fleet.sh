@@ -377,6 +377,15 @@ groups_rebuilt() { psql_q "
           UNION ALL (SELECT g.suite, g.kernel, g.model, g.precision, g.size, g.variant, g.device, g.driver, x.id, x.f
            FROM peer_groups g, unnest(g.ids, g.figs) x (id, f) EXCEPT SELECT * FROM seen)) d" |
     tail -n 1 | sed 's/^\([0-9]*\) [1-9][0-9]* /\1 some /'; }
+# peer_merge: a few changes one after the other, more in one pass; a later change of a member wins, NULL takes
+# it out, the figures stay ascending.
+same "peer_merge: three changes one by one, six in one pass" "$(psql_q "
+    SELECT array_to_string(ids, ',') || ' ' || array_to_string(figs, ',')
+    FROM peer_merge(ARRAY['a', 'b', 'c'], ARRAY[1, 2, 3]::float8[], ARRAY['b', 'd', 'a'], ARRAY[5, 0.5, NULL]::float8[])
+    UNION ALL
+    SELECT array_to_string(ids, ',') || ' ' || array_to_string(figs, ',')
+    FROM peer_merge(ARRAY['a', 'b', 'c'], ARRAY[1, 2, 3]::float8[], ARRAY['b', 'd', 'a', 'e', 'b', 'c'],
+                    ARRAY[5, 0.5, NULL, 4, 2.5, NULL]::float8[])" | tr '\n' ';')" "d,c,b 0.5,3,5;d,b,e 0.5,2.5,4;"
 # fold: the pending changes into the groups (the notifier does it each second; -1: it holds the lock now)
 fold() { for _ in $(seq 50); do [ "$(psql_q "SELECT peer_groups_compact() >= 0")" = t ] && return; sleep 0.1; done; }
 api DELETE /api/v1/platforms/sim-n "" "$ADMIN"
