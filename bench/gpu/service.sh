@@ -7,8 +7,8 @@
 # libmicrohttpd, so they travel from Debian's packages: `fetch` here downloads postgresql-15, postgresql-client-15,
 # libpq5, libmicrohttpd12 and the packages of every other library the binaries load that such a machine may lack
 # (apt-get download, dpkg -x; glibc, libstdc++, libgcc_s, zlib, OpenSSL, libcurl, jansson, libgomp, OpenCL and
-# NVIDIA's own are taken from the machine), and packs PostgreSQL's programs, modules and share files with those
-# libraries into one xz tar. `run` unpacks it into a temporary folder, points LD_LIBRARY_PATH and
+# NVIDIA's own are taken from the machine), and packs PostgreSQL's programs, modules and share files, jq and curl
+# with those libraries into one xz tar. `run` unpacks it into a temporary folder, points LD_LIBRARY_PATH and
 # PPBENCH_PG_BINDIR at it (ppbenchd passes LD_LIBRARY_PATH to initdb and pg_ctl), and, as root, runs PostgreSQL
 # as an unprivileged user (PPBENCH_PG_USER: postgres, else ubuntu, else one made with useradd; PostgreSQL refuses
 # root). Here, without a GPU, `run` serves cpu0 with openmp and opencl (PoCL) and small sizes: the same script,
@@ -43,7 +43,8 @@ if [ "${1:-}" = fetch ]; then
     rm -rf "$dir/root" "$dir/carry" && mkdir -p "$dir/debs" "$dir/root" "$dir/carry/lib" || exit 1
     # the programs and modules
     objs=""
-    for f in "$pgbin"/{postgres,initdb,pg_ctl,psql} "$B"/bin/ppbench* "$B"/lib/ppbench/*.so /usr/lib/postgresql/$PGV/lib/*.so; do
+    for f in "$pgbin"/{postgres,initdb,pg_ctl,psql} /usr/bin/jq /usr/bin/curl "$B"/bin/ppbench* "$B"/lib/ppbench/*.so \
+        /usr/lib/postgresql/$PGV/lib/*.so; do
         case $f in *llvmjit*) ;; *) [ -e "$f" ] && objs="$objs $f" ;; esac
     done
     # what they need (NEEDED), and what those need in turn, never descending into a library taken from the
@@ -66,7 +67,7 @@ if [ "${1:-}" = fetch ]; then
     done
     pkgs=$(cut -d' ' -f2 "$dir/libs.txt" | xargs -r realpath | xargs -r -n 1 basename | xargs -r dpkg -S 2>/dev/null |
            grep 'x86_64-linux-gnu/' | cut -d: -f1 | sort -u)
-    pkgs="$pkgs postgresql-$PGV postgresql-client-$PGV libpq5 libmicrohttpd12"
+    pkgs="$pkgs postgresql-$PGV postgresql-client-$PGV libpq5 libmicrohttpd12 jq curl"
     echo "packages: $(echo $pkgs | tr '\n' ' ')"
     (cd "$dir/debs" && apt-get download $pkgs) >"$dir/download.log" 2>&1 ||
         { echo "fetch: apt-get download failed: $(tail -n 3 "$dir/download.log")" >&2; exit 1; }
@@ -85,6 +86,8 @@ if [ "${1:-}" = fetch ]; then
     rm -rf "$dir/carry/pg/usr/lib/postgresql/$PGV/lib"/{bitcode,llvmjit*}
     cp -a "$dir/root/usr/share/postgresql/$PGV" "$dir/carry/pg/usr/share/postgresql/"
     rm -rf "$dir/carry/pg/usr/share/postgresql/$PGV/man"
+    # jq and curl, which the run uses (the machine may have neither)
+    mkdir -p "$dir/carry/bin" && cp -a "$dir/root/usr/bin/jq" "$dir/root/usr/bin/curl" "$dir/carry/bin/"
     tar -C "$dir" -cJf "$dir/carry.tar.xz" carry || exit 1
     echo "carried libraries ($(wc -l <"$dir/libs.txt")): $(cut -d' ' -f1 "$dir/libs.txt" | tr '\n' ' ')"
     echo "unpacked: $(du -sh "$dir/carry" | cut -f1); packed: $dir/carry.tar.xz $(du -k "$dir/carry.tar.xz" | cut -f1) KiB"
@@ -129,7 +132,7 @@ tar -C "$D" -xJf "$CARRY/carry.tar.xz" 2>/dev/null ||
     { say "FAIL carry: cannot unpack $CARRY/carry.tar.xz (no xz, no python3)"; exit 1; }
 export LD_LIBRARY_PATH=$D/carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PPBENCH_PG_BINDIR=$D/carry/pg/usr/lib/postgresql/$PGV/bin
-export PATH=$PPBENCH_PG_BINDIR:$PATH
+export PATH=$PPBENCH_PG_BINDIR:$PATH:$D/carry/bin # the machine's jq and curl first, if it has them
 if [ "$(id -u)" = 0 ] && [ -z "${PPBENCH_PG_USER:-}" ]; then
     for u in postgres ubuntu; do id "$u" >/dev/null 2>&1 && { export PPBENCH_PG_USER=$u; break; }; done
     if [ -z "${PPBENCH_PG_USER:-}" ]; then
