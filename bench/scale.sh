@@ -118,6 +118,9 @@ sql "UPDATE baselines SET n = cardinality(window_figs),
 sql "UPDATE baselines SET mad = (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(f - median)) FROM unnest(window_figs) f)"
 sql "INSERT INTO platform_health (platform_id, state, last_result_id)
      SELECT platform_id, 'ok', max(last_result_id) FROM baselines GROUP BY platform_id"
+# what judging keeps beside the baselines: /metrics' series (022) and the peer groups (023)
+sql "SELECT metric_series_rebuild(NULL)"
+sql "SELECT peer_groups_rebuild()"
 sql "ANALYZE"
 echo "baselines and health built: $(sql 'SELECT count(*) FROM baselines') baselines in $(secs "$t0" "$(now)") s"
 

@@ -2,7 +2,8 @@
  * health: fleet health. Judging itself is SQL, in the statement trigger that judges every stored result
  * (schema/015_judge_batch.sql, results_judge_rows; the tables in 012_fleet.sql), so that every path that
  * stores a result is judged once and a statement of many results is judged set-based; this file carries the
- * settings there and serves what it decided. The settings are set by the main thread and written by the
+ * settings there, folds the peer groups' pending changes once a second (health_compact) and serves what it
+ * decided. The settings are set by the main thread and written by the
  * notifier thread; the handlers run on HTTP pool threads.
  */
 #include "health.h"
@@ -15,6 +16,7 @@
 
 #include "kernels/suite.h"
 #include "server/api.h"
+#include "server/parse.h"
 #include "lib/log.h"
 
 static pthread_mutex_t settings_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -46,14 +48,21 @@ static const char floor_delete_sql[] =
     "WITH d AS (DELETE FROM baseline_floors WHERE (device, suite, kernel, precision) = ($1, $2, $3, $4) "
     "RETURNING 1) SELECT jsonb_build_object('deleted', count(*))::text FROM d";
 
+/* The evidence of a platform's health: its state, its baselines (with the band each judges within now) and
+ * its latest 100 verdicts, or only result $2's (with the band each result was judged against), and the
+ * settings of the band. */
 static const char baselines_sql[] =
     "SELECT jsonb_build_object('platform', $1::text, "
     "'health', (SELECT to_jsonb(h) - 'platform_id' FROM platform_health h WHERE h.platform_id = $1), "
-    "'baselines', coalesce((SELECT jsonb_agg(to_jsonb(b) - 'platform_id' ORDER BY b.suite, b.kernel, "
-    "b.model, "
-    "b.precision, b.size, b.variant) FROM baselines b WHERE b.platform_id = $1), '[]'), "
-    "'verdicts', coalesce((SELECT jsonb_agg(to_jsonb(v) - 'platform_id' ORDER BY v.result_id DESC) FROM "
-    "(SELECT * FROM result_verdicts WHERE platform_id = $1 ORDER BY result_id DESC LIMIT 100) v), "
+    "'judging', (SELECT jsonb_build_object('window_k', window_k, 'min_results', min_results, 'z_limit', "
+    "z_limit, 'min_band', min_band, 'outlier_mads', outlier_mads) FROM judge_settings), "
+    "'baselines', coalesce((SELECT jsonb_agg(to_jsonb(b) - 'platform_id' || jsonb_build_object('band', "
+    "judge_band(b.median, b.mad, b.n)) ORDER BY b.suite, b.kernel, b.model, b.precision, b.size, b.variant) "
+    "FROM baselines b WHERE b.platform_id = $1), '[]'), "
+    "'verdicts', coalesce((SELECT jsonb_agg(to_jsonb(v) - 'platform_id' || jsonb_build_object('band', "
+    "judge_band(v.baseline_median, v.baseline_mad, v.baseline_n)) ORDER BY v.result_id DESC) FROM "
+    "(SELECT * FROM result_verdicts WHERE platform_id = $1 AND ($2::bigint IS NULL OR result_id = $2) "
+    "ORDER BY result_id DESC LIMIT 100) v), "
     "'[]'))::text, "
     "EXISTS (SELECT 1 FROM platforms WHERE id = $1)";
 
@@ -88,6 +97,16 @@ void health_sync(void)
         settings_dirty = true; /* try again on the next tick */
         return;
     }
+    PQclear(res);
+}
+
+void health_compact(void)
+{
+    struct db_error err;
+    PGresult *res = db_query("SELECT peer_groups_compact()", 0, NULL, &err);
+
+    if (!res && !err.unavailable) /* the changes wait for the next tick; judging reads them meanwhile */
+        log_warn("peer groups: folding the pending changes failed: %s", err.e.msg);
     PQclear(res);
 }
 
@@ -218,17 +237,19 @@ int health_floors_set(struct request *r)
 
 int health_baselines(struct request *r)
 {
-    const char *platform = req_query(r, "platform");
+    const char *platform = req_query(r, "platform"), *result = req_query(r, "result");
     struct db_error err;
     PGresult *res;
     int st;
 
-    if ((st = req_check_query(r, "platform")))
+    if ((st = req_check_query(r, "platform,result")))
         return st;
     if (!platform)
         return req_fail(r, ERR_MISSING_PARAMETER, "platform", "platform is required");
-    const char *p[1] = {platform};
-    if (!(res = db_query(baselines_sql, 1, p, &err)))
+    if (result && !parse_id(result))
+        return req_fail(r, ERR_INVALID_PARAMETER, "result", "result must be a result id");
+    const char *p[2] = {platform, result};
+    if (!(res = db_query(baselines_sql, 2, p, &err)))
         return api_db_fail(r, &err);
     st = strcmp(PQgetvalue(res, 0, 1), "t")
              ? req_fail(r, ERR_UNKNOWN_PLATFORM, "platform", "unknown platform \"%s\"", platform)

@@ -20,6 +20,10 @@ void health_configure(const struct health_settings *s);
 /* Notifier thread: write the settings when they changed since the last write that succeeded. */
 void health_sync(void);
 
+/* Notifier thread, once a second: fold the peer groups' pending changes into the groups (peer_groups_compact,
+ * schema/023_judge_report.sql). */
+void health_compact(void);
+
 int health_get(struct request *r);
 int health_clear(struct request *r);
 int health_floors_get(struct request *r);

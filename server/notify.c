@@ -116,6 +116,7 @@ static void *run(void *arg)
         if (clock_now() >= next_tick) {
             reap();
             health_sync();
+            health_compact();
             schedule_tick();
             http_wake_all();
             next_tick = clock_now() + 1.0;

@@ -9,7 +9,9 @@
  * postgres) run as $PPBENCH_PG_USER, default Debian's `postgres` user; never `nobody`, a user that unrelated
  * daemons share. Otherwise they run as ppbenchd's own user. Children start with fork + setgroups (the list
  * initgroups would set, looked up before the fork) + setgid + setuid + execve: no shell, no su, a clean
- * environment, no inherited descriptors, blocked signals or ignored dispositions.
+ * environment (only LD_LIBRARY_PATH passes, so that a PostgreSQL carried with its libraries to a machine
+ * without them runs: bench/gpu/service.sh), no inherited descriptors, blocked signals or ignored
+ * dispositions.
  *
  * Why `initdb -A trust` is safe here: the socket's directory run/ and its parent pg/ are 0700 and owned by
  * the cluster's user, and the socket file itself is 0700 (unix_socket_permissions); there is no TCP listener.
@@ -185,8 +187,9 @@ static int child_drop_privileges(const struct pgembed *pg)
 static int run_cmd(const struct pgembed *pg, char *const argv[], char *out, size_t outsz,
                    struct pp_error *err)
 {
-    char home[PATH_MAX + 8], user[80], path[PATH_MAX + 32];
-    char *envp[] = {path, home, user, "LC_ALL=C", "LANG=C", NULL};
+    char home[PATH_MAX + 8], user[80], path[PATH_MAX + 32], libs[PATH_MAX + 32];
+    const char *ld = getenv("LD_LIBRARY_PATH");
+    char *envp[] = {path, home, user, "LC_ALL=C", "LANG=C", ld && *ld ? libs : NULL, NULL};
     char buf[8192];
     size_t len = 0;
     int fds[2], status;
@@ -196,6 +199,7 @@ static int run_cmd(const struct pgembed *pg, char *const argv[], char *out, size
     snprintf(path, sizeof(path), "PATH=%s:/usr/bin:/bin", pg->bindir);
     snprintf(home, sizeof(home), "HOME=%s", pg->dir);
     snprintf(user, sizeof(user), "USER=%s", pg->user[0] ? pg->user : "ppbench");
+    snprintf(libs, sizeof(libs), "LD_LIBRARY_PATH=%s", ld ? ld : "");
     if (pipe2(fds, O_CLOEXEC) != 0)
         return pp_error_set(err, "pipe: %s", strerror(errno));
     if ((pid = fork()) < 0) {

@@ -1,5 +1,8 @@
-// fleet: hosts, platforms (an imported one says so; one on a Slurm node shows Slurm's state), workers (alive, busy, stale), queue depth (a link to the
-// Jobs page) and recent failures, refreshed every 5 s. Calls GET /api/v1/platforms, /hosts, /workers and /jobs?state=queued|running|failed.
+// fleet: hosts, platforms (an imported one says so; one on a Slurm node shows Slurm's state), workers (alive,
+// busy, stale), queue depth (a link to the Jobs page), the platforms by health state (each count a link to the
+// Health page showing that state) and recent failures, refreshed every 5 s. Calls GET /api/v1/platforms,
+// /hosts, /workers, /health and /jobs?state=queued|running|failed.
+import {healthCounts} from './health.js';
 import {ago, api, badge, el, empty, errorBox, gbs, link, pageHref, table, when} from './ui.js';
 
 const REFRESH_MS = 5000;
@@ -70,8 +73,8 @@ export async function render(root, _route, ctx) {
     root.append(el('h1', {}, 'Fleet'), body);
 
     async function load() {
-        const [platforms, workers, hosts, queued, running, failed] = await Promise.all([
-            api('/api/v1/platforms'), api('/api/v1/workers'), api('/api/v1/hosts'),
+        const [platforms, workers, hosts, health, queued, running, failed] = await Promise.all([
+            api('/api/v1/platforms'), api('/api/v1/workers'), api('/api/v1/hosts'), api('/api/v1/health'),
             api('/api/v1/jobs?state=queued&limit=1000'), api('/api/v1/jobs?state=running&limit=1000'),
             api('/api/v1/jobs?state=failed&limit=10'),
         ]);
@@ -85,6 +88,8 @@ export async function render(root, _route, ctx) {
                card('workers stale', String(n('stale')), 'no heartbeat within the lease'),
                el('a', {href: pageHref('jobs', {state: 'queued'}), id: 'queue-depth', class: 'card-link'}, card('queue depth', count(queued), 'jobs waiting')),
                el('a', {href: pageHref('jobs', {state: 'running'}), class: 'card-link'}, card('running', count(running)))),
+            el('h2', {}, 'Health ', el('small', {}, link(pageHref('health'), 'all devices'))),
+            healthCounts(health.counts, ''),
             el('h2', {}, 'Platforms'),
             platforms.platforms.length ? platformsTable(platforms.platforms) : noPlatforms(),
             el('h2', {}, 'Workers'),

@@ -1,6 +1,9 @@
 // health: the fleet as a grid of devices coloured by state (ok, regressed, outlier, verification failed,
-// stale worker, unavailable: a Slurm node down or drained, never measured; a Slurm node's state under it), each with its reason and a link to the evidence (the Platform page's
-// history), the counts by state, and the schedules (create, pause, resume, run now, last outcome).
+// stale worker, unavailable: a Slurm node down or drained, never measured; a Slurm node's state under it), each
+// with its reason and a link to the evidence (the Platform page's history of the flagged result's problem with
+// its baseline band and the result ringed), the counts by state (each a link to the grid of that state:
+// #/health?state=regressed, as the Fleet page's counts link here), and the schedules (create, pause, resume,
+// run now, last outcome).
 // Refreshed every 10 s. Calls GET /api/v1/health and /api/v1/schedules; POST /api/v1/schedules[/{id}/...]
 // and /api/v1/health/clear with the saved (admin) token. Styles are inline: this page owns no CSS.
 import {ago, api, el, empty, errorBox, pageHref, table, when} from './ui.js';
@@ -22,10 +25,15 @@ function stateBadge(state) {
     return el('span', {class: 'badge', style: `background:${s.color}`}, s.label);
 }
 
-function counts(doc) {
-    return el('div', {class: 'cards'}, Object.keys(STATES).map((k) =>
-        el('div', {class: 'card', 'data-state': k, style: `border-left:6px solid ${STATES[k].color}`},
-           el('div', {class: 'value'}, String(doc.counts[k] || 0)), el('div', {class: 'label'}, STATES[k].label))));
+// The counts by state, each a link to the devices of that state (the chosen one again: all of them). Also
+// the Fleet page's summary of health.
+export function healthCounts(counts, chosen) {
+    return el('div', {class: 'cards health-counts'}, Object.keys(STATES).map((k) =>
+        el('a', {href: pageHref('health', {state: k === chosen ? '' : k}), class: 'card-link', 'data-state': k},
+           el('div', {class: 'card', 'data-state': k, 'aria-current': k === chosen ? 'true' : null,
+                      style: `border-left:6px solid ${STATES[k].color}` +
+                             (k === chosen ? `;outline:2px solid ${STATES[k].color}` : '')},
+              el('div', {class: 'value'}, String(counts[k] || 0)), el('div', {class: 'label'}, STATES[k].label)))));
 }
 
 function tile(p, onClear) {
@@ -41,7 +49,8 @@ function tile(p, onClear) {
                            p.slurm.reason && p.state !== 'unavailable' ? ` (${p.slurm.reason})` : '') : null,
               p.reason && p.state !== 'ok' ? el('div', {class: 'reason', style: 'font-size:12px;margin-top:4px'}, p.reason) : null,
               el('div', {style: 'font-size:12px;margin-top:4px;display:flex;gap:10px'},
-                 p.evidence ? el('a', {href: pageHref('platform', {id: p.id}), class: 'evidence'}, 'evidence') : null,
+                 p.result_id ? el('a', {href: pageHref('platform', {id: p.id, result: p.result_id}), class: 'evidence'},
+                                   'evidence') : null,
                  p.since && attention ? el('span', {style: 'color:var(--muted)'}, `since ${ago(p.since)}`) : null,
                  attention ? el('button', {type: 'button', onclick: () => onClear(p.id)}, 'clear') : null));
 }
@@ -86,6 +95,7 @@ function scheduleForm(onCreate) {
 }
 
 export async function render(root, route, ctx) {
+    const chosen = STATES[route.query.get('state')] ? route.query.get('state') : '';
     const grid = el('div', {class: 'grid'});
     const sched = el('div', {});
     const msg = el('div', {});
@@ -116,12 +126,18 @@ export async function render(root, route, ctx) {
             return;
         const rank = ['regressed', 'outlier', 'verification_failed', 'stale_worker', 'unavailable', 'never_measured',
                       'ok'];
-        const platforms = [...doc.platforms].sort((a, b) => rank.indexOf(a.state) - rank.indexOf(b.state) ||
-                                                             a.id.localeCompare(b.id));
-        grid.replaceChildren(counts(doc), el('div', {style: 'height:12px'}),
+        const platforms = doc.platforms.filter((p) => !chosen || p.state === chosen)
+            .sort((a, b) => rank.indexOf(a.state) - rank.indexOf(b.state) || a.id.localeCompare(b.id));
+        const none = chosen ? empty(`no platform is ${STATES[chosen].label} (`, el('a', {href: pageHref('health')}, 'all'),
+                                    ')')
+                            : empty('no platforms yet: start a worker (see the Fleet page)');
+        grid.replaceChildren(healthCounts(doc.counts, chosen),
+                             chosen ? el('p', {class: 'note', id: 'health-filter'}, `only ${STATES[chosen].label}: `,
+                                         el('a', {href: pageHref('health')}, 'show all')) : null,
+                             el('div', {style: 'height:12px'}),
                              platforms.length ? el('div', {class: 'devices', style: 'display:flex;flex-wrap:wrap;gap:10px'},
                                                    platforms.map((p) => tile(p, clear)))
-                                              : empty('no platforms yet: start a worker (see the Fleet page)'));
+                                              : none);
         sched.replaceChildren(schedules.schedules.length ? scheduleRows(schedules.schedules, scheduleAct)
                                                          : empty('no schedule yet: create one below (admin token)'),
                               el('h3', {}, 'New schedule'), form);

@@ -4,12 +4,95 @@
 // noisy and flagged points drawn apart, its provenance (ppbench version, compiler, threads, variant, job) in
 // its tooltip, and a click opens the result's page (GET /api/v1/results?platform=&suite=&kernel=&precision=
 // &size=&variant=: filtered in the server). #/platform?id=h/cpu0&suite=stream&kernel=triad&metric=bw|gflops
-// &precision=&size=&variant=.
+// &precision=&size=&variant=. With &result=N (the Health page's evidence link) it shows that result's problem,
+// the verdict it got, the band of the baseline it was judged against (GET /api/v1/baselines?platform=&result=:
+// median +- z_limit x scale, drawn behind the lines, with the median dashed) and the result ringed.
 import {COLORS, ago, api, badge, chart, destroyCharts, el, empty, errorBox, errorBars, fact, figureSpread,
         flagBadges, gbs, link, num, option, pageHref, problemKey, resultHref, resultLink, setQuery, sizeText, table,
         variantText, when, suites} from './ui.js';
 
 const LIMIT = 1000;
+const BAND_FILL = 'rgba(46, 125, 50, 0.18)';
+const BAND_LINE = '#2e7d32';
+const FLAG_RING = '#c62828';
+
+// The evidence of result rid on platform id: the result, its verdict (none: judged ok) and the band of the
+// baseline it was judged against (a verdict's), or of its problem's baseline now when it got no verdict.
+async function evidenceOf(id, rid) {
+    const [r, doc] = await Promise.all([
+        api(`/api/v1/results/${rid}`),
+        api(`/api/v1/baselines?${new URLSearchParams({platform: id, result: rid})}`),
+    ]);
+    const v = doc.verdicts.find((x) => x.result_id === r.id) || null;
+    const b = doc.baselines.find((x) => x.model === r.model && x.suite === r.suite && x.kernel === r.kernel &&
+                                        x.precision === r.precision && x.size === r.size &&
+                                        x.variant === r.variant) || null;
+    const from = v ? {median: v.baseline_median, mad: v.baseline_mad, n: v.baseline_n, band: v.band}
+                   : {median: b?.median, mad: b?.mad, n: b?.n, band: b?.band};
+    return {r, verdict: v, ...from, judging: doc.judging, key: `${r.model}\u0000${problemKey(r)}`};
+}
+
+function evidencePanel(e) {
+    const j = e.judging;
+    const what = e.verdict ? `${e.verdict.verdict}${e.verdict.confirmed ? '' : ' (suspect, waiting for its repeat)'}`
+                           : 'ok (no verdict: within its band)';
+    return el('div', {id: 'evidence', class: 'card', 'data-verdict': e.verdict ? e.verdict.verdict : 'ok',
+                      style: `border-left:6px solid ${e.verdict ? FLAG_RING : BAND_LINE};margin:8px 0`},
+              el('div', {}, el('strong', {}, `Evidence: result ${e.r.id}, ${what}`),
+                 ` · ${gbs(e.r.bandwidth_bytes_per_s)} GB/s · `, resultLink(e.r)),
+              e.verdict ? el('div', {class: 'reason'}, e.verdict.reason) : null,
+              el('div', {class: 'note', id: 'evidence-band'},
+                 e.band ? `band ${gbs(e.band[0])} to ${gbs(e.band[1])} GB/s (green): median ${gbs(e.median)} GB/s ` +
+                          `± ${j.z_limit} × max(1.4826 × MAD ${gbs(e.mad)}, ${+(100 * j.min_band).toFixed(2)} % of the ` +
+                          `median), of the ${e.n} results of its baseline's window`
+                        : `no band: its baseline had ${e.n ?? 0} results (a band from ${j.min_results} on)`,
+                 e.verdict && e.verdict.peers_n ? `; its ${e.verdict.peers_n} peers' median ` +
+                                                  `${gbs(e.verdict.peers_median)} GB/s` : '',
+                 e.r.verified ? '' : '; its verification failed, so it is not drawn'));
+}
+
+// Draws an evidence's band behind the lines (and its median dashed) and rings its result; what it drew is
+// left on the chart as $evidence (pixels) for the browser test.
+const evidencePlugin = {
+    id: 'evidence',
+    beforeDatasetsDraw(c, _args, opts) {
+        c.$evidence = {};
+        if (!opts.band)
+            return;
+        const y = c.scales.y, a = c.chartArea, g = c.ctx;
+        const top = Math.max(a.top, y.getPixelForValue(opts.band[1] / 1e9));
+        const bottom = Math.min(a.bottom, y.getPixelForValue(opts.band[0] / 1e9));
+        const mid = y.getPixelForValue(opts.median / 1e9);
+        g.save();
+        g.fillStyle = BAND_FILL;
+        g.fillRect(a.left, top, a.right - a.left, bottom - top);
+        g.strokeStyle = BAND_LINE;
+        g.setLineDash([6, 4]);
+        g.beginPath();
+        g.moveTo(a.left, mid);
+        g.lineTo(a.right, mid);
+        g.stroke();
+        g.restore();
+        c.$evidence.band = {top, bottom, median: mid};
+    },
+    afterDatasetsDraw(c, _args, opts) {
+        for (let i = 0; i < c.data.datasets.length; i++) {
+            const j = c.data.datasets[i].data.findIndex((p) => p.r.id === opts.resultId);
+            if (j < 0)
+                continue;
+            const pt = c.getDatasetMeta(i).data[j];
+            const g = c.ctx;
+            g.save();
+            g.strokeStyle = FLAG_RING;
+            g.lineWidth = 3;
+            g.beginPath();
+            g.arc(pt.x, pt.y, 11, 0, 2 * Math.PI);
+            g.stroke();
+            g.restore();
+            c.$evidence.point = {x: pt.x, y: pt.y, dataset: i};
+        }
+    },
+};
 
 // The provenance lines of a result's tooltip: what produced it.
 function provenance(r) {
@@ -93,7 +176,7 @@ function adminForm(p) {
     return form;
 }
 
-function historyChart(ctx, parent, results, metric) {
+function historyChart(ctx, parent, results, metric, evidence) {
     const value = metric === 'gflops' ? (r) => r.gflops : (r) => r.bandwidth_bytes_per_s / 1e9;
     // One line per model and problem: never a line across sizes, variants or precisions.
     const series = new Map();
@@ -116,6 +199,8 @@ function historyChart(ctx, parent, results, metric) {
     const day = (t) => new Date(t).toLocaleDateString();
     const days = span >= 86400e3 ? `${day(first)} to ${day(last)}` : day(first);
     const unit = metric === 'gflops' ? 'GFLOP/s' : 'GB/s';
+    // the band is of bytes/s: drawn on the bandwidth figure only
+    const band = evidence && metric !== 'gflops' ? evidence.band : null;
     const fmt = span < 120e3 ? {hour: '2-digit', minute: '2-digit', second: '2-digit'}
               : span < 86400e3 ? {hour: '2-digit', minute: '2-digit'}
               : {year: 'numeric', month: 'short', day: 'numeric'};
@@ -139,7 +224,7 @@ function historyChart(ctx, parent, results, metric) {
                 pointHoverRadius: 8,
             })),
         },
-        plugins: [errorBars],
+        plugins: [errorBars, evidencePlugin],
         options: {
             parsing: false,
             interaction: {mode: 'nearest', intersect: false},
@@ -151,9 +236,11 @@ function historyChart(ctx, parent, results, metric) {
                 x: {type: 'linear', min: first - pad, max: last + pad,
                     ticks: {maxTicksLimit: 8, callback: (v) => new Date(v).toLocaleString(undefined, fmt)},
                     title: {display: true, text: `time of the run (${days})`}},
-                y: {beginAtZero: true, title: {display: true, text: unit}},
+                y: {beginAtZero: true, suggestedMax: band ? band[1] / 1e9 : undefined,
+                    title: {display: true, text: unit}},
             },
             plugins: {
+                evidence: {band, median: evidence?.median, resultId: evidence?.r.id},
                 tooltip: {callbacks: {
                     title: (items) => when(items[0].raw.r.created_at),
                     label: (item) => `${item.dataset.label}: ${num(item.raw.y)} ${unit}` +
@@ -181,7 +268,13 @@ export async function render(root, route, ctx) {
     const firstKernel = (s) => (s.kernels.includes('triad') ? 'triad' : s.kernels[0]);
     const f = {id, suite: suiteOf(q.get('suite') || 'stream').name, kernel: q.get('kernel') || '',
                metric: q.get('metric') || 'bw', precision: q.get('precision') || '', size: q.get('size') || '',
-               variant: q.get('variant') || ''};
+               variant: q.get('variant') || '', result: q.get('result') || ''};
+    let evidence = null;
+    if (f.result) {
+        evidence = await evidenceOf(id, f.result);
+        Object.assign(f, {suite: evidence.r.suite, kernel: evidence.r.kernel, precision: evidence.r.precision,
+                          size: String(evidence.r.size), variant: evidence.r.variant});
+    }
     if (!suiteOf(f.suite).kernels.includes(f.kernel))
         f.kernel = firstKernel(suiteOf(f.suite));
     const kernelSel = el('select', {name: 'kernel'});
@@ -216,7 +309,7 @@ export async function render(root, route, ctx) {
                           el('select', {name: 'metric'}, option('bw', 'bandwidth (GB/s)', f.metric === 'bw'),
                              option('gflops', 'GFLOP/s', f.metric === 'gflops'))));
     const body = el('div');
-    root.append(facts(p), adminForm(p), el('h2', {}, 'History'), filters,
+    root.append(facts(p), adminForm(p), el('h2', {}, 'History'), evidence ? evidencePanel(evidence) : '', filters,
                 el('p', {}, link(pageHref('scaling', {platform: id, suite: f.suite}), 'against problem size')), body);
 
     let loads = 0; // a slower earlier answer must not overwrite a later one
@@ -238,7 +331,7 @@ export async function render(root, route, ctx) {
                               link(pageHref('submit', {platform: id}), 'submit a job here')));
             return;
         }
-        historyChart(ctx, body, ok, f.metric);
+        historyChart(ctx, body, ok, f.metric, evidence);
         const lines = new Set(ok.map((r) => `${r.model}\u0000${problemKey(r)}`)).size;
         const noisy = ok.filter((r) => (r.flags || []).length).length;
         const note = `${ok.length} verified runs in ${lines} lines (one per model and problem: precision, size, ` +
@@ -260,6 +353,11 @@ export async function render(root, route, ctx) {
 
     filters.addEventListener('change', (ev) => {
         f[ev.target.name] = ev.target.value;
+        if (ev.target.name !== 'metric' && evidence) { // another problem: the evidence is of its own
+            evidence = null;
+            f.result = '';
+            root.querySelector('#evidence')?.remove();
+        }
         if (ev.target.name === 'suite') {
             f.kernel = firstKernel(suiteOf(f.suite));
             fillKernels();

@@ -579,7 +579,8 @@ await check('health page shows a flagged device with its reason, colour and evid
     const colour = await tile.evaluate((n) => getComputedStyle(n).borderTopColor);
     ensure(colour === 'rgb(198, 40, 40)', `colour ${colour}, expected the regressed red`);
     const href = await tile.$eval('a.evidence', (a) => a.getAttribute('href'));
-    ensure(href === '#/platform?id=flagged-gpu', `evidence ${href}`);
+    const flagged = (await apiCall('GET', '/api/v1/health')).doc.platforms.find((p) => p.id === 'flagged-gpu');
+    ensure(href === `#/platform?id=flagged-gpu&result=${flagged.result_id}`, `evidence ${href}`);
     const n = await page.textContent('.card[data-state="regressed"] .value');
     ensure(n === '1', `regressed count ${n}`);
     const cpu = await page.getAttribute(`.device[data-platform="${CPU}"]`, 'data-state');
@@ -651,6 +652,70 @@ await check('API page lists every operation with its schemas and sends a request
     ensure(!stray.length, `stray text in the list: ${stray.join(' ').slice(0, 80)}`);
     await shot(page, '13-api');
     return {note: `${listed.length} operations`};
+});
+
+await check('health evidence: the history with the stored baseline band (median +- z x scale) and the flagged point ringed',
+            async () => {
+    // The seed's window: 99, 100, 101 GB/s (median 100, MAD 1), so scale = max(1.4826 x 1, 2 % of 100) = 2 GB/s
+    // and the band 100 +- 4 x 2 = 92..108 GB/s; the flagged (confirming) result is at 85 GB/s, below it.
+    await go(page, '#/health');
+    await page.click('.device[data-platform="flagged-gpu"] a.evidence');
+    await page.waitForSelector('#evidence', {timeout: 10000});
+    await page.waitForSelector('#history-note', {timeout: 10000});
+    const text = await page.textContent('#evidence');
+    ensure(await page.getAttribute('#evidence', 'data-verdict') === 'regressed', `evidence: "${oneLine(text)}"`);
+    ensure(/15\.0% below its baseline 100\.00 GB\/s/.test(text), `evidence reason: "${oneLine(text)}"`);
+    ensure(/band 92\.00 to 108\.0 GB\/s/.test(await page.textContent('#evidence-band')),
+           `band text: "${await page.textContent('#evidence-band')}"`);
+    const got = await page.evaluate(() => {
+        const c = window.Chart.getChart(document.querySelector('.page canvas'));
+        const y = c.scales.y;
+        const e = c.$evidence || {};
+        const pts = c.data.datasets.flatMap((d, i) => c.getDatasetMeta(i).data.map((pt, j) => ({y: pt.y, r: d.data[j].r})));
+        return {band: e.band, point: e.point, lo: y.getPixelForValue(92), hi: y.getPixelForValue(108),
+                ids: pts.map((p) => p.r.id), inside: pts.filter((p) => e.band && p.y >= e.band.top && p.y <= e.band.bottom).length,
+                flaggedY: pts.filter((p) => p.r.bandwidth_bytes_per_s === 85e9).map((p) => p.y), n: pts.length};
+    });
+    ensure(got.band, 'no band drawn');
+    ensure(Math.abs(got.band.top - got.hi) < 1 && Math.abs(got.band.bottom - got.lo) < 1,
+           `band drawn at ${got.band.top}..${got.band.bottom} px, 108..92 GB/s are at ${got.hi}..${got.lo}`);
+    ensure(got.n === 10 && got.inside === 8, `${got.inside} of ${got.n} points inside the band (want the 8 steady ones)`);
+    ensure(got.point && got.flaggedY.some((y) => Math.abs(y - got.point.y) < 1) && got.point.y > got.band.bottom,
+           `the ring is at ${JSON.stringify(got.point)}, the 85 GB/s points at ${got.flaggedY}`);
+    const band = await page.evaluate(([x, y]) => {
+        const c = document.querySelector('.page canvas');
+        const k = c.width / c.clientWidth;
+        return [...c.getContext('2d').getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data];
+    }, [got.point.x + 40, (got.band.top + got.band.median) / 2]);
+    ensure(band[1] > band[0] && band[3] > 20 && band[3] < 120, `the band's pixel is rgba ${band}`);
+    const ring = await pixels(page, '.page canvas', '#c62828');
+    ensure(ring > 40, `${ring} pixels of the ring`);
+    await shot(page, '14-health-evidence');
+    return {note: `${got.inside} points in the band, ${ring} ring pixels`};
+});
+
+await check('fleet page: the health counts link to the Health page showing only that state', async () => {
+    await go(page, '#/fleet');
+    const a = await page.waitForSelector('.health-counts a[data-state="regressed"]', {timeout: 10000});
+    ensure(await a.getAttribute('href') === '#/health?state=regressed', `link ${await a.getAttribute('href')}`);
+    ensure(await a.$eval('.value', (n) => n.textContent) === '1', 'regressed count is not 1');
+    const ok = await page.textContent('.health-counts a[data-state="ok"] .value');
+    await a.click();
+    await page.waitForSelector('#health-filter', {timeout: 10000});
+    ensure(page.url().endsWith('#/health?state=regressed'), `went to ${page.url()}`);
+    const shown = await page.$$eval('.device', (d) => d.map((n) => `${n.dataset.platform}:${n.dataset.state}`));
+    ensure(shown.length === 1 && shown[0] === 'flagged-gpu:regressed', `devices shown: ${shown}`);
+    ensure(await page.getAttribute('.card[data-state="regressed"]', 'aria-current') === 'true', 'the state is not marked');
+    await page.click('.health-counts a[data-state="ok"]');
+    await page.waitForFunction(() => location.hash === '#/health?state=ok');
+    await page.waitForSelector(`.device[data-platform="${CPU}"]`, {timeout: 10000});
+    const okShown = await page.$$eval('.device', (d) => d.map((n) => n.dataset.state));
+    ensure(okShown.length === Number(ok) && okShown.every((x) => x === 'ok'), `ok devices shown: ${okShown} (count ${ok})`);
+    await page.click('#health-filter a');
+    await page.waitForFunction(() => location.hash === '#/health');
+    await page.waitForSelector('.device[data-platform="flagged-gpu"]');
+    await page.waitForSelector(`.device[data-platform="${CPU}"]`);
+    return {note: `regressed 1, ok ${ok}`};
 });
 
 await check('no console errors', async () => {

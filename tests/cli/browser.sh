@@ -36,15 +36,15 @@ server_start "lease_s = 3" "heartbeat_s = 1" "noisy_cv_percent = 1000"
 wait_cpu_worker
 [ -n "$CPU" ] || { fail "browser: a worker serves cpu0" "$(tail -n 5 "$SERVER_LOG" | tr '\n' ' ')"; exit 0; }
 
-# A flagged device for the Health page: a steady history at 100 GB/s, then two runs 15 % low (a suspect and its
+# A flagged device for the Health page: a steady history at 100 GB/s (hourly), then two runs 15 % low (a suspect and its
 # confirming repeat), stored as rows (the judging trigger treats every path alike). dashboard.mjs stores it just
 # before it opens that page, so the pages before it see only the worker's results.
 cat >"$TMP/flagged.sql" <<'EOF'
 INSERT INTO platforms (id, kind, name) VALUES ('flagged-gpu', 'gpu', 'SimGPU');
 INSERT INTO results (platform_id, suite, kernel, model, precision, size, bytes, flops, times_s, min_s, max_s, mean_s,
-                     median_s, stddev_s, bandwidth, gflops, verified, provenance)
+                     median_s, stddev_s, bandwidth, gflops, verified, provenance, created_at)
 SELECT 'flagged-gpu', 'stream', 'triad', 'openmp', 'fp64', 1048576, 25165824, 2097152, ARRAY[t, t], t, t, t, t, 0,
-       bw * 1e9, 0, true, '{}'
+       bw * 1e9, 0, true, '{}', now() - (10 - i) * interval '1 hour'
 FROM (SELECT i, CASE WHEN i > 8 THEN 85 ELSE 99 + i % 3 END AS bw FROM generate_series(1, 10) i) g,
      LATERAL (SELECT 25165824 / (g.bw * 1e9) AS t) x ORDER BY i;
 -- A node of a Slurm partition, drained, as the Slurm executor's sinfo would have stored it (tests/cli/slurm.sh

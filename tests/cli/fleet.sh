@@ -48,8 +48,6 @@ check() {
     if printf '%s' "$BODY" | jq -e "$2" >/dev/null 2>&1; then pass "$1"; else
         fail "$1" "jq '$2' is false on: $(printf '%s' "$BODY" | head -c 600)"; fi
 }
-# same NAME GOT WANT
-same() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; fi; }
 
 # ---- schedules ----
 CPU=$("$WORKER" list --json | jq -c '.platforms[] | select(.id == "cpu0")')
@@ -233,6 +231,15 @@ api GET "/api/v1/baselines?platform=sim-r"
 check "GET /api/v1/baselines: the baseline and the verdicts behind the state" \
     '.health.state == "regressed" and (.baselines[0].median | . > 99e9 and . < 101e9) and ([.verdicts[] | select(.verdict == "regressed")] | length) == 3'
 expect_api "baselines of an unknown platform" 422 unknown_platform GET "/api/v1/baselines?platform=nope"
+# The evidence of the confirming result: its verdict alone, with the band it was judged within (median 100,
+# MAD 1: scale max(1.4826, 2 % of 100) = 2 GB/s, band 100 +- 4 x 2), the band of the baseline now, the alert's
+# link to it.
+api GET "/api/v1/baselines?platform=sim-r&result=$r2"
+check "GET /api/v1/baselines?result=: that result's verdict and its band (median +- z_limit x scale)" \
+    "(.verdicts | length) == 1 and .verdicts[0].result_id == $r2 and (.verdicts[0].band | (.[0] - 92e9 | fabs) < 1 and (.[1] - 108e9 | fabs) < 1) and .judging.z_limit == 4 and .judging.min_band == 0.02 and (.baselines[0].band | length) == 2"
+expect_api "baselines: result must be an id" 400 invalid_parameter GET "/api/v1/baselines?platform=sim-r&result=x"
+same "the raised alert's evidence names its result" \
+    "$(psql_q "SELECT doc->>'evidence' FROM alerts WHERE platform_id = 'sim-r' AND kind = 'raised'")" "/#/platform?id=sim-r&result=$r2"
 expect_api "clear: a submit token may not" 403 forbidden POST /api/v1/health/clear '{"platform": "sim-r"}' "$SUBMIT"
 api POST /api/v1/health/clear '{"platform": "sim-r"}' "$ADMIN"
 check "an admin clears a platform" '.cleared == true'
@@ -343,6 +350,68 @@ win_query="SELECT b.platform_id || ' ' || b.kernel || ' ' || (b.window_ids = coa
             AND v.verdict IN ('regressed', 'outlier')) ORDER BY q.id DESC LIMIT 20) h), '{}'))::text
     FROM baselines b WHERE b.platform_id LIKE 'eq%' ORDER BY 1"
 same "every window is its history's" "$(psql_q "$win_query" | grep -c ' false$') $(psql_q "$win_query" | grep -c ' true$')" "0 22"
+# The series /metrics serves, kept by judging as it goes, are the ones rebuilt from the baselines.
+same "every metric series kept is the one rebuilt from its baseline" "$(psql_q "
+    CREATE TEMP TABLE kept AS SELECT * FROM metric_series;
+    SELECT metric_series_rebuild(NULL);
+    SELECT count(*) || ' ' || (SELECT count(*) FROM kept)
+    FROM ((SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM kept
+           EXCEPT SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM metric_series)
+          UNION ALL (SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM metric_series
+           EXCEPT SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM kept)) d" |
+    tail -n 1 | sed 's/ [1-9][0-9]\{1,\}$/ many/')" "0 many"
+# The peer groups as judging sees them (the groups with their pending changes: a baseline's new figure, a new
+# driver's segment leaving the old group, a removed platform leaving its groups) are the ones rebuilt from the
+# baselines, before and after the changes are folded in (members compared as sets of platform and figure, equal
+# figures in any order; every group's figures ascending).
+groups_rebuilt() { psql_q "
+    CREATE TEMP TABLE seen AS SELECT g.suite, g.kernel, g.model, g.precision, g.size, g.variant, g.device, g.driver, x.id, x.f
+        FROM peer_groups_now() g, unnest(g.ids, g.figs) x (id, f);
+    CREATE TEMP TABLE unsorted AS SELECT 1 FROM peer_groups_now() g
+        WHERE EXISTS (SELECT 1 FROM unnest(g.figs) WITH ORDINALITY a (f, i) JOIN unnest(g.figs) WITH ORDINALITY b (f, i)
+                      ON b.i = a.i + 1 WHERE b.f < a.f);
+    SELECT peer_groups_rebuild();
+    SELECT count(*) || ' ' || (SELECT count(*) FROM seen) || ' ' || (SELECT count(*) FROM unsorted)
+    FROM ((SELECT * FROM seen EXCEPT SELECT g.suite, g.kernel, g.model, g.precision, g.size, g.variant, g.device, g.driver, x.id, x.f
+           FROM peer_groups g, unnest(g.ids, g.figs) x (id, f))
+          UNION ALL (SELECT g.suite, g.kernel, g.model, g.precision, g.size, g.variant, g.device, g.driver, x.id, x.f
+           FROM peer_groups g, unnest(g.ids, g.figs) x (id, f) EXCEPT SELECT * FROM seen)) d" |
+    tail -n 1 | sed 's/^\([0-9]*\) [1-9][0-9]* /\1 some /'; }
+# peer_merge: a few changes one after the other, more in one pass; a later change of a member wins, NULL takes
+# it out, the figures stay ascending.
+same "peer_merge: three changes one by one, six in one pass" "$(psql_q "
+    SELECT array_to_string(ids, ',') || ' ' || array_to_string(figs, ',')
+    FROM peer_merge(ARRAY['a', 'b', 'c'], ARRAY[1, 2, 3]::float8[], ARRAY['b', 'd', 'a'], ARRAY[5, 0.5, NULL]::float8[])
+    UNION ALL
+    SELECT array_to_string(ids, ',') || ' ' || array_to_string(figs, ',')
+    FROM peer_merge(ARRAY['a', 'b', 'c'], ARRAY[1, 2, 3]::float8[], ARRAY['b', 'd', 'a', 'e', 'b', 'c'],
+                    ARRAY[5, 0.5, NULL, 4, 2.5, NULL]::float8[])" | tr '\n' ';')" "d,c,b 0.5,3,5;d,b,e 0.5,2.5,4;"
+# fold: the pending changes into the groups (the notifier does it each second; -1: it holds the lock now)
+fold() { for _ in $(seq 50); do [ "$(psql_q "SELECT peer_groups_compact() >= 0")" = t ] && return; sleep 0.1; done; }
+api DELETE /api/v1/platforms/sim-n "" "$ADMIN"
+same "every peer group as judging sees it is the one rebuilt from the baselines (a platform removed: $STATUS)" \
+    "$(groups_rebuilt)" "0 some 0"
+# Two writers of one group at once (each appends its change; the second still waits, on the problem's row of
+# pp_problem_keys): both are seen, and folding them in changes nothing judging sees.
+for c in a b; do mkplat "conc-$c" "SimGPU C"; history "conc-$c" 2 7.7; done
+one_sql() { # PLATFORM GB/S: one result's INSERT
+    echo "INSERT INTO results (platform_id, suite, kernel, model, variant, precision, size, bytes, flops, times_s, min_s,
+        max_s, mean_s, median_s, stddev_s, bandwidth, gflops, verified, provenance)
+        SELECT '$1', 'stream', 'triad', 'openmp', '', 'fp64', 1048576, 25165824, 2097152, ARRAY[t, t], t, t, t, t, 0,
+            $2 * 1e9, 0, true, jsonb_build_object('opencl.driver_version', '7.7', 'compiler', 'gcc 12', 'ppbench.version', 't')
+        FROM (SELECT 25165824 / ($2 * 1e9) AS t) x;"
+}
+psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "BEGIN; $(one_sql conc-a 120) SELECT pg_sleep(1.5); COMMIT;" >/dev/null &
+cpid=$!
+sleep 0.5
+psql_q "$(one_sql conc-b 130)" >/dev/null
+wait "$cpid"
+same "two writers of one peer group at once: both seen" \
+    "$(psql_q "SELECT array_to_string(ARRAY(SELECT unnest(ids) ORDER BY 1), ',') FROM peer_groups_now() WHERE device = 'SimGPU C'") $(groups_rebuilt)" \
+    "conc-a,conc-b 0 some 0"
+fold
+same "folded into the groups: no change pending, the groups are the baselines'" \
+    "$(psql_q "SELECT count(*) FROM peer_changes") $(groups_rebuilt)" "0 0 some 0"
 X=$(psql_q "SELECT window_ids[2] FROM baselines WHERE platform_id = 'eqb-1'")
 api PATCH "/api/v1/results/$X" '{"exclude": true}' "$ADMIN"
 same "an excluded result leaves its window ($STATUS)" \

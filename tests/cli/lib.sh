@@ -12,6 +12,8 @@ trap 'rm -rf "$TMP"' EXIT
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; }
 skip() { echo "SKIP $1: $2"; }
+# same NAME GOT EXPECTED: a check that two strings are equal.
+same() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; fi; }
 
 # expect NAME STATUS REGEX -- CMD...: CMD exits with STATUS and its stderr+stdout match REGEX (egrep).
 expect() {

@@ -19,6 +19,21 @@ for i in 1 2 3; do
         VALUES ('m-$i', 'stream', 'triad', 'openmp', 'fp64', 1024, 24576, 2048, '{1e-6,1e-6}', 1e-6, 1e-6, 1e-6,
                 1e-6, 0, 24576e6, 0, true, '{}')" >/dev/null
 done
+# Two variants of m-1's problem in one statement (one series: the later one's figure); the series as judging
+# kept them equal the ones rebuilt from the baselines; then m-2 renamed (its series' labels follow).
+psql_q "INSERT INTO results (platform_id, suite, kernel, model, variant, precision, size, bytes, flops, times_s, min_s,
+    max_s, mean_s, median_s, stddev_s, bandwidth, gflops, verified, provenance)
+    SELECT 'm-1', 'stream', 'triad', 'openmp', v, 'fp64', 1024, 24576, 2048, '{1e-6,1e-6}', 1e-6, 1e-6, 1e-6, 1e-6, 0,
+           bw, 0, true, '{}' FROM (VALUES ('v1', 30e9), ('v2', 31e9)) x (v, bw)" >"$TMP/variants" 2>&1 &&
+    pass "two variants of one series judged in one statement" || fail "two variants in one statement" "$(head -c 300 "$TMP/variants")"
+same "the series kept as judged are the series rebuilt from the baselines" "$(psql_q "
+    CREATE TEMP TABLE kept AS SELECT * FROM metric_series;
+    SELECT metric_series_rebuild(NULL);
+    SELECT count(*) FROM ((SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM kept
+                           EXCEPT SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM metric_series)
+                          UNION ALL (SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM metric_series
+                           EXCEPT SELECT platform_id, suite, kernel, model, precision, size, fom_line, baseline_line FROM kept)) d" | tail -n 1)" "0"
+psql_q "UPDATE platforms SET name = 'Renamed GPU' WHERE id = 'm-2'" >/dev/null
 for _ in 1 2 3; do api GET /api/v1/platforms; done
 api GET /api/v1/jobs/999999
 api GET /no/such/route
@@ -47,6 +62,11 @@ m() { grep -c -- "$1" "$TMP/metrics"; }
     [ "$(m '^ppbench_metrics_series_dropped 1$')" = 1 ] &&
     pass "per-platform families keep to metrics_max_series (3 of 4 platforms; 1 dropped)" ||
     fail "metrics_max_series" "$(grep -E 'platform_health|result_bytes|dropped' "$TMP/metrics")"
+grep -q '^ppbench_result_bytes_per_second{host="",platform="m-1",device="Sim \\"GPU\\" 1",suite="stream",kernel="triad",model="openmp",precision="fp64",size="1024"} 31000000000$' "$TMP/metrics" &&
+    pass "one series per platform and problem: the variant judged last" ||
+    fail "one series per platform and problem: the variant judged last" "$(grep 'result_bytes.*m-1' "$TMP/metrics")"
+grep -q '^ppbench_result_bytes_per_second{host="",platform="m-2",device="Renamed GPU",' "$TMP/metrics" &&
+    pass "a renamed platform's series carry its new name" || fail "a renamed platform's series" "$(grep 'result_bytes.*m-2' "$TMP/metrics")"
 grep -q 'device="Sim \\"GPU\\" 3",suite="stream",kernel="triad",model="openmp",precision="fp64",size="1024"} 24576000000' "$TMP/metrics" &&
     pass "a platform's last figure with its labels, quotes escaped" ||
     fail "a platform's last figure with its labels" "$(grep result_bytes "$TMP/metrics")"

@@ -1,0 +1,269 @@
+#!/usr/bin/env bash
+# The whole service on the GPU machine (issue 16, item 7): ppbenchd with its embedded PostgreSQL and one worker
+# serving the GPU, jobs of every suite on cuda and opencl submitted over the API, then checks of the results, PP,
+# baselines and /metrics, and the latency from a job's submission to its kernel's start.
+#
+# That machine (Ubuntu 24.04, glibc 2.39, root, no package manager; ../shared/GPU.md) has no PostgreSQL, libpq or
+# libmicrohttpd, so they travel from Debian's packages: `fetch` here downloads postgresql-15, postgresql-client-15,
+# libpq5, libmicrohttpd12 and the packages of every other library the binaries load that such a machine may lack
+# (apt-get download, dpkg -x; glibc, libstdc++, libgcc_s, zlib, OpenSSL, libcurl, jansson, libgomp, OpenCL and
+# NVIDIA's own are taken from the machine), and packs PostgreSQL's programs, modules and share files, jq and curl
+# with those libraries into one xz tar. `run` unpacks it into a temporary folder, points LD_LIBRARY_PATH and
+# PPBENCH_PG_BINDIR at it (ppbenchd passes LD_LIBRARY_PATH to initdb and pg_ctl), and, as root, runs PostgreSQL
+# as an unprivileged user (PPBENCH_PG_USER: postgres, else ubuntu, else one made with useradd; PostgreSQL refuses
+# root). Here, without a GPU, `run` serves cpu0 with openmp and opencl (PoCL) and small sizes: the same script,
+# tested end to end.
+#
+#   bench/gpu/service.sh fetch [DIR]     here: DIR (default .gpucarry, ignored by git) gets debs/, root/ and
+#                                        carry.tar.xz; prints its size and the carry's total
+#   OUT=<folder> bench/gpu/service.sh run
+#                                        there (carry: build/bin, build/lib, .gpucarry/carry.tar.xz): OUT gets
+#                                        summary.txt (the checks, PASS/FAIL lines, and the latency) and
+#                                        service.tar.gz (every document, log and the environment)
+# Settings (environment): B (build folder, default build), CARRY (default .gpucarry), MODELS (default "cuda
+# opencl" with a GPU, else "openmp opencl"), PLATFORM (default gpu0, else cpu0), SIZE (default: the suites' own
+# sizes with a GPU, "small" without), LATENCY_N (tiny jobs for the latency, default 20), BUDGET_S (default 480).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+B=${B:-build}
+CARRY=${CARRY:-.gpucarry}
+PGV=15
+
+# ---------------------------------------------------------------- fetch (here) ----------------------------------
+# The libraries taken from the machine there, never carried (GPU.md lists them as present, or they are the C
+# and C++ runtimes a newer system has newer copies of).
+SYSTEM_LIBS='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread\.|libdl\.|librt\.|libresolv\.|libutil\.|libstdc\+\+\.|libgcc_s\.|libz\.|libssl\.|libcrypto\.|libcurl\.|libjansson\.|libgomp\.|libOpenCL\.|libcuda|libcudart|libcublas|libcusparse|libnvidia)'
+
+if [ "${1:-}" = fetch ]; then
+    dir=${2:-$CARRY}
+    pgbin=/usr/lib/postgresql/$PGV/bin
+    for f in "$pgbin/postgres" "$pgbin/initdb" "$pgbin/pg_ctl" "$pgbin/psql" "$B/bin/ppbenchd" "$B/bin/ppbench-worker"; do
+        [ -x "$f" ] || { echo "fetch: $f missing (apt-get install postgresql-$PGV postgresql-client-$PGV; make)" >&2; exit 1; }
+    done
+    rm -rf "$dir/root" "$dir/carry" && mkdir -p "$dir/debs" "$dir/root" "$dir/carry/lib" || exit 1
+    # the programs and modules
+    objs=""
+    for f in "$pgbin"/{postgres,initdb,pg_ctl,psql} /usr/bin/jq /usr/bin/curl "$B"/bin/ppbench* "$B"/lib/ppbench/*.so \
+        /usr/lib/postgresql/$PGV/lib/*.so; do
+        case $f in *llvmjit*) ;; *) [ -e "$f" ] && objs="$objs $f" ;; esac
+    done
+    # what they need (NEEDED), and what those need in turn, never descending into a library taken from the
+    # machine (libcurl's own dependencies stay Ubuntu's)
+    : >"$dir/libs.txt"
+    todo=$objs
+    while [ -n "$todo" ]; do
+        next=""
+        for o in $todo; do
+            for so in $(readelf -d "$o" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+                echo "$so" | grep -Eq "$SYSTEM_LIBS" && continue
+                grep -q "^$so " "$dir/libs.txt" && continue
+                path=$(ldconfig -p | awk -v so="$so" '$1 == so && /x86-64/ { print $NF; exit }')
+                [ -n "$path" ] || { echo "fetch: $so (needed by $o) not found here" >&2; exit 1; }
+                echo "$so $path" >>"$dir/libs.txt"
+                next="$next $path"
+            done
+        done
+        todo=$next
+    done
+    pkgs=$(cut -d' ' -f2 "$dir/libs.txt" | xargs -r realpath | xargs -r -n 1 basename | xargs -r dpkg -S 2>/dev/null |
+           grep 'x86_64-linux-gnu/' | cut -d: -f1 | sort -u)
+    pkgs="$pkgs postgresql-$PGV postgresql-client-$PGV libpq5 libmicrohttpd12 jq curl"
+    echo "packages: $(echo $pkgs | tr '\n' ' ')"
+    (cd "$dir/debs" && apt-get download $pkgs) >"$dir/download.log" 2>&1 ||
+        { echo "fetch: apt-get download failed: $(tail -n 3 "$dir/download.log")" >&2; exit 1; }
+    for d in "$dir"/debs/*.deb; do dpkg -x "$d" "$dir/root" || exit 1; done
+    # the libraries, under their sonames, from the unpacked packages
+    while read -r soname path; do
+        src=$(find "$dir/root" -name "$(basename "$(realpath "$path")")" \( -type f -o -type l \) | head -n 1)
+        [ -n "$src" ] || { echo "fetch: $soname ($path) not found in the downloaded packages" >&2; exit 1; }
+        cp -L "$src" "$dir/carry/lib/$soname"
+    done <"$dir/libs.txt"
+    # PostgreSQL: its programs, its modules (no JIT: no libLLVM) and share files, in their relative layout, which
+    # postgres finds its share folder and modules by
+    mkdir -p "$dir/carry/pg/usr/lib/postgresql/$PGV/bin" "$dir/carry/pg/usr/share/postgresql"
+    cp -a "$dir/root/usr/lib/postgresql/$PGV/bin"/{postgres,initdb,pg_ctl,psql} "$dir/carry/pg/usr/lib/postgresql/$PGV/bin/"
+    cp -a "$dir/root/usr/lib/postgresql/$PGV/lib" "$dir/carry/pg/usr/lib/postgresql/$PGV/"
+    rm -rf "$dir/carry/pg/usr/lib/postgresql/$PGV/lib"/{bitcode,llvmjit*}
+    cp -a "$dir/root/usr/share/postgresql/$PGV" "$dir/carry/pg/usr/share/postgresql/"
+    rm -rf "$dir/carry/pg/usr/share/postgresql/$PGV/man"
+    # jq and curl, which the run uses (the machine may have neither)
+    mkdir -p "$dir/carry/bin" && cp -a "$dir/root/usr/bin/jq" "$dir/root/usr/bin/curl" "$dir/carry/bin/"
+    tar -C "$dir" -cJf "$dir/carry.tar.xz" carry || exit 1
+    echo "carried libraries ($(wc -l <"$dir/libs.txt")): $(cut -d' ' -f1 "$dir/libs.txt" | tr '\n' ' ')"
+    echo "unpacked: $(du -sh "$dir/carry" | cut -f1); packed: $dir/carry.tar.xz $(du -k "$dir/carry.tar.xz" | cut -f1) KiB"
+    echo "with $B/bin and $B/lib: $(du -ck "$B/bin" "$B/lib" "$dir/carry.tar.xz" | tail -n 1 | cut -f1) KiB of the 65536 KiB a call carries"
+    echo "carry: $B/bin $B/lib $dir/carry.tar.xz; there: OUT=\$OUT bench/gpu/service.sh run"
+    exit 0
+fi
+[ "${1:-}" = run ] || { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+
+# ---------------------------------------------------------------- run (there) -----------------------------------
+OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
+BUDGET_S=${BUDGET_S:-480}
+if nvidia-smi -L >/dev/null 2>&1; then GPU=1; else GPU=0; fi
+MODELS=${MODELS:-$([ $GPU = 1 ] && echo "cuda opencl" || echo "openmp opencl")}
+PLATFORM=${PLATFORM:-$([ $GPU = 1 ] && echo gpu0 || echo cpu0)}
+SIZE=${SIZE:-$([ $GPU = 1 ] && echo default || echo small)}
+LATENCY_N=${LATENCY_N:-20}
+D=$(mktemp -d /tmp/ppbench-service.XXXXXX)
+chmod 755 "$D" # the PostgreSQL user must reach the state folder in it
+LOG="$D/logs"
+mkdir -p "$LOG"
+SUMMARY="$OUT/summary.txt"
+: >"$SUMMARY"
+say() { echo "$*" | tee -a "$SUMMARY"; }
+check() { if eval "$2"; then say "PASS $1"; else say "FAIL $1${3:+: $3}"; fi; }
+spid="" wpid=""
+finish() {
+    [ -n "$wpid" ] && kill -TERM "$wpid" 2>/dev/null && wait "$wpid" 2>/dev/null
+    [ -n "$spid" ] && kill -TERM "$spid" 2>/dev/null && wait "$spid" 2>/dev/null
+    cp -a "$D/state/pg/log" "$LOG/postgresql.log" 2>/dev/null
+    tar -C "$D" -czf "$OUT/service.tar.gz" logs 2>/dev/null
+    rm -rf "$D"
+    echo "OUT: $OUT (summary.txt, service.tar.gz)"
+}
+trap finish EXIT
+
+# The carry, unpacked (xz by tar, else by Python)
+[ -f "$CARRY/carry.tar.xz" ] || { say "FAIL carry: $CARRY/carry.tar.xz missing (bench/gpu/service.sh fetch here first)"; exit 1; }
+tar -C "$D" -xJf "$CARRY/carry.tar.xz" 2>/dev/null ||
+    python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" "$CARRY/carry.tar.xz" "$D" ||
+    { say "FAIL carry: cannot unpack $CARRY/carry.tar.xz (no xz, no python3)"; exit 1; }
+export LD_LIBRARY_PATH=$D/carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PPBENCH_PG_BINDIR=$D/carry/pg/usr/lib/postgresql/$PGV/bin
+export PATH=$PPBENCH_PG_BINDIR:$PATH:$D/carry/bin # the machine's jq and curl first, if it has them
+if [ "$(id -u)" = 0 ] && [ -z "${PPBENCH_PG_USER:-}" ]; then
+    for u in postgres ubuntu; do id "$u" >/dev/null 2>&1 && { export PPBENCH_PG_USER=$u; break; }; done
+    if [ -z "${PPBENCH_PG_USER:-}" ]; then
+        if command -v useradd >/dev/null && useradd --system --no-create-home --shell /usr/sbin/nologin ppbench-pg; then
+            export PPBENCH_PG_USER=ppbench-pg
+        else
+            say "FAIL postgresql user: running as root with no user postgres or ubuntu and no useradd; set PPBENCH_PG_USER to an unprivileged user"
+            exit 1
+        fi
+    fi
+fi
+say "ppbench service on $(hostname): $(date -u +%Y-%m-%dT%H:%M:%SZ), platform $PLATFORM, models $MODELS, sizes $SIZE, PostgreSQL user ${PPBENCH_PG_USER:-$(id -un)}"
+missing=$(ldd "$B/bin/ppbenchd" "$B/bin/ppbench-worker" "$PPBENCH_PG_BINDIR/postgres" "$PPBENCH_PG_BINDIR/psql" 2>&1 | grep 'not found' | sort -u | tr -s ' \t\n' ' ')
+check "every library of ppbenchd, the worker, postgres and psql is found" '[ -z "$missing" ]' "$missing"
+[ -f /usr/share/zoneinfo/UTC ] || say "note: /usr/share/zoneinfo/UTC is missing (Debian's PostgreSQL reads the system's tzdata): TZ=GMT is used"
+[ -f /usr/share/zoneinfo/UTC ] || export TZ=GMT
+if [ $GPU = 1 ]; then # NVIDIA's OpenCL driver registered beside PoCL; the GPU, its clocks, the CPU: env.txt
+    export W=$B/bin/ppbench-worker # lib.sh's name for the worker
+    OUT_SAVE=$OUT OUT=$LOG
+    . bench/gpu/lib.sh
+    gpu_setup >/dev/null 2>&1
+    OUT=$OUT_SAVE
+else
+    { date -u; lscpu | grep -E 'Model name|^CPU\(s\)'; "$B/bin/ppbench-worker" version; "$B/bin/ppbench-worker" list; } >"$LOG/env.txt" 2>&1
+fi
+
+# ppbenchd with its embedded PostgreSQL, no supervised workers; one worker for PLATFORM, started below
+PORT=$((30000 + RANDOM % 20000))
+URL=http://127.0.0.1:$PORT
+printf 'listen = 127.0.0.1:%s\nstate_dir = %s/state\nlog_level = notice\nembedded_workers = false\n' "$PORT" "$D" >"$D/conf"
+t0=$(date +%s.%N)
+"$B/bin/ppbenchd" --config "$D/conf" >"$LOG/ppbenchd.log" 2>&1 &
+spid=$!
+for _ in $(seq 600); do grep -q '^ppbench is ready' "$LOG/ppbenchd.log" && break; kill -0 "$spid" 2>/dev/null || break; sleep 0.1; done
+check "ppbenchd starts with its embedded PostgreSQL (initdb, migrations) in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s" \
+    "grep -q '^ppbench is ready' '$LOG/ppbenchd.log'" "$(tail -n 5 "$LOG/ppbenchd.log" | tr '\n' ' ')"
+grep -q '^ppbench is ready' "$LOG/ppbenchd.log" || exit 1
+ADMIN=$(cat "$D/state/admin.token")
+WTOKEN=$("$B/bin/ppbenchd" token create --role worker --state-dir "$D/state" 2>>"$LOG/ppbenchd.log")
+api() { # METHOD PATH [BODY]: the body to stdout
+    curl -s -X "$1" -H "Authorization: Bearer $ADMIN" ${3:+-H 'Content-Type: application/json' -d "$3"} "$URL$2"
+}
+sql() { psql -qAtX "host=$D/state/pg/run dbname=ppbench user=ppbench" -c "$1"; }
+"$B/bin/ppbench-worker" serve --server "$URL" --platform "$PLATFORM" --token "$WTOKEN" >"$LOG/worker.log" 2>&1 &
+wpid=$!
+PID=""
+for _ in $(seq 300); do
+    PID=$(api GET /api/v1/platforms | jq -r --arg p "$PLATFORM" '.platforms[] | select(.local_id == $p and .worker.state == "idle") | .id' 2>/dev/null)
+    [ -n "$PID" ] && break
+    sleep 0.2
+done
+check "the worker registers $PLATFORM and is idle ($PID)" '[ -n "$PID" ]' "$(tail -n 3 "$LOG/worker.log" | tr '\n' ' ')"
+[ -n "$PID" ] || exit 1
+api GET /api/v1/platforms >"$LOG/platforms.json"
+
+# Jobs of every suite on each model, one after another (one worker: they queue)
+params() { # SUITE: the job's params for SIZE
+    [ "$SIZE" = small ] || { echo '{}'; return; }
+    case $1 in
+    stream) echo '{"arraysize": 1048576, "numtimes": 10}' ;;
+    wilson) echo '{"lattice": "8x8x8x8", "numtimes": 5}' ;;
+    staggered) echo '{"lattice": "8x8x8x8", "runs": 2, "iterations": 5}' ;;
+    cg) echo '{"n": 20, "numtimes": 5, "iterations": 10}' ;;
+    hacc) echo '{"leaf_pairs": 512, "numtimes": 3}' ;;
+    *) echo '{}' ;;
+    esac
+}
+SUITES=$(api GET /api/v1/suites | jq -r '.suites[].name')
+: >"$LOG/jobs.txt"
+for m in $MODELS; do
+    for s in $SUITES; do
+        body=$(jq -nc --arg s "$s" --arg m "$m" --arg p "$PID" --argjson params "$(params "$s")" \
+            '{suite: $s, model: $m, platform: $p, params: $params, timeout_s: 300}')
+        id=$(api POST /api/v1/jobs "$body" | jq -r '.id // empty')
+        echo "$s $m ${id:-refused}" >>"$LOG/jobs.txt"
+    done
+done
+while read -r s m id; do
+    [ "$id" = refused ] && continue
+    for _ in $(seq $((BUDGET_S * 4))); do
+        st=$(api GET "/api/v1/jobs/$id" | jq -r .state)
+        case $st in succeeded | failed | cancelled) break ;; esac
+        [ "$SECONDS" -gt "$BUDGET_S" ] && break
+        sleep 0.25
+    done
+    api GET "/api/v1/jobs/$id" >"$LOG/job-$s-$m.json"
+    doc="$LOG/job-$s-$m.json"
+    check "$s on $m: job $id succeeded, every result verified" \
+        "jq -e '.state == \"succeeded\" and (.results | length) > 0 and all(.results[]; .verified)' '$doc' >/dev/null" \
+        "$(jq -c '{state, error, results: [.results[]? | {kernel, verified, error}]}' "$doc" | head -c 300)"
+    say "  $s $m: $(jq -r '[.results[]? | "\(.kernel) \(.bandwidth_bytes_per_s / 1e9 * 100 | round / 100) GB/s \(.gflops * 100 | round / 100) GFLOP/s"] | join(", ")' "$doc")"
+done <"$LOG/jobs.txt"
+
+# PP, baselines, health, /metrics
+# (small sizes on a CPU are cache-resident, flagged and left out of PP by default: counted here)
+api GET "/api/v1/pp?problem=stream.triad&platforms=$PID$([ "$SIZE" = small ] && echo '&include_flagged=true')" >"$LOG/pp-stream-triad.json"
+check "PP of stream.triad on $PLATFORM: above 0 for each of $MODELS" \
+    "jq -e --argjson ms '$(printf '%s\n' $MODELS | jq -R . | jq -sc .)' '[.applications[] | select(.pp > 0) | .model] as \$got | all(\$ms[]; . as \$m | \$got | index(\$m) != null)' '$LOG/pp-stream-triad.json' >/dev/null" \
+    "$(head -c 300 "$LOG/pp-stream-triad.json")"
+api GET "/api/v1/baselines?platform=$PID" >"$LOG/baselines.json"
+nprob=$(api GET "/api/v1/results?platform=$PID&limit=1000" | tee "$LOG/results.json" |
+        jq '[.results[] | select(.verified and (.flags | length) == 0) | [.suite, .kernel, .model, .variant, .precision, .size]] | unique | length')
+check "a baseline for every problem measured ($nprob)" \
+    "[ \"\$(jq '.baselines | length' '$LOG/baselines.json')\" = '$nprob' ]" "$(jq '.baselines | length' "$LOG/baselines.json") baselines"
+api GET /api/v1/health >"$LOG/health.json"
+check "health: $PLATFORM judged ($(jq -r --arg p "$PID" '.platforms[] | select(.id == $p) | .state' "$LOG/health.json"))" \
+    "jq -e --arg p '$PID' '.platforms[] | select(.id == \$p) | .state != \"never_measured\"' '$LOG/health.json' >/dev/null"
+curl -s "$URL/metrics" >"$LOG/metrics.txt"
+check "/metrics: the platform's figures and baselines, jobs by state" \
+    "grep -q 'ppbench_result_bytes_per_second{.*platform=\"$PID\"' '$LOG/metrics.txt' && grep -q '^ppbench_jobs{state=\"succeeded\"} [1-9]' '$LOG/metrics.txt'" \
+    "$(grep -c '^ppbench_' "$LOG/metrics.txt") series"
+
+# Submission to kernel start on the idle worker: LATENCY_N tiny STREAM copies, one at a time; the kernel's start
+# is the job's first progress event (posted after the first timed iteration: an upper bound)
+lm=$(echo "$MODELS" | cut -d' ' -f1)
+for _ in $(seq "$LATENCY_N"); do
+    [ "$SECONDS" -gt "$BUDGET_S" ] && break
+    id=$(api POST /api/v1/jobs "{\"suite\":\"stream\",\"model\":\"$lm\",\"platform\":\"$PID\",\"kernels\":[\"copy\"],\"params\":{\"arraysize\":1000,\"numtimes\":50},\"tags\":[\"latency\"]}" | jq -r .id)
+    for _ in $(seq 400); do
+        st=$(api GET "/api/v1/jobs/$id" | jq -r .state)
+        [ "$st" = succeeded ] || [ "$st" = failed ] && break
+        sleep 0.05
+    done
+done
+lat=$(sql "WITH l AS (SELECT extract(epoch FROM j.claimed_at - j.created_at) * 1000 AS claim_ms,
+        extract(epoch FROM (SELECT min(at) FROM job_events e WHERE e.job_id = j.id AND e.kind = 'progress') - j.created_at) * 1000 AS start_ms
+        FROM jobs j WHERE j.state = 'succeeded' AND j.tags @> ARRAY['latency'])
+  SELECT format('submission to claim: median %s ms, max %s ms; submission to kernel start (first progress): median %s ms, p90 %s ms, max %s ms (n=%s, model $lm)',
+    round(percentile_cont(0.5) WITHIN GROUP (ORDER BY claim_ms)::numeric, 1), round(max(claim_ms)::numeric, 1),
+    round(percentile_cont(0.5) WITHIN GROUP (ORDER BY start_ms)::numeric, 1),
+    round(percentile_cont(0.9) WITHIN GROUP (ORDER BY start_ms)::numeric, 1), round(max(start_ms)::numeric, 1), count(*)) FROM l")
+check "latency measured" '[ -n "$lat" ]'
+say "$lat"
+say "$(grep -c '^PASS' "$SUMMARY") passed, $(grep -c '^FAIL' "$SUMMARY") failed; $SECONDS s"
