@@ -45,7 +45,8 @@ if [ "${1:-}" = fetch ]; then
     objs=""
     for f in "$pgbin"/{postgres,initdb,pg_ctl,psql} /usr/bin/jq /usr/bin/curl "$B"/bin/ppbench* "$B"/lib/ppbench/*.so \
         /usr/lib/postgresql/$PGV/lib/*.so; do
-        case $f in *llvmjit*) ;; *) [ -e "$f" ] && objs="$objs $f" ;; esac
+        # omptarget's modules are not served here (their runtimes travel with bench/gpu/offload.sh)
+        case $f in *llvmjit* | *omptarget*) ;; *) [ -e "$f" ] && objs="$objs $f" ;; esac
     done
     # what they need (NEEDED), and what those need in turn, never descending into a library taken from the
     # machine (libcurl's own dependencies stay Ubuntu's)
@@ -130,9 +131,15 @@ trap finish EXIT
 tar -C "$D" -xJf "$CARRY/carry.tar.xz" 2>/dev/null ||
     python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" "$CARRY/carry.tar.xz" "$D" ||
     { say "FAIL carry: cannot unpack $CARRY/carry.tar.xz (no xz, no python3)"; exit 1; }
+SYS_LD=${LD_LIBRARY_PATH:-}
+# The machine's own jq and curl, if it has them, run with its own libraries: Debian's older copies on the path
+# below (libzstd, libldap, ...) would break an Ubuntu curl; carried ones (on PATH last) need the carried libraries.
+for t in jq curl; do
+    if p=$(command -v "$t"); then eval "$t() { LD_LIBRARY_PATH='$SYS_LD' '$p' \"\$@\"; }"; fi
+done
 export LD_LIBRARY_PATH=$D/carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PPBENCH_PG_BINDIR=$D/carry/pg/usr/lib/postgresql/$PGV/bin
-export PATH=$PPBENCH_PG_BINDIR:$PATH:$D/carry/bin # the machine's jq and curl first, if it has them
+export PATH=$PPBENCH_PG_BINDIR:$PATH:$D/carry/bin
 if [ "$(id -u)" = 0 ] && [ -z "${PPBENCH_PG_USER:-}" ]; then
     for u in postgres ubuntu; do id "$u" >/dev/null 2>&1 && { export PPBENCH_PG_USER=$u; break; }; done
     if [ -z "${PPBENCH_PG_USER:-}" ]; then
@@ -184,7 +191,8 @@ for _ in $(seq 300); do
     [ -n "$PID" ] && break
     sleep 0.2
 done
-check "the worker registers $PLATFORM and is idle ($PID)" '[ -n "$PID" ]' "$(tail -n 3 "$LOG/worker.log" | tr '\n' ' ')"
+check "the worker registers $PLATFORM and is idle ($PID)" '[ -n "$PID" ]' \
+    "$(tail -n 3 "$LOG/worker.log" | tr '\n' ' '); GET /api/v1/platforms: $(api GET /api/v1/platforms 2>&1 | head -c 600)"
 [ -n "$PID" ] || exit 1
 api GET /api/v1/platforms >"$LOG/platforms.json"
 

@@ -145,6 +145,37 @@ static int build_kernel(struct opencl_ctx *c, struct opencl_staggered *st,
     return 0;
 }
 
+/* A default work-group (variant->work_group_auto) above what the compiled kernel takes (its registers:
+ * NVIDIA's compiler allows 3LP-1 in fp64 256 work-items whatever reqd_work_group_size asks) is lowered to the
+ * largest default the kernel takes, and the kernel built again for it; a work-group the job named is left to
+ * check_kernel_work_group to refuse. */
+static int fit_work_group(struct opencl_ctx *c, struct opencl_staggered *st, struct pp_staggered_variant *v,
+                          const char *kernel, struct pp_error *err)
+{
+    size_t limit = 0;
+    unsigned wg;
+    cl_int rc;
+
+    if (!v->work_group_auto)
+        return 0;
+    rc = clGetKernelWorkGroupInfo(st->kernel, c->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(limit), &limit,
+                                  NULL);
+    if (rc != CL_SUCCESS)
+        return opencl_error(err, rc, "clGetKernelWorkGroupInfo(staggered)");
+    if (st->local <= limit)
+        return 0;
+    wg = pp_staggered_default_work_group(v->strategy, v->order, st->global, (unsigned)limit);
+    if (wg == 0)
+        return pp_error_set(err, "no work-group of at most %zu work-items (what %s allows on %s) divides %zu",
+                            limit, kernel, c->name, st->global);
+    clReleaseKernel(st->kernel);
+    clReleaseProgram(st->program);
+    st->kernel = NULL, st->program = NULL;
+    v->work_group = wg;
+    st->local = wg;
+    return build_kernel(c, st, v, err);
+}
+
 static int set_args(struct opencl_staggered *st, bool local, struct pp_error *err)
 {
     const cl_mem mems[] = {st->out, st->links, st->vec, st->nbr};
@@ -207,7 +238,7 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, const unsigned dims[4],
     st->prec = prec;
     st->local = variant->work_group;
     st->global = n * items;
-    if (build_kernel(c, st, variant, err) != 0 ||
+    if (build_kernel(c, st, variant, err) != 0 || fit_work_group(c, st, variant, name, err) != 0 ||
         check_kernel_work_group(c, st, name, kernels[s].local, err) != 0)
         goto out;
     if (opencl_buffer_new(c, CL_MEM_READ_ONLY, link_bytes, "staggered links", &st->links, err) != 0 ||

@@ -130,17 +130,6 @@ static enum pp_staggered_order default_order(enum pp_staggered_strategy s)
     return pp_staggered_items_per_site(s) >= 12 ? PP_ORDER_K : PP_ORDER_NONE;
 }
 
-/* What a work-group size must be a multiple of: the work-items that share one partial sum must share the
- * group (3LP k-major: the 12 of a site; i-major: the 4 k of one row; 4LP: the 48 of a site). */
-static unsigned group_multiple(enum pp_staggered_strategy s, enum pp_staggered_order o)
-{
-    unsigned items = pp_staggered_items_per_site(s);
-
-    if (items == 12)
-        return o == PP_ORDER_K ? 12 : 4;
-    return items == 48 ? 48 : 1;
-}
-
 static int resolve_strategy(struct pp_staggered_variant *v, const struct pp_backend *b,
                             const struct pp_device *dev, struct pp_error *err)
 {
@@ -177,8 +166,8 @@ static int resolve_strategy(struct pp_staggered_variant *v, const struct pp_back
 
 static int resolve_work_group(struct pp_staggered_variant *v, size_t n, struct pp_error *err)
 {
-    static const unsigned preferred[] = {256, 768, 384, 192, 96}; /* 256 only for 1LP (paper, Table I) */
-    unsigned items = pp_staggered_items_per_site(v->strategy), m = group_multiple(v->strategy, v->order);
+    unsigned items = pp_staggered_items_per_site(v->strategy),
+             m = pp_staggered_group_multiple(v->strategy, v->order);
     size_t global = n * items;
 
     if (items == 0) {
@@ -199,16 +188,10 @@ static int resolve_work_group(struct pp_staggered_variant *v, size_t n, struct p
                                 v->work_group, global, n, items, strategy_names[v->strategy]);
         return 0;
     }
-    for (size_t i = v->strategy == PP_STAG_1LP ? 0 : 1; i < sizeof(preferred) / sizeof(preferred[0]); i++)
-        if (preferred[i] % m == 0 && global % preferred[i] == 0) {
-            v->work_group = preferred[i];
-            return 0;
-        }
-    for (unsigned w = 1024; w >= m; w--)
-        if (w % m == 0 && global % w == 0) {
-            v->work_group = w;
-            return 0;
-        }
+    v->work_group = pp_staggered_default_work_group(v->strategy, v->order, global, 1024);
+    v->work_group_auto = true;
+    if (v->work_group)
+        return 0;
     return pp_error_set(err, "no work-group size for strategy %s divides the global size %zu",
                         strategy_names[v->strategy], global);
 }

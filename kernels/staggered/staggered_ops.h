@@ -68,12 +68,43 @@ static inline unsigned pp_staggered_items_per_site(enum pp_staggered_strategy s)
     }
 }
 
+/* What a work-group size must be a multiple of: the work-items that share one partial sum must share the
+ * group (3LP k-major: the 12 of a site; i-major: the 4 k of one row; 4LP: the 48 of a site). */
+static inline unsigned pp_staggered_group_multiple(enum pp_staggered_strategy s, enum pp_staggered_order o)
+{
+    unsigned items = pp_staggered_items_per_site(s);
+
+    if (items == 12)
+        return o == PP_ORDER_K ? 12 : 4;
+    return items == 48 ? 48 : 1;
+}
+
+/* The default work-group of strategy s (order o) over global work-items, at most cap: the first of 768, 384,
+ * 192, 96 (256 first for 1LP, paper 001's Table I) that the strategy's multiple and the global size allow,
+ * else the largest size that does; 0 when none does. The driver caps at 1024; a model whose compiled kernel
+ * takes fewer work-items (registers) asks again with its kernel's limit. */
+static inline unsigned pp_staggered_default_work_group(enum pp_staggered_strategy s,
+                                                       enum pp_staggered_order o, size_t global, unsigned cap)
+{
+    static const unsigned preferred[] = {256, 768, 384, 192, 96};
+    unsigned m = pp_staggered_group_multiple(s, o);
+
+    for (size_t i = s == PP_STAG_1LP ? 0 : 1; i < sizeof(preferred) / sizeof(preferred[0]); i++)
+        if (preferred[i] <= cap && preferred[i] % m == 0 && global % preferred[i] == 0)
+            return preferred[i];
+    for (unsigned w = cap < 1024 ? cap : 1024; w >= m && w > 0; w--)
+        if (w % m == 0 && global % w == 0)
+            return w;
+    return 0;
+}
+
 /* What a staggered run asks for and gets; stored with the result as the variant. */
 struct pp_staggered_variant {
     enum pp_staggered_strategy strategy;
     enum pp_staggered_order order;
-    unsigned work_group; /* work-items per work-group (block); 0 for CPU loops */
-    unsigned threads;    /* CPU threads, or 0 */
+    unsigned work_group;  /* work-items per work-group (block); 0 for CPU loops */
+    bool work_group_auto; /* work_group is the default (none was asked for): a model may lower it */
+    unsigned threads;     /* CPU threads, or 0 */
 };
 
 /* MILC staggered Dslash kernels (paper 001, Eq. 1, with first and third neighbours), from the even

@@ -474,6 +474,16 @@ static void test_strategy_rules(void)
     CHECK(!*m && p.variant.strategy == PP_STAG_3LP_1 && p.variant.order == PP_ORDER_K &&
               p.variant.work_group == 768 && p.dims[0] == 32 && p.dims[3] == 32,
           "GPU default 3lp-1 k 768 at 32^4: %s", m);
+    CHECK(p.variant.work_group_auto, "a default work-group is marked as one (a model may lower it)");
+    /* lowered to a kernel's limit (NVIDIA OpenCL's 3LP-1 fp64: 256): the largest default below it */
+    CHECK(pp_staggered_default_work_group(PP_STAG_3LP_1, PP_ORDER_K, 32 * 32 * 32 * 16 * 12, 256) == 192,
+          "3lp-1 k under a limit of 256: 192, got %u",
+          pp_staggered_default_work_group(PP_STAG_3LP_1, PP_ORDER_K, 32 * 32 * 32 * 16 * 12, 256));
+    CHECK(pp_staggered_default_work_group(PP_STAG_4LP_1, PP_ORDER_K, 32 * 32 * 32 * 16 * 48, 40) == 0,
+          "4lp-1 under 48 work-items: none");
+    CHECK(pp_staggered_default_work_group(PP_STAG_1LP, PP_ORDER_NONE, 128, 100) == 64,
+          "1lp, 128 sites, under 100: the largest divisor 64, got %u",
+          pp_staggered_default_work_group(PP_STAG_1LP, PP_ORDER_NONE, 128, 100));
     m = resolve_gpu(NULL, PP_STAG_1LP, PP_NORDERS, 0, &p);
     CHECK(!*m && p.variant.work_group == 256 && p.variant.order == PP_ORDER_NONE, "1lp default 256: %s", m);
     m = resolve_gpu(dims44, PP_STAG_1LP, PP_NORDERS, 0, &p);
@@ -484,7 +494,7 @@ static void test_strategy_rules(void)
     m = resolve_gpu(dims64, PP_STAG_3LP_1, PP_ORDER_K, 0, &p);
     CHECK(!*m && p.variant.work_group == 96, "3lp-1 on 6^4 (global 7776): 96, got %u", p.variant.work_group);
     m = resolve_gpu(dims44, PP_STAG_3LP_2, PP_ORDER_I, 4, &p);
-    CHECK(!*m, "3lp i-major takes a multiple of 4: %s", m);
+    CHECK(!*m && !p.variant.work_group_auto, "3lp i-major takes a multiple of 4 (asked for: kept): %s", m);
     m = resolve_gpu(dims44, PP_STAG_3LP_2, PP_ORDER_K, 4, &p);
     CHECK(strstr(m, "work-group size 4") && strstr(m, "multiple of 12"), "3lp k-major needs 12: %s", m);
     m = resolve_gpu(dims44, PP_STAG_3LP_3, PP_ORDER_I, 100, &p);
