@@ -13,12 +13,15 @@ NVCC    ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v n
 # found as nvcc is: $(CC) when it has accel/nvptx-none/mkoffload; OFFLOAD_CC= builds without the model.
 OFFLOAD_CC ?= $(if $(filter /%,$(shell $(CC) -print-prog-name=accel/nvptx-none/mkoffload 2>/dev/null)),$(CC))
 # The same model built by clang's OpenMP offload (Debian: clang-19 + libomp-19-dev, whose lib/ holds the nvptx
-# device runtime libomptarget-nvptx-<arch>.bc), with CUDA's ptxas and nvlink (CUDA_PATH) for the device code:
-# found as nvcc is; OFFLOAD_CLANG= builds without it, OFFLOAD_CLANG=<LLVM's bin/clang, a full path> with another
-# LLVM (its lib/ beside bin/ holds the device runtime and libomptarget, else set OMPT_CLANG_LIB).
+# device runtime libomptarget-nvptx-<arch>.bc), with a CUDA toolkit's ptxas and nvlink for the device code
+# (OMPT_CLANG_CUDA: Debian's CUDA 11.8 ones that scripts/cuda118.sh unpacks into .deps/cuda-11.8, else CUDA_PATH;
+# LLVM 19's runtime cannot load the cubins of CUDA 12.8 and later, see scripts/cuda118.sh): found as nvcc is;
+# OFFLOAD_CLANG= builds without it, OFFLOAD_CLANG=<LLVM's bin/clang, a full path> with another LLVM (its lib/
+# beside bin/ holds the device runtime and libomptarget, else set OMPT_CLANG_LIB).
 CUDA_PATH       ?= /usr/local/cuda
+OMPT_CLANG_CUDA ?= $(firstword $(wildcard $(CURDIR)/.deps/cuda-11.8) $(CUDA_PATH))
 OMPT_CLANG_ARCH ?= sm_90
-OFFLOAD_CLANG   ?= $(if $(wildcard $(CUDA_PATH)/bin/ptxas),$(if $(wildcard $(CUDA_PATH)/bin/nvlink),$(firstword \
+OFFLOAD_CLANG   ?= $(if $(wildcard $(OMPT_CLANG_CUDA)/bin/ptxas),$(if $(wildcard $(OMPT_CLANG_CUDA)/bin/nvlink),$(firstword \
                    $(foreach v,19,$(if $(wildcard /usr/lib/llvm-$(v)/lib/libomptarget-nvptx-$(OMPT_CLANG_ARCH).bc),\
                    $(wildcard /usr/lib/llvm-$(v)/bin/clang))))))
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
@@ -59,7 +62,7 @@ OMPT_SO     = $(BUILD)/lib/ppbench/libppbench-omptarget.so
 # that the nvptx back end does not vectorise warn (-Wpass-failed): on the GPU one OpenMP thread is one CUDA
 # thread there, and simd has no lanes to spread over.
 OMPT_CLANG_LIB  ?= $(abspath $(dir $(OFFLOAD_CLANG))../lib)
-OMPT_CLANG_FLAGS ?= -fopenmp --offload-arch=$(OMPT_CLANG_ARCH) --cuda-path=$(CUDA_PATH) \
+OMPT_CLANG_FLAGS ?= -fopenmp --offload-arch=$(OMPT_CLANG_ARCH) --cuda-path=$(OMPT_CLANG_CUDA) \
                     --libomptarget-nvptx-bc-path=$(OMPT_CLANG_LIB) -Wno-pass-failed
 OMPT_CLANG_SO     = $(BUILD)/lib/ppbench/libppbench-omptarget-clang.so
 
@@ -114,6 +117,8 @@ ifeq ($(OFFLOAD_CC),)
 endif
 ifeq ($(OFFLOAD_CLANG),)
 	@echo "note: omp-target not built with clang: install clang-19 and libomp-19-dev (clang's OpenMP offload), and the CUDA toolkit's ptxas and nvlink at CUDA_PATH=$(CUDA_PATH), or set OFFLOAD_CLANG=..."
+else ifeq ($(wildcard $(CURDIR)/.deps/cuda-11.8),)
+	@echo "note: omp-target's clang build uses the ptxas of $(OMPT_CLANG_CUDA); from CUDA 12.8 on LLVM 19's runtime finds no device with it: scripts/cuda118.sh (make deps runs it) fetches Debian's CUDA 11.8 ptxas"
 endif
 
 deps:
@@ -285,8 +290,14 @@ $(OMPT_SO): $(OMPT_OBJ) $(CUDA_PIC_OBJ)
 
 # The same sources by clang (OFFLOAD_CLANG), objects apart; the link runs clang-linker-wrapper, which links the
 # device code (nvlink) and embeds the image.
+# The objects hold device code: built again when the toolkit or the flags change (the stamp's text).
 OMPT_CLANG_OBJ = $(patsubst %.c,$(BUILD)/obj/omptarget-clang/%.o,$(OMPT_SRC))
-$(OMPT_CLANG_OBJ): $(BUILD)/obj/omptarget-clang/%.o: %.c | $(BUILD)/gen/buildinfo.h
+OMPT_CLANG_STAMP = $(BUILD)/obj/omptarget-clang/toolchain
+$(OMPT_CLANG_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(OFFLOAD_CLANG) $(OMPT_CLANG_CUDA) $(OMPT_CLANG_FLAGS)' | cmp -s - $@ || \
+		echo '$(OFFLOAD_CLANG) $(OMPT_CLANG_CUDA) $(OMPT_CLANG_FLAGS)' >$@
+$(OMPT_CLANG_OBJ): $(BUILD)/obj/omptarget-clang/%.o: %.c $(OMPT_CLANG_STAMP) | $(BUILD)/gen/buildinfo.h
 	@mkdir -p $(@D)
 	$(call say,CLANG,$<)$(OFFLOAD_CLANG) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_CLANG_FLAGS) -fPIC \
 		-fvisibility=hidden -MMD -MP -c $< -o $@

@@ -39,6 +39,13 @@ if [ -n "$optional" ]; then
         echo "optional (the omp-target model): sudo apt-get install -y$optional" >&2
     fi
 fi
+# clang's omp-target build sends its device code through CUDA 11.8's ptxas (scripts/cuda118.sh says why): fetched
+# once where that build is made (clang-19's nvptx device runtime and a CUDA toolkit here).
+if [ ! -d .deps/cuda-11.8 ] && [ -f /usr/lib/llvm-19/lib/libomptarget-nvptx-sm_90.bc ] &&
+    [ -x "${CUDA_PATH:-/usr/local/cuda}/bin/ptxas" ] && [ -z "$missing" ]; then
+    echo "deps: Debian's CUDA 11.8 ptxas for omp-target's clang build (scripts/cuda118.sh)"
+    scripts/cuda118.sh >/dev/null || echo "deps: scripts/cuda118.sh failed: omp-target's clang build will find no GPU" >&2
+fi
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then

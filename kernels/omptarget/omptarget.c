@@ -153,10 +153,11 @@ static int host_wanted(void)
 /* The device count and the host's device number, from the offload runtime itself. LLVM's libomp defines
  * omp_get_num_devices and omp_get_initial_device (= that count) as forwarders that look the function up in
  * libomptarget through dlsym from libomp, and this build's references bind to libomp's (the first of its
- * dependencies). The worker dlopens this library RTLD_LOCAL, so libomptarget is in its local scope only, where
- * that lookup does not reach: libomp answers 0 devices, no device is seen, and the host's number would be 0,
- * device 0's. So the clang build calls libomptarget's own functions (found in the loaded library: RTLD_NOLOAD);
- * GCC's libgomp answers directly. Set by the first discovery, before any other OpenMP call of this model. */
+ * dependencies). The worker dlopens this library RTLD_LOCAL, so libomptarget is in its local scope only,
+ * where that lookup does not reach: libomp answers 0 devices, no device is seen, and the host's number would
+ * be 0, device 0's. So the clang build calls libomptarget's own functions (found in the loaded library:
+ * RTLD_NOLOAD); GCC's libgomp answers directly. Set by the first discovery, before any other OpenMP call of
+ * this model. */
 static int (*num_devices)(void) = omp_get_num_devices;
 static int (*initial_device)(void) = omp_get_initial_device;
 
@@ -233,7 +234,8 @@ static int omptarget_discover(struct pp_device_list *out, struct pp_error *err)
 
 /* ---- contexts ---- */
 
-static int shape_from_env(const char *name, unsigned *out, struct pp_error *err)
+/* *out = the number in the environment variable name (0: the runtime's choice; absent: 0, *given false). */
+static int shape_from_env(const char *name, unsigned *out, bool *given, struct pp_error *err)
 {
     unsigned long v = 0;
     int rc = pp_env_unsigned(name, &v);
@@ -241,6 +243,8 @@ static int shape_from_env(const char *name, unsigned *out, struct pp_error *err)
     if (rc < 0 || v > 1u << 24)
         return pp_error_set(err, "%s must be a number from 0 to %u", name, 1u << 24);
     *out = rc ? (unsigned)v : 0;
+    if (given)
+        *given = rc > 0;
     return 0;
 }
 
@@ -255,8 +259,8 @@ static int omptarget_open(const struct pp_device *dev, struct pp_ctx **out, stru
         return pp_error_set(err, "out of memory");
     ctx->device = dev->index;
     ctx->host = dev->kind == PP_DEVICE_CPU;
-    if (shape_from_env("PPBENCH_OMPTARGET_TEAMS", &ctx->shape.teams, err) < 0 ||
-        shape_from_env("PPBENCH_OMPTARGET_THREADS", &ctx->shape.threads, err) < 0)
+    if (shape_from_env("PPBENCH_OMPTARGET_TEAMS", &ctx->shape.teams, NULL, err) < 0 ||
+        shape_from_env("PPBENCH_OMPTARGET_THREADS", &ctx->shape.threads, &ctx->shape.threads_given, err) < 0)
         goto fail;
     if (ctx->host) {
         ctx->sm_count = omp_get_max_threads();
@@ -308,7 +312,10 @@ static void omptarget_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     info_add(out, "omptarget.offload", "%s",
              getenv("OMP_TARGET_OFFLOAD") ? getenv("OMP_TARGET_OFFLOAD") : "");
     info_add(out, "omptarget.teams", "%u", ctx->shape.teams);
-    info_add(out, "omptarget.thread_limit", "%u", ctx->shape.threads);
+    if (ctx->shape.threads_given)
+        info_add(out, "omptarget.thread_limit", "%u", ctx->shape.threads);
+    else
+        info_add(out, "omptarget.thread_limit", "unset (each suite's default: the variant's work_group_size)");
     if (ctx->sm_count)
         info_add(out, ctx->host ? "omptarget.host_threads" : "omptarget.sm_count", "%d", ctx->sm_count);
     info_add(out, "omptarget.toolchain", "%s", OMPT_TOOLCHAIN);

@@ -23,10 +23,12 @@
 #define OMPT_HIDDEN __attribute__((visibility("hidden")))
 
 /* The launch shape of the target loops: num_teams and thread_limit, or 0 for the runtime's choice (then the
- * loops carry no such clause). From PPBENCH_OMPTARGET_TEAMS and PPBENCH_OMPTARGET_THREADS at open. */
+ * loops carry no such clause). From PPBENCH_OMPTARGET_TEAMS and PPBENCH_OMPTARGET_THREADS at open; where the
+ * latter is absent, a suite's own default on a GPU (omptarget_threads). */
 struct omptarget_shape {
     unsigned teams;
     unsigned threads;
+    bool threads_given; /* PPBENCH_OMPTARGET_THREADS was set: it wins over a suite's default */
 };
 
 /* The context: the device and what the core knows of it; each suite's own state, private to the suite's file,
@@ -45,11 +47,32 @@ struct pp_ctx {
 #ifdef __clang__
 #define OMPT_GPU_SIMD_LANES 1u
 #define OMPT_GPU_SIMD_NOTE  "clang's nvptx offload runs simd on one lane: an OpenMP thread is a CUDA thread"
+/* The thread_limit on a GPU of the suites that take it (OMPT_SUITE_THREADS) where PPBENCH_OMPTARGET_THREADS
+ * is absent: 256 CUDA threads a block. On the H100, LLVM 19's own choice (128 a block) ran STREAM's triad at
+ * 0.68x CUDA's and 256 at 0.85x (2^28 fp64), Wilson at 0.85x and 0.89x; CG's spmv and the staggered 1lp ran
+ * slower with it (0.62x -> 0.29x, 0.97x -> 0.72x), so they keep the runtime's (docs/PERFORMANCE.md). GCC's
+ * runtime choice was its best everywhere, so its build keeps it (0). */
+#define OMPT_GPU_THREADS_DEFAULT 256u
 #else
 #define OMPT_GPU_SIMD_LANES 32u
 #define OMPT_GPU_SIMD_NOTE                                                                                   \
     "simd spans a warp's 32 lanes on GCC's nvptx offload, a width the directives cannot set: 1 or 32"
+#define OMPT_GPU_THREADS_DEFAULT 0u
 #endif
+
+/* A suite's thread_limit on a GPU where the environment gives none: a suite file that takes
+ * OMPT_GPU_THREADS_DEFAULT defines OMPT_SUITE_THREADS to it before including this header; the others keep the
+ * runtime's choice (0). */
+#ifndef OMPT_SUITE_THREADS
+#define OMPT_SUITE_THREADS 0u
+#endif
+
+/* The thread_limit of ctx's loops in a suite whose default is suite_default: the environment's, else 0 on the
+ * host (fallback), else the suite's. */
+static inline unsigned omptarget_threads(const struct pp_ctx *ctx, unsigned suite_default)
+{
+    return ctx->shape.threads_given || ctx->host ? ctx->shape.threads : suite_default;
+}
 
 /* The one exported symbol (omptarget.c); the names below stay inside the shared object. */
 extern const struct pp_backend pp_backend_omptarget;
@@ -72,19 +95,19 @@ OMPT_HIDDEN unsigned omptarget_blocks(const struct pp_ctx *ctx);
 
 /* ---- the target loops ----
  * OMPT_FOR(ctx, clauses, loop): the for loop as `target teams distribute parallel for simd` on ctx's device,
- * with num_teams and thread_limit when the context's shape sets them (a clause cannot say "the runtime's
- * choice", hence one directive per case), and clauses (is_device_ptr, map, ...) appended.
- * OMPT_TEAMS_FOR(ctx, clauses, loop): the same with `target teams distribute` only, for loops over blocks
- * whose bodies hold their own `parallel for simd` (_Pragma, as a #pragma cannot sit in a macro argument).
- * On GCC's nvptx offload, an OpenMP thread is a warp and simd runs on its 32 lanes, so thread_limit counts
- * warps and a loop without simd leaves 31 lanes of each warp idle. On clang's, an OpenMP thread is a CUDA
- * thread and simd is one lane: thread_limit counts CUDA threads (a block's size), and a loop runs one
- * iteration per CUDA thread with or without simd. */
+ * with num_teams and thread_limit when the context's shape (or the suite's default thread_limit) sets them (a
+ * clause cannot say "the runtime's choice", hence one directive per case), and clauses (is_device_ptr, map,
+ * ...) appended. OMPT_TEAMS_FOR(ctx, clauses, loop): the same with `target teams distribute` only, for loops
+ * over blocks whose bodies hold their own `parallel for simd` (_Pragma, as a #pragma cannot sit in a macro
+ * argument). On GCC's nvptx offload, an OpenMP thread is a warp and simd runs on its 32 lanes, so
+ * thread_limit counts warps and a loop without simd leaves 31 lanes of each warp idle. On clang's, an OpenMP
+ * thread is a CUDA thread and simd is one lane: thread_limit counts CUDA threads (a block's size), and a loop
+ * runs one iteration per CUDA thread with or without simd. */
 #define OMPT_PRAGMA(x) _Pragma(#x)
 #define OMPT_LOOP_(ctx, construct, clauses, ...)                                                             \
     do {                                                                                                     \
         const int ompt_dev_ = (ctx)->device, ompt_teams_ = (int)(ctx)->shape.teams,                          \
-                  ompt_threads_ = (int)(ctx)->shape.threads;                                                 \
+                  ompt_threads_ = (int)omptarget_threads((ctx), OMPT_SUITE_THREADS);                         \
         if (ompt_teams_ && ompt_threads_) {                                                                  \
             OMPT_PRAGMA(omp construct device(ompt_dev_) num_teams(ompt_teams_) thread_limit(ompt_threads_)   \
                             clauses)                                                                         \

@@ -12,6 +12,7 @@
  * partial sums until release (or the next alloc, or close); close frees the state (omptarget_stream_impl).
  * Threads: the context's thread; each target region returns when the device has finished (no nowait).
  */
+#define OMPT_SUITE_THREADS OMPT_GPU_THREADS_DEFAULT /* 256 a block under clang on a GPU (omptarget.h) */
 #include "kernels/omptarget/omptarget.h"
 
 #include <stdlib.h>
@@ -110,7 +111,7 @@ static int stream_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, st
         return pp_error_set(err, "out of memory");
     }
     memset(layout, 0, sizeof(*layout));
-    layout->work_group = ctx->shape.threads;
+    layout->work_group = omptarget_threads(ctx, OMPT_SUITE_THREADS);
     layout->dot_groups = (unsigned)x->blocks;
     layout->dot_chain = (n + x->blocks - 1) / x->blocks + x->blocks;
     return 0;

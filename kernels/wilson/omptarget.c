@@ -12,6 +12,7 @@
  * and kept in the context's suite slots; release frees the fields, close frees the state. Threads: the
  * context's thread.
  */
+#define OMPT_SUITE_THREADS OMPT_GPU_THREADS_DEFAULT /* 256 a block under clang on a GPU (omptarget.h) */
 #include "kernels/omptarget/omptarget.h"
 
 #include <stdint.h>
@@ -136,7 +137,7 @@ static int wilson_alloc(struct pp_ctx *ctx, size_t n, const unsigned dims[4], en
     }
     memset(variant, 0, sizeof(*variant));
     variant->layout = layout;
-    variant->work_group = ctx->shape.threads;
+    variant->work_group = omptarget_threads(ctx, OMPT_SUITE_THREADS);
     variant->threads = ctx->host ? (unsigned)ctx->sm_count : 0;
     return 0;
 }
