@@ -16,7 +16,7 @@ fi
 so_of() { case $1 in gcc) echo "$BUILD/lib/ppbench/libppbench-omptarget.so" ;; clang) echo "$BUILD/lib/ppbench/libppbench-omptarget-clang.so" ;; esac; }
 if [ -z "${OMPT_TEST_COMPILER:-}" ]; then
     expect "omp-target missing its shared objects says why, for each build" 0 \
-        'note: omp-target: no device: omp-target backend not loaded: .*libppbench-omptarget.so.*; .*libppbench-omptarget-clang.so' -- \
+        'note: omp-target: no device: omp-target backend not loaded: .*libppbench-omptarget-clang.so.*; .*libppbench-omptarget.so' -- \
         env -u PPBENCH_OMPTARGET_COMPILER PPBENCH_LIBDIR=/nonexistent PPBENCH_OMPTARGET_HOST=1 sh -c "cp '$WORKER' '$TMP/w' && '$TMP/w' list"
     expect "omp-target: an unknown compiler is refused, naming the choices" 0 \
         'omp-target backend not loaded: PPBENCH_OMPTARGET_COMPILER must be gcc or clang, not "icc"' -- \
