@@ -73,37 +73,10 @@ RUNS=$(mktemp -d)
 mkdir -p "$OUT"
 . "$(dirname "$0")/lib.sh"
 
-# The runtimes: GCC's folder as it is; clang's unpacked, with a fallback linked in for each library the
-# machine lacks, and libcuda.so pointing at the driver's libcuda.so.1 where the machine has no such name.
-has_lib() { ldconfig -p | awk -v n="$1" '$1 == n && /x86-64/ {f = 1} END {exit !f}'; }
-rt_notes=""
-libs=$OFFLOAD_RT/lib
-if [ -f "$OFFLOAD_RT/llvm.tar.xz" ]; then
-    llvm=$(mktemp -d)
-    # tar needs xz for this, which a base image may lack; Python's tarfile reads it too.
-    if command -v xz >/dev/null; then
-        tar -C "$llvm" -xJf "$OFFLOAD_RT/llvm.tar.xz"
-    else
-        python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2], filter="data")' \
-            "$OFFLOAD_RT/llvm.tar.xz" "$llvm"
-    fi
-    for f in "$llvm"/llvm/fallback/*; do
-        n=$(basename "$f")
-        has_lib "$n" || { ln -s "$f" "$llvm/llvm/lib/$n"; rt_notes="$rt_notes $n"; }
-    done
-    if ! has_lib libcuda.so; then
-        cuda1=$(ldconfig -p | awk '$1 == "libcuda.so.1" && /x86-64/ {print $NF; exit}')
-        for d in ${LD_LIBRARY_PATH:+${LD_LIBRARY_PATH//:/ }} /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu; do
-            [ -z "$cuda1" ] && [ -e "$d/libcuda.so.1" ] && cuda1=$d/libcuda.so.1
-        done
-        [ -n "$cuda1" ] && ln -s "$cuda1" "$llvm/llvm/lib/libcuda.so" && rt_notes="$rt_notes libcuda.so->$cuda1"
-    fi
-    libs=$libs:$llvm/llvm/lib
-fi
-export LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+offload_runtime "$OFFLOAD_RT"
 gpu_setup
 {
-    echo "LLVM runtime: fallbacks and links used:${rt_notes:- none}"
+    echo "LLVM runtime: fallbacks and links used:${RT_NOTES:- none}"
     ldd "$(dirname "$W")/../lib/ppbench/libppbench-omptarget-clang.so" 2>&1 | grep -E 'omp|LLVM|not found'
 } | tee -a "$OUT/env.txt"
 COMPILERS=""

@@ -21,8 +21,11 @@
 #                                        summary.txt (the checks, PASS/FAIL lines, and the latency) and
 #                                        service.tar.gz (every document, log and the environment)
 # Settings (environment): B (build folder, default build), CARRY (default .gpucarry), MODELS (default "cuda
-# opencl" with a GPU, else "openmp opencl"), PLATFORM (default gpu0, else cpu0), SIZE (default: the suites' own
-# sizes with a GPU, "small" without), LATENCY_N (tiny jobs for the latency, default 20), BUDGET_S (default 480).
+# opencl" with a GPU, plus omp-target with OFFLOAD_RT, else "openmp opencl"), PLATFORM (default gpu0, else cpu0),
+# SIZE (default: the suites' own sizes with a GPU, "small" without; "pp": the GPU's default sizes named, so that
+# cpu0 and gpu0 run the same problems), LATENCY_N (tiny jobs for the latency, default 20), BUDGET_S (default 480),
+# OFFLOAD_RT (the folder `bench/gpu/offload.sh pack` made: omp-target's runtimes), CPU_MODELS (models run on cpu0
+# too, by a second worker, with SIZE pp: then PP over {cpu0, PLATFORM} per suite and kernel, OUT/pp.txt).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
@@ -103,9 +106,10 @@ OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 BUDGET_S=${BUDGET_S:-480}
 if nvidia-smi -L >/dev/null 2>&1; then GPU=1; else GPU=0; fi
-MODELS=${MODELS:-$([ $GPU = 1 ] && echo "cuda opencl" || echo "openmp opencl")}
+MODELS=${MODELS:-$([ $GPU = 1 ] && echo "cuda opencl${OFFLOAD_RT:+ omp-target}" || echo "openmp opencl")}
 PLATFORM=${PLATFORM:-$([ $GPU = 1 ] && echo gpu0 || echo cpu0)}
-SIZE=${SIZE:-$([ $GPU = 1 ] && echo default || echo small)}
+CPU_MODELS=${CPU_MODELS:-}
+SIZE=${SIZE:-$([ -n "$CPU_MODELS" ] && echo pp || { [ $GPU = 1 ] && echo default || echo small; })}
 LATENCY_N=${LATENCY_N:-20}
 D=$(mktemp -d /tmp/ppbench-service.XXXXXX)
 chmod 755 "$D" # the PostgreSQL user must reach the state folder in it
@@ -118,6 +122,7 @@ check() { if eval "$2"; then say "PASS $1"; else say "FAIL $1${3:+: $3}"; fi; }
 spid="" wpid=""
 finish() {
     [ -n "$wpid" ] && kill -TERM "$wpid" 2>/dev/null && wait "$wpid" 2>/dev/null
+    [ -n "${cwpid:-}" ] && kill -TERM "$cwpid" 2>/dev/null && wait "$cwpid" 2>/dev/null
     [ -n "$spid" ] && kill -TERM "$spid" 2>/dev/null && wait "$spid" 2>/dev/null
     cp -a "$D/state/pg/log" "$LOG/postgresql.log" 2>/dev/null
     tar -C "$D" -czf "$OUT/service.tar.gz" logs 2>/dev/null
@@ -138,6 +143,8 @@ for t in jq curl; do
     if p=$(command -v "$t"); then eval "$t() { LD_LIBRARY_PATH='$SYS_LD' '$p' \"\$@\"; }"; fi
 done
 export LD_LIBRARY_PATH=$D/carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. bench/gpu/lib.sh
+[ -n "${OFFLOAD_RT:-}" ] && offload_runtime "$OFFLOAD_RT"
 export PPBENCH_PG_BINDIR=$D/carry/pg/usr/lib/postgresql/$PGV/bin
 export PATH=$PPBENCH_PG_BINDIR:$PATH:$D/carry/bin
 if [ "$(id -u)" = 0 ] && [ -z "${PPBENCH_PG_USER:-}" ]; then
@@ -159,7 +166,6 @@ check "every library of ppbenchd, the worker, postgres and psql is found" '[ -z 
 if [ $GPU = 1 ]; then # NVIDIA's OpenCL driver registered beside PoCL; the GPU, its clocks, the CPU: env.txt
     export W=$B/bin/ppbench-worker # lib.sh's name for the worker
     OUT_SAVE=$OUT OUT=$LOG
-    . bench/gpu/lib.sh
     gpu_setup >/dev/null 2>&1
     OUT=$OUT_SAVE
 else
@@ -194,10 +200,31 @@ done
 check "the worker registers $PLATFORM and is idle ($PID)" '[ -n "$PID" ]' \
     "$(tail -n 3 "$LOG/worker.log" | tr '\n' ' '); GET /api/v1/platforms: $(api GET /api/v1/platforms 2>&1 | head -c 600)"
 [ -n "$PID" ] || exit 1
+CPID="" cwpid=""
+if [ -n "$CPU_MODELS" ]; then
+    "$B/bin/ppbench-worker" serve --server "$URL" --platform cpu0 --token "$WTOKEN" >"$LOG/worker-cpu0.log" 2>&1 &
+    cwpid=$!
+    for _ in $(seq 300); do
+        CPID=$(api GET /api/v1/platforms | jq -r '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle") | .id' 2>/dev/null)
+        [ -n "$CPID" ] && break
+        sleep 0.2
+    done
+    check "a second worker registers cpu0 ($CPID)" '[ -n "$CPID" ]' "$(tail -n 3 "$LOG/worker-cpu0.log" | tr '\n' ' ')"
+fi
 api GET /api/v1/platforms >"$LOG/platforms.json"
 
 # Jobs of every suite on each model, one after another (one worker: they queue)
 params() { # SUITE: the job's params for SIZE
+    if [ "$SIZE" = pp ]; then # the GPU's defaults, named (a CPU's own defaults differ)
+        case $1 in
+        stream) echo '{"arraysize": 33554432}' ;;
+        wilson | staggered) echo '{"lattice": "32x32x32x32"}' ;;
+        cg) echo '{"n": 215}' ;;
+        hacc) echo '{"leaf_pairs": 65536}' ;;
+        *) echo '{}' ;;
+        esac
+        return
+    fi
     [ "$SIZE" = small ] || { echo '{}'; return; }
     case $1 in
     stream) echo '{"arraysize": 1048576, "numtimes": 10}' ;;
@@ -210,33 +237,43 @@ params() { # SUITE: the job's params for SIZE
 }
 SUITES=$(api GET /api/v1/suites | jq -r '.suites[].name')
 : >"$LOG/jobs.txt"
-for m in $MODELS; do
-    for s in $SUITES; do
-        body=$(jq -nc --arg s "$s" --arg m "$m" --arg p "$PID" --argjson params "$(params "$s")" \
-            '{suite: $s, model: $m, platform: $p, params: $params, timeout_s: 300}')
-        id=$(api POST /api/v1/jobs "$body" | jq -r '.id // empty')
-        echo "$s $m ${id:-refused}" >>"$LOG/jobs.txt"
+# run_jobs PLATFORM MODELS: a job of every suite on each model, submitted at once (one worker: they queue), each
+# waited for and checked. The GPU's jobs end before cpu0's start: a CPU job on every core of the same host slows
+# the GPU worker's host thread, and the GPU's samples come out noisy (seen: CVs of 30 % at 2^25).
+run_jobs() {
+    local plat=$1 m s id body st doc m_at
+    : >"$LOG/jobs-now.txt"
+    for m in $2; do
+        for s in $SUITES; do
+            body=$(jq -nc --arg s "$s" --arg m "$m" --arg p "$plat" --argjson params "$(params "$s")" \
+                '{suite: $s, model: $m, platform: $p, params: $params, timeout_s: 300}')
+            id=$(api POST /api/v1/jobs "$body" | jq -r '.id // empty')
+            echo "$s $m ${id:-refused} $plat" | tee -a "$LOG/jobs.txt" >>"$LOG/jobs-now.txt"
+        done
     done
-done
-while read -r s m id; do
-    [ "$id" = refused ] && continue
-    for _ in $(seq $((BUDGET_S * 4))); do
-        st=$(api GET "/api/v1/jobs/$id" | jq -r .state)
-        case $st in succeeded | failed | cancelled) break ;; esac
-        [ "$SECONDS" -gt "$BUDGET_S" ] && break
-        sleep 0.25
-    done
-    api GET "/api/v1/jobs/$id" >"$LOG/job-$s-$m.json"
-    doc="$LOG/job-$s-$m.json"
-    check "$s on $m: job $id succeeded, every result verified" \
-        "jq -e '.state == \"succeeded\" and (.results | length) > 0 and all(.results[]; .verified)' '$doc' >/dev/null" \
-        "$(jq -c '{state, error, results: [.results[]? | {kernel, verified, error}]}' "$doc" | head -c 300)"
-    say "  $s $m: $(jq -r '[.results[]? | "\(.kernel) \(.bandwidth_bytes_per_s / 1e9 * 100 | round / 100) GB/s \(.gflops * 100 | round / 100) GFLOP/s"] | join(", ")' "$doc")"
-done <"$LOG/jobs.txt"
+    while read -r s m id _; do
+        [ "$plat" = "$PID" ] && m_at=$m || m_at="$m@${plat#*/}"
+        [ "$id" = refused ] && continue
+        for _ in $(seq $((BUDGET_S * 4))); do
+            st=$(api GET "/api/v1/jobs/$id" | jq -r .state)
+            case $st in succeeded | failed | cancelled) break ;; esac
+            [ "$SECONDS" -gt "$BUDGET_S" ] && break
+            sleep 0.25
+        done
+        api GET "/api/v1/jobs/$id" >"$LOG/job-$s-$m_at.json"
+        doc="$LOG/job-$s-$m_at.json"
+        check "$s on $m_at: job $id succeeded, every result verified" \
+            "jq -e '.state == \"succeeded\" and (.results | length) > 0 and all(.results[]; .verified)' '$doc' >/dev/null" \
+            "$(jq -c '{state, error, results: [.results[]? | {kernel, verified, error}]}' "$doc" | head -c 300)"
+        say "  $s $m_at: $(jq -r '[.results[]? | "\(.kernel) \(.bandwidth_bytes_per_s / 1e9 * 100 | round / 100) GB/s \(.gflops * 100 | round / 100) GFLOP/s\(if (.flags | length) > 0 then " " + (.flags | join(",")) else "" end)"] | join(", ")' "$doc")"
+    done <"$LOG/jobs-now.txt"
+}
+run_jobs "$PID" "$MODELS"
+[ -n "$CPID" ] && run_jobs "$CPID" "$CPU_MODELS"
 
 # PP, baselines, health, /metrics
-# (small sizes on a CPU are cache-resident, flagged and left out of PP by default: counted here)
-api GET "/api/v1/pp?problem=stream.triad&platforms=$PID$([ "$SIZE" = small ] && echo '&include_flagged=true')" >"$LOG/pp-stream-triad.json"
+# (flagged results count here: small sizes on a CPU are cache-resident, and a busy host makes samples noisy)
+api GET "/api/v1/pp?problem=stream.triad&platforms=$PID&include_flagged=true" >"$LOG/pp-stream-triad.json"
 check "PP of stream.triad on $PLATFORM: above 0 for each of $MODELS" \
     "jq -e --argjson ms '$(printf '%s\n' $MODELS | jq -R . | jq -sc .)' '[.applications[] | select(.pp > 0) | .model] as \$got | all(\$ms[]; . as \$m | \$got | index(\$m) != null)' '$LOG/pp-stream-triad.json' >/dev/null" \
     "$(head -c 300 "$LOG/pp-stream-triad.json")"
@@ -252,6 +289,33 @@ curl -s "$URL/metrics" >"$LOG/metrics.txt"
 check "/metrics: the platform's figures and baselines, jobs by state" \
     "grep -q 'ppbench_result_bytes_per_second{.*platform=\"$PID\"' '$LOG/metrics.txt' && grep -q '^ppbench_jobs{state=\"succeeded\"} [1-9]' '$LOG/metrics.txt'" \
     "$(grep -c '^ppbench_' "$LOG/metrics.txt") series"
+
+# PP over {cpu0, PLATFORM} of every suite's kernels (paper 002's harmonic mean of application efficiencies),
+# per model as the API computes it, and for "OpenMP" as one application (openmp on cpu0, omp-target on the GPU:
+# on each platform the better of the two, computed here from the API's efficiencies; docs/METHODOLOGY.md)
+if [ -n "$CPID" ]; then
+    : >"$OUT/pp.txt"
+    for s in $SUITES; do
+        for k in $(api GET /api/v1/suites | jq -r --arg s "$s" '.suites[] | select(.name == $s) | .kernels[]'); do
+            api GET "/api/v1/pp?problem=$s.$k&platforms=$CPID,$PID" >"$LOG/pp-$s.$k.json"
+            jq -r --arg c "$CPID" --arg g "$PID" '
+                def eff($a; $p): ($a.efficiencies[] | select(.platform == $p) | .efficiency) // 0;
+                def hm($x; $y): if $x > 0 and $y > 0 then 2 / (1 / $x + 1 / $y) else 0 end;
+                def r: . * 1000 | round / 1000;
+                (.applications | map({(.model): .}) | add // {}) as $m |
+                "\(.problem) \(.precision) size \(.size): " +
+                ([.applications[] | "\(.model) \(.pp // "n/a" | if type == "number" then r else . end) (cpu \(eff(.; $c) | r), gpu \(eff(.; $g) | r))"] | join(", ")) +
+                (if $m.openmp and $m["omp-target"] then
+                    ([eff($m.openmp; $c), eff($m["omp-target"]; $c)] | max) as $ec |
+                    ([eff($m.openmp; $g), eff($m["omp-target"]; $g)] | max) as $eg |
+                    "; OpenMP (openmp + omp-target) \(hm($ec; $eg) | r)" else "" end)' \
+                "$LOG/pp-$s.$k.json" >>"$OUT/pp.txt" 2>>"$LOG/pp-errors.txt"
+        done
+    done
+    check "PP over {$CPID, $PID} for every kernel" '[ "$(grep -c . "$OUT/pp.txt")" -gt 0 ] && [ ! -s "$LOG/pp-errors.txt" ]' \
+        "$(head -c 300 "$LOG/pp-errors.txt")"
+    cat "$OUT/pp.txt"
+fi
 
 # Submission to kernel start on the idle worker: LATENCY_N tiny STREAM copies, one at a time; the kernel's start
 # is the job's first progress event (posted after the first timed iteration: an upper bound)
