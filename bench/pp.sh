@@ -4,7 +4,7 @@
 # (6 kernels, 2 precisions, 4 sizes with 2^25 the most common, 5 models with 2 variants, 100 times per row, 2 %
 # failed, 90 days), then N calls of every read route (and a submission) with curl: median and p95 of the total
 # time; then every page of the dashboard in headless Chromium (bench/pages.mjs).
-# The results are stored as an import of history is: with the judging trigger (results_verdict, issue 16)
+# The results are stored as an import of history is: with the judging trigger (results_judge_rows, issue 16)
 # disabled for that one statement, so they carry no verdicts or baselines; every other trigger (problem keys,
 # flags, the PP size and key counts) runs as for any insert. Judged one by one, a million rows take hours here.
 #   bench/pp.sh [ROWS, default 1000000] [N calls per request, default 20]
@@ -37,7 +37,7 @@ sql "INSERT INTO jobs (state, suite, kernels, model, platform_id, params, tags, 
                   CASE WHEN i > 99950 THEN 'queued' WHEN i % 50 = 7 THEN 'failed' WHEN i % 97 = 3 THEN 'cancelled'
                        ELSE 'succeeded' END AS st
            FROM generate_series(1, 100000) i) g"
-sql "ALTER TABLE results DISABLE TRIGGER results_verdict"
+sql "ALTER TABLE results DISABLE TRIGGER results_judge_rows"
 sql "INSERT INTO results (job_id, platform_id, suite, kernel, model, variant, precision, size, bytes, flops, times_s,
                           min_s, max_s, mean_s, median_s, stddev_s, bandwidth, gflops, verified, error, provenance,
                           created_at)
@@ -61,7 +61,7 @@ sql "INSERT INTO results (job_id, platform_id, suite, kernel, model, variant, pr
                     (ARRAY[1048576, 4194304, 33554432, 33554432, 33554432, 268435456]::bigint[])[1 + (i / 4320) % 6] AS n,
                     (i % 50) <> 7 AS ok, 1e11 * (1 + (i % 29)) AS bw
              FROM generate_series(1, $ROWS) i) a) b) g"
-sql "ALTER TABLE results ENABLE TRIGGER results_verdict"
+sql "ALTER TABLE results ENABLE TRIGGER results_judge_rows"
 sql "VACUUM ANALYZE results" 2>/dev/null
 sql "VACUUM ANALYZE jobs" 2>/dev/null
 sql "VACUUM ANALYZE platforms" 2>/dev/null

@@ -143,6 +143,26 @@ PPB=$(printf '%s' "$BODY" | jq '.policies[] | select(.policy == "openmp (best)")
 api GET "/api/v1/pp?$Q" "" "$READ"
 check "policies: PP of the best-variant policy equals GET /api/v1/pp's for the model" \
     "near((.applications[] | select(.model == \"openmp\") | .pp); $PPB)"
+KEY=$(printf '%s' "$BODY" | jq -r .problem_key)
+api GET "/api/v1/pp/policies?$Q" "" "$READ"
+check "policies: on GET /api/v1/pp's default problem key, named" \
+    "(.problem_key == \"$KEY\") and (.key_note | startswith(\"the problem key with the most verified results\"))"
+# Another key of the same size (other numtimes) is another problem: a planted run of it, 1000 times faster, is
+# never compared (schema/025_policies_key.sql; 010 filtered on the size alone and took it).
+psql_q() { psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "$1"; }
+OMPB=$(printf '%s' "$BODY" | jq '[.policies[] | select(.policy == "openmp (scalar)") | .efficiencies[] | .fom // 0] | max')
+PLANT=$(psql_q "INSERT INTO results (platform_id, suite, kernel, model, variant, precision, size, bytes, flops, times_s,
+        min_s, max_s, mean_s, median_s, stddev_s, bandwidth, gflops, verified, provenance, flags, problem_key)
+    SELECT platform_id, suite, kernel, model, variant, precision, size, bytes, flops, times_s, min_s / 1000,
+        max_s / 1000, mean_s / 1000, median_s / 1000, stddev_s / 1000, bandwidth * 1000, gflops * 1000, verified,
+        provenance, flags, problem_key || ';numtimes=999'
+    FROM results WHERE platform_id = 'testhost/cpu0' AND suite = 'hacc' AND kernel = 'gravity' AND model = 'openmp'
+      AND verified ORDER BY id LIMIT 1 RETURNING id")
+api GET "/api/v1/pp/policies?$Q" "" "$READ"
+check "policies: a faster run of another key of the same size is left out (planted result ${PLANT:-none})" \
+    "([.policies[] | select(.policy == \"openmp (scalar)\") | .efficiencies[] | .fom // 0] | max) == $OMPB and $OMPB > 0
+     and ([.policies[].efficiencies[].result_id] | all(.[]; . != ${PLANT:-0}))"
+psql_q "DELETE FROM results WHERE id = ${PLANT:-0}" >/dev/null
 
 # The unsupported records and bad input.
 api GET "/api/v1/pp/policies?$Q&platforms=testhost/cpu0" "" "$READ"
