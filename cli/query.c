@@ -24,7 +24,7 @@ const char query_jobs_usage[] =
 const char query_results_usage[] =
     "usage: ppbench results [--suite S] [--kernel K] [--platform ID] [--model M] [--precision P]\n"
     "                       [--variant V] [--size N] [--tag T] [--job ID] [--since T] [--limit N]\n"
-    "                       [--format table|csv|babelstream|json|p3]\n"
+    "                       [--format table|csv|babelstream|json|p3|p3-variant]\n"
     "  --suite S, --kernel K, --platform ID, --model M, --precision P, --variant V, --size N\n"
     "                     only results that match (the variant as the results print it in --json)\n"
     "  --tag T, --job ID  only results of jobs with this tag, or of this job\n"
@@ -33,7 +33,8 @@ const char query_results_usage[] =
     "  --format F         table (default) or csv: each result with its identity (id, date, job, platform,\n"
     "                     model, variant) and TIMING, the statistic its rates come from (min or mean time);\n"
     "                     babelstream: BabelStream's CSV columns; json; or p3 (the P3 analysis library's\n"
-    "                     columns: one row per problem, platform and application)\n"
+    "                     columns: one row per problem, platform and application); p3-variant: one row\n"
+    "                     per variant, unsupported ones with their reason\n"
     "  --json             the same as --format json\n";
 
 const char query_pp_usage[] =
@@ -180,11 +181,17 @@ int query_results_main(struct cli *c, int argc, char **argv)
     if (strcmp(format, "json") == 0)
         c->json = 1;
     else if (strcmp(format, "csv") != 0 && strcmp(format, "babelstream") != 0 && strcmp(format, "p3") != 0 &&
-             strcmp(format, "table") != 0)
-        return cli_usage_error("invalid --format \"%s\": expected table, csv, babelstream, json or p3",
-                               format);
+             strcmp(format, "p3-variant") != 0 && strcmp(format, "table") != 0)
+        return cli_usage_error(
+            "invalid --format \"%s\": expected table, csv, babelstream, json, p3 or p3-variant", format);
     if (c->json || strcmp(format, "table") == 0)
         return get_table(c, path, "results", format_results);
+    if (strcmp(format, "p3-variant") ==
+        0) { /* the P3 export one row per variant: format=p3&p3_rows=variant */
+        format = "p3";
+        if (http_query_add(path, sizeof(path), "p3_rows", "variant", &err))
+            return cli_usage_error("%s", err.msg);
+    }
     if (http_query_add(path, sizeof(path), "format", format, &err))
         return cli_usage_error("%s", err.msg);
     if (http_request(&c->http, "GET", path, NULL, &r, &err))

@@ -68,6 +68,9 @@ static const char results_babelstream_sql[] =
 
 /* The P3 analysis library's columns: one row per problem, platform and application (schema/003_pp.sql). */
 static const char results_p3_sql[] = "SELECT pp_p3_csv($1, $2, $3, $4, $5::timestamptz, $6::bigint)";
+/* p3_rows=variant: one row per variant, unsupported ones with their reason (schema/026_p3_variants.sql). */
+static const char results_p3_variant_sql[] =
+    "SELECT pp_p3_variant_csv($1, $2, $3, $4, $6::bigint) WHERE $5::timestamptz IS NULL"; /* since: refused */
 
 /* One result, whole: its document, the platform and host it ran on, and its job. */
 static const char result_get_sql[] = "SELECT (result_doc(x) || " EXTRA(
@@ -140,13 +143,14 @@ int results_list(struct request *r)
 {
     const char *format = req_query(r, "format"), *limit_s = req_query(r, "limit"),
                *since = req_query(r, "since"), *precision = req_query(r, "precision"),
-               *size = req_query(r, "size"), *cursor = req_query(r, "cursor"), *job = req_query(r, "job");
+               *size = req_query(r, "size"), *cursor = req_query(r, "cursor"), *job = req_query(r, "job"),
+               *p3_rows = req_query(r, "p3_rows");
     long long limit = 1000;
     char lim[24];
     int st;
 
     if ((st = req_check_query(r, "suite,kernel,platform,model,since,limit,format,precision,variant,size,tag,"
-                                 "cursor,job")) ||
+                                 "cursor,job,p3_rows")) ||
         (st = check_suite_filter(r, req_query(r, "suite"), req_query(r, "kernel"))))
         return st;
     if (format && strcmp(format, "json") && strcmp(format, "csv") && strcmp(format, "babelstream") &&
@@ -164,20 +168,28 @@ int results_list(struct request *r)
         return req_fail(r, ERR_INVALID_PARAMETER, "cursor", "cursor must be a result id");
     if (job && !parse_id(job))
         return req_fail(r, ERR_INVALID_PARAMETER, "job", "job must be a job id");
+    if (p3_rows && (!format || strcmp(format, "p3")))
+        return req_fail(r, ERR_INVALID_PARAMETER, "p3_rows", "p3_rows goes with format=p3");
+    if (p3_rows && strcmp(p3_rows, "application") && strcmp(p3_rows, "variant"))
+        return req_fail(r, ERR_INVALID_PARAMETER, "p3_rows", "p3_rows must be application or variant");
+    if (p3_rows && !strcmp(p3_rows, "variant") && since)
+        return req_fail(r, ERR_INVALID_PARAMETER, "since", "format=p3 with p3_rows=variant takes no since");
     snprintf(lim, sizeof(lim), "%lld", limit);
     if (format && !strcmp(format, "p3")) {
         static const char *const only_rows[] = {"precision", "variant", "size", "tag", "cursor", "job", NULL};
         for (int i = 0; only_rows[i]; i++)
             if (req_query(r, only_rows[i]))
-                return req_fail(r, ERR_INVALID_PARAMETER, only_rows[i],
-                                "format=p3 takes suite, kernel, platform, model, since and limit only");
+                return req_fail(
+                    r, ERR_INVALID_PARAMETER, only_rows[i],
+                    "format=p3 takes suite, kernel, platform, model, since, limit and p3_rows only");
         const char *params[6] = {req_query(r, "suite"),
                                  req_query(r, "kernel"),
                                  req_query(r, "platform"),
                                  req_query(r, "model"),
                                  since,
                                  lim};
-        st = reply_query(r, results_p3_sql, 6, params, "text/csv");
+        st = reply_query(r, p3_rows && !strcmp(p3_rows, "variant") ? results_p3_variant_sql : results_p3_sql,
+                         6, params, "text/csv");
     } else {
         char *timings = timing_map();
         const char *params[13] = {req_query(r, "suite"),

@@ -173,6 +173,33 @@ expect_api "policies: a malformed subset is refused with the parameter named" 40
 expect_api "policies: an unknown platform" 422 unknown_platform GET "/api/v1/pp/policies?$Q&platforms=nope" "" "$READ"
 expect_api "policies: an unknown query parameter" 400 unknown_parameter GET "/api/v1/pp/policies?$Q&variant=x" "" "$READ"
 
+# The P3 export one row per variant (schema/026_p3_variants.sql): each variant's best run, named model:variant,
+# and the unsupported select with its reason and no figure; the default export keeps one row per model.
+api GET "/api/v1/results?format=p3&p3_rows=variant&suite=hacc&kernel=gravity" "" "$READ"
+P3V=$BODY
+hdr=$(printf '%s\n' "$P3V" | head -n 1)
+row() { printf '%s\n' "$P3V" | awk -F, -v p="$1" -v a="$2" '$2 == p && $3 == "\"" a "\"" { print; exit }'; }
+sel=$(row testhost/cpu0 opencl:select)
+if [ "$STATUS" = 200 ] && [[ "$hdr" == *",problem_key,unsupported" ]] && [ -n "$(row testhost/cpu0 openmp:scalar)" ] &&
+    [ -n "$(row testhost/cpu0 opencl:memory-32)" ] && [[ "$sel" == *'"unsupported: variant select needs sub-group shuffles'* ]] &&
+    [ "$(printf '%s' "$sel" | cut -d, -f4)" = "" ] && [ -n "$(row "$CPU" openmp:simd)" ]; then
+    pass "results: format=p3&p3_rows=variant has a row per variant, the unsupported one with its reason and no figure"
+else
+    fail "results: format=p3&p3_rows=variant" "$STATUS; $(printf '%s' "$P3V" | head -c 1200)"
+fi
+api GET "/api/v1/results?format=p3&suite=hacc&kernel=gravity" "" "$READ"
+if [ "$STATUS" = 200 ] && ! printf '%s' "$BODY" | grep -q unsupported &&
+    [ "$(printf '%s\n' "$BODY" | awk -F, '$2 == "testhost/cpu0" && $3 == "openmp"' | wc -l)" = 1 ]; then
+    pass "results: the default P3 export keeps one row per (problem, platform, model)"
+else
+    fail "results: the default P3 export" "$(printf '%s' "$BODY" | head -c 800)"
+fi
+cliv=$(PPBENCH_SERVER="$URL" PPBENCH_TOKEN="$READ" "$CLI" results --suite hacc --kernel gravity --format p3-variant 2>&1)
+[ "$cliv" = "$(printf '%s' "$P3V")" ] && pass "results: ppbench results --format p3-variant prints the same rows" ||
+    fail "results: ppbench results --format p3-variant" "$(printf '%s' "$cliv" | head -c 400)"
+expect_api "results: a bad p3_rows is refused" 400 invalid_parameter GET "/api/v1/results?format=p3&p3_rows=x" "" "$READ"
+expect_api "results: p3_rows without format=p3 is refused" 400 invalid_parameter GET "/api/v1/results?p3_rows=variant" "" "$READ"
+
 # ppbench pp --policies prints the same numbers.
 out=$(PPBENCH_SERVER="$URL" PPBENCH_TOKEN="$READ" "$CLI" pp --problem hacc.gravity --precision fp32 --policies 2>&1)
 api GET "/api/v1/pp/policies?$Q" "" "$READ"
