@@ -4,7 +4,9 @@
 -- (pp_default_key: the key with the most verified results, at the size when one is given), named in the
 -- document (problem_key, key_note), and the runs come from the key's rows of results_pp_key in its order
 -- (platform, model, figure), sorted by variant only within each platform and model. At 1,000,000 results
--- (bench/pp.sh): see docs/PERFORMANCE.md.
+-- (bench/pp.sh): see docs/PERFORMANCE.md. A subset's member model:* stands for every variant of the model (its
+-- best run on each platform), so that subsets=openmp:*,omp-target:* is the OpenMP application across CPUs and
+-- GPUs for any suite (variant texts of suites other than hacc are JSON, which a subset cannot name).
 
 -- The default problem key of a problem (and size, when given) and its size, with the notes GET /api/v1/pp
 -- gives: the key with the most verified results (flagged ones too with p_flagged); ties: the larger size,
@@ -78,17 +80,19 @@ BEGIN
     cell AS (
         SELECT p.k, h.id AS platform, r.model, r.variant, r.id AS result_id, r.fom,
                (SELECT string_agg(u.model || ' ' || u.variant || ': ' || u.reason, '; ' ORDER BY u.model, u.variant)
-                FROM member mb JOIN unsup u ON (u.model, u.variant) = (mb.model, mb.variant) AND u.platform_id = h.id
+                FROM member mb JOIN unsup u ON u.model = mb.model AND (mb.variant = '*' OR u.variant = mb.variant)
+                                           AND u.platform_id = h.id
                 WHERE mb.k = p.k) AS unsupported,
-               (SELECT count(*) FROM member mb WHERE mb.k = p.k AND NOT EXISTS (
-                    SELECT 1 FROM unsup u WHERE (u.model, u.variant, u.platform_id) = (mb.model, mb.variant, h.id)))
+               (SELECT count(*) FROM member mb WHERE mb.k = p.k AND (mb.variant = '*' OR NOT EXISTS (
+                    SELECT 1 FROM unsup u WHERE (u.model, u.variant, u.platform_id) = (mb.model, mb.variant, h.id))))
                    AS could_run,
                CASE WHEN r.id IS NULL THEN NULL
                     WHEN p_efficiency = 'app' THEN CASE WHEN b.fom > 0 THEN r.fom / b.fom ELSE 0 END
                     ELSE r.fom * result_compulsory_share(r.id) / h.peak_bandwidth END AS e
         FROM policy_k p CROSS JOIN h
         LEFT JOIN LATERAL (
-            SELECT x.* FROM runs x JOIN member mb ON (mb.model, mb.variant) = (x.model, x.variant) AND mb.k = p.k
+            SELECT x.* FROM runs x JOIN member mb ON mb.k = p.k AND mb.model = x.model
+                                                  AND (mb.variant = '*' OR mb.variant = x.variant)
             WHERE x.platform_id = h.id ORDER BY x.fom DESC, x.id LIMIT 1) r ON true
         LEFT JOIN best b ON b.platform_id = h.id),
     cell2 AS (

@@ -143,6 +143,14 @@ PPB=$(printf '%s' "$BODY" | jq '.policies[] | select(.policy == "openmp (best)")
 api GET "/api/v1/pp?$Q" "" "$READ"
 check "policies: PP of the best-variant policy equals GET /api/v1/pp's for the model" \
     "near((.applications[] | select(.model == \"openmp\") | .pp); $PPB)"
+# model:* stands for every variant of the model: one application over both models, best run per platform.
+api GET "/api/v1/pp/policies?$Q&subsets=openmp:*,opencl:*" "" "$READ"
+check "policies: a subset of model:* members takes each platform's best run of those models (openmp:* + opencl:*)" \
+    "(pol(\"openmp:* + opencl:*\") as \$s | pol(\"openmp (best)\") as \$a | pol(\"opencl (best)\") as \$b
+      | [range(\$s.efficiencies | length) as \$i
+         | near(\$s.efficiencies[\$i].efficiency; [\$a.efficiencies[\$i].efficiency // 0, \$b.efficiencies[\$i].efficiency // 0] | max)]
+      | all) and pol(\"openmp:* + opencl:*\").pp > 0"
+api GET "/api/v1/pp?$Q" "" "$READ"
 KEY=$(printf '%s' "$BODY" | jq -r .problem_key)
 api GET "/api/v1/pp/policies?$Q" "" "$READ"
 check "policies: on GET /api/v1/pp's default problem key, named" \
