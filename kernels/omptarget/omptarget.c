@@ -315,7 +315,8 @@ static void omptarget_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     if (ctx->shape.threads_given)
         info_add(out, "omptarget.thread_limit", "%u", ctx->shape.threads);
     else
-        info_add(out, "omptarget.thread_limit", "unset (each suite's default: the variant's work_group_size)");
+        info_add(out, "omptarget.thread_limit",
+                 "unset (each suite's default: the variant's work_group_size)");
     if (ctx->sm_count)
         info_add(out, ctx->host ? "omptarget.host_threads" : "omptarget.sm_count", "%d", ctx->sm_count);
     info_add(out, "omptarget.toolchain", "%s", OMPT_TOOLCHAIN);
