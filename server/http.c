@@ -365,6 +365,8 @@ static size_t body_limit(const struct request *r)
 {
     if (r->route->body == BODY_NONE)
         return HTTP_NO_BODY_MAX;
+    if (r->route->as_worker && r->route->max_body)
+        return r->route->max_body;
     return r->route->max_body && r->route->max_body < g_max_body ? r->route->max_body : g_max_body;
 }
 

@@ -46,7 +46,9 @@ struct route {
     handler_fn handler;
     enum role need; /* ROLE_READ routes are open unless require_read_token */
     enum route_body body;
-    size_t max_body; /* bytes; 0: the max_body_bytes setting */
+    /* Bytes; 0: the max_body_bytes setting, which also caps any smaller limit given here, except on a route
+     * as_worker, whose caller is proven before its body is read: there this limit is the route's own. */
+    size_t max_body;
     /* A call of one registered worker: it names itself (X-Worker-Id) and proves it (X-Worker-Secret, from
      * its registration) before its body is read; r->worker_id holds it. */
     bool as_worker;

@@ -55,11 +55,14 @@ expect "ppbench results --suite foo: refused by the server" 2 'unknown suite "fo
 grep -Eq '^job [0-9]+ submitted: http' "$TMP/err" && grep -Eq '^job [0-9]+: succeeded 100 %$' "$TMP/err" &&
     pass "ppbench submit not on a terminal: the id at once and progress lines" ||
     fail "ppbench submit not on a terminal: the id at once and progress lines" "$(tr '\n' '|' <"$TMP/err")"
-interrupt() { # interrupt NAME [OPTIONS]: submits a long job, waits until it runs, sends SIGINT
+interrupt() { # interrupt [OPTIONS]: submits a long job, waits until it runs, sends SIGINT
+    # The last call's output goes first: read before the new process truncates it, its "running" line sent
+    # SIGINT at once, to a process not yet submitting (CI, 2026-11-27).
+    rm -f "$TMP/int.out" "$TMP/int.err"
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 2000000 --numtimes 100000 "$@" \
         >"$TMP/int.out" 2>"$TMP/int.err" &
     local pid=$!
-    for _ in $(seq 100); do grep -q ': running' "$TMP/int.err" && break; sleep 0.1; done
+    for _ in $(seq 100); do grep -Eq '^job [0-9]+: running' "$TMP/int.err" 2>/dev/null && break; sleep 0.1; done
     kill -INT "$pid"
     wait "$pid"
     INT_RC=$?
@@ -86,6 +89,10 @@ queued=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysi
 expect "ppbench cancel a queued job" 0 'cancel' -- "$CLI" cancel "$queued"
 expect "ppbench cancel it again: 409 shown" 2 'already cancelled' -- "$CLI" cancel "$queued"
 expect "ppbench cancel the running job" 0 'cancel' -- "$CLI" cancel "$long"
+# The largest numtimes of the suite with the most kernels: its report (about 14 MB) is taken, over
+# max_body_bytes, the limit of what a user may send.
+expect "ppbench submit at the largest numtimes: the report is stored" 0 '^Triad +[0-9.]+ .* yes' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 100000
 expect "ppbench against no server" 4 'cannot reach' -- "$CLI" --server http://127.0.0.1:9 platforms
 
 # A failed verification is a failed job with its reason; its rows are stored unverified and never count.
