@@ -8,6 +8,8 @@
 # disabled for that one statement, so they carry no verdicts or baselines; every other trigger (problem keys,
 # flags, the PP size and key counts) runs as for any insert. Judged one by one, a million rows take hours here.
 #   bench/pp.sh [ROWS, default 1000000] [N calls per request, default 20]
+# KEEP=1: after the data, print the server's URL and database and keep them until interrupted (to time a
+# change against the same rows), instead of the calls.
 set -eu
 cd "$(dirname "$0")/.."
 ROWS=${1:-1000000}
@@ -68,6 +70,11 @@ sql "VACUUM ANALYZE platforms" 2>/dev/null
 t1=$(date +%s.%N)
 echo "data: $(sql 'SELECT count(*) FROM jobs') jobs, $(sql 'SELECT count(*) FROM results') results ($(sql 'SELECT count(*) FROM results WHERE verified') verified), $(sql 'SELECT count(*) FROM platforms') platforms, table $(sql "SELECT pg_size_pretty(pg_total_relation_size('results'))") with indexes; generated in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }') s"
 echo "stream.triad fp64 at 2^25: $(sql "SELECT count(*) FROM results WHERE verified AND kernel = 'triad' AND precision = 'fp64' AND size = 33554432") verified rows"
+if [ -n "${KEEP:-}" ]; then
+    echo "kept: $URL, database host=$T/state/pg/run dbname=ppbench user=ppbench, admin token $ADMIN"
+    while kill -0 "$pid" 2>/dev/null; do sleep 5; done
+    exit 0
+fi
 
 # measure NAME PATH: N calls after 2 warm-ups; prints median, p95 (nearest rank), max and the body size.
 measure() {

@@ -9,7 +9,8 @@
 #   1. ingest with judging on: one night of the whole fleet (28,000 results, generated beforehand into a
 #      staging table) as the workers send it (one INSERT per report: 5 reports per GPU, 4 to 6 results each,
 #      autocommit) from 2 connections at once; the next night in statements of 980 results from 1
-#      connection; then, for comparison, both again with the judging trigger off;
+#      connection; each with the time until ppbenchd has judged them all (the INSERT queues them, 027);
+#      then, for comparison, both again with the judging trigger off;
 #   2. N calls each of the Results, PP, history (a platform's page), Health and baselines requests: median
 #      and p95 of the total time (curl);
 #   3. the disk (each relation with its indexes) and memory (the PostgreSQL and ppbenchd processes' RSS).
@@ -154,6 +155,15 @@ ingest2() { # LABEL: the staged night's reports from 2 connections at once (one 
     t1=$(now)
     n=$(($(sql 'SELECT count(*) FROM results') - before))
     echo "$1: $n results in $((GPUS * 5)) reports (2 connections, autocommit) in $(secs "$t0" "$t1") s: $(awk -v a="$t0" -v b="$t1" -v n="$n" 'BEGIN { printf "%.0f", n / (b - a) }') results/s; load average $(cut -d' ' -f1 /proc/loadavg)"
+    judged "$t0" "$n"
+}
+# judged T0 N: wait until ppbenchd has judged every queued result (schema/027_judge_async.sql: the INSERT
+# only queues them); the rate of N results stored and judged since T0.
+judged() {
+    local t2
+    while [ "$(sql 'SELECT count(*) FROM judge_queue')" != 0 ]; do sleep 0.05; done
+    t2=$(now)
+    echo "  stored and judged by the server $(secs "$1" "$t2") s after the first: $(awk -v a="$1" -v b="$t2" -v n="$2" 'BEGIN { printf "%.0f", n / (b - a) }') results/s"
 }
 bulk() { # LABEL: the staged night in statements of 35 GPUs (980 results) from 1 connection
     local g t0 t1
@@ -161,6 +171,7 @@ bulk() { # LABEL: the staged night in statements of 35 GPUs (980 results) from 1
     for g in $(seq 0 35 $((GPUS - 1))); do sql "$(copy_sql "g BETWEEN $g AND $((g + 34))")"; done
     t1=$(now)
     echo "$1: $((GPUS * PER)) results in statements of 980 (1 connection) in $(secs "$t0" "$t1") s: $(awk -v a="$t0" -v b="$t1" -v n="$((GPUS * PER))" 'BEGIN { printf "%.0f", n / (b - a) }') results/s; load average $(cut -d' ' -f1 /proc/loadavg)"
+    judged "$t0" "$((GPUS * PER))"
 }
 v0=$(sql 'SELECT count(*) FROM result_verdicts')
 stage "$NIGHTS"

@@ -110,6 +110,26 @@ void health_compact(void)
     PQclear(res);
 }
 
+bool health_judge(void)
+{
+    char batch[16];
+    const char *p[1] = {batch};
+    struct db_error err;
+    PGresult *res;
+    bool more;
+
+    snprintf(batch, sizeof(batch), "%d", HEALTH_JUDGE_BATCH);
+    if (!(res = db_query("SELECT judge_pending($1)", 1, p, &err))) {
+
+        if (!err.unavailable) /* the queue keeps them; the next tick tries again */
+            log_warn("judging: %s", err.e.msg);
+        return false;
+    }
+    more = atoi(PQgetvalue(res, 0, 0)) == HEALTH_JUDGE_BATCH;
+    PQclear(res);
+    return more;
+}
+
 /* A statement whose first column is the reply (200). */
 static int reply_first(struct request *r, const char *sql, int n, const char *const *p)
 {

@@ -6,6 +6,8 @@
 #ifndef PP_HEALTH_H
 #define PP_HEALTH_H
 
+#include <stdbool.h>
+
 #include "server/http.h"
 
 struct health_settings {
@@ -23,6 +25,11 @@ void health_sync(void);
 /* Notifier thread, once a second: fold the peer groups' pending changes into the groups (peer_groups_compact,
  * schema/023_judge_report.sql). */
 void health_compact(void);
+
+/* Notifier thread, when results were queued and once a second: judge the oldest HEALTH_JUDGE_BATCH queued
+ * results (judge_pending, schema/027_judge_async.sql). Returns whether more wait. */
+#define HEALTH_JUDGE_BATCH 2000
+bool health_judge(void);
 
 int health_get(struct request *r);
 int health_clear(struct request *r);

@@ -16,7 +16,8 @@
 #include "server/counters.h"
 #include "lib/log.h"
 
-static const char scrape_sql[] = "SELECT metrics_text($1, $2)";
+/* The database's part, and the results stored but not judged yet (schema/027_judge_async.sql: judging's lag). */
+static const char scrape_sql[] = "SELECT metrics_text($1, $2), (SELECT count(*) FROM judge_queue)";
 
 struct buf {
     char *p;
@@ -195,6 +196,10 @@ int metrics_get(struct request *r)
         return api_db_fail(r, &err);
     }
     put_bytes(&b, PQgetvalue(res, 0, 0), (size_t)PQgetlength(res, 0, 0));
+    put(&b,
+        "# HELP ppbench_judge_queue Results stored and not judged yet.\n"
+        "# TYPE ppbench_judge_queue gauge\nppbench_judge_queue %s\n",
+        PQgetvalue(res, 0, 1));
     PQclear(res);
     put_http(&b);
     put_jobs(&b);

@@ -69,7 +69,7 @@ static PGconn *listen_conn(void)
 
     if (!c)
         return NULL;
-    res = PQexec(c, "LISTEN ppbench");
+    res = PQexec(c, "LISTEN ppbench; LISTEN ppbench_judge");
     if (PQresultStatus(res) != PGRES_COMMAND_OK) {
         PQclear(res);
         PQfinish(c);
@@ -84,10 +84,11 @@ static void *run(void *arg)
     struct notifier *n = arg;
     PGconn *c = NULL;
     double next_tick = 0;
+    bool judge_more = false; /* results still queued after the last batch */
 
     while (!n->stop) {
         double now = clock_now();
-        bool woke = false;
+        bool woke = false, judge = judge_more;
 
         if (!c && !(c = listen_conn())) {
             http_wake_all();
@@ -97,6 +98,8 @@ static void *run(void *arg)
         }
         struct pollfd pfd = {.fd = PQsocket(c), .events = POLLIN};
         int timeout_ms = (int)((next_tick - now) * 1000);
+        if (judge)
+            timeout_ms = 0;
         if (poll(&pfd, 1, timeout_ms > 0 ? (timeout_ms < 1000 ? timeout_ms : 1000) : 0) > 0) {
             if (!PQconsumeInput(c)) {
                 log_warn("notify: listen connection lost: %.*s", (int)strcspn(PQerrorMessage(c), "\n"),
@@ -107,12 +110,17 @@ static void *run(void *arg)
             }
             PGnotify *nt;
             while ((nt = PQnotifies(c))) {
-                woke = true;
+                if (strcmp(nt->relname, "ppbench_judge") == 0)
+                    judge = true;
+                else
+                    woke = true;
                 PQfreemem(nt);
             }
         }
         if (woke)
             http_wake_all();
+        if (judge || clock_now() >= next_tick)
+            judge_more = health_judge();
         if (clock_now() >= next_tick) {
             reap();
             health_sync();

@@ -6,7 +6,6 @@
 . "$(dirname "$0")/server_lib.sh"
 [ -x "$SERVER" ] && [ -x "$WORKER" ] || { skip "claim wake" "ppbenchd or ppbench-worker not built"; exit 0; }
 server_start "embedded_workers = false"
-psql_q() { psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "$1"; }
 WT=$("$SERVER" token create --role worker --state-dir "$STATE" 2>>"$SERVER_LOG")
 PPBENCH_WORKER_TOKEN=$WT "$WORKER" serve --server "$URL" --platform cpu0 >"$TMP/worker.log" 2>&1 &
 WPID=$!

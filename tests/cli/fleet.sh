@@ -42,7 +42,6 @@ CONF=("embedded_workers = false" "lease_s = 600" "webhook_url = http://127.0.0.1
 server_start "${CONF[@]}"
 token() { "$SERVER" token create --role "$1" --state-dir "$STATE" 2>>"$SERVER_LOG"; }
 WORKER_TOKEN=$(token worker); SUBMIT=$(token submit)
-psql_q() { psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "$1"; }
 # check NAME FILTER: the jq filter is true on BODY.
 check() {
     if printf '%s' "$BODY" | jq -e "$2" >/dev/null 2>&1; then pass "$1"; else
@@ -416,3 +415,18 @@ X=$(psql_q "SELECT window_ids[2] FROM baselines WHERE platform_id = 'eqb-1'")
 api PATCH "/api/v1/results/$X" '{"exclude": true}' "$ADMIN"
 same "an excluded result leaves its window ($STATUS)" \
     "$(psql_q "SELECT $X = ANY (window_ids) FROM baselines WHERE platform_id = 'eqb-1'") $(psql_q "$win_query" | grep -c ' false$')" "f 0"
+
+# Judging is not the INSERT's (schema/027_judge_async.sql): the statement only queues its rows, and the
+# server's notifier, woken by the queue's notification, judges them by itself (no test drains here).
+raw_q() { psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "$1"; }
+mkplat async-1 "SimGPU Q"
+raw_q "BEGIN; $(one_sql async-1 100) SELECT count(*) FROM judge_queue; SELECT count(*) FROM baselines
+       WHERE platform_id = 'async-1'; COMMIT;" >"$TMP/async"
+judged=""
+for _ in $(seq 50); do
+    [ "$(raw_q "SELECT count(*) FROM judge_queue")/$(raw_q "SELECT count(*) FROM baselines WHERE platform_id = 'async-1'")" = 0/1 ] &&
+        { judged=1; break; }
+    sleep 0.1
+done
+same "the INSERT queues its result, unjudged; the server judges it by itself" "$(tr '\n' ' ' <"$TMP/async")${judged:+judged}" \
+    "1 0 judged"

@@ -8,7 +8,6 @@
 server_start "embedded_workers = false" "lease_s = 600" "metrics_max_series = 3"
 token() { "$SERVER" token create --role "$1" --state-dir "$STATE" 2>>"$SERVER_LOG"; }
 WORKER_TOKEN=$(token worker)
-psql_q() { psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "$1"; }
 CPU=$("$WORKER" list --json | jq -c '.platforms[] | select(.id == "cpu0")')
 api POST /api/v1/workers/register "{\"host\":\"mhost\",\"pid\":$$,\"version\":\"t\",\"platform\":$CPU}" "$WORKER_TOKEN"
 # Three imported-style platforms with a result each (one with a quote in its name: label escaping).
@@ -58,6 +57,22 @@ m() { grep -c -- "$1" "$TMP/metrics"; }
     pass "latency histogram per route" || fail "latency histogram per route" "$(grep duration_seconds_bucket "$TMP/metrics" | head -3)"
 [ "$(m '^ppbench_workers{state="idle"} 1$')" = 1 ] && [ "$(m '^ppbench_queue_depth 0$')" = 1 ] &&
     pass "workers by state and the queue depth" || fail "workers by state and the queue depth" "$(grep -E 'workers|queue' "$TMP/metrics")"
+# Judging's lag: a result stored while the judge is held (this test holds judging's lock) counts as queued,
+# and not once judged.
+psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" \
+    -c "SELECT pg_advisory_lock(hashtext('ppbench judge')), pg_sleep(1.5)" >/dev/null &
+lock_pid=$!
+sleep 0.5
+psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "INSERT INTO results (platform_id, suite, kernel,
+    model, precision, size, bytes, flops, times_s, min_s, max_s, mean_s, median_s, stddev_s, bandwidth, gflops,
+    verified, provenance) VALUES ('m-3', 'stream', 'copy', 'openmp', 'fp64', 1024, 16384, 0, '{1e-6,1e-6}', 1e-6,
+    1e-6, 1e-6, 1e-6, 0, 16384e6, 0, true, '{}')"
+held=$(curl -s "$URL/metrics" | grep '^ppbench_judge_queue ')
+wait "$lock_pid"
+psql_q "SELECT 1" >/dev/null
+[ "$held" = "ppbench_judge_queue 1" ] && [ "$(curl -s "$URL/metrics" | grep '^ppbench_judge_queue ')" = "ppbench_judge_queue 0" ] &&
+    pass "ppbench_judge_queue: a result stored and not judged yet, none once judged" ||
+    fail "ppbench_judge_queue: a result stored and not judged yet, none once judged" "while held: '$held'"
 [ "$(m '^ppbench_platform_health{')" = 3 ] && [ "$(m '^ppbench_result_bytes_per_second{')" = 3 ] &&
     [ "$(m '^ppbench_metrics_series_dropped 1$')" = 1 ] &&
     pass "per-platform families keep to metrics_max_series (3 of 4 platforms; 1 dropped)" ||

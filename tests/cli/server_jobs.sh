@@ -8,7 +8,6 @@
 
 server_start "lease_s = 3" "heartbeat_s = 1"
 J=/api/v1/jobs
-psql_q() { psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "$1"; }
 
 wait_cpu_worker
 [ -n "$CPU" ] && pass "embedded default: a supervised worker registered $CPU" ||

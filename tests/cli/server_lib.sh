@@ -49,6 +49,14 @@ server_start_once() {
     [ -n "$ADMIN" ]
 }
 
+# psql_q SQL: run SQL in ppbenchd's database (tuples only, unaligned), with the judging queue drained before
+# and after it: the server judges queued results within milliseconds (schema/027_judge_async.sql), a test
+# reads the verdicts of what it or a job stored at once.
+psql_q() {
+    psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c '\o /dev/null' -c 'SELECT judge_pending()' \
+        -c '\o' -c "$1" -c '\o /dev/null' -c 'SELECT judge_pending()'
+}
+
 server_stop() {
     [ -n "$SERVER_PID" ] || return 0
     kill -TERM "$SERVER_PID" 2>/dev/null

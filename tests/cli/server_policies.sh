@@ -157,7 +157,6 @@ check "policies: on GET /api/v1/pp's default problem key, named" \
     "(.problem_key == \"$KEY\") and (.key_note | startswith(\"the problem key with the most verified results\"))"
 # Another key of the same size (other numtimes) is another problem: a planted run of it, 1000 times faster, is
 # never compared (schema/025_policies_key.sql; 010 filtered on the size alone and took it).
-psql_q() { psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "$1"; }
 OMPB=$(printf '%s' "$BODY" | jq '[.policies[] | select(.policy == "openmp (scalar)") | .efficiencies[] | .fom // 0] | max')
 PLANT=$(psql_q "INSERT INTO results (platform_id, suite, kernel, model, variant, precision, size, bytes, flops, times_s,
         min_s, max_s, mean_s, median_s, stddev_s, bandwidth, gflops, verified, provenance, flags, problem_key)

@@ -26,7 +26,6 @@ server_start "embedded_workers = false" "lease_s = 4" "heartbeat_s = 1" "slurm_p
     "slurm_output = $TMP/slurm/out/%j.out" "slurm_poll_s = 1" "slurm_time_margin_s = 60" \
     "slurm_export = NONE" "slurm_nodes_s = 1" "noisy_cv_percent = 1000" "baseline_min_results = 3"
 J=/api/v1/jobs
-psql_q() { psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "$1"; }
 
 # Discovery: before any run, each node of the partition is a platform, its kind from its gres (gpu:1), with
 # Slurm's state.
