@@ -3,8 +3,8 @@
  * theoretical peak bandwidth with its source. Runs on the worker's main thread.
  *
  * Peaks: an operator value (PPBENCH_PEAK_GBS_<ID>, e.g. PPBENCH_PEAK_GBS_CPU0=204.8) wins; otherwise NVIDIA
- * GPUs get NVML's max memory clock x bus width x 2; otherwise the peak is unknown (architectural efficiency
- * is then not computed).
+ * GPUs get NVML's max memory clock x bus width x 2, and the CPU its memory channels x speed x width from
+ * SMBIOS (worker/smbios.c); otherwise the peak is unknown (architectural efficiency is then not computed).
  *
  * Last-level caches: an operator value (PPBENCH_LLC_BYTES_<ID>, bytes; 0 for unknown) wins; otherwise a CPU's
  * comes from sysfs (kernels/cpucache.h) whatever model asked, a GPU's from its driver (CUDA's L2 first, then
@@ -22,6 +22,7 @@
 #include "kernels/cpucache.h"
 #include "kernels/registry.h"
 #include "worker/nvml.h"
+#include "worker/smbios.h"
 
 const char *platform_kind_name(enum pp_device_kind kind)
 {
@@ -149,6 +150,13 @@ static void find_peak(struct pp_platform *p)
                                 &err) == 0)
             return;
         snprintf(p->peak_source, sizeof(p->peak_source), "unknown: %s", err.msg);
+        return;
+    }
+    if (p->kind == PP_DEVICE_CPU) {
+        if (smbios_peak(NULL, &p->peak_bw, p->peak_source, sizeof(p->peak_source), &err) == 0)
+            return;
+        snprintf(p->peak_source, sizeof(p->peak_source),
+                 "unknown: SMBIOS not readable (%.90s); set %s (GB/s)", err.msg, var);
         return;
     }
     snprintf(p->peak_source, sizeof(p->peak_source), "unknown: set %s (GB/s)", var);

@@ -8,6 +8,10 @@ WORKER="$BUILD/bin/ppbench-worker"
 export PPBENCH_LLC_BYTES_CPU0=${PPBENCH_LLC_BYTES_CPU0-0}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# The host CPU's peak from SMBIOS (worker/smbios.c): none, from a folder that does not exist, so the CPU peak is
+# unknown whether or not the machine running the tests can read /sys/firmware/dmi (root can: a root CI machine
+# would otherwise get a peak, and results above it flagged). The tests of SMBIOS point it at their fixtures.
+export PPBENCH_SMBIOS_ROOT="$TMP/no-smbios"
 
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; }

@@ -10,9 +10,36 @@ jq_true "list --json: exactly one CPU platform holding every CPU device" "$TMP/l
 jq_true "list --json: ids unique" "$TMP/list.json" '[.platforms[].id] | length == (unique | length)'
 expect "cpu peak from the operator, with its source" 0 'cpu0 peak: operator: PPBENCH_PEAK_GBS_CPU0=123.5' -- \
     env PPBENCH_PEAK_GBS_CPU0=123.5 "$WORKER" list
-expect "cpu peak absent without one" 0 'cpu0 peak: unknown: set PPBENCH_PEAK_GBS_CPU0' -- "$WORKER" list
+expect "cpu peak unknown without SMBIOS, with the reason and the variable to set" 0 \
+    'cpu0 peak: unknown: SMBIOS not readable \(.*no-smbios: No such file or directory\); set PPBENCH_PEAK_GBS_CPU0 \(GB/s\)$' \
+    -- "$WORKER" list
 expect "bad operator peak is refused, not used" 0 'cpu0 peak: unknown: PPBENCH_PEAK_GBS_CPU0="fast"' -- \
     env PPBENCH_PEAK_GBS_CPU0=fast "$WORKER" list
+
+# The CPU peak from SMBIOS type-17 entries (worker/smbios.c): four 16 GB DDR5 DIMMs at 4800 MT/s, two on each
+# of the channels their bank locators name, and an empty slot. dimm N SIZE BANK writes 17-N/raw: a 0x28-byte
+# entry (SMBIOS 2.8: data width 64, SIZE in MB as two little-endian printf escapes, speed and configured speed
+# 4800 = 0x12c0), then its strings (the device and bank locators).
+dimm() {
+    mkdir -p "$TMP/smbios/17-$1"
+    {
+        printf "\x11\x28\x00\x00\x00\x10\xfe\xff\x48\x00\x40\x00$2\x09\x00\x01\x02\x22\x00\x00\xc0\x12\x00\x00\x00\x00\x00"
+        printf "\x00\x00\x00\x00\xc0\x12\x00\x00\x00\x00\x00\x00DIMM %s\0%s\0\0" "$1" "$3"
+    } >"$TMP/smbios/17-$1/raw"
+}
+dimm 0 '\x00\x40' "P0 CHANNEL A"
+dimm 1 '\x00\x40' "P0 CHANNEL A"
+dimm 2 '\x00\x40' "P0 CHANNEL B"
+dimm 3 '\x00\x40' "P0 CHANNEL B"
+dimm 4 '\x00\x00' "P0 CHANNEL C"
+expect "cpu peak from SMBIOS: channels named by the locators x speed x width" 0 \
+    '^cpu0 peak: smbios: 2 channels \(named by the locators\) x 4800 MT/s x 8 B$' \
+    -- env PPBENCH_SMBIOS_ROOT="$TMP/smbios" "$WORKER" list
+env PPBENCH_SMBIOS_ROOT="$TMP/smbios" "$WORKER" list --json >"$TMP/smbios.json" 2>&1
+jq_true "list --json: the SMBIOS peak in bytes/s with its source" "$TMP/smbios.json" \
+    '.platforms[] | select(.id == "cpu0") | .peak_bandwidth_bytes_per_s == 76.8e9 and (.peak_source | startswith("smbios: "))'
+expect "the operator's peak wins over SMBIOS" 0 'cpu0 peak: operator: PPBENCH_PEAK_GBS_CPU0=123.5' -- \
+    env PPBENCH_SMBIOS_ROOT="$TMP/smbios" PPBENCH_PEAK_GBS_CPU0=123.5 "$WORKER" list
 
 so="$BUILD/lib/ppbench/libppbench-cuda.so"
 if [ "$BUILD" != "${PPBENCH_CUDA_BUILD-$BUILD}" ]; then

@@ -360,8 +360,9 @@ api POST $J "$BIG" "$ADMIN"
 id=$(printf '%s' "$BODY" | jq -r .id)
 wait_slurm_state "$id" PENDING 20
 # The node's own environment, as Slurm gives it (slurm_export = NONE): lib.sh's PPBENCH_LLC_BYTES_CPU0=0 would
-# make the openmp stream store through the caches, another variant than the jobs Slurm ran.
-env -u PPBENCH_LLC_BYTES_CPU0 SLURMD_NODENAME=n2 PPBENCH_WORKER_TOKEN=$(cat "$STATE/worker.token") \
+# make the openmp stream store through the caches, another variant than the jobs Slurm ran, and its
+# PPBENCH_SMBIOS_ROOT would register the node without the CPU peak those jobs found.
+env -u PPBENCH_LLC_BYTES_CPU0 -u PPBENCH_SMBIOS_ROOT SLURMD_NODENAME=n2 PPBENCH_WORKER_TOKEN=$(cat "$STATE/worker.token") \
     "$WORKER" serve --once --job "$id" --server "$URL" --platform cpu0 >>"$TMP/byhand.log" 2>&1
 resumed=""
 for _ in $(seq 300); do
