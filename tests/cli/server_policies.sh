@@ -194,6 +194,10 @@ if [ "$STATUS" = 200 ] && [[ "$hdr" == *",problem_key,unsupported" ]] && [ -n "$
 else
     fail "results: format=p3&p3_rows=variant" "$STATUS; $(printf '%s' "$P3V" | head -c 1200)"
 fi
+# Without a suite the export reads every suite (the key index probed per suite): gravity is hacc's alone.
+api GET "/api/v1/results?format=p3&p3_rows=variant&kernel=gravity" "" "$READ"
+[ "$STATUS" = 200 ] && [ "$BODY" = "$P3V" ] && pass "results: p3_rows=variant without a suite reads every suite" ||
+    fail "results: p3_rows=variant without a suite reads every suite" "$STATUS; $(printf '%s' "$BODY" | head -c 400)"
 api GET "/api/v1/results?format=p3&suite=hacc&kernel=gravity" "" "$READ"
 if [ "$STATUS" = 200 ] && ! printf '%s' "$BODY" | grep -q unsupported &&
     [ "$(printf '%s\n' "$BODY" | awk -F, '$2 == "testhost/cpu0" && $3 == "openmp"' | wc -l)" = 1 ]; then
