@@ -1,6 +1,8 @@
-// pages: how long the dashboard's Results and Portability pages take to become usable in a real headless
-// Chromium (Debian's, driven by the pinned playwright-core of tests/browser), against a running ppbenchd:
-// from navigation to the chart drawn and the table filled. Run by bench/pp.sh with PPBENCH_URL set.
+// pages: how long every page of the dashboard takes to become usable in a real headless Chromium (Debian's,
+// driven by the pinned playwright-core of tests/browser), against a running ppbenchd: from navigation to its
+// charts drawn and its tables filled. Run by bench/pp.sh with PPBENCH_URL set, and PPBENCH_PLATFORM, PPBENCH_JOB,
+// PPBENCH_JOB2 and PPBENCH_RESULT naming what the pages of one platform, job, pair of jobs and result show
+// (those pages are left out when unset).
 //   node bench/pages.mjs [N]
 import {createRequire} from 'module';
 
@@ -8,13 +10,25 @@ const require = createRequire(new URL('../tests/browser/package.json', import.me
 const {chromium} = require('playwright-core');
 const URL_ = process.env.PPBENCH_URL;
 const N = Number(process.argv[2] || 7);
+const {PPBENCH_PLATFORM: P, PPBENCH_JOB: J, PPBENCH_JOB2: J2, PPBENCH_RESULT: R} = process.env;
+// [name, hash, selectors that say it is usable, what it needs]
 const pages = [
+    ['Fleet', '#/fleet', ['#queue-depth', 'table tbody tr']],
+    ['Submit', '#/submit', ['#submit-job']],
+    ['Jobs', '#/jobs', ['#jobs-table tbody tr']],
+    ['Job', `#/job/${J}`, ['#job-results table tbody tr'], J],
     ['Results (stream, triad)', '#/results?suite=stream&kernel=triad', ['canvas', 'table tbody tr']],
+    ['Result (provenance)', `#/result/${R}`, ['#result-compiler'], R],
+    ['Compare (two jobs)', `#/compare?a_job=${J}&b_job=${J2}`, ['#compare-table tbody tr'], J && J2],
+    ['Platform (history, triad)', `#/platform?id=${P}&kernel=triad`, ['#history-note', '.page canvas'], P],
     ['Portability (stream.triad, app)', '#/portability?problem=stream.triad&efficiency=app',
      ['.cascade canvas', 'table tbody tr']],
     ['Portability (stream.triad, arch)', '#/portability?problem=stream.triad&efficiency=arch',
      ['.cascade canvas', 'table tbody tr']],
-];
+    ['Scaling (stream)', `#/scaling?platform=${P}&suite=stream`, ['#scaling-body canvas'], P],
+    ['Health', '#/health', ['.device']],
+    ['API reference', '#/api', ['details.op']],
+].filter((p) => p.length < 4 || p[3]);
 
 const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',

@@ -148,7 +148,8 @@ submits
 echo "load average after the calls: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -d tests/browser/node_modules/playwright-core ] && [ -x /usr/bin/chromium ]; then
     echo "== Pages in headless Chromium (navigation to chart and table drawn)"
-    PPBENCH_URL=$URL node bench/pages.mjs 7
+    J2=$(sql "SELECT max(id) FROM jobs WHERE state = 'succeeded' AND id < $JID")
+    PPBENCH_URL=$URL PPBENCH_PLATFORM=bench-07 PPBENCH_JOB=$JID PPBENCH_JOB2=$J2 PPBENCH_RESULT=$RID node bench/pages.mjs 7
 else
     echo "== Pages: skipped (run make test once for tests/browser/node_modules, and install chromium)"
 fi

@@ -96,9 +96,10 @@ export async function render(root, route, ctx) {
         const seq = ++loads;
         const suite = catalog.suites.find((s) => s.name === f.suite) || catalog.suites[0];
         const [doc, triads] = await Promise.all([
-            api(`/api/v1/results?${new URLSearchParams({platform: f.platform, suite: suite.name, limit: LIMIT})}`),
+            api(`/api/v1/results?${new URLSearchParams({platform: f.platform, suite: suite.name, limit: LIMIT,
+                                                         view: 'summary'})}`),
             api(`/api/v1/results?${new URLSearchParams({platform: f.platform, suite: 'stream', kernel: 'triad',
-                                                         limit: 200})}`),
+                                                         limit: 200, view: 'summary'})}`),
         ]);
         if (ctx.left || seq !== loads)
             return;

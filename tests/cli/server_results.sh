@@ -46,6 +46,13 @@ check "the next page continues below the cursor" '(.results | length) == 2 and (
     and all(.results[]; .id < '"$cur"')'
 api GET "$R?suite=stream&kernel=triad"
 check "each result names its timing rule" 'all(.results[]; .timing == "min")'
+full=$(printf '%s' "$BODY" | jq -c '[.results[] | del(.times_s, .provenance)]')
+api GET "$R?suite=stream&kernel=triad&view=summary"
+check "view=summary: the same results without their samples and provenance" \
+    '(.results | length) == 3 and all(.results[]; has("times_s") == false and has("provenance") == false
+     and .bandwidth_bytes_per_s > 0) and ([.results[]] == '"$full"')'
+expect_api "results: a bad view is refused" 400 invalid_parameter GET "$R?view=short"
+expect_api "results: view with another format is refused" 400 invalid_parameter GET "$R?view=summary&format=csv"
 expect_api "results: an unknown suite is refused" 400 invalid_parameter GET "$R?suite=foo"
 expect_api "results: a kernel the suite lacks is refused" 400 invalid_parameter GET "$R?suite=stream&kernel=dslash"
 expect_api "results: a bad precision is refused" 400 invalid_parameter GET "$R?precision=fp16"
