@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The CUDA toolkit clang's OpenMP offload (the omp-target model's clang build) sends its device code through:
 # Debian's nvidia-cuda-toolkit 11.8 (bookworm, non-free), of which ptxas, nvlink, fatbinary and libdevice are
-# unpacked into DIR (default .deps/cuda-11.8, ignored by git). Why not the machine's CUDA: from 12.8 on,
+# unpacked into DIR (default .deps/cuda-11.8, ignored by git), with cuobjdump and nvdisasm to read the SASS
+# (bench/gpu/omp_sass.sh). Why not the machine's CUDA: from 12.8 on,
 # ptxas writes cubins in the CUDA ELF ABI v2 (EI_ABIVERSION 8, the SM in e_flags bits 8-15), and LLVM 19's
 # offload runtime reads the SM from the low byte and finds no 64-bit addressing flag, so it refuses every
 # image and reports no device (seen on the H100 with CUDA 13: docs/PERFORMANCE.md); 11.8's ptxas writes ABI
@@ -28,9 +29,10 @@ chmod 777 "$tmp/debs"
 (cd "$tmp/debs" && apt-get "${apt_opts[@]}" -qq download nvidia-cuda-toolkit)
 dpkg -x "$tmp"/debs/nvidia-cuda-toolkit_*.deb "$tmp/root"
 rm -rf "$dir" && mkdir -p "$dir/bin" "$dir/nvvm/libdevice" "$dir/include"
-cp "$tmp/root/usr/bin/ptxas" "$tmp/root/usr/bin/nvlink" "$tmp/root/usr/bin/fatbinary" "$dir/bin/"
+cp "$tmp/root/usr/bin/ptxas" "$tmp/root/usr/bin/nvlink" "$tmp/root/usr/bin/fatbinary" "$tmp/root/usr/bin/cuobjdump" \
+    "$tmp/root/usr/bin/nvdisasm" "$dir/bin/"
 cp "$tmp/root/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc" "$dir/nvvm/libdevice/"
 echo '#define CUDA_VERSION 11080 /* scripts/cuda118.sh: the version clang reads; no other header is used */' \
     >"$dir/include/cuda.h"
 "$dir/bin/ptxas" --version | tail -n 1
-echo "cuda118: $dir (ptxas, nvlink, fatbinary, libdevice of Debian's nvidia-cuda-toolkit 11.8)"
+echo "cuda118: $dir (ptxas, nvlink, fatbinary, cuobjdump, nvdisasm, libdevice of Debian's nvidia-cuda-toolkit 11.8)"
