@@ -332,6 +332,9 @@ static void job_result(struct serve *s, struct job *j, const char *outcome, cons
         json_object_set_new(body, "error", json_string(error));
     if (report)
         json_object_set_new(body, "report", report);
+    /* A fresh lease first: a large report (14 MB at the largest numtimes) takes a while to send and to store,
+     * and the heartbeats only come between attempts. */
+    j->next_beat = 0;
     for (;;) {
         if (clock_now() >= j->next_beat) { /* keep the lease: the post may take a while */
             enum answer a = job_heartbeat(s, j);
