@@ -23,9 +23,9 @@ for t in "${fuzz_targets[@]}"; do
     built=$((built + 1))
     mkdir -p "$TMP/corpus-$target"
     cp "$corpus"/* "$TMP/corpus-$target/"
-    if "$TMP/$target" -max_total_time=3 -max_len="$max_len" -print_final_stats=1 "$TMP/corpus-$target" >"$TMP/log" 2>&1; then
+    if "$TMP/$target" -max_total_time=3 -max_len="$max_len" -print_final_stats=1 -artifact_prefix="$BUILD/fuzz-$target-" "$TMP/corpus-$target" >"$TMP/log" 2>&1; then
         pass "$name survives 3 s of libFuzzer ($(sed -n 's/^stat::number_of_executed_units: *//p' "$TMP/log") runs)"
     else
-        fail "$name" "$(grep -m1 -E 'ERROR|SUMMARY|deadly' "$TMP/log")"
+        fail "$name" "$(grep -m1 -E 'ERROR|SUMMARY|deadly' "$TMP/log") (the input: $BUILD/fuzz-$target-*)"
     fi
 done

@@ -20,7 +20,7 @@ for t in "${fuzz_targets[@]}"; do
         rc=1
         continue
     fi
-    if "$OUT/$name" -max_total_time="$TIME" -max_len="$max_len" -print_final_stats=1 "$OUT/corpus-$name" >"$OUT/$name.log" 2>&1; then
+    if "$OUT/$name" -max_total_time="$TIME" -max_len="$max_len" -print_final_stats=1 -artifact_prefix="$OUT/" "$OUT/corpus-$name" >"$OUT/$name.log" 2>&1; then
         echo "fuzz: $name: $(sed -n 's/^stat::number_of_executed_units: *//p' "$OUT/$name.log") runs in $TIME s, no crash"
     else
         echo "fuzz: $name: CRASH: $(grep -m1 -E 'ERROR|SUMMARY|deadly' "$OUT/$name.log") (log: $OUT/$name.log)"
