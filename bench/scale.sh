@@ -16,6 +16,7 @@
 #   3. the disk (each relation with its indexes) and memory (the PostgreSQL and ppbenchd processes' RSS).
 # Everything lies in a temporary folder removed at exit.
 #   bench/scale.sh [ROWS, default 10000000] [N calls per request, default 20]
+# KEEP=1: after the judged history, print the server's URL and database and keep them until interrupted.
 set -eu
 cd "$(dirname "$0")/.."
 ROWS=${1:-10000000}
@@ -124,6 +125,11 @@ sql "SELECT metric_series_rebuild(NULL)"
 sql "SELECT peer_groups_rebuild()"
 sql "ANALYZE"
 echo "baselines and health built: $(sql 'SELECT count(*) FROM baselines') baselines in $(secs "$t0" "$(now)") s"
+if [ -n "${KEEP:-}" ]; then # the judged fleet kept for experiments, until interrupted
+    echo "kept: $URL, database $CONN"
+    while kill -0 "$pid" 2>/dev/null; do sleep 5; done
+    exit 0
+fi
 
 # ---- 1. ingest with judging on ----
 # The nights to ingest are generated first into a staging table (not timed: generating 100 samples per row
