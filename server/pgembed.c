@@ -463,7 +463,8 @@ static int start_server(const struct pgembed *pg, struct pp_error *err)
                         reason[0] ? reason : "empty", pg->log);
 }
 
-static void stop_server(const struct pgembed *pg)
+/* 0 when PostgreSQL stopped, -1 when neither stop could stop it (said on stderr). */
+static int stop_server(const struct pgembed *pg)
 {
     char pg_ctl[PATH_MAX + 8], out[256], timeout[16], mode[16] = "fast";
     char *argv[] = {pg_ctl, "stop", "-D", (char *)pg->data, "-m", mode, "-w", "-t", timeout, "-s", NULL};
@@ -473,12 +474,14 @@ static void stop_server(const struct pgembed *pg)
     snprintf(pg_ctl, sizeof(pg_ctl), "%s/pg_ctl", pg->bindir);
     snprintf(timeout, sizeof(timeout), "%d", PG_WAIT_S);
     if ((rc = run_cmd(pg, argv, out, sizeof(out), &err)) == 0)
-        return;
+        return 0;
     fprintf(stderr, "<4>pgembed: pg_ctl stop -m fast failed (%s); stopping immediately\n",
             rc < 0 ? err.msg : out);
     snprintf(mode, sizeof(mode), "immediate");
-    if ((rc = run_cmd(pg, argv, out, sizeof(out), &err)) != 0)
-        fprintf(stderr, "<3>pgembed: pg_ctl stop -m immediate failed: %s\n", rc < 0 ? err.msg : out);
+    if ((rc = run_cmd(pg, argv, out, sizeof(out), &err)) == 0)
+        return 0;
+    fprintf(stderr, "<3>pgembed: pg_ctl stop -m immediate failed: %s\n", rc < 0 ? err.msg : out);
+    return -1;
 }
 
 static int initdb(const struct pgembed *pg, struct pp_error *err)
@@ -697,8 +700,13 @@ void pgembed_stop(struct pgembed *pg)
 {
     if (!pg)
         return;
-    stop_server(pg);
-    fprintf(stderr, "<5>pgembed: postgresql stopped\n");
+    if (stop_server(pg) == 0)
+        fprintf(stderr, "<5>pgembed: postgresql stopped\n");
+    else
+        fprintf(stderr,
+                "<3>pgembed: postgresql may still be running on %s (its pid is the first line of "
+                "postmaster.pid there)\n",
+                pg->data);
     free(pg);
 }
 
