@@ -125,7 +125,7 @@ bool health_judge(void)
             log_warn("judging: %s", err.e.msg);
         return false;
     }
-    more = atoi(PQgetvalue(res, 0, 0)) == HEALTH_JUDGE_BATCH;
+    more = atoi(PQgetvalue(res, 0, 0)) >= HEALTH_JUDGE_BATCH;
     PQclear(res);
     return more;
 }
