@@ -120,7 +120,6 @@ bool health_judge(void)
 
     snprintf(batch, sizeof(batch), "%d", HEALTH_JUDGE_BATCH);
     if (!(res = db_query("SELECT judge_pending($1)", 1, p, &err))) {
-
         if (!err.unavailable) /* the queue keeps them; the next tick tries again */
             log_warn("judging: %s", err.e.msg);
         return false;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "mkdirs.h"
 #include "kernels/cpucache.h"
 #include "kernels/lattice.h"
 
@@ -27,20 +28,6 @@ static void put(const char *dir, const char *name, const char *value)
         fprintf(f, "%s\n", value);
         fclose(f);
     }
-}
-
-static void mkdirs(const char *path)
-{
-    char tmp[512];
-
-    snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(tmp, 0755);
-            *p = '/';
-        }
-    mkdir(tmp, 0755);
 }
 
 /* cpu's cache index idx: level, type, size, shared_cpu_list */

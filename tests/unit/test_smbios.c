@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "mkdirs.h"
 #include "worker/smbios.h"
 
 static char root[256];
@@ -65,20 +66,6 @@ static size_t build(const struct dimm *d, unsigned char *out)
     n += (size_t)sprintf((char *)out + n, "%s", d->bank ? d->bank : "BANK") + 1;
     out[n++] = '\0';
     return d->cut ? d->cut : n;
-}
-
-static void mkdirs(const char *path)
-{
-    char tmp[512];
-
-    snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(tmp, 0755);
-            *p = '/';
-        }
-    mkdir(tmp, 0755);
 }
 
 static void write_raw(const unsigned char *bytes, size_t len)
