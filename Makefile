@@ -78,6 +78,7 @@ WORKER_SRC = $(wildcard worker/*.c)
 SERVER_SRC = $(wildcard server/*.c)
 CLI_SRC    = $(wildcard cli/*.c)
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
+SCHEMA_FUNCTIONS_SQL = $(sort $(wildcard schema/functions/*.sql))
 CL_SRC     = $(wildcard kernels/*/*.cl)
 CL_SHARED  = kernels/lattice_hop.h kernels/wilson/wilson_dslash.h # device code OpenCL shares with CUDA, embedded as a .cl is
 CUDA_SRC   = $(wildcard kernels/*/*.cu)
@@ -205,16 +206,19 @@ $(BUILD)/bin/ppbench: $(call obj,$(CLI_SRC) lib/error.c kernels/suite.c kernels/
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(CLI_LDLIBS)
 
-# The SQL migrations are embedded in ppbenchd: pp_schema_<n> strings and a NULL-terminated table pp_schema of
-# {name, sql} in file order (server/migrate.c applies them).
-$(BUILD)/obj/schema.o: $(SCHEMA_SQL)
+# The SQL is embedded in ppbenchd as NULL-terminated tables of {name, sql} in file order (server/migrate.c
+# applies them): pp_schema, the migrations (schema/NNN_name.sql), and pp_schema_functions, the current
+# definitions of the functions, views and triggers (schema/functions/*.sql).
+$(BUILD)/obj/schema.o: $(SCHEMA_SQL) $(SCHEMA_FUNCTIONS_SQL)
 	@mkdir -p $(@D)
 	$(call say,EMBED,schema/)
-	$(Q){ printf '\t.section .rodata\n'; i=0; for f in $(SCHEMA_SQL); do \
-	  printf 'pp_schema_sql_%d:\n\t.incbin "%s"\n\t.byte 0\npp_schema_name_%d:\n\t.asciz "%s"\n' $$i $$f $$i $$(basename $$f); i=$$((i+1)); done; \
-	  printf '\t.section .data.rel.ro\n\t.balign 8\n\t.global pp_schema\npp_schema:\n'; i=0; for f in $(SCHEMA_SQL); do \
-	  printf '\t.quad pp_schema_name_%d, pp_schema_sql_%d\n' $$i $$i; i=$$((i+1)); done; \
-	  printf '\t.quad 0, 0\n\t.section .note.GNU-stack,"",@progbits\n'; } >$(BUILD)/obj/schema.S
+	$(Q)emit() { t=$$1; shift; printf '\t.section .rodata\n'; i=0; for f in "$$@"; do \
+	  printf '%s_sql_%d:\n\t.incbin "%s"\n\t.byte 0\n%s_name_%d:\n\t.asciz "%s"\n' $$t $$i $$f $$t $$i $$(basename $$f); \
+	  i=$$((i+1)); done; printf '\t.section .data.rel.ro\n\t.balign 8\n\t.global %s\n%s:\n' $$t $$t; i=0; \
+	  for f in "$$@"; do printf '\t.quad %s_name_%d, %s_sql_%d\n' $$t $$i $$t $$i; i=$$((i+1)); done; \
+	  printf '\t.quad 0, 0\n'; }; \
+	{ emit pp_schema $(SCHEMA_SQL); emit pp_schema_functions $(SCHEMA_FUNCTIONS_SQL); \
+	  printf '\t.section .note.GNU-stack,"",@progbits\n'; } >$(BUILD)/obj/schema.S
 	$(Q)$(CC) -c $(BUILD)/obj/schema.S -o $@
 
 # docs/openapi.json is served by ppbenchd as pp_openapi_json.

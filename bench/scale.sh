@@ -104,7 +104,7 @@ t0=$(now)
 sql "VACUUM ANALYZE results" 2>/dev/null
 echo "VACUUM ANALYZE results: $(secs "$t0" "$(now)") s"
 # The baselines and health the trigger would have left: per platform and problem its segment (from its first
-# result), its last result and its window (judge_rewindow, schema/015_judge_batch.sql: the trigger's own
+# result), its last result and its window (judge_rewindow, schema/functions/judge.sql: the trigger's own
 # window of the last 20), the median and MAD of that window; health ok.
 t0=$(now)
 sql "INSERT INTO baselines (platform_id, suite, kernel, model, variant, precision, size, device, driver, compiler,
@@ -163,7 +163,7 @@ ingest2() { # LABEL: the staged night's reports from 2 connections at once (one 
     echo "$1: $n results in $((GPUS * 5)) reports (2 connections, autocommit) in $(secs "$t0" "$t1") s: $(awk -v a="$t0" -v b="$t1" -v n="$n" 'BEGIN { printf "%.0f", n / (b - a) }') results/s; load average $(cut -d' ' -f1 /proc/loadavg)"
     judged "$t0" "$n"
 }
-# judged T0 N: wait until ppbenchd has judged every queued result (schema/027_judge_async.sql: the INSERT
+# judged T0 N: wait until ppbenchd has judged every queued result (judge_pending, schema/functions/judge.sql: the INSERT
 # only queues them); the rate of N results stored and judged since T0.
 judged() {
     local t2

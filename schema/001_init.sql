@@ -2,7 +2,6 @@
 -- Applied once by ppbenchd at start, inside one transaction, recorded in schema_migrations.
 -- Constraints keep bad data out: states are CHECKed, figures are non-negative, a job has a finish time exactly
 -- when it is in a terminal state, and a running job always has a holder and a lease.
-
 CREATE TABLE hosts (
     id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     name        text NOT NULL UNIQUE CHECK (name ~ '^[A-Za-z0-9._-]{1,128}$'),

@@ -29,25 +29,3 @@ ALTER TABLE platforms ADD COLUMN peak_set_at timestamptz;
 
 -- Listing results newest first by id (the API's cursor), and a job's results.
 CREATE INDEX results_id_desc ON results (platform_id, suite, kernel, id DESC);
-
--- A job's state events carry its started_at (and finished_at), so a page following the stream shows when the
--- job started as it starts.
-CREATE OR REPLACE FUNCTION jobs_record_event() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP = 'INSERT' OR NEW.state IS DISTINCT FROM OLD.state THEN
-        INSERT INTO job_events (job_id, kind, data)
-        VALUES (NEW.id, 'state', jsonb_build_object('state', NEW.state, 'error', NEW.error,
-                                                     'attempts', NEW.attempts, 'ran_on', NEW.ran_on,
-                                                     'started_at', NEW.started_at,
-                                                     'finished_at', NEW.finished_at));
-        PERFORM pg_notify('ppbench_events', NEW.id::text);
-        IF NEW.state = 'queued' THEN
-            PERFORM pg_notify('ppbench_jobs', NEW.id::text);
-        END IF;
-    ELSIF NEW.progress IS DISTINCT FROM OLD.progress THEN
-        INSERT INTO job_events (job_id, kind, data) VALUES (NEW.id, 'progress', jsonb_build_object('progress', NEW.progress));
-        PERFORM pg_notify('ppbench_events', NEW.id::text);
-    END IF;
-    RETURN NULL;
-END
-$$;

@@ -47,7 +47,7 @@ struct config {
     long slurm_poll_s;
     long slurm_time_margin_s;
     long slurm_nodes_s; /* sinfo of the partition's nodes: their state, the platforms found on them */
-    /* fleet health (server/health.c, schema/012_fleet.sql) */
+    /* fleet health (server/health.c, schema/functions/judge.sql) */
     long baseline_window;        /* K: a baseline is the median and MAD of the last K results of a segment */
     long baseline_min_results;   /* results a baseline needs before it judges */
     long judge_z;                /* |z| beyond this is a regression or an improvement */

@@ -1,6 +1,6 @@
 /*
  * health: fleet health. Judging itself is SQL, in the statement trigger that judges every stored result
- * (schema/015_judge_batch.sql, results_judge_rows; the tables in 012_fleet.sql), so that every path that
+ * (schema/functions/judge.sql, results_judge_rows; the tables in schema/012_fleet.sql), so that every path that
  * stores a result is judged once and a statement of many results is judged set-based; this file carries the
  * settings there, folds the peer groups' pending changes once a second (health_compact) and serves what it
  * decided. The settings are set by the main thread and written by the

@@ -23,11 +23,11 @@ void health_configure(const struct health_settings *s);
 void health_sync(void);
 
 /* Notifier thread, once a second: fold the peer groups' pending changes into the groups (peer_groups_compact,
- * schema/023_judge_report.sql). */
+ * schema/functions/peers.sql). */
 void health_compact(void);
 
 /* Notifier thread, when results were queued and once a second: judge the oldest HEALTH_JUDGE_BATCH queued
- * results (judge_pending, schema/027_judge_async.sql). Returns whether more wait. */
+ * results (judge_pending, schema/functions/judge.sql). Returns whether more wait. */
 #define HEALTH_JUDGE_BATCH 2000
 bool health_judge(void);
 

@@ -1,6 +1,6 @@
 /*
- * ppbenchd: startup, the embedded default, the `token` and `routes` commands, and the main loop. The main
- * thread owns the configuration, the embedded PostgreSQL, the supervisor and the signals (signalfd:
+ * ppbenchd: startup, the embedded default, the `token`, `migrate` and `routes` commands, and the main loop.
+ * The main thread owns the configuration, the embedded PostgreSQL, the supervisor and the signals (signalfd:
  * SIGTERM/SIGINT stop, SIGHUP reloads, SIGCHLD reaps supervised workers); HTTP pool threads and the notifier
  * thread do the rest. Startup may die with a message; once ready, nothing a request, a worker or the database
  * does stops the server.
@@ -39,7 +39,7 @@
 
 struct options {
     const char *config_file;
-    const char *command; /* NULL (serve), "token", "routes", "slurm" */
+    const char *command; /* NULL (serve), "token", "migrate", "routes", "slurm" */
     char **args;         /* after the command */
     int nargs;
     const char *role, *name;
@@ -52,6 +52,7 @@ static void usage(FILE *f)
         f,
         "usage: ppbenchd [--config FILE] [--database URL] [--state-dir DIR] [--listen ADDR:PORT]\n"
         "       ppbenchd token create --role read|submit|worker|admin [--name NAME] [same options]\n"
+        "       ppbenchd migrate [same options]   (bring the database to this build's schema, then exit)\n"
         "       ppbenchd routes\n"
         "       ppbenchd [--config FILE] slurm show|resume NODE | slurm drain NODE REASON\n"
         "                (a node's drain with Reason=\"ppbench: REASON\", resumed only when ppbench's own)\n"
@@ -113,7 +114,8 @@ static int parse(int argc, char **argv, struct options *o)
         }
         o->args = argv + optind + 1;
         o->nargs = argc - optind - 1;
-        if (strcmp(o->command, "token") && strcmp(o->command, "routes") && strcmp(o->command, "slurm")) {
+        if (strcmp(o->command, "token") && strcmp(o->command, "migrate") && strcmp(o->command, "routes") &&
+            strcmp(o->command, "slurm")) {
             fprintf(stderr, "ppbenchd: unknown command \"%s\"\n", o->command);
             return -1;
         }
@@ -213,7 +215,9 @@ static int migrate(struct pp_error *err)
     return rc;
 }
 
-static int cmd_token(struct options *o)
+/* `token create` and `migrate`: the database opened (the embedded cluster borrowed from a running server, or
+ * started and stopped again) and brought to this build's schema; then a new token for token. */
+static int cmd_database(struct options *o)
 {
     struct pgembed *pg = NULL;
     struct pp_error err;
@@ -223,7 +227,7 @@ static int cmd_token(struct options *o)
     bool keep_running;
     int rc = 1;
 
-    if (!o->role) {
+    if (!strcmp(o->command, "token") && !o->role) {
         fprintf(stderr, "ppbenchd: token create needs --role read|submit|worker|admin\n");
         return 2;
     }
@@ -231,6 +235,11 @@ static int cmd_token(struct options *o)
     keep_running = !o->cfg.database_url[0] && pgembed_running(o->cfg.state_dir);
     if (open_database(o, &pg, &err) || migrate(&err)) {
         fprintf(stderr, "ppbenchd: %s\n", err.msg);
+        goto out;
+    }
+    if (!strcmp(o->command, "migrate")) {
+        printf("schema: %d migrations and this build's functions\n", migrate_count());
+        rc = 0;
         goto out;
     }
     if (!(c = db_connect(&dberr))) {
@@ -349,7 +358,7 @@ int main(int argc, char **argv)
     if (o.command && !strcmp(o.command, "slurm"))
         return slurm_command(&o.cfg, o.nargs, o.args);
     if (o.command)
-        return cmd_token(&o);
+        return cmd_database(&o);
     if (config_listen(&o.cfg, addr, sizeof(addr), &port, &err)) {
         fprintf(stderr, "ppbenchd: %s\n", err.msg);
         return 2;

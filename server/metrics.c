@@ -16,7 +16,7 @@
 #include "server/counters.h"
 #include "lib/log.h"
 
-/* The database's part, and the results stored but not judged yet (schema/027_judge_async.sql: judging's lag).
+/* The database's part, and the results stored but not judged yet (judge_queue: judging's lag).
  */
 static const char scrape_sql[] = "SELECT metrics_text($1, $2), (SELECT count(*) FROM judge_queue)";
 

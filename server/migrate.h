@@ -1,7 +1,8 @@
 /*
- * migrate: applies the SQL migrations embedded at build time (schema/NNN_name.sql), each once, in order, each
- * in its own transaction, recorded in schema_migrations. Several ppbenchd starting at once serialise on an
- * advisory lock.
+ * migrate: brings the database to the schema embedded at build time: the migrations (schema/NNN_name.sql), each
+ * once, in order, recorded in schema_migrations, and the current definitions of the functions, views and
+ * triggers (schema/functions/<subject>.sql), applied whole when a migration was pending or they changed; all in one
+ * transaction. Several ppbenchd starting at once serialise on an advisory lock. migrate.c says how.
  */
 #ifndef PP_MIGRATE_H
 #define PP_MIGRATE_H
@@ -10,6 +11,7 @@
 
 #include "lib/error.h"
 
+/* applied: the number of migrations applied now. */
 int migrate_apply(PGconn *conn, int *applied, struct pp_error *err) PP_WUR;
 
 /* Number of embedded migrations (readyz compares it with schema_migrations). */

@@ -1,5 +1,5 @@
 /*
- * schedule: recurring job sets (schema/012_fleet.sql's schedules). The HTTP handlers (create, list, get,
+ * schedule: recurring job sets (the schedules table; schema/functions/schedules.sql). The HTTP handlers (create, list, get,
  * pause, resume, run now) run on pool threads; schedule_tick runs on the notifier thread once a second and
  * fires every due schedule, claimed with FOR UPDATE SKIP LOCKED so that several ppbenchd on one database
  * submit each firing once.

@@ -2,7 +2,7 @@
  * slurm_fleet: the Slurm executor's side of the fleet. On the executor's thread, each tick: every
  * slurm_nodes_s, the partition's nodes from sinfo -N into slurm_nodes (their state for the Fleet and Health
  * pages; a node the executor runs jobs for becomes a platform <node>/gpu0 or <node>/cpu0 from its gres before
- * any run: schema/017_slurm_nodes.sql); and the health events of platforms on Slurm nodes acted on once each
+ * any run: schema/functions/slurm.sql); and the health events of platforms on Slurm nodes acted on once each
  * (alerts.slurm_done): a raised event drains the node with Reason="ppbench: <problem> <x> below baseline
  * <y>", a recovery (a passing run of that problem) resumes it when the drain is ppbench's own. On HTTP pool
  * threads: the check of a job's partition and gres at submission, against sinfo's answer kept for

@@ -127,7 +127,7 @@ export async function render(root, route, ctx) {
     }
 
     function update(data) {
-        // The stream's state events carry started_at and finished_at (schema/011_annotate.sql).
+        // The stream's state events carry started_at and finished_at (jobs_record_event, schema/functions/documents.sql).
         if (data.started_at)
             startedEl.textContent = when(data.started_at);
         else if (data.state === 'running' && startedEl.textContent === 'not yet')

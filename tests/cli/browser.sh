@@ -54,7 +54,7 @@ INSERT INTO platforms (id, host_id, local_id, kind, name, models)
 SELECT 'gpu-node7/gpu0', id, 'gpu0', 'gpu', 'unknown gpu (Slurm node, gres gpu:1)', '{cuda}' FROM hosts WHERE name = 'gpu-node7';
 INSERT INTO slurm_nodes (name, partition, state, reason, gres, ppbench_drain)
 VALUES ('gpu-node7', 'gpu', 'drained', 'ppbench: stream.triad cuda fp64 size 33554432 812.30 GB/s below baseline 1900.00 GB/s', 'gpu:1', true);
--- Judged now, not on the server's next batch (schema/027_judge_async.sql).
+-- Judged now, not on the server's next batch (judge_pending, schema/functions/judge.sql).
 SELECT judge_pending();
 EOF
 SHOTS="$BUILD/browser-shots"

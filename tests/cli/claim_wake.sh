@@ -1,5 +1,5 @@
 # A new job wakes a waiting worker's long poll at once: the job's insert notifies the channel the notifier
-# listens to (schema/024_notify_again.sql), not only the notifier's one-second tick. A standalone
+# listens to (jobs_record_event, schema/functions/documents.sql), not only the notifier's one-second tick. A standalone
 # `ppbench-worker serve` on cpu0 (no supervised workers), five tiny jobs one after another, each claimed within
 # 400 ms of its submission (with the tick alone, claims came after 0.15 to 1 s).
 . "$(dirname "$0")/lib.sh"

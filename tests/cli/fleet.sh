@@ -416,7 +416,7 @@ api PATCH "/api/v1/results/$X" '{"exclude": true}' "$ADMIN"
 same "an excluded result leaves its window ($STATUS)" \
     "$(psql_q "SELECT $X = ANY (window_ids) FROM baselines WHERE platform_id = 'eqb-1'") $(psql_q "$win_query" | grep -c ' false$')" "f 0"
 
-# Judging is not the INSERT's (schema/027_judge_async.sql): the statement only queues its rows, and the
+# Judging is not the INSERT's (judge_pending, schema/functions/judge.sql): the statement only queues its rows, and the
 # server's notifier, woken by the queue's notification, judges them by itself (no test drains here).
 raw_q() { psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "$1"; }
 mkplat async-1 "SimGPU Q"

@@ -50,7 +50,7 @@ server_start_once() {
 }
 
 # psql_q SQL: run SQL in ppbenchd's database (tuples only, unaligned), with the judging queue drained before
-# and after it: the server judges queued results within milliseconds (schema/027_judge_async.sql), a test
+# and after it: the server judges queued results within milliseconds (judge_pending, schema/functions/judge.sql), a test
 # reads the verdicts of what it or a job stored at once.
 psql_q() {
     psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c '\o /dev/null' -c 'SELECT judge_pending()' \

@@ -156,7 +156,7 @@ api GET "/api/v1/pp/policies?$Q" "" "$READ"
 check "policies: on GET /api/v1/pp's default problem key, named" \
     "(.problem_key == \"$KEY\") and (.key_note | startswith(\"the problem key with the most verified results\"))"
 # Another key of the same size (other numtimes) is another problem: a planted run of it, 1000 times faster, is
-# never compared (schema/025_policies_key.sql; 010 filtered on the size alone and took it).
+# never compared (pp_policies, schema/functions/pp.sql; it once filtered on the size alone and took it).
 OMPB=$(printf '%s' "$BODY" | jq '[.policies[] | select(.policy == "openmp (scalar)") | .efficiencies[] | .fom // 0] | max')
 PLANT=$(psql_q "INSERT INTO results (platform_id, suite, kernel, model, variant, precision, size, bytes, flops, times_s,
         min_s, max_s, mean_s, median_s, stddev_s, bandwidth, gflops, verified, provenance, flags, problem_key)
@@ -180,7 +180,7 @@ expect_api "policies: a malformed subset is refused with the parameter named" 40
 expect_api "policies: an unknown platform" 422 unknown_platform GET "/api/v1/pp/policies?$Q&platforms=nope" "" "$READ"
 expect_api "policies: an unknown query parameter" 400 unknown_parameter GET "/api/v1/pp/policies?$Q&variant=x" "" "$READ"
 
-# The P3 export one row per variant (schema/026_p3_variants.sql): each variant's best run, named model:variant,
+# The P3 export one row per variant (pp_p3_variant_csv, schema/functions/pp.sql): each variant's best run, named model:variant,
 # and the unsupported select with its reason and no figure; the default export keeps one row per model.
 api GET "/api/v1/results?format=p3&p3_rows=variant&suite=hacc&kernel=gravity" "" "$READ"
 P3V=$BODY

@@ -312,7 +312,7 @@ fi
 api GET "$J?tag=sweep:ppb"
 jq_true "slurm: the sweep's jobs carry its tag" "$TMP/resp" '(.jobs | length) == 2'
 
-# 9. Health events drain and resume the node (schema/017_slurm_nodes.sql, server/slurm_fleet.c). A planted
+# 9. Health events drain and resume the node (schema/functions/slurm.sql, server/slurm_fleet.c). A planted
 # regression: three copies of a real triad of n2 at 10x its figure make its baseline; the next real run is a
 # suspect, its automatic repeat (a Slurm job on n2 too) confirms it, and the node is drained with ppbench's
 # reason. Big arrays (96 MB, beyond the L3) and noisy_cv_percent = 1000: the results are judged, not flagged.

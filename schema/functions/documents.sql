@@ -1,0 +1,69 @@
+-- documents: the JSON documents the API serves, built in one place, and the job event log kept by a trigger,
+-- so every state or progress change is recorded and announced whoever makes it (one notification channel,
+-- ppbench, an empty payload: the notifier wakes every waiter on any notification, and PostgreSQL folds the
+-- duplicates of a transaction). The document functions are PL/pgSQL, not SQL: PL/pgSQL keeps its plans for the
+-- session, where a SQL function that is not inlined is planned again on every call (4x the cost of GET
+-- /api/v1/jobs/{id}, measured).
+
+-- A result's document: its problem and key, models, samples and statistics, figures, flags and provenance.
+CREATE FUNCTION result_doc(r results) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    RETURN jsonb_build_object(
+        'id', r.id, 'job_id', r.job_id, 'platform', r.platform_id, 'suite', r.suite, 'kernel', r.kernel,
+        'model', r.model, 'variant', r.variant, 'precision', r.precision, 'size', r.size,
+        'problem_key', r.problem_key,
+        'problem', coalesce(r.provenance->'problem',
+                            jsonb_build_object('array_size', r.size, 'precision', r.precision)),
+        'bytes', r.bytes, 'bytes_compulsory', r.bytes_compulsory, 'flops', r.flops, 'times_s', to_jsonb(r.times_s),
+        'stats_s', jsonb_build_object('min', r.min_s, 'max', r.max_s, 'mean', r.mean_s, 'median', r.median_s,
+                                      'stddev', r.stddev_s, 'count',
+                                      coalesce(r.stats_count,
+                                               CASE WHEN r.times_s IS NULL THEN (r.provenance->>'num_times')::int - 1
+                                               ELSE cardinality(r.times_s) - 1 END)),
+        'bandwidth_bytes_per_s', r.bandwidth,
+        'bandwidth_compulsory_bytes_per_s', r.bandwidth * coalesce(r.bytes_compulsory / nullif(r.bytes, 0), 1),
+        'gflops', r.gflops, 'cv', r.cv, 'max_min', r.max_min, 'flags', to_jsonb(r.flags),
+        'verified', r.verified, 'error', r.error,
+        'origin', r.origin, 'provenance', r.provenance, 'created_at', r.created_at);
+END
+$$;
+
+-- A job's document (with_results: its results' documents too); "slurm" holds its Slurm job, state and reason,
+-- and its own partition and gres (null: the executor's), or is null when Slurm has no part in it.
+CREATE FUNCTION job_doc(j jobs, with_results boolean) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    RETURN jsonb_build_object(
+        'id', j.id, 'state', j.state, 'suite', j.suite, 'model', j.model, 'platform', j.platform_id,
+        'selector', CASE WHEN j.selector = '{}' THEN NULL ELSE j.selector END,
+        'kernels', to_jsonb(j.kernels), 'params', j.params, 'priority', j.priority, 'timeout_s', j.timeout_s,
+        'tags', to_jsonb(j.tags), 'attempts', j.attempts, 'max_attempts', j.max_attempts,
+        'progress', j.progress, 'error', j.error, 'ran_on', j.ran_on, 'worker_id', j.worker_id,
+        'created_at', j.created_at, 'started_at', j.started_at, 'finished_at', j.finished_at,
+        'slurm', CASE WHEN j.slurm_state IS NULL AND j.slurm_partition IS NULL AND j.slurm_gres IS NULL THEN NULL
+                 ELSE jsonb_build_object('job_id', j.slurm_job_id, 'state', j.slurm_state, 'reason', j.slurm_reason,
+                                         'partition', j.slurm_partition, 'gres', j.slurm_gres) END)
+        || CASE WHEN with_results THEN jsonb_build_object('results',
+               (SELECT coalesce(jsonb_agg(result_doc(r) ORDER BY r.id), '[]') FROM results r WHERE r.job_id = j.id))
+           ELSE '{}' END;
+END
+$$;
+
+CREATE FUNCTION jobs_record_event() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' OR NEW.state IS DISTINCT FROM OLD.state THEN
+        INSERT INTO job_events (job_id, kind, data)
+        VALUES (NEW.id, 'state', jsonb_build_object('state', NEW.state, 'error', NEW.error,
+                                                     'attempts', NEW.attempts, 'ran_on', NEW.ran_on,
+                                                     'started_at', NEW.started_at,
+                                                     'finished_at', NEW.finished_at));
+        PERFORM pg_notify('ppbench', '');
+    ELSIF NEW.progress IS DISTINCT FROM OLD.progress THEN
+        INSERT INTO job_events (job_id, kind, data) VALUES (NEW.id, 'progress', jsonb_build_object('progress', NEW.progress));
+        PERFORM pg_notify('ppbench', '');
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER jobs_events AFTER INSERT OR UPDATE OF state, progress ON jobs
+    FOR EACH ROW EXECUTE FUNCTION jobs_record_event();
