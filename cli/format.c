@@ -389,6 +389,16 @@ int format_pp(FILE *f, json_t *doc, struct pp_error *err)
         if (str(a, "pp_note"))
             fprintf(f, "  %s: %s\n", dash(str(a, "application")), str(a, "pp_note"));
     }
+    if (json_is_object(json_object_get(doc, "hidden"))) { /* what the flags left out, and how to count it */
+        json_t *hidden = json_object_get(doc, "hidden"), *n;
+        const char *flag;
+        fprintf(f, "left out: %lld flagged result(s) (",
+                (long long)json_integer_value(json_object_get(hidden, "results")));
+        i = 0;
+        json_object_foreach(json_object_get(hidden, "flags"), flag, n)
+            fprintf(f, "%s%s %lld", i++ ? ", " : "", flag, (long long)json_integer_value(n));
+        fprintf(f, "); --include-flagged counts them\n");
+    }
     rc = 0;
 out:
     for (i = 0; i < t.n; i++)

@@ -34,6 +34,15 @@ const struct suite *suite_find(const char *name)
     return NULL;
 }
 
+const char *suite_timing(const struct suite *s, const json_t *params)
+{
+    const char *t = json_string_value(json_object_get(params, "timing"));
+
+    if (t && suite_param(s, "timing"))
+        return strcmp(t, "best") == 0 || strcmp(t, "min") == 0 ? "min" : "mean";
+    return s->timing;
+}
+
 static char suite_list[256], model_list[128];
 
 static void make_lists(void)

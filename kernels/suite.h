@@ -103,6 +103,9 @@ size_t suite_count(void);
 const struct suite *suite_at(size_t i);
 const struct suite *suite_find(const char *name);
 const char *suite_names(void); /* "stream, wilson, staggered" */
+/* The timing rule of a job of s with params (borrowed, may be NULL): its "timing" parameter where the suite
+ * has one ("best" is "min"), else the table's: "min" or "mean". */
+const char *suite_timing(const struct suite *s, const json_t *params);
 
 const struct suite_param *suite_param(const struct suite *s, const char *name);
 int suite_param_index(const struct suite *s, const char *name);  /* -1 when it has none */

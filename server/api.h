@@ -14,7 +14,10 @@ extern const struct route api_routes[];
 /* Settings the handlers read (reloadable through SIGHUP). */
 struct api_settings {
     long lease_s, heartbeat_s, max_wait_s;
-    long noisy_cv_percent; /* a result past this coefficient of variation (%) is flagged noisy */
+    /* the noise rule (docs/METHODOLOGY.md, "Noise"): a result whose figure is less stable than this (percent:
+     * best_tenth for best-of rules, mean_ci95 for mean-of rules) is repeated up to noise_repeats times, then
+     * flagged noisy */
+    long noise_best_percent, noise_mean_percent, noise_repeats;
 };
 void api_configure(const struct api_settings *s);
 const struct api_settings *api_settings(void);

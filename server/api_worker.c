@@ -89,22 +89,24 @@ static const char job_state_sql[] = "SELECT state, epoch FROM jobs WHERE id = $1
 /* One result row per kernel of the report. The size is the problem's "size", in the suite's unit (the
  * suite table's `size`: stream's elements, the lattice suites' sites of the whole lattice); the report's
  * problem and variant documents are kept whole in the provenance (result_doc serves the problem as
- * "problem"). */
+ * "problem"). Each kernel's noise was derived by report_derive: one past its limit flags the row noisy, and
+ * a verified report with a noisy row sends the job back to the queue while it has repeats left ($7, the
+ * setting noise_repeats); every attempt's rows are kept, and the job's note says what happened. */
 static const char result_sql[] =
-    "WITH j AS (SELECT id, ran_on, model, suite, worker_id FROM jobs "
+    "WITH j AS (SELECT id, ran_on, model, suite, worker_id, repeats FROM jobs "
     "  WHERE id = $1 AND epoch = $2 AND worker_id = $6 AND state = 'running' FOR UPDATE), "
     "rep AS (SELECT $4::jsonb AS d), "
     "ins AS (INSERT INTO results (job_id, platform_id, suite, kernel, model, variant, precision, size, "
     "bytes, bytes_compulsory, flags, "
     "  flops, times_s, min_s, max_s, mean_s, median_s, stddev_s, stats_count, bandwidth, gflops, verified, "
-    "  error, "
+    "  error, noise, noise_rule, noise_limit, "
     "provenance) "
     "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, coalesce((d->'variant')::text, ''), "
     "  d->'problem'->>'precision', "
     "  coalesce(d->'problem'->>'size', d->'problem'->>'array_size', d->'problem'->>'sites')::bigint, "
     "  (e->>'bytes')::float8, (e->>'bytes_compulsory')::float8, "
-    "  CASE WHEN (e->'stats_s'->>'mean')::float8 > 0 AND (e->'stats_s'->>'stddev')::float8 > "
-    "    $7::float8 / 100 * (e->'stats_s'->>'mean')::float8 THEN ARRAY['noisy'] ELSE '{}'::text[] END "
+    "  CASE WHEN (e->'noise'->>'value')::float8 > (e->'noise'->>'limit')::float8 "
+    "    THEN ARRAY['noisy'] ELSE '{}'::text[] END "
     /* the working set fits the platform's last-level cache: not a DRAM figure (unknown cache: no flag) */
     "  || CASE WHEN NOT $8::boolean "
     "    AND (d->'problem'->>'working_set_bytes')::float8 <= (d->'platform'->>'llc_bytes')::float8 "
@@ -113,19 +115,40 @@ static const char result_sql[] =
     "  (e->'stats_s'->>'min')::float8, (e->'stats_s'->>'max')::float8, (e->'stats_s'->>'mean')::float8, "
     "  (e->'stats_s'->>'median')::float8, (e->'stats_s'->>'stddev')::float8, (e->'stats_s'->>'count')::int, "
     "  (e->>'bandwidth_bytes_per_s')::float8, (e->>'gflops')::float8, (e->>'verified')::boolean, "
-    "e->>'error', "
+    "e->>'error', (e->'noise'->>'value')::float8, e->'noise'->>'rule', (e->'noise'->>'limit')::float8, "
     "  coalesce(d->'provenance', '{}') || jsonb_build_object('platform', d->'platform', 'device', "
     "d->'device', "
     "    'variant', d->'variant', 'problem', d->'problem', 'warnings', coalesce(d->'warnings', '[]')) "
-    "  FROM j, rep, jsonb_array_elements(coalesce(d->'kernels', '[]')) e RETURNING verified, kernel, error), "
-    "f AS (UPDATE jobs SET state = CASE WHEN $3 = 'succeeded' AND EXISTS (SELECT 1 FROM ins) "
-    "      AND NOT EXISTS (SELECT 1 FROM ins WHERE NOT verified) THEN 'succeeded' ELSE 'failed' END, "
+    "  FROM j, rep, jsonb_array_elements(coalesce(d->'kernels', '[]')) e "
+    "  RETURNING verified, kernel, error, flags, noise, noise_rule, noise_limit), "
+    "o AS (SELECT CASE WHEN $3 <> 'succeeded' OR NOT EXISTS (SELECT 1 FROM ins) "
+    "      OR EXISTS (SELECT 1 FROM ins WHERE NOT verified) THEN 'failed' "
+    "    WHEN EXISTS (SELECT 1 FROM ins WHERE 'noisy' = ANY (flags)) AND j.repeats < $7::int THEN 'queued' "
+    "    ELSE 'succeeded' END AS state, "
+    "  (SELECT string_agg(format('%s %s %s %% > %s %%', kernel, noise_rule, round((100 * noise)::numeric, "
+    "1), "
+    "    round((100 * noise_limit)::numeric, 1)), ', ' ORDER BY kernel) FROM ins WHERE 'noisy' = ANY "
+    "(flags)) "
+    "    AS noisy FROM j), "
+    "f AS (UPDATE jobs SET state = o.state, "
     "  error = CASE WHEN $3 = 'failed' THEN coalesce($5, 'the worker reported a failure') "
     "      WHEN NOT EXISTS (SELECT 1 FROM ins) THEN 'the report holds no results' "
     "      WHEN EXISTS (SELECT 1 FROM ins WHERE NOT verified) THEN 'verification failed: ' || "
     "        (SELECT string_agg(coalesce(error, kernel), '; ') FROM ins WHERE NOT verified) ELSE NULL END, "
-    "  progress = 1, finished_at = now(), lease_expires = NULL FROM j WHERE jobs.id = j.id RETURNING "
-    "jobs.state), "
+    "  repeats = jobs.repeats + (o.state = 'queued')::int, "
+    "  note = CASE WHEN o.state = 'queued' THEN format('unstable, repeat %s of %s: %s', jobs.repeats + 1, "
+    "      $7::int, o.noisy) "
+    "    WHEN o.state = 'succeeded' AND o.noisy IS NOT NULL THEN format('flagged noisy after %s repeats: "
+    "%s', "
+    "      jobs.repeats, o.noisy) "
+    "    WHEN o.state = 'succeeded' AND jobs.repeats > 0 THEN format('stable at repeat %s of %s (%s)', "
+    "      jobs.repeats, $7::int, jobs.note) "
+    "    ELSE jobs.note END, "
+    "  progress = CASE WHEN o.state = 'queued' THEN 0 ELSE 1 END, "
+    "  finished_at = CASE WHEN o.state = 'queued' THEN NULL ELSE now() END, lease_expires = NULL, "
+    "  worker_id = CASE WHEN o.state = 'queued' THEN NULL ELSE jobs.worker_id END, "
+    "  claimed_at = CASE WHEN o.state = 'queued' THEN NULL ELSE jobs.claimed_at END "
+    "  FROM j, o WHERE jobs.id = j.id RETURNING jobs.state), "
     "idle AS (UPDATE workers SET state = 'idle', last_heartbeat = now() WHERE id = (SELECT worker_id FROM "
     "j)) "
     "SELECT state, extract(epoch FROM now() - (SELECT claimed_at FROM jobs WHERE id = $1)) FROM f";
@@ -383,9 +406,10 @@ int jobs_progress(struct request *r)
 
 /* The report held against the job this worker holds (server/report_check.c). A report that does not fit
  * fails the job with the reason and answers 422 naming the field; 0 when it fits (or the job is not this
- * worker's: the result's own query answers that). */
+ * worker's: the result's own query answers that), its statistics and noise then derived from its samples
+ * (report_derive). */
 static int check_report(struct request *r, const char *job, const char *epoch, const char *worker,
-                        const json_t *report)
+                        json_t *report)
 {
     const char *params[4] = {job, epoch, worker, NULL};
     json_t *kernels = NULL, *jparams = NULL;
@@ -403,6 +427,9 @@ static int check_report(struct request *r, const char *job, const char *epoch, c
         if (report_check(PQgetvalue(res, 0, 0), kernels, jparams, report, field, sizeof(field), &err)) {
             snprintf(reason, sizeof(reason), "invalid report: %s", err.msg);
             st = req_fail(r, ERR_INVALID_REPORT, field, "%s", err.msg);
+        } else {
+            report_derive(report, PQgetvalue(res, 0, 0), jparams, api_settings()->noise_best_percent / 100.0,
+                          api_settings()->noise_mean_percent / 100.0);
         }
     }
     PQclear(res);
@@ -421,7 +448,7 @@ static int check_report(struct request *r, const char *job, const char *epoch, c
 int jobs_result(struct request *r)
 {
     static const char *const fields[] = {"epoch", "outcome", "error", "report", NULL};
-    char epoch[24], worker[24], noisy[24], *report_s = NULL;
+    char epoch[24], worker[24], repeats[24], *report_s = NULL;
     const char *outcome, *error = NULL, *key;
     json_t *report = json_object_get(r->json, "report"), *v;
     struct db_error dberr;
@@ -453,13 +480,13 @@ int jobs_result(struct request *r)
         (st = check_report(r, r->args[0], epoch, worker, report)))
         return st;
     report_s = json_is_object(report) ? json_dumps(report, JSON_COMPACT) : strdup("{}");
-    snprintf(noisy, sizeof(noisy), "%ld", api_settings()->noisy_cv_percent);
+    snprintf(repeats, sizeof(repeats), "%ld", api_settings()->noise_repeats);
     /* a compute-bound suite's working set is meant to fit the cache: no cache_resident flag (kernels/suite.h)
      */
     const struct suite *suite = suite_find(json_string_value(json_object_get(report, "suite")) ?: "");
     const char *params[8] = {
         r->args[0], epoch,  outcome, report_s,
-        error,      worker, noisy,   suite && !strcmp(suite->bound, "compute") ? "true" : "false"};
+        error,      worker, repeats, suite && !strcmp(suite->bound, "compute") ? "true" : "false"};
     if (!(res = db_query(result_sql, 8, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s job=%s result refused: %s", r->id, r->args[0], dberr.e.msg);
@@ -474,7 +501,8 @@ int jobs_result(struct request *r)
         goto out;
     }
     log_info("job=%s %s", r->args[0], PQgetvalue(res, 0, 0));
-    counters_job_finished(PQgetvalue(res, 0, 0), atof(PQgetvalue(res, 0, 1)));
+    if (strcmp(PQgetvalue(res, 0, 0), "queued")) /* a repeat (noise) is not an end */
+        counters_job_finished(PQgetvalue(res, 0, 0), atof(PQgetvalue(res, 0, 1)));
     r->reply = json_pack("{s:s}", "state", PQgetvalue(res, 0, 0));
     st = 200;
 out:

@@ -36,7 +36,9 @@ static const struct setting {
     {"lease_s", T_LONG, S(lease_s), "30", true, 2, 3600},
     {"heartbeat_s", T_LONG, S(heartbeat_s), "5", true, 1, 600},
     {"max_wait_s", T_LONG, S(max_wait_s), "60", true, 0, 600},
-    {"noisy_cv_percent", T_LONG, S(noisy_cv_percent), "10", true, 1, 1000},
+    {"noise_best_percent", T_LONG, S(noise_best_percent), "10", true, 1, 100000},
+    {"noise_mean_percent", T_LONG, S(noise_mean_percent), "10", true, 1, 100000},
+    {"noise_repeats", T_LONG, S(noise_repeats), "2", true, 0, 10},
     {"require_read_token", T_BOOL, S(require_read_token), "false", true, 0, 0},
     {"embedded_workers", T_BOOL, S(embedded_workers), "true", false, 0, 0},
     /* the Slurm executor (server/slurm.c, docs/ARCHITECTURE.md "Slurm"): off while slurm_partition is empty

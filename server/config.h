@@ -24,9 +24,11 @@ struct config {
     long lease_s;                /* a claim's lease; heartbeats extend it */
     long heartbeat_s;
     long max_wait_s; /* longest claim long-poll */
-    /* a result whose timed samples' coefficient of variation (stddev / mean) exceeds this many percent is
-     * flagged noisy and left out of PP */
-    long noisy_cv_percent;
+    /* the noise rule (docs/METHODOLOGY.md, "Noise"): a job whose figure is less stable than this many percent
+     * (best-of rules: how far the best tenth of the samples lies above the best; mean-of rules: the
+     * half-width of the mean's 95 % confidence interval) runs again, up to noise_repeats times; a result that
+     * stays unstable is flagged noisy and left out of PP unless asked for */
+    long noise_best_percent, noise_mean_percent, noise_repeats;
     bool require_read_token;
     bool embedded_workers; /* start one worker per local platform (embedded default) */
     /* The Slurm executor (server/slurm.c): on when slurm_partition is set. Queued jobs of the platforms

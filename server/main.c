@@ -278,7 +278,9 @@ static int signals_fd(void)
 static void apply_settings(const struct config *c)
 {
     enum log_level lvl = LOG_INFO;
-    struct api_settings s = {c->lease_s, c->heartbeat_s, c->max_wait_s, c->noisy_cv_percent};
+    struct api_settings s = {
+        c->lease_s,      c->heartbeat_s, c->max_wait_s, c->noise_best_percent, c->noise_mean_percent,
+        c->noise_repeats};
 
     log_parse_level(c->log_level, &lvl);
     log_set_level(lvl);

@@ -10,9 +10,11 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/suite.h"
+#include "lib/stats.h"
 #include "server/catalog.h"
 
 /* Fill field and err; always -1. */
@@ -157,9 +159,9 @@ static int check_kernel(const json_t *k, const char *timing, const char *at, cha
     return check_derived(k, timing, at, field, size, err);
 }
 
-/* Each of the job's kernels exactly once, and no other. */
-static int check_kernels(const struct suite *s, const json_t *want, const json_t *got, char *field,
-                         size_t size, struct pp_error *err)
+/* Each of the job's kernels exactly once, and no other; timing: the job's rule (suite_timing). */
+static int check_kernels(const struct suite *s, const char *timing, const json_t *want, const json_t *got,
+                         char *field, size_t size, struct pp_error *err)
 {
     size_t i, j;
     const json_t *k;
@@ -190,7 +192,7 @@ static int check_kernels(const struct suite *s, const json_t *want, const json_t
             if (!strcmp(json_string_value(json_object_get(json_array_get(got, j), "kernel")), name))
                 return bad(field, size, at, err, "kernel %.64s is reported twice", name);
         snprintf(at, sizeof(at), "report.kernels[%zu]", i);
-        if (check_kernel(k, s ? s->timing : NULL, at, field, size, err))
+        if (check_kernel(k, timing, at, field, size, err))
             return -1;
     }
     if (json_array_size(got) != json_array_size(want))
@@ -328,7 +330,44 @@ int report_check(const char *suite, const json_t *kernels, const json_t *params,
     if (check_choices(s, params, report, field, field_size, err) ||
         check_size(params, problem, field, field_size, err) ||
         check_key(s, params, problem, field, field_size, err) ||
-        check_kernels(s, kernels, json_object_get(report, "kernels"), field, field_size, err))
+        check_kernels(s, s ? suite_timing(s, params) : NULL, kernels, json_object_get(report, "kernels"),
+                      field, field_size, err))
         return -1;
     return 0;
+}
+
+int report_derive(json_t *report, const char *suite, const json_t *params, double best_limit,
+                  double mean_limit)
+{
+    const struct suite *s = catalog_suite(suite);
+    enum stats_rule rule = s && !strcmp(suite_timing(s, params), "mean") ? STATS_MEAN : STATS_BEST;
+    double limit = rule == STATS_MEAN ? mean_limit : best_limit;
+    json_t *k;
+    size_t i;
+    int unstable = 0;
+
+    json_array_foreach(json_object_get(report, "kernels"), i, k)
+    {
+        const json_t *times = json_object_get(k, "times_s");
+        json_t *st = json_object_get(k, "stats_s");
+        size_t n = json_array_size(times), count = (size_t)json_integer_value(json_object_get(st, "count"));
+        double *x;
+        struct pp_stats stats;
+        double noise;
+
+        if (!json_is_object(st) || count < 1 || count > n || !(x = malloc(count * sizeof(*x))))
+            continue; /* report_check refused such a kernel already */
+        for (size_t j = 0; j < count; j++)
+            x[j] = json_number_value(json_array_get(times, n - count + j));
+        stats_compute(x, count, &stats);
+        noise = stats_noise(x, count, rule);
+        free(x);
+        json_object_set_new(st, "median", json_real(stats.median));
+        json_object_set_new(st, "stddev", json_real(stats.stddev));
+        json_object_set_new(
+            k, "noise",
+            json_pack("{s:s, s:f, s:f}", "rule", stats_noise_name(rule), "value", noise, "limit", limit));
+        unstable += noise > limit;
+    }
+    return unstable;
 }

@@ -30,4 +30,13 @@
 int report_check(const char *suite, const json_t *kernels, const json_t *params, const json_t *report,
                  char *field, size_t field_size, struct pp_error *err) PP_WUR;
 
+/* What the server stores of a report that report_check accepted is derived from its samples (the last
+ * stats_s.count of each kernel's times_s), never taken from the worker: each kernel's stats_s.median and
+ * stats_s.stddev are set from them (min, max and mean were checked against them), and "noise" is set to
+ * {"rule", "value", "limit"}: the stability of the figure under the job's timing rule (stats_noise:
+ * best_tenth for best-of, mean_ci95 for mean-of, a fraction) and the limit of that rule (best_limit or
+ * mean_limit). Returns how many kernels are past their limit. */
+int report_derive(json_t *report, const char *suite, const json_t *params, double best_limit,
+                  double mean_limit);
+
 #endif

@@ -5,7 +5,9 @@
 -- session, where a SQL function that is not inlined is planned again on every call (4x the cost of GET
 -- /api/v1/jobs/{id}, measured).
 
--- A result's document: its problem and key, models, samples and statistics, figures, flags and provenance.
+-- A result's document: its problem and key, models, samples and statistics, figures, flags and provenance;
+-- its noise (the statistic judged, its value and limit, fractions: 028_noise) and, when its job ran more than
+-- once (a repeat for noise, a lease that expired), the ids of every attempt's result of the same kernel.
 CREATE FUNCTION result_doc(r results) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
 BEGIN
     RETURN jsonb_build_object(
@@ -23,6 +25,11 @@ BEGIN
         'bandwidth_bytes_per_s', r.bandwidth,
         'bandwidth_compulsory_bytes_per_s', r.bandwidth * coalesce(r.bytes_compulsory / nullif(r.bytes, 0), 1),
         'gflops', r.gflops, 'cv', r.cv, 'max_min', r.max_min, 'flags', to_jsonb(r.flags),
+        'noise', CASE WHEN r.noise IS NOT NULL THEN jsonb_build_object('rule', r.noise_rule, 'value', r.noise,
+                                                                       'limit', r.noise_limit) END,
+        'attempts', CASE WHEN r.job_id IS NOT NULL THEN
+            (SELECT CASE WHEN count(*) > 1 THEN jsonb_agg(a.id ORDER BY a.id) END FROM results a
+             WHERE a.job_id = r.job_id AND a.kernel = r.kernel) END,
         'verified', r.verified, 'error', r.error,
         'origin', r.origin, 'provenance', r.provenance, 'created_at', r.created_at);
 END
@@ -38,6 +45,7 @@ BEGIN
         'kernels', to_jsonb(j.kernels), 'params', j.params, 'priority', j.priority, 'timeout_s', j.timeout_s,
         'tags', to_jsonb(j.tags), 'attempts', j.attempts, 'max_attempts', j.max_attempts,
         'progress', j.progress, 'error', j.error, 'ran_on', j.ran_on, 'worker_id', j.worker_id,
+        'repeats', j.repeats, 'note', j.note,
         'created_at', j.created_at, 'started_at', j.started_at, 'finished_at', j.finished_at,
         'slurm', CASE WHEN j.slurm_state IS NULL AND j.slurm_partition IS NULL AND j.slurm_gres IS NULL THEN NULL
                  ELSE jsonb_build_object('job_id', j.slurm_job_id, 'state', j.slurm_state, 'reason', j.slurm_reason,
@@ -54,6 +62,7 @@ BEGIN
         INSERT INTO job_events (job_id, kind, data)
         VALUES (NEW.id, 'state', jsonb_build_object('state', NEW.state, 'error', NEW.error,
                                                      'attempts', NEW.attempts, 'ran_on', NEW.ran_on,
+                                                     'repeats', NEW.repeats, 'note', NEW.note,
                                                      'started_at', NEW.started_at,
                                                      'finished_at', NEW.finished_at));
         PERFORM pg_notify('ppbench', '');

@@ -200,6 +200,45 @@ BEGIN
 END
 $$;
 
+-- Why application p_model has no figure on p_platform for problem key p_key (pp_doc's pp_note), one clause:
+-- its verified results there are all flagged (how many, by flag: include_flagged counts them), or none ran the
+-- variant asked for, or none verified (how many failed verification), or it has no result there.
+CREATE FUNCTION pp_missing_reason(p_suite text, p_kernel text, p_precision text, p_key text, p_platform text,
+                                  p_model text, p_variant text) RETURNS text LANGUAGE sql STABLE AS $$
+    WITH v AS (SELECT f.flags, f.variant FROM pp_fom_all f
+               WHERE f.suite = p_suite AND f.kernel = p_kernel AND f.precision = p_precision
+                 AND f.problem_key = p_key AND f.platform_id = p_platform AND f.model = p_model),
+    fl AS (SELECT count(*) AS n, (SELECT string_agg(x.f || ' ' || x.c, ', ' ORDER BY x.c DESC, x.f)
+                                  FROM (SELECT f, count(*) AS c FROM v, unnest(v.flags) f
+                                        WHERE p_variant IS NULL OR v.variant = p_variant GROUP BY f) x) AS flags
+           FROM v WHERE p_variant IS NULL OR v.variant = p_variant)
+    SELECT CASE WHEN fl.n > 0 THEN format('%s: %s verified result%s, all flagged (%s): include_flagged counts them',
+                                          p_platform, fl.n, CASE WHEN fl.n > 1 THEN 's' ELSE '' END, fl.flags)
+                WHEN p_variant IS NOT NULL AND EXISTS (SELECT 1 FROM v)
+                THEN format('%s: no verified run of variant %s', p_platform, p_variant)
+                WHEN EXISTS (SELECT 1 FROM results r WHERE r.suite = p_suite AND r.kernel = p_kernel
+                             AND r.platform_id = p_platform AND r.model = p_model AND r.precision = p_precision
+                             AND r.problem_key = p_key AND NOT r.verified)
+                THEN format('%s: no verified result (failed verification)', p_platform)
+                ELSE format('%s: no result', p_platform) END
+    FROM fl
+$$;
+
+-- The verified results of a problem key (or of the problem and precision, p_key NULL, at size p_size when given)
+-- that flags keep out of PP, counted with their flags: {"results": n, "flags": {"noisy": n, ...}}, or NULL when
+-- none is flagged.
+CREATE FUNCTION pp_hidden(p_suite text, p_kernel text, p_precision text, p_key text, p_size bigint) RETURNS jsonb
+    LANGUAGE sql STABLE AS $$
+    WITH v AS (SELECT f.flags FROM pp_fom_all f
+               WHERE f.suite = p_suite AND f.kernel = p_kernel AND f.precision = p_precision
+                 AND (p_key IS NULL OR f.problem_key = p_key) AND (p_size IS NULL OR f.size = p_size)
+                 AND f.flags <> '{}')
+    SELECT CASE WHEN count(*) > 0 THEN jsonb_build_object('results', count(*),
+               'flags', (SELECT jsonb_object_agg(x.f, x.c) FROM (SELECT f, count(*) AS c FROM v, unnest(v.flags) f
+                                                                 GROUP BY f) x)) END
+    FROM v
+$$;
+
 -- The document of GET /api/v1/pp over one problem key. p_key NULL: the key with the most verified results
 -- for the problem and precision (at p_size when given; ties: the larger size, then the key's text), and
 -- key_note says so. p_flagged: flagged results count too (include_flagged). The seven-argument form below is
@@ -257,7 +296,8 @@ BEGIN
         LEFT JOIN best b ON b.platform_id = h.id),
     per_app AS (
         SELECT c.model,
-               string_agg(c.platform, ', ' ORDER BY c.platform) FILTER (WHERE c.result_id IS NULL) AS missing,
+               string_agg(pp_missing_reason(p_suite, p_kernel, p_precision, v_key, c.platform, c.model, p_variant),
+                          '; ' ORDER BY c.platform) FILTER (WHERE c.result_id IS NULL) AS missing,
                string_agg(c.platform, ', ' ORDER BY c.platform)
                    FILTER (WHERE c.result_id IS NOT NULL AND c.e IS NULL) AS undefined,
                bool_or(c.e <= 0) AS zero,
@@ -270,7 +310,7 @@ BEGIN
         SELECT model, efficiencies,
                CASE WHEN missing IS NOT NULL OR zero THEN 0 WHEN undefined IS NOT NULL THEN NULL
                     ELSE n / inv END AS pp,
-               CASE WHEN missing IS NOT NULL THEN 'no verified result on ' || missing
+               CASE WHEN missing IS NOT NULL THEN 'no figure on ' || missing
                     WHEN zero THEN 'a zero efficiency on some platform'
                     WHEN undefined IS NOT NULL THEN 'architectural efficiency undefined: no theoretical peak for '
                          || undefined END AS pp_note
@@ -279,8 +319,17 @@ BEGIN
         'problem', p_suite || '.' || p_kernel, 'precision', p_precision, 'size', v_size,
         'size_note', v_size_note, 'problem_key', v_key, 'key_note', v_key_note,
         'include_flagged', p_flagged, 'efficiency', p_efficiency,
+        'hidden', CASE WHEN NOT p_flagged THEN pp_hidden(p_suite, p_kernel, p_precision, v_key, NULL) END,
         'variant_policy', CASE WHEN p_variant IS NULL THEN 'best' ELSE 'fixed' END, 'variant', p_variant,
-        'note', CASE WHEN v_key IS NULL AND p_size IS NULL
+        'note', CASE WHEN v_key IS NULL AND NOT p_flagged AND EXISTS (SELECT 1 FROM pp_problem_keys c
+                         WHERE c.suite = p_suite AND c.kernel = p_kernel AND c.precision = p_precision
+                           AND (p_size IS NULL OR c.size = p_size) AND c.verified_all > 0)
+                     THEN format('no unflagged verified results for %s.%s in %s%s: %s verified, all flagged (%s); '
+                                 'include_flagged counts them', p_suite, p_kernel, p_precision,
+                                 ' at size ' || p_size, (pp_hidden(p_suite, p_kernel, p_precision, NULL, p_size))->>'results',
+                                 (SELECT string_agg(x.key || ' ' || x.value, ', ' ORDER BY x.value::bigint DESC, x.key)
+                                  FROM jsonb_each_text(pp_hidden(p_suite, p_kernel, p_precision, NULL, p_size)->'flags') x))
+                     WHEN v_key IS NULL AND p_size IS NULL
                      THEN format('no verified results for %s.%s in %s', p_suite, p_kernel, p_precision)
                      WHEN v_key IS NULL
                      THEN format('no verified results for %s.%s in %s at size %s', p_suite, p_kernel, p_precision,

@@ -10,7 +10,7 @@
 
 # Tiny lattices with 2 or 3 samples on a shared test machine spread widely: the noisy bound is lifted here
 # (tests/cli/server_pp.sh tests it).
-server_start "lease_s = 3" "heartbeat_s = 1" "noisy_cv_percent = 1000"
+server_start "lease_s = 3" "heartbeat_s = 1" "noise_best_percent = 100000" "noise_mean_percent = 100000"
 J=/api/v1/jobs
 
 # check NAME FILTER: the jq filter is true on BODY.

@@ -24,7 +24,7 @@ mkdir -p "$TMP/slurm/out" "$PWD/$BUILD/test-cache"
 server_start "embedded_workers = false" "lease_s = 4" "heartbeat_s = 1" "slurm_partition = ppb" \
     "slurm_platforms = host=n*" "slurm_worker = $PWD/$WORKER" "slurm_token_file = $STATE/worker.token" \
     "slurm_output = $TMP/slurm/out/%j.out" "slurm_poll_s = 1" "slurm_time_margin_s = 60" \
-    "slurm_export = NONE" "slurm_nodes_s = 1" "noisy_cv_percent = 1000" "baseline_min_results = 3"
+    "slurm_export = NONE" "slurm_nodes_s = 1" "noise_best_percent = 100000" "noise_mean_percent = 100000" "baseline_min_results = 3"
 J=/api/v1/jobs
 
 # Discovery: before any run, each node of the partition is a platform, its kind from its gres (gpu:1), with

@@ -51,6 +51,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (json_object_get(k, "times_s") && fabs(bw - want) > 2 * REPORT_REL_TOLERANCE * want)
                 abort(); /* a figure its samples do not support */
         }
+        /* what the server then derives from the samples: a finite noise, a median within [min, max] */
+        report_derive(report, jobs[pick].suite, params, 0.1, 0.1);
+        json_array_foreach(got, i, k)
+        {
+            const json_t *st = json_object_get(k, "stats_s");
+            double noise = json_number_value(json_object_get(json_object_get(k, "noise"), "value"));
+            double med = json_number_value(json_object_get(st, "median"));
+            if (!isfinite(noise) || noise < 0 || !isfinite(med) ||
+                med < json_number_value(json_object_get(st, "min")) * (1 - 1e-9) ||
+                med > json_number_value(json_object_get(st, "max")) * (1 + 1e-9))
+                abort();
+        }
     } else if (!field[0] || !err.msg[0]) {
         abort(); /* a refusal always names the field and says why */
     }
