@@ -25,7 +25,10 @@
 # SIZE (default: the suites' own sizes with a GPU, "small" without; "pp": the GPU's default sizes named, so that
 # cpu0 and gpu0 run the same problems), LATENCY_N (tiny jobs for the latency, default 20), BUDGET_S (default 480),
 # OFFLOAD_RT (the folder `bench/gpu/offload.sh pack` made: omp-target's runtimes), CPU_MODELS (models run on cpu0
-# too, by a second worker, with SIZE pp: then PP over {cpu0, PLATFORM} per suite and kernel, OUT/pp.txt).
+# too, by a second worker, with SIZE pp: then PP over {cpu0, PLATFORM} per suite and kernel, OUT/pp.txt, and the
+# PP cells that are 0 only because of flags), AT_ONCE (1, the default: cpu0's jobs submitted with the GPU's, the
+# server keeping one measurement at a time per host; 0: the GPU's jobs first, cpu0's after them). summary.txt
+# also says how many results were flagged, how many jobs the noise rule repeated, and each platform's noise.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
@@ -237,12 +240,13 @@ params() { # SUITE: the job's params for SIZE
 }
 SUITES=$(api GET /api/v1/suites | jq -r '.suites[].name')
 : >"$LOG/jobs.txt"
-# run_jobs PLATFORM MODELS: a job of every suite on each model, submitted at once (one worker: they queue), each
-# waited for and checked. The GPU's jobs end before cpu0's start: a CPU job on every core of the same host slows
-# the GPU worker's host thread, and the GPU's samples come out noisy (seen: CVs of 30 % at 2^25).
-run_jobs() {
-    local plat=$1 m s id body st doc m_at
-    : >"$LOG/jobs-now.txt"
+# submit_jobs PLATFORM MODELS: a job of every suite on each model, submitted at once (one worker: they queue);
+# wait_jobs: each job submitted waited for and checked. AT_ONCE=1 (the default) submits cpu0's jobs with the
+# GPU's and lets the server keep them apart (one measurement at a time per host: a CPU job runs alone on its
+# host, issue 22); AT_ONCE=0 runs the GPU's jobs first and cpu0's after them, as before that rule.
+: >"$LOG/jobs-now.txt"
+submit_jobs() {
+    local plat=$1 m s id body
     for m in $2; do
         for s in $SUITES; do
             body=$(jq -nc --arg s "$s" --arg m "$m" --arg p "$plat" --argjson params "$(params "$s")" \
@@ -251,7 +255,10 @@ run_jobs() {
             echo "$s $m ${id:-refused} $plat" | tee -a "$LOG/jobs.txt" >>"$LOG/jobs-now.txt"
         done
     done
-    while read -r s m id _; do
+}
+wait_jobs() {
+    local s m id plat st doc m_at
+    while read -r s m id plat; do
         [ "$plat" = "$PID" ] && m_at=$m || m_at="$m@${plat#*/}"
         [ "$id" = refused ] && continue
         for _ in $(seq $((BUDGET_S * 4))); do
@@ -265,11 +272,25 @@ run_jobs() {
         check "$s on $m_at: job $id succeeded, every result verified" \
             "jq -e '.state == \"succeeded\" and (.results | length) > 0 and all(.results[]; .verified)' '$doc' >/dev/null" \
             "$(jq -c '{state, error, results: [.results[]? | {kernel, verified, error}]}' "$doc" | head -c 300)"
-        say "  $s $m_at: $(jq -r '[.results[]? | "\(.kernel) \(.bandwidth_bytes_per_s / 1e9 * 100 | round / 100) GB/s \(.gflops * 100 | round / 100) GFLOP/s\(if (.flags | length) > 0 then " " + (.flags | join(",")) else "" end)"] | join(", ")' "$doc")"
+        say "  $s $m_at: $(jq -r '[.results[]? | "\(.kernel) \(.bandwidth_bytes_per_s / 1e9 * 100 | round / 100) GB/s \(.gflops * 100 | round / 100) GFLOP/s noise \(if .noise then (.noise.value * 1000 | round / 10 | tostring) + " %" else "-" end)\(if (.flags | length) > 0 then " " + (.flags | join(",")) else "" end)"] | join(", ")' "$doc")$(jq -r 'if (.repeats // 0) > 0 then "; " + .note else "" end' "$doc")"
     done <"$LOG/jobs-now.txt"
+    : >"$LOG/jobs-now.txt"
 }
-run_jobs "$PID" "$MODELS"
-[ -n "$CPID" ] && run_jobs "$CPID" "$CPU_MODELS"
+AT_ONCE=${AT_ONCE:-1}
+submit_jobs "$PID" "$MODELS"
+if [ -n "$CPID" ] && [ "$AT_ONCE" = 1 ]; then
+    submit_jobs "$CPID" "$CPU_MODELS"
+    wait_jobs
+else
+    wait_jobs
+    if [ -n "$CPID" ]; then submit_jobs "$CPID" "$CPU_MODELS"; wait_jobs; fi
+fi
+# What the noise rule did: results flagged of all, jobs repeated, and each platform's noise (the statistic of
+# its figures, docs/METHODOLOGY.md "Noise")
+cat "$LOG"/job-*.json | jq -s -r '[.[] | .results[]?] as $r | [.[] | select((.repeats // 0) > 0)] as $rep |
+    "noise: \($r | map(select(.flags | index("noisy"))) | length) of \($r | length) results flagged noisy, \($r | map(select((.flags | length) > 0)) | length) flagged at all; \($rep | length) jobs repeated (\($rep | map(.repeats) | add // 0) repeats)",
+    ($r | group_by(.platform)[] | "noise on \(.[0].platform): median \(map(.noise.value // empty) | sort | .[length / 2 | floor] * 1000 | round / 10) %, max \(map(.noise.value // empty) | max * 1000 | round / 10) % over \(length) results")' |
+    tee -a "$SUMMARY"
 
 # PP, baselines, health, /metrics
 # (flagged results count here: small sizes on a CPU are cache-resident, and a busy host makes samples noisy)
@@ -312,6 +333,8 @@ if [ -n "$CPID" ]; then
                 "$LOG/pp-$s.$k.json" >>"$OUT/pp.txt" 2>>"$LOG/pp-errors.txt"
         done
     done
+    zero=$(cat "$LOG"/pp-*.*.json | jq -s '[.[] | .applications[]? | select(.pp == 0 and ((.pp_note // "") | test("all flagged")))] | length')
+    say "PP cells 0 only because of flags (the API's default, without include_flagged): $zero"
     check "PP over {$CPID, $PID} for every kernel" '[ "$(grep -c . "$OUT/pp.txt")" -gt 0 ] && [ ! -s "$LOG/pp-errors.txt" ]' \
         "$(head -c 300 "$LOG/pp-errors.txt")"
     cat "$OUT/pp.txt"
