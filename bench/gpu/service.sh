@@ -29,6 +29,8 @@
 # PP cells that are 0 only because of flags), AT_ONCE (1, the default: cpu0's jobs submitted with the GPU's, the
 # server keeping one measurement at a time per host; 0: the GPU's jobs first, cpu0's after them). summary.txt
 # also says how many results were flagged, how many jobs the noise rule repeated, and each platform's noise.
+# GPU2 (e.g. gpu1 on a machine with two GPUs): a worker for it too, PLATFORM's jobs on it at once, and checks
+# that the two GPUs ran beside each other while no CPU job ran beside anything; their peers in peers.json.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
@@ -126,6 +128,7 @@ spid="" wpid=""
 finish() {
     [ -n "$wpid" ] && kill -TERM "$wpid" 2>/dev/null && wait "$wpid" 2>/dev/null
     [ -n "${cwpid:-}" ] && kill -TERM "$cwpid" 2>/dev/null && wait "$cwpid" 2>/dev/null
+    [ -n "${gwpid:-}" ] && kill -TERM "$gwpid" 2>/dev/null && wait "$gwpid" 2>/dev/null
     [ -n "$spid" ] && kill -TERM "$spid" 2>/dev/null && wait "$spid" 2>/dev/null
     cp -a "$D/state/pg/log" "$LOG/postgresql.log" 2>/dev/null
     tar -C "$D" -czf "$OUT/service.tar.gz" logs 2>/dev/null
@@ -214,6 +217,18 @@ if [ -n "$CPU_MODELS" ]; then
     done
     check "a second worker registers cpu0 ($CPID)" '[ -n "$CPID" ]' "$(tail -n 3 "$LOG/worker-cpu0.log" | tr '\n' ' ')"
 fi
+# A second GPU of the host (GPU2=gpu1 on a machine with two): its own worker, the same jobs as PLATFORM's
+G2ID="" gwpid=""
+if [ -n "${GPU2:-}" ]; then
+    "$B/bin/ppbench-worker" serve --server "$URL" --platform "$GPU2" --token "$WTOKEN" >"$LOG/worker-$GPU2.log" 2>&1 &
+    gwpid=$!
+    for _ in $(seq 300); do
+        G2ID=$(api GET /api/v1/platforms | jq -r --arg p "$GPU2" '.platforms[] | select(.local_id == $p and .worker.state == "idle") | .id' 2>/dev/null)
+        [ -n "$G2ID" ] && break
+        sleep 0.2
+    done
+    check "a worker registers $GPU2 ($G2ID)" '[ -n "$G2ID" ]' "$(tail -n 3 "$LOG/worker-$GPU2.log" | tr '\n' ' ')"
+fi
 api GET /api/v1/platforms >"$LOG/platforms.json"
 
 # Jobs of every suite on each model, one after another (one worker: they queue)
@@ -278,12 +293,25 @@ wait_jobs() {
 }
 AT_ONCE=${AT_ONCE:-1}
 submit_jobs "$PID" "$MODELS"
+[ -n "$G2ID" ] && submit_jobs "$G2ID" "$MODELS"
 if [ -n "$CPID" ] && [ "$AT_ONCE" = 1 ]; then
     submit_jobs "$CPID" "$CPU_MODELS"
     wait_jobs
 else
     wait_jobs
     if [ -n "$CPID" ]; then submit_jobs "$CPID" "$CPU_MODELS"; wait_jobs; fi
+fi
+# One measurement at a time per host: no CPU job ran beside another job; with two GPUs, their jobs ran beside
+# each other (the job documents' started_at and finished_at; a repeated job's span covers its attempts)
+cat "$LOG"/job-*.json | jq -s -r '[.[] | select(.started_at and .finished_at) | {id, p: .ran_on, s: .started_at, f: .finished_at}]
+    | . as $j | [$j[] as $a | $j[] as $b | select($a.id < $b.id and $a.p != $b.p and $a.s < $b.f and $b.s < $a.f)
+    | "\($a.p)+\($b.p)"] | group_by(.) | map("\(.[0]) \(length)") | "overlapping jobs by platform pair: " + (if length == 0 then "none" else join(", ") end)' |
+    tee -a "$SUMMARY" >"$LOG/overlaps.txt"
+if [ -n "$CPID" ]; then
+    check "no cpu0 job ran beside another job of the host" "! grep -q '$CPID' '$LOG/overlaps.txt'" "$(cat "$LOG/overlaps.txt")"
+fi
+if [ -n "$G2ID" ]; then
+    check "the two GPUs' jobs ran beside each other" "grep -q '$PID+$G2ID\\|$G2ID+$PID' '$LOG/overlaps.txt'" "$(cat "$LOG/overlaps.txt")"
 fi
 # What the noise rule did: results flagged of all, jobs repeated, and each platform's noise (the statistic of
 # its figures, docs/METHODOLOGY.md "Noise")
@@ -299,6 +327,13 @@ check "PP of stream.triad on $PLATFORM: above 0 for each of $MODELS" \
     "jq -e --argjson ms '$(printf '%s\n' $MODELS | jq -R . | jq -sc .)' '[.applications[] | select(.pp > 0) | .model] as \$got | all(\$ms[]; . as \$m | \$got | index(\$m) != null)' '$LOG/pp-stream-triad.json' >/dev/null" \
     "$(head -c 300 "$LOG/pp-stream-triad.json")"
 api GET "/api/v1/baselines?platform=$PID" >"$LOG/baselines.json"
+if [ -n "$G2ID" ]; then # the two identical GPUs are each other's peers (same device model and driver)
+    sleep 2 # the notifier folds pending peer changes once a second
+    sql "SELECT suite || '.' || kernel || ' ' || model || ' ' || precision || ' ' || size || ': ' || array_to_string(ids, ' ')
+         FROM peer_groups WHERE ids @> ARRAY['$PID', '$G2ID'] ORDER BY 1" >"$LOG/peers.txt" 2>&1
+    check "the two GPUs are peers in $(grep -c . "$LOG/peers.txt") problems" '[ "$(grep -c . "$LOG/peers.txt")" -gt 0 ]' \
+        "$(head -c 300 "$LOG/peers.txt")"
+fi
 nprob=$(api GET "/api/v1/results?platform=$PID&limit=1000" | tee "$LOG/results.json" |
         jq '[.results[] | select(.verified and (.flags | length) == 0) | [.suite, .kernel, .model, .variant, .precision, .size]] | unique | length')
 check "a baseline for every problem measured ($nprob)" \
@@ -318,7 +353,7 @@ if [ -n "$CPID" ]; then
     : >"$OUT/pp.txt"
     for s in $SUITES; do
         for k in $(api GET /api/v1/suites | jq -r --arg s "$s" '.suites[] | select(.name == $s) | .kernels[]'); do
-            api GET "/api/v1/pp?problem=$s.$k&platforms=$CPID,$PID" >"$LOG/pp-$s.$k.json"
+            api GET "/api/v1/pp?problem=$s.$k&platforms=$CPID,$PID${G2ID:+,$G2ID}" >"$LOG/pp-$s.$k.json"
             jq -r --arg c "$CPID" --arg g "$PID" '
                 def eff($a; $p): ($a.efficiencies[] | select(.platform == $p) | .efficiency) // 0;
                 def hm($x; $y): if $x > 0 and $y > 0 then 2 / (1 / $x + 1 / $y) else 0 end;
