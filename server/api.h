@@ -15,6 +15,10 @@ extern const struct route api_routes[];
 struct api_settings {
     long lease_s, heartbeat_s, max_wait_s;
     long noisy_cv_percent; /* a result past this coefficient of variation (%) is flagged noisy */
+    /* the exclusive_<kind> settings as a JSON object of kind to host|device|none (config_exclusive_json);
+     * exclusive_on: some kind is not none, so a claim locks its host first */
+    char exclusive[128];
+    bool exclusive_on;
 };
 void api_configure(const struct api_settings *s);
 const struct api_settings *api_settings(void);
