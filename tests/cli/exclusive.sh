@@ -5,8 +5,9 @@
 # or a real `ppbench-worker serve` running real STREAM jobs.
 #  - host hy, every worker faked, each check one claim: two GPUs at once; a CPU job held back while a GPU job
 #    runs and a GPU job while a CPU job runs; a later GPU job does not overtake a CPU job that waits for its
-#    host; the held-back CPU worker's long poll is woken when the host frees up; `none` for every kind brings
-#    back one job per worker only (SIGHUP); a bad value is refused.
+#    host; the held-back CPU worker's long poll is woken when the host frees up; the Slurm path (`serve --once
+#    --job`) waits for its host instead of giving up; `none` for every kind brings back one job per worker
+#    only (SIGHUP); a bad value is refused.
 #  - host hx, a real worker on cpu0 and a faked gpu0, CPU and GPU jobs submitted at once: the job documents'
 #    times show that no CPU job ran beside another job of the host, and that they started in queue order.
 #  - host hz, two ppbenchd on one database, the CPU worker claiming through one and the GPU worker through the
@@ -25,7 +26,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-server_start "embedded_workers = false" "lease_s = 30" "heartbeat_s = 2"
+# max_wait_s = 4: the Slurm path's worker hears that its job waits every 4 s (its long poll is cut to that)
+server_start "embedded_workers = false" "lease_s = 30" "heartbeat_s = 2" "max_wait_s = 4"
 WT=$("$SERVER" token create --role worker --state-dir "$STATE" 2>>"$SERVER_LOG")
 CPUDOC=$("$WORKER" list --json | jq -c '.platforms[] | select(.id == "cpu0")')
 STREAM='"suite": "stream", "model": "openmp", "kernels": ["copy"]'
@@ -100,7 +102,26 @@ same "after the CPU job the GPU jobs run, in the queue's order" "$STATUS $JOB" "
 e3=$EPOCH
 claim "$G0" 1; e4=$EPOCH
 same "and beside each other" "$STATUS $JOB" "200 $j4"
-finish "$G1" "$j3" "$e3"; finish "$G0" "$j4" "$e4"
+
+# The Slurm path: `serve --once --job ID` (what a Slurm job runs) waits for its host instead of giving up.
+wcall "$C0" POST "/api/v1/workers/${C0% *}/deregister"
+js=$(submit hy/cpu0 0 '{"arraysize": 20000, "numtimes": 3}')
+psql_q "UPDATE jobs SET slurm_state = 'RUNNING', slurm_job_id = 4242 WHERE id = $js" >/dev/null
+PPBENCH_WORKER_TOKEN=$WT "$WORKER" serve --server "$URL" --platform cpu0 --host hy --once --job "$js" \
+    >"$TMP/once.log" 2>&1 &
+ONCE=$!
+PIDS+=("$ONCE")
+sleep 5.5
+if kill -0 "$ONCE" 2>/dev/null && [ "$(state "$js")" = queued ] && grep -q "job=$js waits: hy/gpu" "$TMP/once.log"; then
+    pass "serve --once --job waits while GPU jobs of its host run"
+else
+    fail "serve --once --job waits while GPU jobs of its host run" "state $(state "$js"), $(tail -n 3 "$TMP/once.log" | tr '\n' ' ')"
+fi
+finish "$G1" "$j3" "$e3"
+finish "$G0" "$j4" "$e4"
+wait_job "$js" "succeeded|failed|cancelled" 30
+wait "$ONCE"; rc=$?
+same "serve --once --job runs its job once the host is free, and exits" "$(state "$js") $rc" "succeeded 0"
 
 # A bad value is refused by name, and SIGHUP with none for every kind: one job per worker, nothing more.
 cp "$TMP/ppbench.conf" "$TMP/ppbench.conf.orig"
@@ -113,6 +134,7 @@ cp "$TMP/ppbench.conf.orig" "$TMP/ppbench.conf"
 printf 'exclusive_cpu = none\nexclusive_gpu = none\nexclusive_accel = none\n' >>"$TMP/ppbench.conf"
 kill -HUP "$SERVER_PID"
 for _ in $(seq 30); do grep -q 'reload: configuration' "$SERVER_LOG" && break; sleep 0.1; done
+fake hy cpu0 cpu; C0=$FW_hy_cpu0
 j5=$(submit hy/gpu0); claim "$G0" 0; e5=$EPOCH
 j6=$(submit hy/cpu0); claim "$C0" 0; e6=$EPOCH
 j7=$(submit hy/gpu1); claim "$G1" 0; e7=$EPOCH
