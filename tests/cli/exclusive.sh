@@ -11,8 +11,9 @@
 #  - host hx, a real worker on cpu0 and a faked gpu0, CPU and GPU jobs submitted at once: the job documents'
 #    times show that no CPU job ran beside another job of the host, and that they started in queue order.
 #  - host hz, two ppbenchd on one database, the CPU worker claiming through one and the GPU worker through the
-#    other at the same moment, many rounds, a higher-priority CPU job submitted between the two claims (so the
-#    queue's order cannot keep them apart, only the host lock): never both.
+#    other at the same moment, 20 rounds, a higher-priority CPU job submitted between the two claims (so the
+#    queue's order cannot keep them apart, only the host lock), behind 50,000 queued jobs of another platform
+#    (so that claims take long enough to overlap): never both.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/server_lib.sh"
 [ -x "$SERVER" ] && [ -x "$WORKER" ] || { skip "exclusive" "ppbenchd or ppbench-worker not built"; exit 0; }
@@ -190,11 +191,27 @@ grep -q '^ppbench is ready' "$TMP/ppbenchd2.log" && pass "a second ppbenchd on t
     fail "a second ppbenchd on the first one's database" "$(tail -n 3 "$TMP/ppbenchd2.log" | tr '\n' ' ')"
 fake hz cpu0 cpu "$URL"; fake hz gpu0 gpu "$URL2"
 CZ=$FW_hz_cpu0; GZ=$FW_hz_gpu0
+# A long queue of another platform's jobs, ahead of hz's (priority 100): each claim reads through it, so the
+# time between a claim's snapshot and its commit is tens of milliseconds, as on a busy fleet, and the claims
+# of a round overlap in the database.
+psql_q "INSERT INTO platforms (id, kind, name, models) VALUES ('filler', 'gpu', 'filler', '{openmp}');
+    INSERT INTO jobs (suite, kernels, model, platform_id, priority)
+    SELECT 'stream', '{copy}', 'openmp', 'filler', 100 FROM generate_series(1, 50000)" >/dev/null
+CLAIM_MS=100000
+for _ in 1 2 3; do
+    t0=$(date +%s%N); claim "$CZ" 0; t1=$(date +%s%N)
+    [ $(((t1 - t0) / 1000000)) -lt "$CLAIM_MS" ] && CLAIM_MS=$(((t1 - t0) / 1000000))
+done
+echo "# hz: an empty claim with 50,000 other jobs queued takes $CLAIM_MS ms (the least of 3)"
+# In each round the GPU claim goes first, a quarter of a claim's time before the CPU job is submitted, so that
+# its snapshot is taken before that job exists, and the CPU claim's after, while the GPU claim still runs.
+PAUSE=$(awk -v ms="$CLAIM_MS" 'BEGIN { printf "%.3f", ms / 4000 }')
 both=0 one=0 rounds=20
 for r in $(seq $rounds); do
     g=$(submit hz/gpu0 0)
     ( claim "$GZ" 0 "$URL2"; echo "$JOB $EPOCH" >"$TMP/gz" ) &
     gp=$!
+    sleep "$PAUSE"
     c=$(submit hz/cpu0 10) # higher priority: the queue's order does not hold it behind g
     ( claim "$CZ" 0 "$URL"; echo "$JOB $EPOCH" >"$TMP/cz" ) &
     cp_=$!
@@ -207,6 +224,7 @@ for r in $(seq $rounds); do
     [ $n = 1 ] && one=$((one + 1))
     for id in $g $c; do api POST "/api/v1/jobs/$id/cancel" "" "$ADMIN"; done
 done
+psql_q "UPDATE jobs SET state = 'cancelled', finished_at = now() WHERE platform_id = 'filler' AND state = 'queued'" >/dev/null
 same "two ppbenchd, $rounds rounds of a CPU and a GPU claim of one host at once: never both ($one with one)" "$both" "0"
 same "hz: no CPU job ran beside another job of its host" "$(psql_q "SELECT count(*) FROM jobs c JOIN jobs o ON o.id <> c.id
     AND o.ran_on LIKE 'hz/%' WHERE c.ran_on = 'hz/cpu0' AND tstzrange(c.claimed_at, c.finished_at) && tstzrange(o.claimed_at, o.finished_at)")" "0"
