@@ -3,6 +3,8 @@
  * deregister. HTTP pool threads. Correctness rests on the database: a claim takes a job with FOR UPDATE SKIP
  * LOCKED and bumps its epoch (the fencing token); every later call of the holder must present that epoch
  * while the job is running, so a worker whose lease expired cannot touch a job that went back to the queue.
+ * Under its host's lock, a claim takes no job that would run beside a job of its host it disturbs
+ * (exclusive_<kind>, docs/ARCHITECTURE.md "One measurement at a time").
  */
 #include "api.h"
 
