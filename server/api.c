@@ -66,7 +66,7 @@ const struct route api_routes[] = {
     {NULL, NULL, NULL, ROLE_NONE, BODY_NONE, 0, false},
 };
 
-static struct api_settings settings_a = {30, 5, 60, 10, 10, 2}, settings_b;
+static struct api_settings settings_a = {30, 5, 60, 10, 10, 2, "{}", false}, settings_b;
 static _Atomic(struct api_settings *) current = &settings_a;
 
 void api_configure(const struct api_settings *s)

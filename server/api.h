@@ -18,6 +18,10 @@ struct api_settings {
      * best_tenth for best-of rules, mean_ci95 for mean-of rules) is repeated up to noise_repeats times, then
      * flagged noisy */
     long noise_best_percent, noise_mean_percent, noise_repeats;
+    /* the exclusive_<kind> settings as a JSON object of kind to host|device|none (config_exclusive_json);
+     * exclusive_on: some kind is not none, so a claim locks its host first */
+    char exclusive[128];
+    bool exclusive_on;
 };
 void api_configure(const struct api_settings *s);
 const struct api_settings *api_settings(void);

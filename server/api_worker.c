@@ -3,6 +3,8 @@
  * deregister. HTTP pool threads. Correctness rests on the database: a claim takes a job with FOR UPDATE SKIP
  * LOCKED and bumps its epoch (the fencing token); every later call of the holder must present that epoch
  * while the job is running, so a worker whose lease expired cannot touch a job that went back to the queue.
+ * Under its host's lock, a claim takes no job that would run beside a job of its host it disturbs
+ * (exclusive_<kind>, docs/ARCHITECTURE.md "One measurement at a time").
  */
 #include "api.h"
 
@@ -51,24 +53,75 @@ static const char register_sql[] =
 static const char holder_sql[] =
     "SELECT id, pid FROM workers WHERE platform_id = $1 || '/' || $2 AND state <> 'gone'";
 
+/* The claim's statements are built from two predicates written once; clang-format cannot lay out SQL
+ * made of macros, so this block keeps its own layout. */
+/* clang-format off */
+
+/* A job j fits a worker x (of host name `host`): the worker's model, and the job's platform or its selector. */
+#define JOB_FITS(j, x, host)                                                                                    \
+    j ".model = ANY (" x ".models) AND (" j ".platform_id = " x ".platform_id OR (" j ".platform_id IS NULL "  \
+    "AND (" j ".selector->>'kind' IS NULL OR " j ".selector->>'kind' = " x ".kind) "                          \
+    "AND (" j ".selector->>'host' IS NULL OR " j ".selector->>'host' = " host ")))"
+
+/* One measurement at a time (docs/ARCHITECTURE.md): a job on platform p may not run beside one on platform q
+ * of the same host when either's kind is host-exclusive, or when p is q and either's kind is
+ * device-exclusive. A kind's mode is $4->>kind: the exclusive_<kind> settings (api_settings()->exclusive). */
+#define MODE(kind) "coalesce($4::jsonb ->> " kind ", 'none')"
+#define APART(pmode, p, qmode, q) \
+    "(" pmode " = 'host' OR " qmode " = 'host' OR (" p " = " q " AND 'device' IN (" pmode ", " qmode ")))"
+
+/* Taken in the claim's transaction before claim_sql, so that claim_sql's snapshot, taken after it, sees every
+ * claim of this host that committed before: the rule holds with several ppbenchd on one database and several
+ * workers per host. An advisory lock (the two-int key space; server/migrate.c locks the one-bigint space),
+ * not the hosts row, which heartbeats and registrations update. */
+static const char host_lock_sql[] =
+    "SELECT pg_advisory_xact_lock(727072, (host_id % 2147483647)::int) FROM workers WHERE id = $1";
+
 static const char claim_sql[] =
-    "WITH w AS (SELECT w.id, w.platform_id, p.kind, p.models, h.name AS host FROM workers w "
-    "  JOIN platforms p ON p.id = w.platform_id JOIN hosts h ON h.id = w.host_id "
+    "WITH w AS (SELECT w.id, w.host_id, w.platform_id, p.kind, p.models, h.name AS host, "
+    "  " MODE("p.kind") " AS mode "
+    "  FROM workers w JOIN platforms p ON p.id = w.platform_id JOIN hosts h ON h.id = w.host_id "
     "  WHERE w.id = $1 AND w.state <> 'gone'), "
-    "j AS (SELECT jobs.id FROM jobs, w WHERE jobs.state = 'queued' AND jobs.model = ANY (w.models) "
-    "  AND (jobs.platform_id = w.platform_id OR (jobs.platform_id IS NULL "
-    "    AND (jobs.selector->>'kind' IS NULL OR jobs.selector->>'kind' = w.kind) "
-    "    AND (jobs.selector->>'host' IS NULL OR jobs.selector->>'host' = w.host))) "
+    /* the first running job of this host that this worker's job may not run beside: while one runs, no job
+     * starts here */
+    "busy AS (SELECT r.id, r.ran_on FROM w, jobs r JOIN platforms q ON q.id = r.ran_on "
+    "  WHERE r.state = 'running' AND q.host_id = w.host_id "
+    "  AND " APART("w.mode", "w.platform_id", MODE("q.kind"), "q.id") " "
+    "  ORDER BY r.claimed_at, r.id LIMIT 1), "
+    /* the first queued job that another live worker of this host would run, and this worker's job may not
+     * run beside: nothing behind it in the queue's order starts here before it (a CPU job that waits for its
+     * host is not overtaken by the GPU jobs after it). Jobs the Slurm executor owns wait in Slurm's queue. */
+    "near AS (SELECT x.platform_id, q.kind, q.models FROM w, workers x JOIN platforms q ON q.id = x.platform_id "
+    "  WHERE x.host_id = w.host_id AND x.id <> w.id AND x.state <> 'gone' "
+    "  AND x.last_heartbeat > now() - make_interval(secs => $2) "
+    "  AND " APART("w.mode", "w.platform_id", MODE("q.kind"), "q.id") "), "
+    "ahead AS (SELECT k.id, k.priority FROM jobs k, w "
+    "  WHERE k.state = 'queued' AND k.slurm_state IS NULL AND EXISTS (SELECT 1 FROM near) "
+    "  AND EXISTS (SELECT 1 FROM near x WHERE " JOB_FITS("k", "x", "w.host") ") "
+    "  ORDER BY k.priority DESC, k.id LIMIT 1), "
+    "j AS (SELECT jobs.id FROM jobs, w WHERE jobs.state = 'queued' AND " JOB_FITS("jobs", "w", "w.host") " "
     /* a job the Slurm executor owns goes only to the worker its Slurm job started (claim?job=ID) */
     "  AND (CASE WHEN $3::bigint IS NULL THEN jobs.slurm_state IS NULL ELSE jobs.id = $3 END) "
+    "  AND NOT EXISTS (SELECT 1 FROM busy) "
+    "  AND NOT EXISTS (SELECT 1 FROM ahead a WHERE (a.priority, -a.id) > (jobs.priority, -jobs.id)) "
     "  ORDER BY jobs.priority DESC, jobs.id LIMIT 1 FOR UPDATE OF jobs SKIP LOCKED), "
     "c AS (UPDATE jobs SET state = 'running', attempts = attempts + 1, epoch = epoch + 1, worker_id = w.id, "
     "  ran_on = w.platform_id, claimed_at = now(), started_at = coalesce(started_at, now()), progress = 0, "
     "  lease_expires = now() + make_interval(secs => $2) FROM j, w WHERE jobs.id = j.id RETURNING jobs.*), "
-    "b AS (UPDATE workers SET state = 'busy', last_heartbeat = now() WHERE id = $1 AND EXISTS (SELECT 1 FROM "
-    "c)) "
-    "SELECT (SELECT count(*) FROM w), (SELECT jsonb_build_object('id', id, 'epoch', epoch, 'suite', suite, "
-    "  'model', model, 'kernels', to_jsonb(kernels), 'params', params, 'timeout_s', timeout_s)::text FROM c)";
+    "b AS (UPDATE workers SET state = 'busy', last_heartbeat = now() WHERE id = $1 "
+    "  AND EXISTS (SELECT 1 FROM c)), "
+    /* the job a claim?job=ID names, when it is queued for this worker: why it waits, if it does */
+    "named AS (SELECT jobs.id, jobs.priority FROM jobs, w "
+    "  WHERE jobs.id = $3 AND jobs.state = 'queued' AND " JOB_FITS("jobs", "w", "w.host") ") "
+    "SELECT (SELECT count(*) FROM w), "
+    "  (SELECT jsonb_build_object('id', id, 'epoch', epoch, 'suite', suite, 'model', model, "
+    "    'kernels', to_jsonb(kernels), 'params', params, 'timeout_s', timeout_s)::text FROM c), "
+    "  (SELECT coalesce((SELECT format('%s runs job %s', ran_on, id) FROM busy), "
+    "    (SELECT format('job %s comes first', a.id) FROM ahead a "
+    "     WHERE (a.priority, -a.id) > (named.priority, -named.id))) "
+    "   FROM named WHERE NOT EXISTS (SELECT 1 FROM c))";
+
+/* clang-format on */
 
 static const char worker_beat_sql[] =
     "WITH w AS (UPDATE workers SET last_heartbeat = now(), state = CASE WHEN $2 THEN 'busy' ELSE 'idle' END "
@@ -274,8 +327,9 @@ struct claim_wait {
 int workers_claim(struct request *r)
 {
     struct claim_wait *cw = r->state;
+    const struct api_settings *set = api_settings();
     char lease[24];
-    const char *params[3] = {r->args[0], lease, req_query(r, "job")};
+    const char *params[4] = {r->args[0], lease, req_query(r, "job"), set->exclusive};
     struct db_error dberr;
     PGresult *res;
     int st;
@@ -294,16 +348,19 @@ int workers_claim(struct request *r)
             return req_fail(r, ERR_INVALID_PARAMETER, "wait", "wait must be a whole number of seconds");
         /* A longer wait than this server allows is cut to max_wait_s: refusing it stopped every worker whose
          * long poll is longer than a max_wait_s an operator lowered (found by bench/chaos.sh). */
-        if (wait_s && (wait = strtoll(wait_s, NULL, 10)) > api_settings()->max_wait_s)
-            wait = api_settings()->max_wait_s;
+        if (wait_s && (wait = strtoll(wait_s, NULL, 10)) > set->max_wait_s)
+            wait = set->max_wait_s;
         if (!(cw = calloc(1, sizeof(*cw))))
             return req_fail(r, ERR_INTERNAL, NULL, "out of memory");
         cw->deadline = clock_now() + (double)wait;
         r->state = cw;
         r->state_free = free;
     }
-    snprintf(lease, sizeof(lease), "%ld", api_settings()->lease_s);
-    if (!(res = db_query(claim_sql, 3, params, &dberr)))
+    snprintf(lease, sizeof(lease), "%ld", set->lease_s);
+    /* With a rule to keep, the host is locked first, in the claim's transaction (host_lock_sql). */
+    res = set->exclusive_on ? db_query_after(host_lock_sql, 1, params, claim_sql, 4, params, &dberr)
+                            : db_query(claim_sql, 4, params, &dberr);
+    if (!res)
         return api_db_fail(r, &dberr);
     if (!strcmp(PQgetvalue(res, 0, 0), "0"))
         st = req_fail(r, ERR_WORKER_GONE, NULL, "worker %s is not registered (register again)", r->args[0]);
@@ -313,9 +370,15 @@ int workers_claim(struct request *r)
                  ? req_fail(r, ERR_INTERNAL, NULL, "out of memory")
                  : req_reply_text(r, 200, text, NULL);
         log_info("worker=%s claimed %s", r->args[0], PQgetvalue(res, 0, 1));
-    } else if (clock_now() < cw->deadline && http_suspend(r))
+    } else if (params[2] && PQgetisnull(res, 0, 2))
+        st = MHD_HTTP_NO_CONTENT; /* the job it names is not queued for it: nothing to wait for */
+    else if (clock_now() < cw->deadline && http_suspend(r))
         st = HTTP_SUSPENDED;
-    else
+    else if (params[2]) {
+        /* the job it names waits for its host: the Slurm job's worker asks again (worker/serve.c) */
+        r->reply = json_pack("{s:n, s:s}", "job", "waiting", PQgetvalue(res, 0, 2));
+        st = 200;
+    } else
         st = MHD_HTTP_NO_CONTENT;
     PQclear(res);
     return st;

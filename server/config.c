@@ -13,7 +13,11 @@
 
 #include "lib/log.h"
 
-enum type { T_STRING, T_LONG, T_BOOL };
+/* T_EXCLUSIVE: an int, the index of the value in config_exclusive_names */
+enum type { T_STRING, T_LONG, T_BOOL, T_EXCLUSIVE };
+
+const char *const config_exclusive_names[] = {"host", "device", "none", NULL};
+const char *const config_kind_names[KIND_COUNT] = {"cpu", "gpu", "accel"};
 
 static const struct setting {
     const char *name;
@@ -69,6 +73,10 @@ static const struct setting {
     {"webhook_url", T_STRING, S(webhook_url), "", true, 0, 0},
     {"drain_hook", T_STRING, S(drain_hook), "", true, 0, 0},
     {"metrics_max_series", T_LONG, S(metrics_max_series), "10000", true, 1, 1000000},
+    /* one measurement at a time where measurements disturb each other (server/api_worker.c's claim) */
+    {"exclusive_cpu", T_EXCLUSIVE, S(exclusive[KIND_CPU]), "host", true, 0, 0},
+    {"exclusive_gpu", T_EXCLUSIVE, S(exclusive[KIND_GPU]), "device", true, 0, 0},
+    {"exclusive_accel", T_EXCLUSIVE, S(exclusive[KIND_ACCEL]), "device", true, 0, 0},
 #undef S
 };
 
@@ -103,6 +111,13 @@ static int apply(struct config *c, const struct setting *s, const char *value, s
         else
             return pp_error_set(err, "%s: \"%s\" is not true or false", s->name, value);
         return 0;
+    case T_EXCLUSIVE:
+        for (int i = 0; config_exclusive_names[i]; i++)
+            if (!strcmp(config_exclusive_names[i], value)) {
+                *(int *)field = i;
+                return 0;
+            }
+        return pp_error_set(err, "%s: \"%s\" is not host, device or none", s->name, value);
     }
     return pp_error_set(err, "%s: bad type", s->name);
 }
@@ -183,6 +198,22 @@ void config_apply_reloadable(struct config *cur, const struct config *next)
         if (settings[i].reloadable)
             memcpy((char *)cur + settings[i].offset, (const char *)next + settings[i].offset,
                    settings[i].size);
+}
+
+bool config_exclusive_json(const struct config *c, char *buf, size_t size)
+{
+    bool any = false;
+    size_t n = 0;
+
+    buf[0] = '\0';
+    for (int k = 0; k < KIND_COUNT && n < size; k++) {
+        n += (size_t)snprintf(buf + n, size - n, "%s\"%s\": \"%s\"", k ? ", " : "{", config_kind_names[k],
+                              config_exclusive_names[c->exclusive[k]]);
+        any |= c->exclusive[k] != EXCLUSIVE_NONE;
+    }
+    if (n < size)
+        snprintf(buf + n, size - n, "}");
+    return any;
 }
 
 int config_listen(const struct config *c, char *addr, size_t size, unsigned *port, struct pp_error *err)

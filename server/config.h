@@ -10,6 +10,16 @@
 
 #include "lib/error.h"
 
+/* How the jobs of one platform kind keep apart from the other jobs of their host (server/api_worker.c's
+ * claim, docs/ARCHITECTURE.md "One measurement at a time"): host, alone on its host; device, alone on its
+ * device and never beside a job of a host-exclusive kind; none, no rule beyond one job per worker. */
+enum exclusive { EXCLUSIVE_HOST, EXCLUSIVE_DEVICE, EXCLUSIVE_NONE };
+extern const char *const config_exclusive_names[]; /* indexed by enum exclusive, NULL-terminated */
+
+/* The platform kinds (schema/001_init.sql's platforms.kind), each with its exclusive_<kind> setting. */
+enum platform_kind { KIND_CPU, KIND_GPU, KIND_ACCEL, KIND_COUNT };
+extern const char *const config_kind_names[KIND_COUNT];
+
 struct config {
     char listen[128];        /* ADDR:PORT */
     char state_dir[512];     /* embedded PostgreSQL and local state */
@@ -59,6 +69,7 @@ struct config {
     char webhook_url[1024];      /* gets a JSON document per confirmed event and recovery ("": none) */
     char drain_hook[1024];       /* run with the platform and the reason when a platform needs attention */
     long metrics_max_series;     /* per-platform series per family in GET /metrics */
+    int exclusive[KIND_COUNT];   /* enum exclusive per platform kind: exclusive_cpu, _gpu, _accel */
 };
 
 void config_defaults(struct config *c);
@@ -71,6 +82,10 @@ int config_load_file(struct config *c, const char *path, struct pp_error *err) P
 
 /* Copy the reloadable settings of next into cur (SIGHUP, after next validated as a whole). */
 void config_apply_reloadable(struct config *cur, const struct config *next);
+
+/* The exclusive settings as the claim's JSON parameter, {"cpu": "host", "gpu": "device", "accel": "device"}.
+ * False when every kind is none (no rule: a claim needs no host lock). */
+bool config_exclusive_json(const struct config *c, char *buf, size_t size);
 
 /* Split listen into address and port. */
 int config_listen(const struct config *c, char *addr, size_t size, unsigned *port,

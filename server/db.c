@@ -144,17 +144,15 @@ PGresult *db_query(const char *sql, int nparams, const char *const *params, stru
     return res;
 }
 
-static PGresult *query_once(const char *sql, int nparams, const char *const *params, bool *fresh,
-                            struct db_error *err)
+/* Run sql on tc's connection, preparing it there the first time. */
+static PGresult *exec_on(struct thread_conn *tc, const char *sql, int nparams, const char *const *params,
+                         struct db_error *err)
 {
-    struct thread_conn *tc = thread_conn(err, fresh);
     char name[16];
     int idx = -1;
     PGresult *res;
     ExecStatusType st;
 
-    if (!tc)
-        return NULL;
     for (int i = 0; i < tc->nprepared; i++)
         if (tc->prepared[i] == sql)
             idx = i;
@@ -183,6 +181,55 @@ static PGresult *query_once(const char *sql, int nparams, const char *const *par
         return NULL;
     }
     return res;
+}
+
+static PGresult *query_once(const char *sql, int nparams, const char *const *params, bool *fresh,
+                            struct db_error *err)
+{
+    struct thread_conn *tc = thread_conn(err, fresh);
+
+    return tc ? exec_on(tc, sql, nparams, params, err) : NULL;
+}
+
+/* A transaction statement on tc's connection; 0 or -1 with err filled. */
+static int exec_plain(struct thread_conn *tc, const char *sql, struct db_error *err)
+{
+    PGresult *res = PQexec(tc->conn, sql);
+    int rc = 0;
+
+    if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+        set_error(err, tc->conn, res, sql);
+        rc = -1;
+    }
+    PQclear(res);
+    return rc;
+}
+
+PGresult *db_query_after(const char *first_sql, int nfirst, const char *const *first_params, const char *sql,
+                         int nparams, const char *const *params, struct db_error *err)
+{
+    bool fresh = false;
+    struct thread_conn *tc;
+    PGresult *res = NULL, *first;
+
+    memset(err, 0, sizeof(*err));
+    if (!(tc = thread_conn(err, &fresh)))
+        return NULL;
+    if (exec_plain(tc, "BEGIN", err))
+        goto fail;
+    if (!(first = exec_on(tc, first_sql, nfirst, first_params, err)))
+        goto fail;
+    PQclear(first);
+    if (!(res = exec_on(tc, sql, nparams, params, err)) || exec_plain(tc, "COMMIT", err))
+        goto fail;
+    return res;
+fail:
+    PQclear(res);
+    if (PQstatus(tc->conn) == CONNECTION_OK && PQtransactionStatus(tc->conn) != PQTRANS_IDLE)
+        PQclear(PQexec(tc->conn, "ROLLBACK"));
+    if (err->unavailable || PQstatus(tc->conn) != CONNECTION_OK)
+        db_thread_close();
+    return NULL;
 }
 
 void db_thread_close(void)

@@ -27,6 +27,13 @@ PGconn *db_connect(struct db_error *err);
  * (caller PQclear()s) or NULL with err filled. The statement is prepared once per connection. */
 PGresult *db_query(const char *sql, int nparams, const char *const *params, struct db_error *err);
 
+/* Two statements in one transaction on this thread's connection: first_sql (a lock), then sql, whose
+ * snapshot (READ COMMITTED) is taken after first_sql ran, so it sees what committed while first_sql waited.
+ * Returns sql's result (caller PQclear()s) once committed, or NULL with err filled (rolled back). Never run
+ * twice: a connection that broke is closed and the caller answers as for any failure. */
+PGresult *db_query_after(const char *first_sql, int nfirst, const char *const *first_params, const char *sql,
+                         int nparams, const char *const *params, struct db_error *err);
+
 /* Close this thread's connection (thread exit, tests). */
 void db_thread_close(void);
 

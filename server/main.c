@@ -278,15 +278,21 @@ static int signals_fd(void)
 static void apply_settings(const struct config *c)
 {
     enum log_level lvl = LOG_INFO;
-    struct api_settings s = {
-        c->lease_s,      c->heartbeat_s, c->max_wait_s, c->noise_best_percent, c->noise_mean_percent,
-        c->noise_repeats};
+    struct api_settings s = {c->lease_s,
+                             c->heartbeat_s,
+                             c->max_wait_s,
+                             c->noise_best_percent,
+                             c->noise_mean_percent,
+                             c->noise_repeats,
+                             "",
+                             false};
 
     log_parse_level(c->log_level, &lvl);
     log_set_level(lvl);
     struct health_settings h = {c->baseline_window,        c->baseline_min_results, c->judge_z,
                                 c->judge_min_band_percent, c->outlier_mads,         c->outlier_min_peers};
 
+    s.exclusive_on = config_exclusive_json(c, s.exclusive, sizeof(s.exclusive));
     http_set_limits((size_t)c->max_body_bytes, c->require_read_token);
     api_configure(&s);
     health_configure(&h);

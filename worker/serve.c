@@ -66,6 +66,7 @@ struct serve {
     bool once;          /* --once: one claim (of only_job when set), then deregister and exit */
     long long only_job; /* --job: claim this job only (a Slurm job's own ppbench job) */
     bool ran;           /* --once: a job was claimed */
+    bool waiting;       /* --job: the server says the job waits for its host (claim again) */
 };
 
 enum job_end { END_NONE, END_EXIT, END_TIMEOUT, END_CANCELLED, END_STALE, END_SHUTDOWN };
@@ -510,11 +511,17 @@ static enum call claim(struct serve *s, long wait_s, double *last_beat)
                  s->only_job);
     else
         snprintf(path, sizeof(path), "/api/v1/workers/%lld/claim?wait=%ld", s->worker_id, wait_s);
+    s->waiting = false;
     if (client_post(s->http, path, NULL, wait_s + SERVE_CALL_TIMEOUT_S, 0, &r, &err) == 0) {
+        const char *waiting = json_string_value(json_object_get(r.body, "waiting"));
         if (json_is_object(json_object_get(r.body, "job"))) {
             s->ran = true;
             job_run(s, json_object_get(r.body, "job"));
             *last_beat = 0; /* the job's heartbeats are over: send an idle one now */
+        } else if (waiting && s->only_job > 0) {
+            /* one measurement at a time: another job of this host keeps it queued (docs/ARCHITECTURE.md) */
+            s->waiting = true;
+            slog(6, "worker=%lld job=%lld waits: %s", s->worker_id, s->only_job, waiting);
         }
     } else {
         c = call_failed(&r);
@@ -538,7 +545,7 @@ static int serve_loop(struct serve *s)
     /* An idle heartbeat goes before each claim: the claim must end within the lease. */
     if (s->lease_s - s->heartbeat_s < wait_s)
         wait_s = s->lease_s - s->heartbeat_s > 1 ? (long)(s->lease_s - s->heartbeat_s) : 1;
-    if (s->once)
+    if (s->once && !s->only_job) /* --job long-polls: its job may wait for its host to be free */
         wait_s = 0;
     while (!s->stopping) {
         c = CALL_OK;
@@ -555,7 +562,9 @@ static int serve_loop(struct serve *s)
             last_beat = clock_now();
         } else if (c == CALL_OK || s->stopping) {
             wait = 1;
-            if (s->once) /* one claim: a job named by --job is queued already, or it is not ours to run */
+            /* one claim: a job named by --job is queued already, or it is not ours to run; unless the server
+             * says it waits for its host, then claim it again */
+            if (s->once && !s->waiting)
                 break;
         } else {
             slog(4, "worker=%lld retrying in %.0f s", s->worker_id, wait);
@@ -590,7 +599,8 @@ static const char serve_usage[] =
     "hostname)\n"
     "  --once           register, claim one job (no long poll), run it, post its result, deregister, exit:\n"
     "                   what a Slurm batch job runs (docs/ARCHITECTURE.md, \"Slurm\")\n"
-    "  --job ID         with --once: claim only this job (the ppbench job the Slurm job was submitted for)\n"
+    "  --job ID         with --once: claim only this job (the ppbench job the Slurm job was submitted for),\n"
+    "                   waiting while another job of the host keeps it queued (exclusive_<kind>)\n"
     "Exit status: 0 after SIGTERM or SIGINT, 2 bad options, unknown platform or refused token,\n"
     "3 discovery failed, 4 another worker serves the platform.\n";
 

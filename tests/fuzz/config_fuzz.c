@@ -1,6 +1,7 @@
 /*
  * libFuzzer target: ppbenchd's configuration parser (server/config.c) on arbitrary bytes. Whatever the file
- * holds, the parser must not crash, and every numeric setting must stay inside its bounds, applied or not.
+ * holds, the parser must not crash, and every numeric setting must stay inside its bounds, applied or not
+ * (the exclusive_<kind> choices among host, device and none).
  *   clang -g -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE tests/fuzz/config_fuzz.c server/config.c \
  *         lib/log.c lib/error.c -o config_fuzz && ./config_fuzz -max_total_time=30
  */
@@ -33,6 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (c.threads < 1 || c.threads > 256 || c.lease_s < 2 || c.heartbeat_s < 1 || c.max_body_bytes < 1024 ||
         c.max_connections < 4 || c.max_wait_s < 0 || c.connection_timeout_s < 1)
         abort();
+    for (int k = 0; k < KIND_COUNT; k++)
+        if (c.exclusive[k] < EXCLUSIVE_HOST || c.exclusive[k] > EXCLUSIVE_NONE)
+            abort();
     close(fd);
     return 0;
 }
