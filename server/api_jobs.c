@@ -39,7 +39,18 @@ static const char selector_sql[] =
     "SELECT count(*) FROM platforms p LEFT JOIN hosts h ON h.id = p.host_id "
     "WHERE $1 = ANY (p.models) AND ($2::text IS NULL OR p.kind = $2) AND ($3::text IS NULL OR h.name = $3)";
 
-static const char get_sql[] = "SELECT job_doc(j, true)::text FROM jobs j WHERE id = $1";
+/* A job's document; a queued job also says which running job of its host holds it back (the claim's rule,
+ * docs/ARCHITECTURE.md "One measurement at a time", over the exclusive_<kind> settings $2), or null. */
+static const char get_sql[] =
+    "WITH m AS (SELECT $2::jsonb AS m), "
+    "p AS (SELECT pl.id, pl.kind, pl.host_id FROM platforms pl JOIN jobs j ON pl.id = j.platform_id "
+    "  WHERE j.id = $1 AND j.state = 'queued'), "
+    "run AS (SELECT r.id, r.ran_on FROM jobs r JOIN platforms rq ON rq.id = r.ran_on, p, m "
+    "  WHERE r.state = 'running' AND rq.host_id = p.host_id AND (rq.id = p.id "
+    "    OR coalesce(m.m->>p.kind, 'none') = 'host' OR coalesce(m.m->>rq.kind, 'none') = 'host') "
+    "  ORDER BY r.claimed_at, r.id LIMIT 1) "
+    "SELECT (job_doc(j, true) || jsonb_build_object('waiting', "
+    "  (SELECT format('%s runs job %s', ran_on, id) FROM run)))::text FROM jobs j WHERE id = $1";
 
 static const char list_sql[] =
     "SELECT coalesce(jsonb_agg(job_doc(j, false) ORDER BY j.id DESC), '[]')::text, min(j.id), count(*) FROM "
@@ -437,7 +448,7 @@ out:
 int jobs_get(struct request *r)
 {
     long long id = parse_id(r->args[0]);
-    const char *params[1] = {r->args[0]};
+    const char *params[2] = {r->args[0], api_settings()->exclusive[0] ? api_settings()->exclusive : "{}"};
     struct db_error dberr;
     PGresult *res;
     int st;
@@ -446,7 +457,7 @@ int jobs_get(struct request *r)
         return st;
     if (!id)
         return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
-    if (!(res = db_query(get_sql, 1, params, &dberr)))
+    if (!(res = db_query(get_sql, 2, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (PQntuples(res) == 0)
         st = req_fail(r, ERR_NOT_FOUND, NULL, "no job %lld", id);

@@ -80,6 +80,10 @@ j2=$(submit hy/gpu1); claim "$G1" 0; e2=$EPOCH
 same "two GPUs of one host run at once (exclusive_gpu = device)" "$JOB" "$j2"
 jc=$(submit hy/cpu0); claim "$C0" 1
 same "a CPU job waits while GPU jobs of its host run (exclusive_cpu = host)" "$STATUS $(state "$jc")" "204 queued"
+api GET "/api/v1/jobs/$jc" ""
+same "the waiting job's document says which job holds it back" "$(printf '%s' "$BODY" | jq -r .waiting)" "hy/gpu0 runs job $j1"
+api GET "/api/v1/jobs/$j1" ""
+same "a running job's document waits for nothing" "$(printf '%s' "$BODY" | jq -r .waiting)" "null"
 finish "$G1" "$j2" "$e2"
 j3=$(submit hy/gpu1); claim "$G1" 1
 same "a later GPU job does not overtake the CPU job that waits for its host" "$STATUS $(state "$j3")" "204 queued"
