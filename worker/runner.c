@@ -16,6 +16,7 @@
 #include "kernels/suite_driver.h"
 #include "lib/clock.h"
 #include "worker/affinity.h"
+#include "worker/cpubind.h"
 #include "worker/nvml.h"
 #include "worker/platform.h"
 #include "worker/provenance.h"
@@ -229,7 +230,8 @@ int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, 
         rc = RUN_FAILED;
         goto out;
     }
-    provenance_collect(&r.provenance);
+    provenance_collect(&r.provenance, strcmp(job->model, "openmp") == 0);
+    cpubind_describe(job->binding, &r.provenance);
     add_clocks(&r, "before");
     if (d->run(state, b, ctx, &o, err)) {
         pp_error_prefix(err, "%s on %s", job->model, r.platform->id);
