@@ -207,8 +207,7 @@ void cpubind_plan(struct cpubind *b, const char *model, const char *platform_key
     }
 }
 
-/* In the process cpubind_apply exec'd: the variables named by the mark are the defaults. 1 when it was one.
- */
+/* In the process cpubind_apply exec'd: the variables the mark names are the defaults. 1 when it was one. */
 static int inherited(struct cpubind *b, const char *model, const char *platform_key)
 {
     const char *mark = getenv(CPUBIND_MARK);
@@ -219,8 +218,8 @@ static int inherited(struct cpubind *b, const char *model, const char *platform_
     if (!mark)
         return 0;
     snprintf(copy, sizeof(copy), "%s", mark);
-    unsetenv(
-        CPUBIND_MARK); /* not for the provenance's PPBENCH_* list, nor for anything this process starts */
+    /* not for the provenance's PPBENCH_* list, nor for anything this process starts */
+    unsetenv(CPUBIND_MARK);
     pid = strtol(copy, &name, 10);
     if (pid != (long)getpid())
         return 0;
