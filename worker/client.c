@@ -1,8 +1,9 @@
 /*
  * client: a small libcurl client for the worker protocol. One CURL easy handle per client, reused for every
  * call so the connection stays open (keep-alive). Bodies are jansson trees: the caller owns what it sends,
- * a reply owns what came back. Single-threaded: the serve loop's thread makes every call. A transfer or a
- * backoff wait is cut short when the interrupt fd (serve's signalfd for SIGTERM and SIGINT) becomes readable.
+ * a reply owns what came back. A client belongs to one thread: the serve loop's thread makes its calls, and
+ * client_clone gives another thread (worker/beat.c's heartbeats) a client of its own. A transfer or a backoff
+ * wait is cut short when the interrupt fd (serve's signalfd for SIGTERM and SIGINT) becomes readable.
  */
 #include "client.h"
 
@@ -21,8 +22,10 @@
 struct client {
     CURL *curl;
     struct curl_slist *headers;
-    char auth[512]; /* "Authorization: Bearer ...", "" without a token */
-    char *base;     /* without a trailing slash */
+    char auth[512];      /* "Authorization: Bearer ...", "" without a token */
+    char *base;          /* without a trailing slash */
+    long long worker_id; /* the registered worker it names (client_set_worker), 0: none */
+    char secret[128];
     int interrupt_fd;
     client_retry_fn *retry_fn;
     void *retry_arg;
@@ -96,6 +99,8 @@ int client_set_worker(struct client *c, long long id, const char *secret, struct
     curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
     curl_slist_free_all(c->headers);
     c->headers = h;
+    c->worker_id = id > 0 ? id : 0;
+    snprintf(c->secret, sizeof(c->secret), "%s", id > 0 && secret ? secret : "");
     return 0;
 }
 
@@ -133,6 +138,20 @@ struct client *client_new(const char *base_url, const char *token, struct pp_err
 fail:
     client_free(c);
     return NULL;
+}
+
+struct client *client_clone(const struct client *c, struct pp_error *err)
+{
+    struct client *n = client_new(c->base, NULL, err);
+
+    if (!n)
+        return NULL;
+    memcpy(n->auth, c->auth, sizeof(n->auth));
+    if (client_set_worker(n, c->worker_id, c->secret, err)) { /* the headers again, with the token */
+        client_free(n);
+        return NULL;
+    }
+    return n;
 }
 
 void client_free(struct client *c)

@@ -26,6 +26,10 @@ typedef void client_retry_fn(void *arg, const char *path, const struct pp_error 
 struct client *client_new(const char *base_url, const char *token, struct pp_error *err);
 void client_free(struct client *c); /* NULL-safe */
 
+/* A new client for another thread: the same server, token and worker, its own connection; no interrupt fd
+ * and no retry hook (set them anew). */
+struct client *client_clone(const struct client *c, struct pp_error *err);
+
 /* Name the registered worker on every later call (X-Worker-Id, X-Worker-Secret: the registration's answer);
  * id 0 stops naming one. */
 int client_set_worker(struct client *c, long long id, const char *secret, struct pp_error *err) PP_WUR;

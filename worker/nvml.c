@@ -25,6 +25,7 @@ static struct {
     const char *(*str)(nvml_ret);
     nvml_ret (*temperature)(nvml_device, int, unsigned *);   /* optional */
     nvml_ret (*throttle)(nvml_device, unsigned long long *); /* optional */
+    nvml_ret (*driver)(char *, unsigned);                    /* optional */
 } nv;
 
 static int load(struct pp_error *err)
@@ -48,6 +49,7 @@ static int load(struct pp_error *err)
     *(void **)&nv.str = dlsym(h, "nvmlErrorString");
     *(void **)&nv.temperature = dlsym(h, "nvmlDeviceGetTemperature");
     *(void **)&nv.throttle = dlsym(h, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    *(void **)&nv.driver = dlsym(h, "nvmlSystemGetDriverVersion");
     if (!nv.init || !nv.by_uuid || !nv.by_pci || !nv.max_clock || !nv.clock || !nv.bus_width || !nv.str) {
         snprintf(nv.why, sizeof(nv.why), "nvml lacks a needed function");
         return pp_error_set(err, "%s", nv.why);
@@ -121,6 +123,26 @@ int nvml_state(const char *uuid, const char *pci_bus_id, struct nvml_state *out,
     out->has_temp =
         nv.temperature && nv.temperature(dev, 0 /* NVML_TEMPERATURE_GPU */, &out->temp_c) == NVML_OK;
     out->has_throttle = nv.throttle && nv.throttle(dev, &out->throttle) == NVML_OK;
+    return 0;
+}
+
+int nvml_driver_version(const char *uuid, const char *pci_bus_id, char *out, size_t size,
+                        struct pp_error *err)
+{
+    char v[96] = ""; /* NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE is 80 */
+    nvml_device dev;
+    nvml_ret r;
+
+    if (find(uuid, pci_bus_id, &dev, err))
+        return -1;
+    if (!nv.driver)
+        return pp_error_set(err, "nvml lacks nvmlSystemGetDriverVersion");
+    if ((r = nv.driver(v, sizeof(v))) != NVML_OK)
+        return pp_error_set(err, "nvmlSystemGetDriverVersion: %s", nv.str(r));
+    v[sizeof(v) - 1] = '\0';
+    if (!v[0])
+        return pp_error_set(err, "nvml reports an empty driver version");
+    snprintf(out, size, "%s", v);
     return 0;
 }
 

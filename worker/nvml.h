@@ -1,6 +1,7 @@
 /*
  * nvml: the NVIDIA Management Library, loaded with dlopen (the worker runs where there is none): theoretical
- * peak memory bandwidth and current clocks of a GPU found by UUID or PCI bus id.
+ * peak memory bandwidth, current clocks and the kernel driver's version for a GPU found by UUID or PCI bus
+ * id.
  */
 #ifndef PP_NVML_H
 #define PP_NVML_H
@@ -26,6 +27,10 @@ struct nvml_state {
     unsigned long long throttle;
 };
 int nvml_state(const char *uuid, const char *pci_bus_id, struct nvml_state *out, struct pp_error *err) PP_WUR;
+
+/* The NVIDIA kernel driver's version as nvidia-smi shows it ("580.65.06"), when NVML knows the GPU. */
+int nvml_driver_version(const char *uuid, const char *pci_bus_id, char *out, size_t size,
+                        struct pp_error *err) PP_WUR;
 
 /* The throttle reasons of mask as "none" or "sw_power_cap, hw_slowdown" (unknown bits as "0x..."). */
 void nvml_throttle_names(unsigned long long mask, char *out, size_t size);

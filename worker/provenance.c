@@ -11,20 +11,22 @@
 #include <unistd.h>
 
 #include "buildinfo.h"
+#include "worker/affinity.h"
 
 extern char **environ;
 
 /* Variables that change how a kernel runs: OpenMP placement, device selection, ICD choice, our own knobs. */
 static const char *const env_prefixes[] = {"OMP_", "GOMP_", "KMP_", "CUDA_", "OCL_", "POCL_", "PPBENCH_"};
 
-/* The CPUs the calling thread may run on, as a list ("0-15", "0,2,4"). */
-static void cpus_allowed(char *out, size_t size)
+/* The CPUs the run may use, as a list ("0-15", "0,2,4"): the calling thread's, or for a bound OpenMP run the
+ * union of its places (libgomp bound the calling thread itself to the first). */
+static void cpus_allowed(char *out, size_t size, bool openmp)
 {
     cpu_set_t set;
     size_t used = 0;
 
     out[0] = '\0';
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+    if (!(openmp && affinity_openmp_places(&set)) && sched_getaffinity(0, sizeof(set), &set) != 0)
         return;
     for (int c = 0; c < CPU_SETSIZE && used < size; c++) {
         int end = c;
@@ -38,7 +40,7 @@ static void cpus_allowed(char *out, size_t size)
     }
 }
 
-void provenance_collect(struct pp_info_list *out)
+void provenance_collect(struct pp_info_list *out, bool openmp)
 {
     char cpus[160];
 
@@ -58,7 +60,7 @@ void provenance_collect(struct pp_info_list *out)
     if (uname(&u) == 0)
         info_add(out, "kernel", "%s %s %s", u.sysname, u.release, u.machine);
     info_add(out, "time", "%s", when);
-    cpus_allowed(cpus, sizeof(cpus));
+    cpus_allowed(cpus, sizeof(cpus), openmp);
     info_add(out, "cpus_allowed", "%s", cpus);
     for (char **e = environ; *e; e++)
         for (size_t i = 0; i < sizeof(env_prefixes) / sizeof(env_prefixes[0]); i++)

@@ -5,8 +5,11 @@
 #ifndef PP_PROVENANCE_H
 #define PP_PROVENANCE_H
 
+#include <stdbool.h>
+
 #include "lib/info.h"
 
-void provenance_collect(struct pp_info_list *out);
+/* openmp: the run is the OpenMP model's (cpus_allowed is then its places' CPUs when libgomp binds). */
+void provenance_collect(struct pp_info_list *out, bool openmp);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "kernels/registry.h"
 #include "kernels/suite.h"
+#include "worker/cpubind.h"
 #include "worker/platform.h"
 #include "worker/report.h"
 #include "worker/runner.h"
@@ -311,16 +312,35 @@ int run_main(int argc, char **argv)
     struct runner_job job;
     enum runner_format fmt;
     struct pp_error err;
+    static struct cpubind binding;
     json_t *doc = NULL; /* --job's document: job.model points into it */
+    /* The command line as given, for cpubind's exec (parse_run writes into --param's text). */
+    char **again = calloc((size_t)argc + 2, sizeof(*again));
     int rc;
 
+    for (int i = 0; again && i < argc; i++)
+        if (!(again[i + 1] = strdup(argv[i]))) {
+            free(again); /* out of memory at start: nothing else to free worth the lines */
+            again = NULL;
+        }
+    if (!again) {
+        fprintf(stderr, "ppbench-worker: out of memory\n");
+        return RUN_FAILED;
+    }
+    again[0] = "ppbench-worker";
     if ((rc = parse_run(argc, argv, &job, &fmt, &doc)) == RUN_OK) {
+        /* Before any runtime starts; the openmp model's defaults exec this command again. */
+        cpubind_apply(&binding, job.model, job.platform, again);
+        job.binding = &binding;
         rc = runner_run(&job, stdout, fmt, &err);
         /* Verification failures were printed one per line by the runner. */
         if (rc == RUN_USAGE || rc == RUN_FAILED)
             fprintf(stderr, "ppbench-worker: %s\n", err.msg);
     }
     json_decref(doc);
+    for (int i = 1; i <= argc; i++)
+        free(again[i]);
+    free(again);
     return rc;
 }
 

@@ -16,6 +16,7 @@
 #include "kernels/suite_driver.h"
 #include "lib/clock.h"
 #include "worker/affinity.h"
+#include "worker/cpubind.h"
 #include "worker/nvml.h"
 #include "worker/platform.h"
 #include "worker/provenance.h"
@@ -54,15 +55,19 @@ static void list_ids(const struct pp_platform_list *pl, char *out, size_t size)
                                  pl->items[i].id);
 }
 
-/* Record the GPU's clocks (before or after the run) where NVML can tell. */
+/* Record the GPU's clocks (before or after the run) where NVML can tell; before, also the kernel driver's
+ * version (the backends record the runtime's and the CUDA version the driver supports). */
 static void add_clocks(struct run_report *r, const char *when)
 {
     struct nvml_state s;
     struct pp_error err;
-    char key[48], reasons[256];
+    char key[48], reasons[256], driver[96];
 
     if (r->platform->kind != PP_DEVICE_GPU)
         return;
+    if (strcmp(when, "before") == 0 &&
+        nvml_driver_version(r->platform->uuid, r->platform->pci_bus_id, driver, sizeof(driver), &err) == 0)
+        info_add(&r->provenance, "gpu.driver_version", "%s", driver);
     if (nvml_state(r->platform->uuid, r->platform->pci_bus_id, &s, &err) == 0) {
         snprintf(key, sizeof(key), "gpu.clocks_%s", when);
         info_add(&r->provenance, key, "sm %u MHz, memory %u MHz", s.sm_mhz, s.mem_mhz);
@@ -225,7 +230,8 @@ int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, 
         rc = RUN_FAILED;
         goto out;
     }
-    provenance_collect(&r.provenance);
+    provenance_collect(&r.provenance, strcmp(job->model, "openmp") == 0);
+    cpubind_describe(job->binding, &r.provenance);
     add_clocks(&r, "before");
     if (d->run(state, b, ctx, &o, err)) {
         pp_error_prefix(err, "%s on %s", job->model, r.platform->id);

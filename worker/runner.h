@@ -14,10 +14,14 @@
 
 enum runner_format { RUNNER_TABLE, RUNNER_CSV, RUNNER_JSON };
 
+struct cpubind;
+
 struct runner_job {
     const char *platform, *model;
     struct suite_values values; /* the suite, its kernels and parameters, checked against the table */
     int progress_fd;            /* -1, or a pipe that gets "progress 0.42\n" lines (at most ~10 per second) */
+    const struct cpubind
+        *binding; /* the CPU binding run applied (worker/cpubind.h), for the provenance; NULL */
 };
 
 /* Discover, resolve platform and model, prepare the suite for the device, open, run, and write the report to

@@ -16,7 +16,9 @@
  * then deregisters (the server re-queues a job it still holds) and exits 0.
  *
  * Ownership: struct serve owns the client, the signalfds and the registration; struct job owns the claimed
- * job and its child. One thread (libcurl's resolver may start its own while it resolves).
+ * job and its child. One thread (libcurl's resolver may start its own while it resolves), and while it reads
+ * a job's report and posts its result, the job's heartbeat thread (worker/beat.c: its own client, nothing
+ * shared).
  */
 #include "serve.h"
 
@@ -38,9 +40,10 @@
 #include "buildinfo.h"
 #include "lib/clock.h"
 #include "lib/log.h"
+#include "worker/beat.h"
+#include "worker/child.h"
 #include "worker/client.h"
 #include "worker/run.h"
-#include "worker/child.h"
 #include "worker/runner.h"
 
 #define SERVE_CLAIM_WAIT_S     25
@@ -254,6 +257,26 @@ static void job_stop(struct job *j, enum job_end why)
     }
 }
 
+/* The job's heartbeats from their own thread while this one is busy with one long step (beat.h), from when
+ * the next is due; job_beat_end carries the cadence back. A thread that cannot start is logged, and the step
+ * runs without (as every step did before). */
+static struct beat *job_beat_start(struct serve *s, struct job *j)
+{
+    struct pp_error err;
+    struct beat *b =
+        beat_start(s->http, s->worker_id, j->id, j->epoch, j->next_beat, s->heartbeat_s, j->ctx, &err);
+
+    if (!b)
+        slog(4, "%s %s", j->ctx, err.msg);
+    return b;
+}
+
+static void job_beat_end(struct job *j, struct beat *b)
+{
+    if (b)
+        j->next_beat = beat_stop(b);
+}
+
 static void job_answer(struct job *j, enum answer a)
 {
     if (a == ANSWER_CANCEL)
@@ -316,9 +339,10 @@ static void job_watch(struct serve *s, struct job *j)
         j->end = END_EXIT;
 }
 
-/* Post the result until the server answers, heartbeating the job meanwhile. An unreachable or unavailable
- * server is retried (backoff 1 s doubling to 30 s) for as long as it takes: the server alone knows whether
- * the lease still holds, and says so (409). Steals report. */
+/* Post the result until the server answers, heartbeating the job meanwhile: between attempts from here,
+ * during one from the heartbeat thread (encoding, sending and storing a 14 MB report can outlast the lease).
+ * An unreachable or unavailable server is retried (backoff 1 s doubling to 30 s) for as long as it takes:
+ * the server alone knows whether the lease still holds, and says so (409). Steals report. */
 static void job_result(struct serve *s, struct job *j, const char *outcome, const char *error, json_t *report)
 {
     json_t *body = json_pack("{s:I, s:s}", "epoch", j->epoch, "outcome", outcome);
@@ -333,9 +357,7 @@ static void job_result(struct serve *s, struct job *j, const char *outcome, cons
         json_object_set_new(body, "error", json_string(error));
     if (report)
         json_object_set_new(body, "report", report);
-    /* A fresh lease first: a large report (14 MB at the largest numtimes) takes a while to send and to store,
-     * and the heartbeats only come between attempts. */
-    j->next_beat = 0;
+    j->next_beat = 0; /* a fresh lease first */
     for (;;) {
         if (clock_now() >= j->next_beat) { /* keep the lease: the post may take a while */
             enum answer a = job_heartbeat(s, j);
@@ -350,7 +372,10 @@ static void job_result(struct serve *s, struct job *j, const char *outcome, cons
         now = clock_now();
         if (now >= next_try) {
             client_reply_clear(&r);
-            if (client_post(s->http, path, body, SERVE_RESULT_TIMEOUT_S, 0, &r, &err) == 0) {
+            struct beat *beat = job_beat_start(s, j);
+            int rc = client_post(s->http, path, body, SERVE_RESULT_TIMEOUT_S, 0, &r, &err);
+            job_beat_end(j, beat);
+            if (rc == 0) {
                 const char *state = json_string_value(json_object_get(r.body, "state"));
                 slog(6, "%s %s: result posted (job %s)", j->ctx, outcome, state ? state : "?");
                 goto out;
@@ -446,8 +471,11 @@ static void job_run(struct serve *s, json_t *claimed)
         break;
     default:
         code = WIFEXITED(j->child.status) ? WEXITSTATUS(j->child.status) : -1;
-        if (code == RUN_OK || code == RUN_UNVERIFIED)
+        if (code == RUN_OK || code == RUN_UNVERIFIED) {
+            struct beat *beat = job_beat_start(s, j); /* reading 14 MB takes a while too */
             report = child_json(&j->child, &err);
+            job_beat_end(j, beat);
+        }
         if (code == RUN_OK && report) {
             slog(6, "%s succeeded", j->ctx);
             job_result(s, j, "succeeded", NULL, report);

@@ -122,19 +122,24 @@ static void cuda_close(struct pp_ctx *ctx)
     free(ctx);
 }
 
-/* "13.0" from 13000. */
-static void add_version(struct pp_info_list *out, const char *key, cudaError_t e, int v)
+/* "13.0" from get's 13000 (major * 1000 + minor * 10); nothing when get fails or answers 0, as
+ * cudaDriverGetVersion does where no driver is installed. The call comes before the value is read: passing
+ * both get(&v) and v as arguments of one call leaves their order to the compiler, and GCC read v first, so
+ * every run stored the driver as "0.0" and the runtime as the driver's version. */
+static void add_version(struct pp_info_list *out, const char *key, cudaError_t (*get)(int *))
 {
-    if (e == cudaSuccess)
+    int v = 0;
+
+    if (get(&v) == cudaSuccess && v > 0)
         info_add(out, key, "%d.%d", v / 1000, v % 1000 / 10);
 }
 
 static void cuda_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
-    int v = 0;
-
-    add_version(out, "cuda.driver_version", cudaDriverGetVersion(&v), v);
-    add_version(out, "cuda.runtime_version", cudaRuntimeGetVersion(&v), v);
+    /* the CUDA version the driver supports (nvidia-smi's "CUDA Version"); the kernel driver's own version
+     * ("580.65.06") comes from NVML, in the worker (gpu.driver_version) */
+    add_version(out, "cuda.driver_version", cudaDriverGetVersion);
+    add_version(out, "cuda.runtime_version", cudaRuntimeGetVersion);
     info_add(out, "cuda.nvcc", "%d.%d.%d", __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__, __CUDACC_VER_BUILD__);
     info_add(out, "cuda.arch", "%d.%d", ctx->cc_major, ctx->cc_minor);
     info_add(out, "cuda.sm_count", "%d", ctx->sm_count);

@@ -35,6 +35,13 @@ expect "ppbench submit without a token" 2 'token' -- env PPBENCH_TOKEN= HOME="$T
 id=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3 --no-wait)
 [[ "$id" =~ ^[0-9]+$ ]] && pass "ppbench submit --no-wait prints the id" || fail "ppbench submit --no-wait prints the id" "$id"
 wait_job "$id" succeeded 30
+# A job's child gets the CPU binding a standalone run gets (worker/cpubind.c, applied by `run`), and its
+# result's provenance says which variables were ppbench's defaults.
+api GET "/api/v1/results?job=$id&kernel=triad"
+printf '%s' "$BODY" | jq -e '.results[0].provenance as $p | $p.backend["openmp.proc_bind"] == "spread"
+    and ($p["cpu_binding.default"] | test("OMP_PLACES=cores OMP_PROC_BIND=spread")) and $p["cpu_binding.user"] != null' >/dev/null &&
+    pass "a job's run is bound by default, and its result says so" ||
+    fail "a job's run is bound by default, and its result says so" "$(printf '%s' "$BODY" | jq -c '.results[0].provenance | with_entries(select(.key | test("binding|OMP")))' 2>&1 | head -c 300)"
 expect "ppbench jobs --state succeeded" 0 "^ *$id +succeeded +stream +openmp" -- "$CLI" jobs --state succeeded
 expect "ppbench results --format babelstream" 0 '^function,num_times,n_elements,sizeof,max_mbytes_per_sec' -- "$CLI" results --format babelstream --platform "$CPU"
 # The default CSV and the table carry each result's identity and timing rule.

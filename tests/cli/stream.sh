@@ -51,6 +51,43 @@ else
     fail "openmp honours OMP_NUM_THREADS" "run failed"
 fi
 
+# CPU runs are bound by default (worker/cpubind.c): where the user set none, OpenMP's places and binding (and
+# its thread count, the cores of the mask) go into the environment libgomp reads (the run execs itself once for
+# that), PoCL's count and pinning into its own; the provenance says which were ppbench's; a user's variable wins.
+if "$WORKER" run --platform cpu0 --model openmp --suite stream --arraysize 1000 --numtimes 2 --json >"$TMP/b.json"; then
+    jq_true "openmp is bound by default, recorded as ppbench's" "$TMP/b.json" \
+        '.provenance.backend["openmp.proc_bind"] == "spread" and .provenance["env.OMP_PLACES"] == "cores"
+         and (.provenance["cpu_binding.default"] | test("OMP_PLACES=cores OMP_PROC_BIND=spread"))'
+else
+    fail "openmp is bound by default, recorded as ppbench's" "run failed"
+fi
+if env -u OMP_NUM_THREADS "$WORKER" run --platform cpu0 --model openmp --suite stream --arraysize 1000 --numtimes 2 \
+    --json >"$TMP/b.json"; then
+    jq_true "openmp's default thread count: the cores of the mask, ppbench's" "$TMP/b.json" \
+        '.provenance["cpu_binding.default"] == "OMP_NUM_THREADS=\(.provenance.backend["openmp.threads"]) OMP_PLACES=cores OMP_PROC_BIND=spread"
+         and .provenance["cpu_binding.user"] == "none" and .provenance.backend["openmp.num_places"] == .provenance.backend["openmp.threads"]'
+else
+    fail "openmp's default thread count: the cores of the mask, ppbench's" "run failed"
+fi
+if OMP_PROC_BIND=close OMP_NUM_THREADS=1 "$WORKER" run --platform cpu0 --model openmp --suite stream --arraysize 1000 \
+    --numtimes 2 --json >"$TMP/b.json"; then
+    jq_true "openmp: the user's binding wins, recorded as the user's" "$TMP/b.json" \
+        '.provenance.backend["openmp.proc_bind"] == "close" and .provenance.backend["openmp.threads"] == "1"
+         and .provenance["cpu_binding.default"] == "none"
+         and .provenance["cpu_binding.user"] == "OMP_NUM_THREADS=1 OMP_PROC_BIND=close"'
+else
+    fail "openmp: the user's binding wins, recorded as the user's" "run failed"
+fi
+if [[ " $models " == *" opencl "* ]]; then
+    if "$WORKER" run --platform cpu0 --model opencl --suite stream --arraysize 1000 --numtimes 2 --json >"$TMP/b.json"; then
+        jq_true "opencl on cpu0: PoCL's thread count by default, recorded as ppbench's" "$TMP/b.json" \
+            '(.provenance["cpu_binding.default"] | test("^POCL_MAX_PTHREAD_COUNT=[0-9]+"))
+             and .provenance["env.POCL_MAX_PTHREAD_COUNT"] != null'
+    else
+        fail "opencl on cpu0: PoCL's thread count by default, recorded as ppbench's" "run failed"
+    fi
+fi
+
 # OMP_PROC_BIND binds the process's first thread when libgomp loads; runtimes other than OpenMP must not inherit
 # that one-core mask (PoCL's threads would share one core). The run records the mask it ran with.
 if [ "$(nproc)" -gt 1 ] && [[ " $models " == *" opencl "* ]]; then
@@ -59,9 +96,10 @@ if [ "$(nproc)" -gt 1 ] && [[ " $models " == *" opencl "* ]]; then
     expect "opencl runs on every CPU despite OMP_PROC_BIND" 0 "^$all\$" -- sh -c \
         "OMP_PROC_BIND=spread OMP_PLACES=cores '$WORKER' run --platform cpu0 --model opencl --suite stream \
          --arraysize 100 --numtimes 2 --json | jq -r .provenance.cpus_allowed"
-    expect "openmp keeps OMP_PROC_BIND's binding" 0 '^0$' -- sh -c \
+    # (an OpenMP run's cpus_allowed is its places' CPUs: the initial thread is bound to the first)
+    expect "openmp keeps OMP_PROC_BIND's binding" 0 "^spread $all\$" -- sh -c \
         "OMP_PROC_BIND=spread OMP_PLACES=cores '$WORKER' run --platform cpu0 --model openmp --suite stream \
-         --arraysize 100 --numtimes 2 --json | jq -r .provenance.cpus_allowed"
+         --arraysize 100 --numtimes 2 --json | jq -r '.provenance.backend[\"openmp.proc_bind\"] + \" \" + .provenance.cpus_allowed'"
 else
     skip "opencl runs on every CPU despite OMP_PROC_BIND" "needs 2 CPUs and an OpenCL CPU device"
 fi
