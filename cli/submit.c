@@ -239,6 +239,7 @@ struct follow {
     long events;
     int bar, drawn; /* stderr is a terminal; the bar is on screen */
     char said[32];  /* without a bar: the state last printed as a line, and its tenth of progress */
+    char note[512]; /* the job's note last printed (a repeat for noise and why) */
     int said_tenth;
     int sigfd;       /* SIGINT and SIGTERM, blocked; -1 when none could be had */
     int interrupted; /* the signal that came, 0 while none */
@@ -280,11 +281,19 @@ static void show(struct follow *f)
     f->drawn = 1;
 }
 
-/* Takes "state" and "progress" from an event's data or from the job. */
+/* Takes "state" and "progress" from an event's data or from the job; a new note (the service repeating the
+ * job because its figures were not stable, and why) is printed on a line of its own. */
 static void update(struct follow *f, json_t *o)
 {
     const char *state = json_string_value(json_object_get(o, "state"));
+    const char *note = json_string_value(json_object_get(o, "note"));
     json_t *p = json_object_get(o, "progress");
+
+    if (note && strcmp(note, f->note)) {
+        fprintf(stderr, "%sjob %lld: %s\n", f->drawn ? "\n" : "", f->id, note);
+        f->drawn = 0;
+        snprintf(f->note, sizeof(f->note), "%s", note);
+    }
 
     if (state)
         snprintf(f->state, sizeof(f->state), "%s", state);
