@@ -36,9 +36,14 @@ async function evidenceOf(id, rid) {
 
 function evidencePanel(e) {
     const j = e.judging;
+    // No verdict is "ok" only where the result was judged against a band: a flagged result is not judged, and a
+    // baseline of fewer than min_results results has no band yet.
+    const judged = !(e.r.flags || []).length && e.r.verified && e.band;
     const what = e.verdict ? `${e.verdict.verdict}${e.verdict.confirmed ? '' : ' (suspect, waiting for its repeat)'}`
-                           : 'ok (no verdict: within its band)';
-    return el('div', {id: 'evidence', class: 'card', 'data-verdict': e.verdict ? e.verdict.verdict : 'ok',
+               : (e.r.flags || []).length ? `not judged (flagged ${e.r.flags.join(', ')}: flagged results are not judged)`
+               : judged ? 'ok (no verdict: within its band)' : 'no verdict (its baseline has no band yet)';
+    const verdict = e.verdict ? e.verdict.verdict : judged ? 'ok' : 'none';
+    return el('div', {id: 'evidence', class: 'card', 'data-verdict': verdict,
                       style: `border-left:6px solid ${e.verdict ? FLAG_RING : BAND_LINE};margin:8px 0`},
               el('div', {}, el('strong', {}, `Evidence: result ${e.r.id}, ${what}`),
                  ` · ${gbs(e.r.bandwidth_bytes_per_s)} GB/s · `, resultLink(e.r)),
