@@ -3,10 +3,12 @@
 // the result's problem key); a side's figure is its job's result, or the best verified one of the platform and
 // model. The change is B against A in %, and it is "beyond the noise" when it exceeds twice the larger
 // coefficient of variation (stddev / mean of the timed samples) of the two results: within that, the two
-// cannot be told apart. #/compare?a_job=12&b_job=13, #/compare?suite=stream&a_platform=h/cpu0&a_model=openmp&
-// b_platform=h/gpu0&b_model=opencl. Results from GET /api/v1/results (filtered in the server).
-import {api, el, empty, errorBox, flagBadges, link, num, option, platformsById, resultLink, setQuery, suites,
-        figureLabel, figureValue} from './ui.js';
+// cannot be told apart. Flagged results are left out of both sides, with a line saying how many, unless the
+// switch includes them (ui.js flaggedSplit; then they count as any other and carry their badges).
+// #/compare?a_job=12&b_job=13, #/compare?suite=stream&a_platform=h/cpu0&a_model=openmp&
+// b_platform=h/gpu0&b_model=opencl&include_flagged=true. Results from GET /api/v1/results (filtered in the server).
+import {api, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue, hiddenLine, includeFlagged,
+        num, option, platformsById, resultLink, setQuery, suites, figureLabel, figureValue} from './ui.js';
 
 const LIMIT = 1000;
 
@@ -31,16 +33,13 @@ function sideQuery(f, side) {
     return q;
 }
 
-// The best verified result per problem (unflagged ones first).
+// The best verified result per problem, of the results the switch let through.
 function bestByProblem(results, catalog) {
     const out = new Map();
     const fig = (r) => figureValue((catalog.suites.find((s) => s.name === r.suite) || {}).figure, r) ?? -1;
     for (const r of results) {
-        if (!r.verified)
-            continue;
         const b = out.get(key(r));
-        const clean = (x) => !(x.flags || []).length;
-        if (!b || (clean(r) && !clean(b)) || (clean(r) === clean(b) && fig(r) > fig(b)))
+        if (!b || fig(r) > fig(b))
             out.set(key(r), r);
     }
     return out;
@@ -76,13 +75,14 @@ export async function render(root, route, ctx) {
     const q = route.query;
     const names = ['suite', 'a_job', 'a_platform', 'a_model', 'b_job', 'b_platform', 'b_model'];
     const f = Object.fromEntries(names.map((n) => [n, q.get(n) || '']));
+    f.include_flagged = flaggedValue(includeFlagged(q));
     const [catalog, platforms] = await Promise.all([suites(), platformsById()]);
     const filters = el('form', {class: 'filters', id: 'compare-form'},
                        el('label', {class: 'filter'}, 'suite',
                           el('select', {name: 'suite'}, option('', 'all'),
                              catalog.suites.map((s) => option(s.name, s.name, s.name === f.suite)))),
                        sideForm(f, 'a', platforms, catalog.models), sideForm(f, 'b', platforms, catalog.models),
-                       el('button', {type: 'submit'}, 'Compare'));
+                       flaggedSwitch(Boolean(f.include_flagged)), el('button', {type: 'submit'}, 'Compare'));
     const body = el('div', {id: 'compare-body'});
     root.append(el('h1', {}, 'Compare'),
                 el('p', {class: 'muted'}, 'two runs (job ids), two platforms or two models, kernel by kernel; ' +
@@ -99,10 +99,15 @@ export async function render(root, route, ctx) {
         const [da, db] = await Promise.all([api(`/api/v1/results?${qa}`), api(`/api/v1/results?${qb}`)]);
         if (ctx.left)
             return;
-        const A = bestByProblem(da.results, catalog), B = bestByProblem(db.results, catalog);
+        const on = Boolean(f.include_flagged);
+        const sa = flaggedSplit(da.results.filter((r) => r.verified), on);
+        const sb = flaggedSplit(db.results.filter((r) => r.verified), on);
+        const A = bestByProblem(sa.shown, catalog), B = bestByProblem(sb.shown, catalog);
         const keys = [...new Set([...A.keys(), ...B.keys()])].sort();
+        const hidden = flaggedSplit([...da.results, ...db.results].filter((r) => r.verified), on).hidden;
+        body.replaceChildren(hiddenLine(hidden, filters) || '');
         if (!keys.length) {
-            body.append(empty('no verified results on either side'));
+            body.append(empty(`no ${hidden ? 'unflagged ' : ''}verified results on either side`));
             return;
         }
         let beyond = 0;
@@ -134,12 +139,21 @@ export async function render(root, route, ctx) {
                        el('tbody', {}, rows)));
     }
 
-    filters.addEventListener('submit', (ev) => {
-        ev.preventDefault();
+    const go = () => {
         for (const n of names)
             f[n] = (filters.elements[n].value || '').trim();
+        f.include_flagged = flaggedValue(filters.elements.include_flagged.checked);
         setQuery('compare', f);
         load().catch((e) => body.replaceChildren(errorBox(e, 'compare')));
+    };
+    filters.addEventListener('submit', (ev) => {
+        ev.preventDefault();
+        go();
+    });
+    // the switch acts at once, as on the other pages; the sides wait for Compare
+    filters.addEventListener('change', (ev) => {
+        if (ev.target.name === 'include_flagged')
+            go();
     });
     await load();
 }

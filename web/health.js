@@ -1,5 +1,6 @@
 // health: the fleet as a grid of devices coloured by state (ok, regressed, outlier, verification failed,
-// stale worker, unavailable: a Slurm node down or drained, never measured; a Slurm node's state under it), each
+// stale worker, unavailable: a Slurm node down or drained, no baseline yet: never_measured, no result judged ok,
+// none stored or all flagged, which its reason counts; a Slurm node's state under it), each
 // with its reason and a link to the evidence (the Platform page's history of the flagged result's problem with
 // its baseline band and the result ringed), the counts by state (each a link to the grid of that state:
 // #/health?state=regressed, as the Fleet page's counts link here), and the schedules (create, pause, resume,
@@ -17,7 +18,7 @@ const STATES = {
     verification_failed: {label: 'verification failed', color: '#6a1b9a'},
     stale_worker: {label: 'stale worker', color: '#8a6d00'},
     unavailable: {label: 'unavailable (Slurm)', color: '#455a64'},
-    never_measured: {label: 'never measured', color: '#8a94a6'},
+    never_measured: {label: 'no baseline yet', color: '#8a94a6'},
 };
 
 function stateBadge(state) {

@@ -1,7 +1,8 @@
 // job: one job, live. GET /api/v1/jobs/{id} for the document, then Server-Sent Events from
 // GET /api/v1/jobs/{id}/events (state and progress) until a terminal state, then the results: the problem
 // (array size, or lattice and sites) and variant, a table and bars of bandwidth (GFLOP/s for the lattice
-// suites), with % of peak where the platform has one (GET /api/v1/platforms). Cancel posts
+// suites), with % of peak where the platform has one (GET /api/v1/platforms). Its repeats for noise and its
+// note (why it ran again, or was flagged: docs/API.md) follow the events too. Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
 import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, link, num, pageHref, pct,
         peakFraction, platformsById, resultLink, sizeText, table, variantText, when, suites, figureLabel,
@@ -74,6 +75,8 @@ export async function render(root, route, ctx) {
     const results = el('div', {id: 'job-results'});
     const startedEl = el('dd', {id: 'job-started'}, when(job.started_at) || 'not yet');
     const finishedEl = el('dd', {id: 'job-finished'}, when(job.finished_at) || 'not yet');
+    const repeatsEl = el('dd', {id: 'job-repeats'}, String(job.repeats ?? 0));
+    const noteEl = el('dd', {id: 'job-note'}, job.note || 'none');
     const where = job.platform ? link(pageHref('platform', {id: job.platform}), job.platform)
                                : `selector ${JSON.stringify(job.selector)}`;
     const ranOn = job.ran_on && job.ran_on !== job.platform ? ` (ran on ${job.ran_on})` : '';
@@ -84,6 +87,7 @@ export async function render(root, route, ctx) {
                    el('dt', {}, 'platform'), el('dd', {}, where, ranOn),
                    el('dt', {}, 'params'), el('dd', {}, el('code', {}, JSON.stringify(job.params))),
                    el('dt', {}, 'attempts'), el('dd', {id: 'job-attempts'}, `${job.attempts} of ${job.max_attempts}`),
+                   el('dt', {}, 'repeats for noise'), repeatsEl, el('dt', {}, 'note'), noteEl,
                    el('dt', {}, 'created'), el('dd', {}, when(job.created_at)),
                    el('dt', {}, 'started'), startedEl, el('dt', {}, 'finished'), finishedEl),
                 el('div', {class: 'progress'}, bar, ' ', barText, ' ', live), errorEl, actions, results);
@@ -111,6 +115,8 @@ export async function render(root, route, ctx) {
         results.replaceChildren(el('h2', {}, 'Results'));
         startedEl.textContent = when(full.started_at) || 'never';
         finishedEl.textContent = when(full.finished_at);
+        repeatsEl.textContent = String(full.repeats ?? 0);
+        noteEl.textContent = full.note || 'none';
         if (full.error)
             errorEl.replaceChildren(el('div', {class: 'error'}, `job ${full.state}: ${full.error}`));
         if (!full.results.length) {
@@ -139,6 +145,10 @@ export async function render(root, route, ctx) {
             stateEl.replaceChildren(badge(state));
             if (data.attempts !== undefined)
                 document.getElementById('job-attempts').textContent = `${data.attempts} of ${job.max_attempts}`;
+            if (data.repeats !== undefined)
+                repeatsEl.textContent = String(data.repeats);
+            if (data.note !== undefined)
+                noteEl.textContent = data.note || 'none';
         }
         if (data.progress !== undefined) {
             bar.value = data.progress;

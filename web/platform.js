@@ -1,15 +1,17 @@
 // platform: one platform's facts (GET /api/v1/platforms) and the history of a kernel's figure over time, one
 // line per model and problem (precision, size, variant, and the result's problem key: ui.js problemKey), so a
 // line never joins runs of different problems; each point's spread over its timed samples as an error bar,
-// noisy and flagged points drawn apart, its provenance (ppbench version, compiler, threads, variant, job) in
+// flagged points left out with a line saying how many, or with the switch (&include_flagged=true) drawn as
+// triangles, its provenance (ppbench version, compiler, threads, variant, job) in
 // its tooltip, and a click opens the result's page (GET /api/v1/results?platform=&suite=&kernel=&precision=
 // &size=&variant=: filtered in the server). #/platform?id=h/cpu0&suite=stream&kernel=triad&metric=bw|gflops
-// &precision=&size=&variant=. With &result=N (the Health page's evidence link) it shows that result's problem,
+// &precision=&size=&variant=&include_flagged=true. With &result=N (the Health page's evidence link) it shows that
+// result's problem,
 // the verdict it got, the band of the baseline it was judged against (GET /api/v1/baselines?platform=&result=:
 // median +- z_limit x scale, drawn behind the lines, with the median dashed) and the result ringed.
 import {COLORS, ago, api, badge, chart, destroyCharts, el, empty, errorBox, errorBars, fact, figureSpread,
-        flagBadges, gbs, link, num, option, pageHref, problemKey, resultHref, resultLink, setQuery, sizeText, table,
-        variantText, when, suites} from './ui.js';
+        flagBadges, flaggedSplit, flaggedSwitch, flaggedValue, gbs, hiddenLine, includeFlagged, link, num, option,
+        pageHref, problemKey, resultHref, resultLink, setQuery, sizeText, table, variantText, when, suites} from './ui.js';
 
 const LIMIT = 1000;
 const BAND_FILL = 'rgba(46, 125, 50, 0.18)';
@@ -34,9 +36,14 @@ async function evidenceOf(id, rid) {
 
 function evidencePanel(e) {
     const j = e.judging;
+    // No verdict is "ok" only where the result was judged against a band: a flagged result is not judged, and a
+    // baseline of fewer than min_results results has no band yet.
+    const judged = !(e.r.flags || []).length && e.r.verified && e.band;
     const what = e.verdict ? `${e.verdict.verdict}${e.verdict.confirmed ? '' : ' (suspect, waiting for its repeat)'}`
-                           : 'ok (no verdict: within its band)';
-    return el('div', {id: 'evidence', class: 'card', 'data-verdict': e.verdict ? e.verdict.verdict : 'ok',
+               : (e.r.flags || []).length ? `not judged (flagged ${e.r.flags.join(', ')}: flagged results are not judged)`
+               : judged ? 'ok (no verdict: within its band)' : 'no verdict (its baseline has no band yet)';
+    const verdict = e.verdict ? e.verdict.verdict : judged ? 'ok' : 'none';
+    return el('div', {id: 'evidence', class: 'card', 'data-verdict': verdict,
                       style: `border-left:6px solid ${e.verdict ? FLAG_RING : BAND_LINE};margin:8px 0`},
               el('div', {}, el('strong', {}, `Evidence: result ${e.r.id}, ${what}`),
                  ` · ${gbs(e.r.bandwidth_bytes_per_s)} GB/s · `, resultLink(e.r)),
@@ -268,7 +275,8 @@ export async function render(root, route, ctx) {
     const firstKernel = (s) => (s.kernels.includes('triad') ? 'triad' : s.kernels[0]);
     const f = {id, suite: suiteOf(q.get('suite') || 'stream').name, kernel: q.get('kernel') || '',
                metric: q.get('metric') || 'bw', precision: q.get('precision') || '', size: q.get('size') || '',
-               variant: q.get('variant') || '', result: q.get('result') || ''};
+               variant: q.get('variant') || '', result: q.get('result') || '',
+               include_flagged: flaggedValue(includeFlagged(q))};
     let evidence = null;
     if (f.result) {
         evidence = await evidenceOf(id, f.result);
@@ -307,7 +315,8 @@ export async function render(root, route, ctx) {
                        el('label', {class: 'filter'}, 'variant', variantSel),
                        el('label', {class: 'filter'}, 'figure',
                           el('select', {name: 'metric'}, option('bw', 'bandwidth (GB/s)', f.metric === 'bw'),
-                             option('gflops', 'GFLOP/s', f.metric === 'gflops'))));
+                             option('gflops', 'GFLOP/s', f.metric === 'gflops'))),
+                       flaggedSwitch(Boolean(f.include_flagged)));
     const body = el('div');
     root.append(facts(p), adminForm(p), el('h2', {}, 'History'), evidence ? evidencePanel(evidence) : '', filters,
                 el('p', {}, link(pageHref('scaling', {platform: id, suite: f.suite}), 'against problem size')), body);
@@ -324,19 +333,20 @@ export async function render(root, route, ctx) {
             return;
         destroyCharts(body);
         body.replaceChildren();
-        const ok = doc.results.filter((r) => r.verified);
-        const failed = doc.results.length - ok.length;
+        const {shown: ok, hidden} = flaggedSplit(doc.results.filter((r) => r.verified), Boolean(f.include_flagged));
+        const failed = doc.results.filter((r) => !r.verified).length;
+        body.append(hiddenLine(hidden, filters) || '');
         if (!ok.length) {
-            body.append(empty(`no verified ${f.suite}.${f.kernel} results on ${id} yet: `,
+            body.append(empty(`no ${hidden ? 'unflagged ' : ''}verified ${f.suite}.${f.kernel} results on ${id} yet: `,
                               link(pageHref('submit', {platform: id}), 'submit a job here')));
             return;
         }
         historyChart(ctx, body, ok, f.metric, evidence);
         const lines = new Set(ok.map((r) => `${r.model}\u0000${problemKey(r)}`)).size;
-        const noisy = ok.filter((r) => (r.flags || []).length).length;
+        const flagged = ok.filter((r) => (r.flags || []).length).length;
         const note = `${ok.length} verified runs in ${lines} lines (one per model and problem: precision, size, ` +
                      `variant)${failed ? `, ${failed} failed (not drawn)` : ''}` +
-                     `${noisy ? `, ${noisy} flagged (triangles)` : ''}`;
+                     `${flagged ? `, ${flagged} flagged (triangles)` : ''}`;
         body.append(el('p', {class: 'muted', id: 'history-note', 'data-lines': lines},
                        `${note}; bars show the spread of the timed samples; hover a point for its provenance, ` +
                        'click it for the whole'),
@@ -352,8 +362,9 @@ export async function render(root, route, ctx) {
     }
 
     filters.addEventListener('change', (ev) => {
-        f[ev.target.name] = ev.target.value;
-        if (ev.target.name !== 'metric' && evidence) { // another problem: the evidence is of its own
+        f[ev.target.name] = ev.target.type === 'checkbox' ? flaggedValue(ev.target.checked) : ev.target.value;
+        // another problem: the evidence is of its own
+        if (!['metric', 'include_flagged'].includes(ev.target.name) && evidence) {
             evidence = null;
             f.result = '';
             root.querySelector('#evidence')?.remove();

@@ -8,10 +8,14 @@
 // Below, the variant policies of paper 003 Sec. 6 from GET /api/v1/pp/policies (same query): their cascade plot
 // (Fig. 12) and the navigation chart (Fig. 13), PP against code convergence (1 - code divergence), one point per
 // policy. The platform set is the API's default (every platform with a verified result) until the user picks one;
-// the page says which platforms of the fleet it left out and why.
-// #/portability?problem=wilson.dslash&platforms=a,b&efficiency=app&precision=fp32
-import {COLORS, api, chart, destroyCharts, el, empty, errorBox, gbs, link, num, option, pageHref, queryString, setQuery,
-        sizeUnit, table, tick, suites} from './ui.js';
+// the page says which platforms of the fleet it left out and why. Flagged results are left out, as the API leaves
+// them out, and the page says what (the answer's `note`, each application's `pp_note` and `hidden`), unless the
+// switch includes them (include_flagged=true, sent to GET /api/v1/pp as is): then each figure of the PP table
+// that comes from a flagged result carries its badges (GET /api/v1/results/{id}: efficiencies carry no flags).
+// #/portability?problem=wilson.dslash&platforms=a,b&efficiency=app&precision=fp32&include_flagged=true
+import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSwitch, flaggedValue, gbs,
+        hiddenLine, includeFlagged, link, num, option, pageHref, queryString, setQuery, sizeUnit, table, tick,
+        suites} from './ui.js';
 
 const EFFICIENCY = {app: 'application efficiency (of the best achieved on the platform)',
                     arch: 'architectural efficiency (of the platform peak bandwidth)'};
@@ -38,7 +42,7 @@ const STYLES = ['circle', 'rect', 'triangle', 'rectRot', 'star', 'crossRot', 're
 // The cascade plot: for each application its efficiencies from high to low, position k holding its k-th best
 // platform (the x axis names the platforms at each position); PP per application beside it. apps: [{application,
 // pp, efficiencies}]; a zero efficiency (an unsupported variant) is drawn at 0.
-function cascade(ctx, parent, doc, names, apps, label) {
+function cascade(ctx, parent, doc, names, apps, label, flagged = new Map()) {
     const n = doc.platforms.length;
     const sorted = apps.map((a) => effs(a).sort((x, y) => y.efficiency - x.efficiency));
     const top = Math.max(1, ...sorted.flat().map((e) => e.efficiency));
@@ -87,7 +91,11 @@ function cascade(ctx, parent, doc, names, apps, label) {
                         if (e.unsupported)
                             return [`unsupported: ${e.unsupported}`];
                         const lines = [`figure ${gbs(e.fom)} GB/s, result ${e.result_id}`];
-                        return e.variant ? [...lines, `variant ${e.variant}`] : lines;
+                        if (e.variant)
+                            lines.push(`variant ${e.variant}`);
+                        if (flagged.has(e.result_id))
+                            lines.push(`flagged: ${flagged.get(e.result_id).flags.join(', ')}`);
+                        return lines;
                     },
                 }},
             },
@@ -153,7 +161,8 @@ function policyTable(doc) {
                                  if (e && e.unsupported && !e.result_id)
                                      return el('span', {class: 'muted', title: e.unsupported}, '0 (unsupported)');
                                  if (!e || !e.result_id)
-                                     return el('span', {class: 'muted', title: 'no verified result: PP is 0'}, 'none');
+                                     return el('span', {class: 'muted', title: 'no figure here (the note says why): PP is 0'},
+                                               'none');
                                  return el('span', {title: `${gbs(e.fom)} GB/s`},
                                            `${num(e.efficiency, 3)} ${e.model} ${e.variant}`);
                              }),
@@ -162,7 +171,8 @@ function policyTable(doc) {
                  }));
 }
 
-function ppTable(doc) {
+// flagged: the flagged results among the table's figures, by id (their documents), when flagged ones count.
+function ppTable(doc, flagged) {
     const plats = doc.platforms;
     return table(['application', 'model', 'variant policy', 'PP', ...plats.map((p) => p.id), 'note'],
                  doc.applications.map((a) => {
@@ -171,14 +181,17 @@ function ppTable(doc) {
                              ...plats.map((p) => {
                                  const e = by.get(p.id);
                                  if (!e || !e.result_id)
-                                     return el('span', {class: 'muted', title: 'no verified result: PP is 0'}, 'none');
+                                     return el('span', {class: 'muted', title: 'no figure here (the note says why): PP is 0'},
+                                               'none');
+                                 const r = flagged.get(e.result_id);
+                                 const marks = r ? [' ', flagBadges(r)] : '';
                                  if (e.efficiency === null || e.efficiency === undefined)
                                      return el('span', {class: 'muted', title: `${gbs(e.fom)} GB/s`},
-                                               `n/a: peak of ${p.id} unknown`);
+                                               `n/a: peak of ${p.id} unknown`, marks);
                                  const title = `${gbs(e.fom)} GB/s${e.variant ? `, variant ${e.variant}` : ''}`;
-                                 return el('span', {title}, num(e.efficiency, 3));
+                                 return el('span', {title, 'data-result': e.result_id}, num(e.efficiency, 3), marks);
                              }),
-                             a.pp_note || ''];
+                             el('span', {class: 'pp-note'}, a.pp_note || '')];
                  }));
 }
 
@@ -189,10 +202,20 @@ function peaks(doc) {
                                            p.peak_source || '']));
 }
 
-// The page's filters as the API's query and the page's link.
+// The page's filters as the API's query and the page's link (GET /api/v1/pp/policies takes no include_flagged).
 function filterValues(f) {
     return {problem: f.problem, platforms: f.platforms ? f.platforms.join(',') : '', efficiency: f.efficiency,
-            precision: f.precision};
+            precision: f.precision, include_flagged: flaggedValue(f.flagged)};
+}
+
+// The flagged results among the answer's figures, by id (their documents): none unless flagged ones count.
+async function flaggedFigures(doc) {
+    if (!doc.include_flagged)
+        return new Map();
+    const ids = [...new Set(doc.applications.flatMap((a) => (a.efficiencies || []).map((e) => e.result_id)))]
+        .filter(Boolean);
+    const docs = await Promise.all(ids.map((id) => api(`/api/v1/results/${id}`)));
+    return new Map(docs.filter((r) => (r.flags || []).length).map((r) => [r.id, r]));
 }
 
 export async function render(root, route, ctx) {
@@ -205,7 +228,8 @@ export async function render(root, route, ctx) {
                // null: the API's default set (every platform with a verified result for the problem)
                platforms: q.get('platforms') ? q.get('platforms').split(',').filter(Boolean) : null,
                efficiency: q.get('efficiency') === 'arch' ? 'arch' : 'app',
-               precision: ['fp32', 'fp64'].includes(q.get('precision')) ? q.get('precision') : ''};
+               precision: ['fp32', 'fp64'].includes(q.get('precision')) ? q.get('precision') : '',
+               flagged: includeFlagged(q)};
     root.append(el('h1', {}, 'Performance portability'));
     if (!all.length) {
         root.append(empty('no platforms yet: start workers (see ', link('#/fleet', 'Fleet'), ') and run jobs on them'));
@@ -221,7 +245,8 @@ export async function render(root, route, ctx) {
                        Object.keys(EFFICIENCY).map((k) => tick('radio', 'efficiency', k, k === f.efficiency, k))),
                     el('fieldset', {class: 'filter'}, el('legend', {}, 'platform set'),
                        all.map((id) => tick('checkbox', 'platform', id, !f.platforms || f.platforms.includes(id),
-                                            names.get(id)))));
+                                            names.get(id)))),
+                    flaggedSwitch(f.flagged));
     const body = el('div');
     root.append(form, body);
 
@@ -233,10 +258,12 @@ export async function render(root, route, ctx) {
             body.replaceChildren(empty('choose at least one platform'));
             return;
         }
-        const query = queryString(filterValues(f));
-        let doc, pols;
+        const values = filterValues(f);
+        let doc, pols, flagged;
         try {
-            [doc, pols] = await Promise.all([api(`/api/v1/pp${query}`), api(`/api/v1/pp/policies${query}`)]);
+            [doc, pols] = await Promise.all([api(`/api/v1/pp${queryString(values)}`),
+                                             api(`/api/v1/pp/policies${queryString({...values, include_flagged: ''})}`)]);
+            flagged = await flaggedFigures(doc);
         } catch (e) {
             const what = e.status === 501 ? 'this ppbenchd does not compute performance portability yet'
                                           : 'performance portability';
@@ -255,13 +282,20 @@ export async function render(root, route, ctx) {
         for (const box of form.querySelectorAll('[name="platform"]'))
             box.checked = inSet.has(box.value);
         const out = all.filter((id) => !inSet.has(id));
-        if (out.length)
+        // The server's words for what is missing (never the page's own): the answer's note, then what the flags
+        // kept out with the switch as its action.
+        if (doc.note)
+            body.append(el('p', {class: 'note', id: 'pp-note'}, doc.note));
+        body.append(hiddenLine(doc.hidden, form) || '');
+        if (out.length) {
+            const of = doc.problem_key ? `of problem key ${doc.problem_key}` : `of ${doc.problem} in ${doc.precision}`;
             body.append(el('p', {class: 'note', id: 'pp-left-out'},
                            `left out: ${out.join(', ')} (${f.platforms ? 'not chosen' :
-                               `no verified ${f.problem} result at this size and precision`})`));
+                               `no ${doc.include_flagged ? '' : 'unflagged '}verified result ${of}`})`));
+        }
         if (!doc.applications.length) {
             const stream = f.problem.startsWith('stream.');
-            body.append(empty(`no verified ${f.problem} results on these platforms: `, link('#/submit', 'run jobs'),
+            body.append(empty('nothing to compare: ', link('#/submit', 'run jobs'),
                               ' with several models', stream ? ', or import BabelStream output with ' : '',
                               stream ? el('code', {}, 'POST /api/v1/import/babelstream') : ''));
             return;
@@ -269,13 +303,22 @@ export async function render(root, route, ctx) {
         const size = `${doc.size} ${sizeUnit(doc.problem.split('.')[0])}${doc.size_note ? ` (${doc.size_note})` : ''}`;
         body.append(el('p', {class: 'muted'},
                        `${doc.problem}, ${doc.precision}, ${size}; ${EFFICIENCY[doc.efficiency] || doc.efficiency}`));
-        if (doc.note)
-            body.append(el('p', {class: 'note'}, doc.note));
-        cascade(ctx, body, doc, names, doc.applications, 'models');
-        body.append(el('h2', {}, 'PP table'), ppTable(doc));
+        if (doc.include_flagged)
+            body.append(el('p', {class: 'note', id: 'pp-flagged'}, 'flagged results count here (the switch): ',
+                           flagged.size ? `${flagged.size} of the table's figures come from flagged results, marked ` +
+                                          'with their flags' : 'none of the figures is flagged'));
+        cascade(ctx, body, doc, names, doc.applications, 'models', flagged);
+        body.append(el('h2', {}, 'PP table'), ppTable(doc, flagged));
         body.append(el('h2', {}, 'Variant policies'),
                     el('p', {class: 'muted'}, 'per model: the best variant per platform and each variant everywhere ',
-                       '(paper 003 Sec. 6); code divergence over the source lines each variant compiles'));
+                       '(paper 003 Sec. 6); code divergence over the source lines each variant compiles',
+                       doc.include_flagged ? '; over unflagged results only (GET /api/v1/pp/policies counts no ' +
+                                             'flagged result)' : ''));
+        if (!pols.policies.length) { // policies count unflagged results only: flagged ones may have made all of PP
+            body.append(empty('no variant policy: the policies count unflagged verified results only, and there ',
+                              'is none here'), el('h2', {}, 'Platforms'), peaks(doc));
+            return;
+        }
         const apps = pols.policies.map((p) => ({...p, application: p.policy}));
         cascade(ctx, body, pols, names, apps, 'policies');
         body.append(el('h3', {}, 'Navigation chart'));
@@ -288,11 +331,15 @@ export async function render(root, route, ctx) {
         body.append(policyTable(pols), el('h2', {}, 'Platforms'), peaks(doc));
     }
 
-    form.addEventListener('change', () => {
+    form.addEventListener('change', (ev) => {
         f.problem = form.querySelector('[name="problem"]').value;
         f.efficiency = form.querySelector('[name="efficiency"]:checked').value;
         f.precision = form.querySelector('[name="precision"]').value;
-        f.platforms = [...form.querySelectorAll('[name="platform"]:checked')].map((i) => i.value);
+        // The boxes show the answer's set: ticking one makes the set the user's; another filter keeps the API's
+        // default set (null), which for another problem, or with flagged results, may be another set.
+        if (ev.target.name === 'platform')
+            f.platforms = [...form.querySelectorAll('[name="platform"]:checked')].map((i) => i.value);
+        f.flagged = form.querySelector('[name="include_flagged"]').checked;
         setQuery('portability', filterValues(f));
         load();
     });

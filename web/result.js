@@ -1,10 +1,12 @@
 // result: one result's whole provenance (GET /api/v1/results/{id}): what was measured (problem, variant),
-// the figures and the statistics of the timed samples, its flags and an admin's note, the platform and host,
+// the figures and the statistics of the timed samples, its noise (the statistic judged, in words, its value and
+// limit), cv and max/min, every attempt of its job when the job was repeated (`attempts`), its flags and an
+// admin's note, the platform and host,
 // the job and its parameters, and everything the worker recorded (compiler, flags, driver and runtime versions,
 // clocks, environment). An admin may annotate it, exclude it from analysis (PATCH) or delete it (DELETE).
 // #/result/42. Every results table and chart point links here.
-import {api, badge, el, empty, errorBox, fact, flagBadges, gbs, link, num, pageHref, sizeText, variantText, when,
-        suites, figureLabel, figureValue} from './ui.js';
+import {api, badge, el, empty, errorBox, fact, flagBadges, gbs, link, noiseText, num, pageHref, resultLink, sizeText,
+        variantText, when, suites, figureLabel, figureValue} from './ui.js';
 
 // The provenance object flattened into rows: "backend.openmp.threads" -> 16, in the order the worker wrote.
 function flatten(obj, prefix = '', out = []) {
@@ -89,8 +91,19 @@ export async function render(root, route, ctx) {
                    fact('GFLOP/s', num(r.gflops)),
                    fact('timed samples', `${s.count ?? ''}: min ${num(s.min)} s, median ${num(s.median)} s, ` +
                         `mean ${num(s.mean)} s, max ${num(s.max)} s, stddev ${num(s.stddev)} s`),
-                   fact('spread', `cv ${r.cv === null || r.cv === undefined ? 'n/a' : `${(100 * r.cv).toFixed(2)} %`}, ` +
-                        `max/min ${num(r.max_min, 4)}`),
+                   fact('noise', el('span', {id: 'result-noise'},
+                                     r.noise ? noiseText(r.noise)
+                                             : r.origin === 'import' ? 'not judged: an import has no timed samples'
+                                             : 'not recorded (stored before noise was judged)')),
+                   fact('spread', el('span', {id: 'result-spread'},
+                                     `cv ${r.cv === null || r.cv === undefined ? 'n/a' : `${(100 * r.cv).toFixed(2)} %`}, ` +
+                                     `max/min ${num(r.max_min, 4)} (of every timed sample: stored facts, not judged)`)),
+                   r.attempts ? fact('attempts', el('span', {id: 'result-attempts'},
+                                                    r.attempts.map((a, i) => [i ? ', ' : '', resultLink({id: a}),
+                                                                              a === r.id ? ' (this one)' : '']),
+                                                    ` (its job ran ${r.attempts.length} times: `,
+                                                    r.job_id ? link(`#/job/${r.job_id}`, `job #${r.job_id}`) : '', ')'))
+                              : null,
                    fact('verified', r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`)),
                    r.note ? fact('note', el('span', {id: 'result-note-text'}, r.note)) : null,
                    fact('compiler', el('code', {id: 'result-compiler'}, p.compiler || 'not recorded')),

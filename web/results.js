@@ -2,11 +2,14 @@
 // filtered by suite, kernel, platform, model and precision (all in the URL:
 // #/results?suite=stream&kernel=triad&platform=h/cpu0&model=openmp&precision=fp64&tag=nightly&metric=bw). Calls
 // GET /api/v1/results (every filter applied in the server; "more" follows next_cursor), /suites and
-// /platforms. Bars: the best verified, unflagged figure of each platform, model, suite, kernel, precision and
-// size (its best variant); bandwidth, GFLOP/s or % of the platform's peak bandwidth (only where the platform has
-// a peak). Each row links to the result's page; its flags (noisy, above_ceiling, excluded) are shown.
-import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, gbs, link, num, option, pageHref, pct,
-        peakFraction, platformsById, resultLink, setQuery, sizeText, table, variantText, when, suites} from './ui.js';
+// /platforms. Flagged results (noisy, above_ceiling, ...) are left out of bars and rows, and a line says how
+// many, unless the switch includes them (&include_flagged=true: ui.js flaggedSplit); included, they carry their
+// badges. Bars: the best verified figure of each platform, model, suite, kernel, precision and size (its best
+// variant); bandwidth, GFLOP/s or % of the platform's peak bandwidth (only where the platform has a peak); a
+// flagged bar has a border in the flags' colour. Each row links to the result's page.
+import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
+        gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, peakFraction, platformsById, resultLink,
+        setQuery, sizeText, table, variantText, when, suites} from './ui.js';
 
 const LIMIT = 1000;
 const METRICS = {
@@ -20,11 +23,12 @@ function select(name, label, options, value) {
               el('select', {name}, option('', 'all'), options.map((o) => option(o, o, o === value))));
 }
 
-// The best verified result of each series (platform, model, suite, kernel, precision, size), in a stable order.
+// The best verified result of each series (platform, model, suite, kernel, precision, size), in a stable order,
+// of the results the switch let through.
 function best(results) {
     const groups = new Map();
     for (const r of results) {
-        if (!r.verified || (r.flags || []).length)
+        if (!r.verified)
             continue;
         const key = [r.suite, r.kernel, r.platform, r.model, r.precision, r.size].join('\u0000');
         const b = groups.get(key);
@@ -66,6 +70,8 @@ function barsChart(ctx, parent, rows, platforms, metric) {
                     return r ? m.value(r, peakFraction(r, platforms)) : null;
                 }),
                 backgroundColor: COLORS[i % COLORS.length],
+                borderColor: '#b35900',
+                borderWidth: labels.map((l) => ((row(l, model)?.flags || []).length ? 3 : 0)),
             })),
         },
         options: {
@@ -78,7 +84,8 @@ function barsChart(ctx, parent, rows, platforms, metric) {
                     const source = platforms.get(r.platform)?.peak_source;
                     const peak = f === null ? 'peak unknown' : `${pct(f)} of peak (${source})`;
                     return [`${gbs(r.bandwidth_bytes_per_s)} GB/s, ${num(r.gflops)} GFLOP/s`, peak,
-                            `${r.precision}, ${sizeText(r)}, job #${r.job_id}`, variantText(r)];
+                            `${r.precision}, ${sizeText(r)}, job #${r.job_id}`, variantText(r),
+                            (r.flags || []).length ? `flagged: ${r.flags.join(', ')}` : ''];
                 }}},
             },
         },
@@ -102,7 +109,7 @@ export async function render(root, route, ctx) {
     const q = route.query;
     const f = {suite: q.get('suite') || '', kernel: q.get('kernel') || '', platform: q.get('platform') || '',
                model: q.get('model') || '', precision: q.get('precision') || '', tag: q.get('tag') || '',
-               metric: q.get('metric') || 'bw'};
+               metric: q.get('metric') || 'bw', include_flagged: flaggedValue(includeFlagged(q))};
     const [catalog, platforms] = await Promise.all([suites(), platformsById()]);
     const kernels = [...new Set(catalog.suites.flatMap((s) => s.kernels))];
     const precisions = [...new Set(catalog.suites.flatMap((s) => s.params.filter((p) => p.name === 'precision')
@@ -117,7 +124,8 @@ export async function render(root, route, ctx) {
                                                                           placeholder: 'any tag'})),
                        el('label', {class: 'filter'}, 'figure',
                           el('select', {name: 'metric'},
-                             Object.entries(METRICS).map(([k, m]) => option(k, m.label, k === f.metric)))));
+                             Object.entries(METRICS).map(([k, m]) => option(k, m.label, k === f.metric)))),
+                       flaggedSwitch(Boolean(f.include_flagged)));
     const body = el('div');
     root.append(el('h1', {}, 'Results'), filters, body);
 
@@ -138,16 +146,19 @@ export async function render(root, route, ctx) {
         }
         if (ctx.left || seq !== loads)
             return;
-        const results = doc.results;
+        const on = Boolean(f.include_flagged);
+        const {shown: results, hidden} = flaggedSplit(doc.results, on);
         const csv = new URLSearchParams(params);
         csv.set('format', 'csv');
         destroyCharts(body);
-        body.replaceChildren();
+        let line = hiddenLine(hidden, filters), loaded = doc.results; // the line counts every page loaded
+        body.replaceChildren(line || '');
         if (!results.length) {
-            const any = Object.entries(f).some(([k, v]) => v && k !== 'metric');
-            body.append(empty(any ? 'no results match these filters: clear some of them, or '
-                                  : 'no results yet: ', link('#/submit', 'submit a job'),
-                              any ? '' : ' and they appear here when it finishes'));
+            const any = Object.entries(f).some(([k, v]) => v && k !== 'metric' && k !== 'include_flagged');
+            body.append(hidden ? empty('no unflagged results match these filters')
+                        : empty(any ? 'no results match these filters: clear some of them, or '
+                                    : 'no results yet: ', link('#/submit', 'submit a job'),
+                                any ? '' : ' and they appear here when it finishes'));
             return;
         }
         const rows = best(results);
@@ -165,8 +176,14 @@ export async function render(root, route, ctx) {
             if (!rest.length && cursor) {
                 const next = await api(`/api/v1/results?${new URLSearchParams({...Object.fromEntries(params),
                                                                                cursor})}`);
-                rest = next.results;
+                rest = flaggedSplit(next.results, on).shown;
                 cursor = next.next_cursor;
+                loaded = loaded.concat(next.results);
+                const now = hiddenLine(flaggedSplit(loaded, on).hidden, filters);
+                if (now) {
+                    line ? line.replaceWith(now) : body.prepend(now);
+                    line = now;
+                }
             }
             const tb = t.querySelector('tbody');
             for (const tr of resultsTable(rest.slice(0, shown), platforms).querySelectorAll('tbody tr'))
@@ -183,7 +200,7 @@ export async function render(root, route, ctx) {
 
     filters.addEventListener('submit', (ev) => ev.preventDefault());
     filters.addEventListener('change', (ev) => {
-        f[ev.target.name] = ev.target.value.trim();
+        f[ev.target.name] = ev.target.type === 'checkbox' ? flaggedValue(ev.target.checked) : ev.target.value.trim();
         setQuery('results', f.metric === 'bw' ? {...f, metric: ''} : f);
         load();
     });

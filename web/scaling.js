@@ -2,9 +2,12 @@
 // bandwidth against rows, from the latency-bound regime to the DRAM-bound one), one line per kernel, model and
 // precision, x logarithmic, with the platform's verified STREAM triad at its largest size as the reference line. Results come
 // from sweeps (POST /api/v1/jobs with "sweep"), or any jobs of several sizes. Where one size has several
-// results, the line takes the best (the table says how many). #/scaling?platform=h/cpu0&suite=cg&precision=fp64
-import {COLORS, api, chart, destroyCharts, el, empty, errorBox, gbs, link, num, option, pageHref, pct, setQuery,
-        sizeUnit, suites, table, figureLabel, figureValue} from './ui.js';
+// results, the line takes the best (the table says how many). Flagged results, the reference's too, are left out
+// with a line saying how many, unless the switch includes them (ui.js flaggedSplit): then a flagged point is a
+// triangle and its row has its badges. #/scaling?platform=h/cpu0&suite=cg&precision=fp64&include_flagged=true
+import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
+        gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, setQuery, sizeUnit, suites, table,
+        figureLabel, figureValue} from './ui.js';
 
 const LIMIT = 2000;
 
@@ -33,13 +36,18 @@ function lines(suite, results) {
 
 function scalingChart(ctx, parent, suite, series, triad) {
     const unit = figureLabel(suite.figure);
-    const datasets = [...series.entries()].map(([key, at], i) => ({
-        label: key,
-        data: [...at.entries()].sort((a, b) => a[0] - b[0]).map(([size, p]) => ({x: size, y: p.best})),
-        showLine: true,
-        borderColor: COLORS[i % COLORS.length],
-        backgroundColor: COLORS[i % COLORS.length],
-    }));
+    const datasets = [...series.entries()].map(([key, at], i) => {
+        const points = [...at.entries()].sort((a, b) => a[0] - b[0]);
+        return {
+            label: key,
+            data: points.map(([size, p]) => ({x: size, y: p.best, r: p.r})),
+            pointStyle: points.map(([, p]) => ((p.r.flags || []).length ? 'triangle' : 'circle')), // flagged: included
+            pointRadius: points.map(([, p]) => ((p.r.flags || []).length ? 7 : 3)),
+            showLine: true,
+            borderColor: COLORS[i % COLORS.length],
+            backgroundColor: COLORS[i % COLORS.length],
+        };
+    });
     if (triad && suite.figure === 'bandwidth') {
         const xs = datasets.flatMap((d) => d.data.map((p) => p.x));
         datasets.push({label: `STREAM triad at ${triad.size} elements (${gbs(triad.bandwidth_bytes_per_s)} GB/s)`,
@@ -58,7 +66,7 @@ function scalingChart(ctx, parent, suite, series, triad) {
                 y: {beginAtZero: true, title: {display: true, text: `${unit} (${suite.timing} time)`}},
             },
             plugins: {tooltip: {callbacks: {label: (item) => `${item.dataset.label}: ${num(item.raw.y)} ${unit} at ${
-                item.raw.x} ${suite.size}`}}},
+                item.raw.x} ${suite.size}${(item.raw.r?.flags || []).length ? ` [${item.raw.r.flags.join(', ')}]` : ''}`}}},
         },
     });
 }
@@ -68,7 +76,7 @@ export async function render(root, route, ctx) {
     const [catalog, plats] = await Promise.all([suites(), api('/api/v1/platforms')]);
     const f = {platform: q.get('platform') || (plats.platforms[0] || {}).id || '',
                suite: q.get('suite') || (catalog.suites.find((s) => s.name === 'cg') ? 'cg' : 'stream'),
-               precision: q.get('precision') || ''};
+               precision: q.get('precision') || '', include_flagged: flaggedValue(includeFlagged(q))};
     root.append(el('h1', {}, 'Scaling'),
                 el('p', {class: 'muted'}, 'the figure of merit against problem size on one platform, one line per ',
                    'kernel, model and precision; submit a sweep (one job per size) from the API: ',
@@ -87,7 +95,8 @@ export async function render(root, route, ctx) {
                        el('label', {class: 'filter'}, 'precision',
                           el('select', {name: 'precision'}, option('', 'any', !f.precision),
                              option('fp64', 'fp64', f.precision === 'fp64'),
-                             option('fp32', 'fp32', f.precision === 'fp32'))));
+                             option('fp32', 'fp32', f.precision === 'fp32'))),
+                       flaggedSwitch(Boolean(f.include_flagged)));
     const body = el('div', {id: 'scaling-body'});
     root.append(filters, body);
 
@@ -105,17 +114,22 @@ export async function render(root, route, ctx) {
             return;
         destroyCharts(body);
         body.replaceChildren();
-        const ok = doc.results.filter((r) => r.verified && (!f.precision || r.precision === f.precision));
+        const on = Boolean(f.include_flagged);
+        const {shown: ok, hidden} = flaggedSplit(doc.results.filter((r) => r.verified &&
+                                                                    (!f.precision || r.precision === f.precision)), on);
         const sizes = new Set(ok.map((r) => r.size));
+        body.append(hiddenLine(hidden, filters) || '');
         if (sizes.size < 2) {
-            body.append(empty(`${ok.length ? 'one size only' : 'no verified results'} of ${suite.name} on ${
+            const none = `no ${hidden ? 'unflagged ' : ''}verified results`;
+            body.append(empty(`${ok.length ? 'one size only' : none} of ${suite.name} on ${
                 f.platform}${f.precision ? ` in ${f.precision}` : ''}: `, link(pageHref('submit', {platform: f.platform}),
                                                                                 'submit jobs'), ' of several sizes, or a sweep'));
             return;
         }
         // The reference: the triad at the largest size measured (the DRAM-bound one; a cache-resident triad is
         // faster and no ceiling for a large problem), the best of its runs.
-        const okTriads = triads.results.filter((r) => r.verified && (!f.precision || r.precision === f.precision));
+        const okTriads = flaggedSplit(triads.results.filter((r) => r.verified &&
+                                                            (!f.precision || r.precision === f.precision)), on).shown;
         const largest = Math.max(...okTriads.map((r) => r.size));
         const triad = okTriads.filter((r) => r.size === largest)
                           .sort((a, b) => b.bandwidth_bytes_per_s - a.bandwidth_bytes_per_s)[0];
@@ -127,17 +141,17 @@ export async function render(root, route, ctx) {
             for (const [size, p] of [...at.entries()].sort((a, b) => a[0] - b[0]))
                 rows.push([key, `${size} ${sizeUnit(suite.name)}`, num(p.best), String(p.n),
                            triad && suite.figure === 'bandwidth' ? pct(p.best * 1e9 / triad.bandwidth_bytes_per_s) : '',
-                           p.r.job_id ? link(`#/job/${p.r.job_id}`, `#${p.r.job_id}`) : 'import']);
+                           p.r.job_id ? link(`#/job/${p.r.job_id}`, `#${p.r.job_id}`) : 'import', flagBadges(p.r)]);
         body.append(el('p', {class: 'muted', id: 'scaling-note'},
                        `${series.size} line${series.size === 1 ? '' : 's'} over ${sizes.size} sizes; ` +
                        (triad ? `reference: the best verified STREAM triad on ${f.platform} at its largest size (${
-                                    triad.size} elements)` :
-                                'no verified STREAM triad on this platform for a reference line')),
-                    table(['kernel · model · precision', 'size', unit, 'runs', 'of triad', 'job'], rows));
+                                    triad.size} elements), flagged ones ${on ? 'counted' : 'left out'}` :
+                                `no ${on ? '' : 'unflagged '}verified STREAM triad on this platform for a reference line`)),
+                    table(['kernel · model · precision', 'size', unit, 'runs', 'of triad', 'job', 'flags'], rows));
     }
 
     filters.addEventListener('change', (ev) => {
-        f[ev.target.name] = ev.target.value;
+        f[ev.target.name] = ev.target.type === 'checkbox' ? flaggedValue(ev.target.checked) : ev.target.value;
         setQuery('scaling', f);
         load().catch((e) => body.replaceChildren(errorBox(e, 'scaling')));
     });

@@ -1,7 +1,7 @@
 // ui: what every page of the dashboard shares: API calls that turn errors into words, the token kept in
-// localStorage, the page's URL filters (#/page?key=value, so links can be shared), DOM helpers that never put
-// data through innerHTML, number formats, and Chart.js (the global Chart, served as /ui/chart.js) with the
-// house defaults.
+// localStorage, the page's URL filters (#/page?key=value, so links can be shared), the one switch for flagged
+// results every results page has (include_flagged=true in its link), DOM helpers that never put data through
+// innerHTML, number formats, and Chart.js (the global Chart, served as /ui/chart.js) with the house defaults.
 
 const TOKEN_KEY = 'ppbench.token';
 
@@ -297,13 +297,76 @@ export function flagBadges(r) {
 
 export function flagText(f, r) {
     if (f === 'noisy')
-        return `samples spread: cv ${r.cv === null || r.cv === undefined ? '?' : (100 * r.cv).toFixed(1)} %, ` +
-               `max/min ${num(r.max_min, 3)}; kept out of PP`;
+        return `figure unstable: ${r.noise ? `${noiseText(r.noise)}; ` : ''}` +
+               `cv ${r.cv === null || r.cv === undefined ? '?' : (100 * r.cv).toFixed(1)} %, ` +
+               `max/min ${num(r.max_min, 3)}; kept out of PP unless flagged results are included`;
     if (f === 'above_ceiling')
-        return 'above the platform\'s peak: measured wrongly; kept out of PP';
+        return 'above the platform\'s peak: measured wrongly; kept out of PP unless flagged results are included';
+    if (f === 'cache_resident')
+        return 'its working set fits the platform\'s last-level cache: not a memory figure; kept out of PP unless ' +
+               'flagged results are included';
     if (f === 'excluded')
         return `excluded from analysis by an admin${r.note ? `: ${r.note}` : ''}`;
     return f;
+}
+
+// A result's noise (docs/METHODOLOGY.md, "Noise") in words: its rule, its value and its limit as percentages.
+export function noiseText(noise) {
+    const what = {best_tenth: `the best tenth of the samples lies ${pct(noise.value)} above the best one`,
+                  mean_ci95: `the mean's 95 % confidence interval is ±${pct(noise.value)} of the mean`}[noise.rule] ||
+                 `${noise.rule} ${pct(noise.value)}`;
+    return `${what} (limit ${pct(noise.limit)}${noise.value > noise.limit ? ': past it' : ''})`;
+}
+
+// Flagged results (noisy, above_ceiling, cache_resident, excluded) are kept out of every page's figures, as PP
+// keeps them out, unless the page's link says include_flagged=true (GET /api/v1/pp's own parameter): one switch
+// in each page's filters (flaggedSwitch), one rule for what it lets through (flaggedSplit), one line for what it
+// left out (hiddenLine); the results it lets through carry their badges (flagBadges).
+export const FLAGGED = 'include_flagged';
+
+export function includeFlagged(query) {
+    return query.get(FLAGGED) === 'true';
+}
+
+// The switch's value in a page's filters (and its link): 'true' or ''.
+export function flaggedValue(on) {
+    return on ? 'true' : '';
+}
+
+export function flaggedSwitch(on) {
+    return el('fieldset', {class: 'filter flagged-switch'},
+              tick('checkbox', FLAGGED, 'true', on, 'include flagged results'));
+}
+
+// The results the switch lets through (all when on, else the unflagged ones) and what it kept out, counted as
+// GET /api/v1/pp's `hidden` counts it ({"results": n, "flags": {"noisy": n, ...}}, or null when nothing).
+export function flaggedSplit(results, on) {
+    const flagged = results.filter((r) => (r.flags || []).length);
+    if (on || !flagged.length)
+        return {shown: results, hidden: null};
+    const flags = {};
+    for (const r of flagged)
+        for (const f of r.flags)
+            flags[f] = (flags[f] || 0) + 1;
+    return {shown: results.filter((r) => !(r.flags || []).length), hidden: {results: flagged.length, flags}};
+}
+
+// "left out: 12 flagged results (noisy 12): include them", the action ticking the switch of form (whose change
+// listener reloads the page), or null when nothing was left out.
+export function hiddenLine(hidden, form) {
+    if (!hidden || !hidden.results)
+        return null;
+    const flags = Object.entries(hidden.flags || {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .map(([f, n]) => `${f} ${n}`).join(', ');
+    const include = el('button', {type: 'button', class: 'include-flagged'}, 'include them');
+    include.addEventListener('click', () => {
+        const box = form.querySelector(`[name="${FLAGGED}"]`);
+        box.checked = true;
+        box.dispatchEvent(new Event('change', {bubbles: true}));
+    });
+    const n = hidden.results;
+    return el('p', {class: 'note flagged-hidden'},
+              `left out: ${n} flagged result${n === 1 ? '' : 's'}${flags ? ` (${flags})` : ''}: `, include);
 }
 
 // The spread of a result's figure over its timed samples: [low, high] (the figure at the slowest and at the

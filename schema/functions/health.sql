@@ -100,7 +100,10 @@ $$;
 
 -- The Health document. A platform on a Slurm node has no resident worker, so it is never a stale
 -- worker; it is 'unavailable' while Slurm says its node is down or drained (a judged attention comes first),
--- and carries "slurm": {"node", "state", "reason", "ppbench_drain", "seen_at"}.
+-- and carries "slurm": {"node", "state", "reason", "ppbench_drain", "seen_at"}. A platform is 'ok' only when
+-- some baseline of it holds a result (a figure was judged and passed): one whose results are all flagged
+-- (noisy, above_ceiling, ... are not judged) is 'never_measured' as one without results is, its reason
+-- counting the flagged ones (issue 22: it said "ok" for baselines with no results).
 CREATE FUNCTION health_doc(p_stale_s double precision) RETURNS jsonb LANGUAGE sql STABLE AS $$
     WITH pl AS (
         SELECT p.id, p.name, p.kind, h.name AS host, ph.state AS judged, ph.reason, ph.result_id, ph.problem,
@@ -110,7 +113,8 @@ CREATE FUNCTION health_doc(p_stale_s double precision) RETURNS jsonb LANGUAGE sq
                     WHEN sn.name IS NOT NULL AND slurm_unavailable(sn.state) THEN 'unavailable'
                     WHEN sn.name IS NULL AND p.host_id IS NOT NULL AND (w.id IS NULL OR w.state = 'gone'
                          OR w.last_heartbeat < now() - make_interval(secs => p_stale_s)) THEN 'stale_worker'
-                    WHEN ph.platform_id IS NULL THEN 'never_measured'
+                    WHEN ph.platform_id IS NULL OR NOT EXISTS (SELECT 1 FROM baselines b WHERE b.platform_id = p.id
+                                                               AND cardinality(b.window_ids) > 0) THEN 'never_measured'
                     ELSE 'ok' END AS state
         FROM platforms p
         LEFT JOIN hosts h ON h.id = p.host_id
@@ -128,7 +132,16 @@ CREATE FUNCTION health_doc(p_stale_s double precision) RETURNS jsonb LANGUAGE sq
                                                                  'YYYY-MM-DD"T"HH24:MI:SS"Z"')) END
                 WHEN 'unavailable' THEN format('slurm node %s is %s%s', pl.snode, pl.sstate,
                                                coalesce(': ' || pl.sreason, ''))
-                WHEN 'never_measured' THEN 'no result yet'
+                WHEN 'never_measured' THEN CASE WHEN pl.judged IS NULL THEN 'no result yet' ELSE coalesce(
+                    (SELECT format('no baseline yet: %s flagged result%s (%s), and flagged results are not judged',
+                                   x.n, CASE WHEN x.n > 1 THEN 's' ELSE '' END, x.flags)
+                     FROM (SELECT count(*) AS n,
+                                  (SELECT string_agg(y.f || ' ' || y.c, ', ' ORDER BY y.c DESC, y.f)
+                                   FROM (SELECT f, count(*) AS c FROM results r2, unnest(r2.flags) f
+                                         WHERE r2.platform_id = pl.id GROUP BY f) y) AS flags
+                           FROM results r WHERE r.platform_id = pl.id AND r.flags <> '{}') x
+                     WHERE x.n > 0),
+                    'no baseline yet: no result of it has passed judging') END
                 ELSE pl.reason END,
             'problem', pl.problem, 'result_id', pl.result_id, 'since', pl.since,
             'last_result_at', pl.last_result_at,

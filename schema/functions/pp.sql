@@ -520,9 +520,12 @@ BEGIN
     SELECT jsonb_build_object(
         'problem', p_suite || '.' || p_kernel, 'precision', p_precision, 'size', v_size,
         'size_note', v_size_note, 'problem_key', v_key, 'key_note', v_key_note, 'efficiency', p_efficiency,
-        'note', CASE WHEN v_key IS NULL THEN format('no verified results for %s.%s in %s%s', p_suite, p_kernel,
-                                                    p_precision, ' at size ' || p_size)
-                     WHEN NOT EXISTS (SELECT 1 FROM policy) THEN 'no application has a verified result on these platforms'
+        -- policies count unflagged results only (no include_flagged here): the notes say "unflagged", never "no
+        -- verified result" of a platform whose verified results are all flagged
+        'note', CASE WHEN v_key IS NULL THEN format('no unflagged verified results for %s.%s in %s%s', p_suite,
+                                                    p_kernel, p_precision, ' at size ' || p_size)
+                     WHEN NOT EXISTS (SELECT 1 FROM policy)
+                     THEN 'no application has an unflagged verified result on these platforms'
                 END,
         'platforms', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', h.id, 'name', h.name, 'kind', h.kind,
                           'peak_bandwidth_bytes_per_s', h.peak_bandwidth, 'peak_source', h.peak_source)
@@ -533,7 +536,7 @@ BEGIN
                                      FROM jsonb_array_elements(p.members) m),
                          'pp', CASE WHEN s.missing IS NOT NULL OR s.zero THEN 0 WHEN s.undefined IS NOT NULL THEN NULL
                                     ELSE s.n / s.inv END,
-                         'pp_note', CASE WHEN s.missing IS NOT NULL THEN 'no verified result on ' || s.missing
+                         'pp_note', CASE WHEN s.missing IS NOT NULL THEN 'no unflagged verified result on ' || s.missing
                                          WHEN s.unsupported IS NOT NULL THEN 'unsupported on ' || s.unsupported
                                          WHEN s.zero THEN 'a zero efficiency on some platform'
                                          WHEN s.undefined IS NOT NULL

@@ -117,7 +117,7 @@ check "policies: an unsupported variant counts 0 (opencl select: PP 0, both cell
     'pol("opencl (select)") as $p | $p.pp == 0 and ($p.pp_note | startswith("unsupported on"))
      and all($p.efficiencies[]; .efficiency == 0 and .result_id == null and (.unsupported | test("unsupported: variant select")))'
 check "policies: a variant with no result on a platform gives PP 0 (openmp simd: none on testhost)" \
-    "pol(\"openmp (simd)\") as \$p | \$p.pp == 0 and \$p.pp_note == \"no verified result on testhost/cpu0\""
+    "pol(\"openmp (simd)\") as \$p | \$p.pp == 0 and \$p.pp_note == \"no unflagged verified result on testhost/cpu0\""
 check "policies: best per platform (openmp: scalar on testhost, simd on $CPU): divergence = Jaccard distance of the two line sets" \
     "pol(\"openmp (best)\") as \$p | ([\$p.efficiencies[] | .variant] | sort) == [\"scalar\", \"simd\"]
      and near(\$p.code_divergence; jacc(\"openmp scalar\"; \"openmp simd\")) and \$p.code_divergence > 0.05
