@@ -2,7 +2,8 @@
 // GET /api/v1/jobs/{id}/events (state and progress) until a terminal state, then the results: the problem
 // (array size, or lattice and sites) and variant, a table and bars of bandwidth (GFLOP/s for the lattice
 // suites), with % of peak where the platform has one (GET /api/v1/platforms). Its repeats for noise and its
-// note (why it ran again, or was flagged: docs/API.md) follow the events too. Cancel posts
+// note (why it ran again, or was flagged: docs/API.md) follow the events too; a queued job held back by one
+// measurement at a time per host says which running job holds it (waiting). Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
 import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, link, num, pageHref, pct,
         peakFraction, platformsById, resultLink, sizeText, table, variantText, when, suites, figureLabel,
@@ -77,6 +78,8 @@ export async function render(root, route, ctx) {
     const finishedEl = el('dd', {id: 'job-finished'}, when(job.finished_at) || 'not yet');
     const repeatsEl = el('dd', {id: 'job-repeats'}, String(job.repeats ?? 0));
     const noteEl = el('dd', {id: 'job-note'}, job.note || 'none');
+    // a queued job held back by one measurement at a time per host: the running job that holds it
+    const waitingEl = el('dd', {id: 'job-waiting'}, job.waiting || '-');
     const where = job.platform ? link(pageHref('platform', {id: job.platform}), job.platform)
                                : `selector ${JSON.stringify(job.selector)}`;
     const ranOn = job.ran_on && job.ran_on !== job.platform ? ` (ran on ${job.ran_on})` : '';
@@ -88,6 +91,7 @@ export async function render(root, route, ctx) {
                    el('dt', {}, 'params'), el('dd', {}, el('code', {}, JSON.stringify(job.params))),
                    el('dt', {}, 'attempts'), el('dd', {id: 'job-attempts'}, `${job.attempts} of ${job.max_attempts}`),
                    el('dt', {}, 'repeats for noise'), repeatsEl, el('dt', {}, 'note'), noteEl,
+                   el('dt', {}, 'waiting'), waitingEl,
                    el('dt', {}, 'created'), el('dd', {}, when(job.created_at)),
                    el('dt', {}, 'started'), startedEl, el('dt', {}, 'finished'), finishedEl),
                 el('div', {class: 'progress'}, bar, ' ', barText, ' ', live), errorEl, actions, results);
@@ -149,6 +153,8 @@ export async function render(root, route, ctx) {
                 repeatsEl.textContent = String(data.repeats);
             if (data.note !== undefined)
                 noteEl.textContent = data.note || 'none';
+            if (state !== 'queued')
+                waitingEl.textContent = '-';
         }
         if (data.progress !== undefined) {
             bar.value = data.progress;
