@@ -340,7 +340,7 @@ for _ in $(seq 900); do
 done
 rep=$(psql_q "SELECT id || ' ' || state FROM jobs WHERE tags @> ARRAY['repeat:$id']")
 REASON=$(sinfo -R -h -n n2 -o '%E')
-if [ -n "$drained" ] && [[ "$REASON" =~ ^ppbench:\ stream\.triad\ openmp\ fp64\ size\ 4194304\ [0-9.]+\ GB/s\ below\ baseline\ [0-9.]+\ GB/s$ ]] &&
+if [ -n "$drained" ] && [[ "$REASON" =~ ^ppbench:\ stream\.triad\ openmp\ fp64\ size\ $big\ [0-9.]+\ GB/s\ below\ baseline\ [0-9.]+\ GB/s$ ]] &&
     [[ "$rep" == *succeeded ]]; then
     pass "slurm: a regression confirmed by its repeat (job $rep) drains n2; sinfo -R: $REASON"
 else
