@@ -1,8 +1,8 @@
 /*
- * alerts: delivery of fleet health events (the alerts table, schema/functions/health.sql: a confirmed regression, outlier or
- * failed verification, a recovery, an admin's clear) in a thread of its own, so that no request waits on
- * it: a JSON document POSTed to webhook_url, retried with backoff until it is taken; and, for raised events,
- * the drain hook command run with the platform and the reason as arguments.
+ * alerts: delivery of fleet health events (the alerts table, schema/functions/health.sql: a confirmed
+ * regression, outlier or failed verification, a recovery, an admin's clear) in a thread of its own, so that
+ * no request waits on it: a JSON document POSTed to webhook_url, retried with backoff until it is taken; and,
+ * for raised events, the drain hook command run with the platform and the reason as arguments.
  */
 #ifndef PP_ALERTS_H
 #define PP_ALERTS_H

@@ -26,7 +26,8 @@ static const char platforms_sql[] =
     "  'worker', (SELECT jsonb_build_object('id', w.id, 'last_heartbeat', w.last_heartbeat, 'state', "
     "     CASE WHEN w.last_heartbeat < now() - make_interval(secs => $1) THEN 'stale' ELSE w.state END) "
     "     FROM workers w WHERE w.platform_id = p.id AND w.state <> 'gone' ORDER BY w.id DESC LIMIT 1), "
-    /* the Slurm node it is on, as the executor's sinfo last saw it (schema/017_slurm_nodes.sql's slurm_nodes) */
+    /* the Slurm node it is on, as the executor's sinfo last saw it (schema/017_slurm_nodes.sql's slurm_nodes)
+     */
     "  'slurm', (SELECT jsonb_build_object('node', n.name, 'partition', n.partition, 'state', n.state, "
     "     'reason', n.reason, 'gres', n.gres, 'ppbench_drain', n.ppbench_drain, 'seen_at', n.seen_at) "
     "     FROM slurm_nodes n WHERE n.name = h.name)"

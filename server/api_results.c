@@ -69,9 +69,11 @@ static const char results_babelstream_sql[] =
     "CASE x.precision WHEN 'fp32' THEN 4 ELSE 8 END, round((x.bandwidth * 1e-6)::numeric, 6), x.min_s, "
     "x.max_s, x.mean_s), chr(10) ORDER BY x.id DESC) || chr(10), '') " RESULTS_PAGE;
 
-/* The P3 analysis library's columns: one row per problem, platform and application (schema/functions/pp.sql). */
+/* The P3 analysis library's columns: one row per problem, platform and application (schema/functions/pp.sql).
+ */
 static const char results_p3_sql[] = "SELECT pp_p3_csv($1, $2, $3, $4, $5::timestamptz, $6::bigint)";
-/* p3_rows=variant: one row per variant, unsupported ones with their reason (pp_p3_variant_csv, schema/functions/pp.sql). */
+/* p3_rows=variant: one row per variant, unsupported ones with their reason (pp_p3_variant_csv,
+ * schema/functions/pp.sql). */
 static const char results_p3_variant_sql[] =
     "SELECT pp_p3_variant_csv($1, $2, $3, $4, $6::bigint) WHERE $5::timestamptz IS NULL"; /* since: refused */
 

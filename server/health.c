@@ -1,10 +1,10 @@
 /*
  * health: fleet health. Judging itself is SQL, in the statement trigger that judges every stored result
- * (schema/functions/judge.sql, results_judge_rows; the tables in schema/012_fleet.sql), so that every path that
- * stores a result is judged once and a statement of many results is judged set-based; this file carries the
- * settings there, folds the peer groups' pending changes once a second (health_compact) and serves what it
- * decided. The settings are set by the main thread and written by the
- * notifier thread; the handlers run on HTTP pool threads.
+ * (schema/functions/judge.sql, results_judge_rows; the tables in schema/012_fleet.sql), so that every path
+ * that stores a result is judged once and a statement of many results is judged set-based; this file carries
+ * the settings there, folds the peer groups' pending changes once a second (health_compact) and serves what
+ * it decided. The settings are set by the main thread and written by the notifier thread; the handlers run on
+ * HTTP pool threads.
  */
 #include "health.h"
 

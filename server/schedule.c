@@ -2,10 +2,10 @@
  * schedule: recurring job sets. A schedule stores its job (checked against the suite table as a submission
  * is, completed with the defaults), a platform selector and a spec (lib/cron.h); the database holds its due
  * time. The notifier thread calls schedule_tick every second: each due schedule is claimed with FOR UPDATE
- * SKIP LOCKED and fired (schedule_fire in schema/functions/schedules.sql: one job per matching platform with a live
- * worker, tagged schedule:<id>) in the statement that moves its due time on, so several ppbenchd on one
- * database submit a firing once, and a schedule missed while none ran fires once. The handlers run on HTTP
- * pool threads.
+ * SKIP LOCKED and fired (schedule_fire in schema/functions/schedules.sql: one job per matching platform with
+ * a live worker, tagged schedule:<id>) in the statement that moves its due time on, so several ppbenchd on
+ * one database submit a firing once, and a schedule missed while none ran fires once. The handlers run on
+ * HTTP pool threads.
  */
 #include "schedule.h"
 

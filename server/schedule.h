@@ -1,8 +1,8 @@
 /*
- * schedule: recurring job sets (the schedules table; schema/functions/schedules.sql). The HTTP handlers (create, list, get,
- * pause, resume, run now) run on pool threads; schedule_tick runs on the notifier thread once a second and
- * fires every due schedule, claimed with FOR UPDATE SKIP LOCKED so that several ppbenchd on one database
- * submit each firing once.
+ * schedule: recurring job sets (the schedules table; schema/functions/schedules.sql). The HTTP handlers
+ * (create, list, get, pause, resume, run now) run on pool threads; schedule_tick runs on the notifier thread
+ * once a second and fires every due schedule, claimed with FOR UPDATE SKIP LOCKED so that several ppbenchd on
+ * one database submit each firing once.
  */
 #ifndef PP_SCHEDULE_H
 #define PP_SCHEDULE_H
