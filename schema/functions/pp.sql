@@ -241,8 +241,7 @@ $$;
 
 -- The document of GET /api/v1/pp over one problem key. p_key NULL: the key with the most verified results
 -- for the problem and precision (at p_size when given; ties: the larger size, then the key's text), and
--- key_note says so. p_flagged: flagged results count too (include_flagged). The seven-argument form below is
--- the question without a key or flagged results.
+-- key_note says so. p_flagged: flagged results count too (include_flagged).
 CREATE FUNCTION pp_doc(p_suite text, p_kernel text, p_precision text, p_size bigint, p_key text,
                        p_platforms text[], p_efficiency text, p_variant text, p_flagged boolean)
     RETURNS jsonb LANGUAGE plpgsql STABLE SET jit = off SET max_parallel_workers_per_gather = 0 AS $$
@@ -353,11 +352,6 @@ BEGIN
     INTO v_doc;
     RETURN v_doc;
 END
-$$;
-
-CREATE FUNCTION pp_doc(p_suite text, p_kernel text, p_precision text, p_size bigint, p_platforms text[],
-                                  p_efficiency text, p_variant text) RETURNS jsonb LANGUAGE sql STABLE AS $$
-    SELECT pp_doc(p_suite, p_kernel, p_precision, p_size, NULL::text, p_platforms, p_efficiency, p_variant, false)
 $$;
 
 -- The P3 export, one problem per key: the problem column is suite.kernel/<problem key> (the key holds the
