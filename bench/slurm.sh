@@ -1,7 +1,7 @@
 #!/bin/bash
 # Overhead of a job through Slurm against the resident worker path (docs/PERFORMANCE.md, "Jobs through
 # Slurm"): N tiny STREAM jobs (64 Ki elements, 5 iterations: the kernel time is a few ms) one after the other,
-# first each as a Slurm job on the test cluster of tests/cli/slurm_lib.sh (three slurmd node names on this
+# first each as a Slurm job on the test cluster of tests/lib/slurm.sh (three slurmd node names on this
 # machine), then to a resident `ppbench-worker serve`. Per job, from the job document: queue (created_at to
 # the claim: for Slurm, sbatch + Slurm's scheduling + the node's worker starting, discovering its platform and
 # registering), run (claim to the result stored) and total. Run from the repository root as root:
@@ -14,10 +14,10 @@ set -u
 BUILD=${BUILD:-build}
 N=${N:-10}
 SWEEP=${SWEEP:-}
-. tests/cli/lib.sh
-. tests/cli/server_lib.sh
+. tests/lib/check.sh
+. tests/lib/server.sh
 [ -n "$SWEEP" ] && SLURM_NODES=$(seq -f 's%03g' 1 "$SWEEP" | tr '\n' ' ' | sed 's/ $//')
-. tests/cli/slurm_lib.sh
+. tests/lib/slurm.sh
 trap 'slurm_stop; server_cleanup' EXIT
 slurm_start || exit 1
 if [ -n "$SWEEP" ]; then

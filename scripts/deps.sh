@@ -3,7 +3,7 @@
 # prints the exact apt-get line and stops, so nothing is installed behind a user's back.
 set -eu
 
-# python3-numpy: the lattice suites' second reference (tests/ref/dslash.py, run by tests/cli/reference.sh).
+# python3-numpy: the lattice suites' second reference (tests/ref/dslash.py, run by tests/suites/reference.sh).
 PKGS="build-essential pkg-config git jq libjansson-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
       libcurl4-openssl-dev libmicrohttpd-dev libpq-dev libsystemd-dev postgresql curl wrk
       libjs-chart.js chromium nodejs clang libclang-rt-14-dev slurm-wlm munge prometheus python3-numpy

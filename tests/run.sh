@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test that needs no GPU against each build tree given (default $BUILD or build): the C unit tests in
-# <build>/tests and the command-line tests in tests/cli. Every test prints "PASS name", "FAIL name: why" or "SKIP name: why" lines; this script counts them
+# <build>/tests and the test scripts of tests/suites, tests/service and tests/tools (tests/lib: their helpers). Every test prints "PASS name", "FAIL name: why" or "SKIP name: why" lines; this script counts them
 # and ends with the line "N passed, N failed, N skipped". Exit status 1 when anything failed.
 set -u
 cd "$(dirname "$0")/.."
@@ -35,7 +35,7 @@ for build in "$@"; do
     for t in "$build"/tests/test_*; do
         [ -x "$t" ] && run_one "$tag" "$t"
     done
-    for t in tests/cli/*.sh; do
+    for t in tests/suites/*.sh tests/service/*.sh tests/tools/*.sh; do
         run_one "$tag" bash "$t"
     done
 done

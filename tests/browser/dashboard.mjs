@@ -1,5 +1,5 @@
 // dashboard: the dashboard in a real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright)
-// against a real ppbenchd with PostgreSQL and a worker, started by tests/cli/browser.sh, which passes
+// against a real ppbenchd with PostgreSQL and a worker, started by tests/service/browser.sh, which passes
 // PPBENCH_URL, PPBENCH_TOKEN (role admin), PPBENCH_PLATFORM (the cpu0 platform id), PPBENCH_MODELS (the models
 // it runs) and SHOTS (the screenshot folder). It does what a user does: enters the token, submits STREAM jobs
 // and a Wilson Dslash job from the form, watches them on the Job page, reads the charts. Prints one
@@ -570,7 +570,7 @@ await check('portability: hacc variant policies, the navigation chart (a point p
 // ---- issue 22: flagged results, told the same way on every page ----
 // Data through the real paths: a worker of the test's own, noisyhost/cpu0, speaking the worker protocol (register,
 // claim, report), reports one triad job twice with samples 1500 x apart (past even this run's lifted noise limit):
-// the job runs again once (noise_repeats = 1, tests/cli/browser.sh) and both attempts are kept, flagged noisy.
+// the job runs again once (noise_repeats = 1, tests/service/browser.sh) and both attempts are kept, flagged noisy.
 // And a BabelStream import in fp32 on a platform whose peak (10 GB/s) is far below its 100 GB/s: every row flagged
 // above_ceiling, the only fp32 triad there is, so PP has no unflagged result of it at all.
 const NOISY = 'noisyhost/cpu0';
@@ -599,7 +599,7 @@ function triadReport(n, gbs, ratios) {
                        bandwidth_bytes_per_s: 24 * n / t, gflops: 2 * n / t / 1e9, verified: true, error: null}]};
 }
 
-// BabelStream 5.0's --csv output for a run whose kernels all reach mbs MB/s (tests/cli/server_pp.sh's bs5).
+// BabelStream 5.0's --csv output for a run whose kernels all reach mbs MB/s (tests/service/server_pp.sh's bs5).
 function babelstream(n, sizeOf, mbs) {
     const rows = ['phase,n_elements,sizeof,max_mbytes_per_sec,runtime', `Init,${n},${sizeOf},1000,0.01`,
                   `Read,${n},${sizeOf},1000,0.01`,
@@ -791,7 +791,7 @@ await check('health: a platform whose results are all flagged (no baseline holds
 
 await check('health page shows a flagged device with its reason, colour and evidence link', async () => {
     // A history for flagged-gpu whose last two runs are 15 % low (a suspect and its confirming repeat), written
-    // by tests/cli/browser.sh and stored here, after the pages that count results.
+    // by tests/service/browser.sh and stored here, after the pages that count results.
     execFileSync('psql', ['-qAtX', '-v', 'ON_ERROR_STOP=1', process.env.PPBENCH_DB, '-f', process.env.PPBENCH_SEED_SQL]);
     await go(page, '#/health');
     const tile = await page.waitForSelector('.device[data-platform="flagged-gpu"]', {timeout: 10000});

@@ -2,7 +2,7 @@
 # `make fuzz`: build every libFuzzer target of tests/fuzz with Debian's clang (libFuzzer, ASan, UBSan) and run
 # each for FUZZ_TIME seconds (default 60) from its seed corpus in tests/fuzz (the table: tests/fuzz/targets.sh);
 # what a run finds is kept in <build>/fuzz/corpus-<name> for the next run (copy new finds into tests/fuzz to keep
-# them for good). Exit status 1 when a target crashed or could not be built. CI runs a short pass of the same targets (tests/cli/fuzz.sh).
+# them for good). Exit status 1 when a target crashed or could not be built. CI runs a short pass of the same targets (tests/tools/fuzz.sh).
 set -u
 cd "$(dirname "$0")/../.."
 TIME=${FUZZ_TIME:-60}

@@ -1,6 +1,6 @@
 # The libFuzzer targets of tests/fuzz, one line each: name|sources besides tests/fuzz/<name>.c, and libraries|
 # seed corpus|max_len|what it fuzzes (for the test's line). Sourced by tests/fuzz/run.sh (`make fuzz`) and
-# tests/cli/fuzz.sh (the short pass of `make test`), so a new target is one line here.
+# tests/tools/fuzz.sh (the short pass of `make test`), so a new target is one line here.
 # shellcheck disable=SC2034
 fuzz_targets=(
     "config_fuzz|server/config.c lib/log.c lib/error.c|tests/fuzz/corpus-config|2048|the configuration parser"

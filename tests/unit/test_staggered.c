@@ -29,7 +29,7 @@ static struct pp_device opencl_cpu; /* the first OpenCL CPU device (PoCL), when 
  * opencl_cpu. The variants under test are openmp's two loops and every OpenCL strategy of paper 001 with each
  * of its orders (kernels/staggered/staggered.cl), the work-group resolve's choice for each lattice: every
  * test iterates this one list. What goes through the driver's whole run (the reference match, the planted
- * faults, the models) takes the openmp ones: tests/cli/staggered_opencl.sh runs and verifies every OpenCL
+ * faults, the models) takes the openmp ones: tests/suites/staggered_opencl.sh runs and verifies every OpenCL
  * variant. */
 struct model {
     const struct pp_backend *b;
@@ -356,7 +356,7 @@ static void test_gauge_covariance(void)
 }
 
 /* The OpenMP variants in both precisions match the reference on random fields, within the driver's bound
- * (the OpenCL ones: tests/cli/staggered_opencl.sh). */
+ * (the OpenCL ones: tests/suites/staggered_opencl.sh). */
 static void test_backend_matches_reference(void)
 {
     static const unsigned *const ref_shapes[] = {dims44, dims84, dims4448, dims64};

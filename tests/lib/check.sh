@@ -1,0 +1,40 @@
+# Helpers of the test scripts: each check prints one PASS/FAIL/SKIP line (counted by tests/run.sh).
+# Source it; WORKER is the binary under test.
+BUILD=${BUILD:-build}
+WORKER="$BUILD/bin/ppbench-worker"
+# The host CPU's last-level cache, as an operator sets it (worker/platform.c): unknown, so that the CPU default
+# lattices stay 8^4 and small jobs are not flagged cache-resident on whatever machine runs the tests. The tests
+# of the cache itself set it (or unset it for sysfs) where they need it.
+export PPBENCH_LLC_BYTES_CPU0=${PPBENCH_LLC_BYTES_CPU0-0}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+# The host CPU's peak from SMBIOS (worker/smbios.c): none, from a folder that does not exist, so the CPU peak is
+# unknown whether or not the machine running the tests can read /sys/firmware/dmi (root can: a root CI machine
+# would otherwise get a peak, and results above it flagged). The tests of SMBIOS point it at their fixtures.
+export PPBENCH_SMBIOS_ROOT="$TMP/no-smbios"
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
+# same NAME GOT EXPECTED: a check that two strings are equal.
+same() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; fi; }
+
+# expect NAME STATUS REGEX -- CMD...: CMD exits with STATUS and its stderr+stdout match REGEX (egrep).
+expect() {
+    local name=$1 want=$2 re=$3 out rc
+    shift 4
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        fail "$name" "exit $rc, expected $want; output: $(printf '%s' "$out" | tail -n 3 | tr '\n' ' ')"
+    elif ! printf '%s\n' "$out" | grep -Eq -- "$re"; then
+        fail "$name" "output does not match /$re/: $(printf '%s' "$out" | tail -n 3 | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+}
+
+# jq_true NAME FILE FILTER: the jq filter is true on the JSON file.
+jq_true() {
+    if jq -e "$3" "$2" >/dev/null 2>&1; then pass "$1"; else fail "$1" "jq '$3' is not true on $2"; fi
+}

@@ -1,0 +1,133 @@
+# The ppbench command-line client against a real ppbenchd (embedded default, supervised worker): submit and
+# wait, exit statuses, listings, CSV, cancel, server errors shown with their field, an unreachable server; and
+# a verification failure planted in the worker travelling through the service as a failed job.
+. "$(dirname "$0")/../lib/check.sh"
+. "$(dirname "$0")/../lib/server.sh"
+CLI="$BUILD/bin/ppbench"
+[ -x "$SERVER" ] && [ -x "$CLI" ] || { skip "ppbench cli" "ppbenchd or ppbench not built"; exit 0; }
+
+server_start "lease_s = 5" "heartbeat_s = 1"
+export PPBENCH_SERVER=$URL PPBENCH_TOKEN=$ADMIN
+wait_cpu_worker
+expect "ppbench platforms" 0 "^$CPU +cpu" -- "$CLI" platforms
+expect "ppbench submit waits and prints the verified results" 0 '^Triad +[0-9.]+ .* yes' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 5000 --numtimes 4
+expect "ppbench submit: server validation error with its field" 2 'unknown kernel "triadd".*field kernels' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --kernels copy,triadd
+out=$("$CLI" submit --suite wilson --model openmp --platform "$CPU" --param lattice=4x4x4x8 --param layout=soa \
+    --param numtimes=3 --double 2>&1)
+if printf '%s\n' "$out" | grep -q '^Lattice: 4x4x4x8$' && printf '%s\n' "$out" | grep -q '^Function  *GFLOP/s  *MBytes/sec' &&
+    printf '%s\n' "$out" | grep -Eq '^Dslash +[0-9.]+ +[0-9.]+ .* yes$'; then
+    pass "ppbench submit a wilson job with --param: lattice and GFLOP/s in the table"
+else
+    fail "ppbench submit a wilson job with --param: lattice and GFLOP/s in the table" "$(printf '%s' "$out" | tail -n 4 | tr '\n' ' ')"
+fi
+expect "ppbench submit a staggered job with --param" 0 '^Dslash +[0-9.]+ +[0-9.]+ .* yes' -- \
+    "$CLI" submit --suite staggered --model openmp --platform "$CPU" --param lattice=4x4x4x4 --param strategy=simd \
+    --param runs=2 --param iterations=2
+expect "ppbench submit --param: the server names a bad value" 2 'params.lattice' -- \
+    "$CLI" submit --suite wilson --model openmp --platform "$CPU" --param lattice=4x4x5x4
+expect "ppbench submit --param without a value" 2 'invalid --param "lattice": expected NAME=VALUE' -- \
+    "$CLI" submit --suite wilson --model openmp --platform "$CPU" --param lattice
+expect "ppbench submit: usage error" 2 'platform|kind' -- "$CLI" submit --suite stream --model openmp
+expect "ppbench submit without a token" 2 'token' -- env PPBENCH_TOKEN= HOME="$TMP" "$CLI" submit --suite stream \
+    --model openmp --platform "$CPU" --no-wait
+id=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3 --no-wait)
+[[ "$id" =~ ^[0-9]+$ ]] && pass "ppbench submit --no-wait prints the id" || fail "ppbench submit --no-wait prints the id" "$id"
+wait_job "$id" succeeded 30
+# A job's child gets the CPU binding a standalone run gets (worker/cpubind.c, applied by `run`), and its
+# result's provenance says which variables were ppbench's defaults.
+api GET "/api/v1/results?job=$id&kernel=triad"
+printf '%s' "$BODY" | jq -e '.results[0].provenance as $p | $p.backend["openmp.proc_bind"] == "spread"
+    and ($p["cpu_binding.default"] | test("OMP_PLACES=cores OMP_PROC_BIND=spread")) and $p["cpu_binding.user"] != null' >/dev/null &&
+    pass "a job's run is bound by default, and its result says so" ||
+    fail "a job's run is bound by default, and its result says so" "$(printf '%s' "$BODY" | jq -c '.results[0].provenance | with_entries(select(.key | test("binding|OMP")))' 2>&1 | head -c 300)"
+expect "ppbench jobs --state succeeded" 0 "^ *$id +succeeded +stream +openmp" -- "$CLI" jobs --state succeeded
+expect "ppbench results --format babelstream" 0 '^function,num_times,n_elements,sizeof,max_mbytes_per_sec' -- "$CLI" results --format babelstream --platform "$CPU"
+# The default CSV and the table carry each result's identity and timing rule.
+expect "ppbench results --format csv: identity columns" 0 '^result_id,date,platform,model,suite,kernel,precision,size,variant,job,verified,flags,timing,' -- \
+    "$CLI" results --format csv --job "$id"
+expect "ppbench results --format csv: a row names platform, model, variant, date, job and timing" 0 \
+    "^[0-9]+,20[0-9-]+T[0-9:]+Z,\"$CPU\",\"openmp\",stream,nstream,fp64,1000,\"\\{.*\\}\",$id,true,[a-z_ ]*,min," -- \
+    "$CLI" results --format csv --job "$id"
+expect "ppbench results: the table has the variant, the job and the timing rule" 0 \
+    "^ *[0-9]+ +20[0-9-]+ [0-9:]+ +$id +$CPU +openmp +stream.triad +fp64 +1000 +[a-z_]+=[^ ]+ +[0-9.]+ +[0-9.]+ +min " -- \
+    "$CLI" results --job "$id" --kernel triad --suite stream
+expect "ppbench pp --help: each suite's default precision and size unit" 0 'wilson +fp32, lattice sites' -- "$CLI" pp --help
+expect "ppbench results --suite foo: refused by the server" 2 'unknown suite "foo"' -- "$CLI" results --suite foo
+
+# Output not a terminal: the job id at once and progress as lines; SIGINT says the job id and that it keeps
+# running, or cancels it with --cancel-on-interrupt.
+"$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3 >"$TMP/out" 2>"$TMP/err"
+grep -Eq '^job [0-9]+ submitted: http' "$TMP/err" && grep -Eq '^job [0-9]+: succeeded 100 %$' "$TMP/err" &&
+    pass "ppbench submit not on a terminal: the id at once and progress lines" ||
+    fail "ppbench submit not on a terminal: the id at once and progress lines" "$(tr '\n' '|' <"$TMP/err")"
+interrupt() { # interrupt [OPTIONS]: submits a long job, waits until it runs, sends SIGINT
+    # The last call's output goes first: read before the new process truncates it, its "running" line sent
+    # SIGINT at once, to a process not yet submitting (CI, 2026-11-27).
+    rm -f "$TMP/int.out" "$TMP/int.err"
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 2000000 --numtimes 100000 "$@" \
+        >"$TMP/int.out" 2>"$TMP/int.err" &
+    local pid=$!
+    for _ in $(seq 100); do grep -Eq '^job [0-9]+: running' "$TMP/int.err" 2>/dev/null && break; sleep 0.1; done
+    kill -INT "$pid"
+    wait "$pid"
+    INT_RC=$?
+    INT_ID=$(sed -n 's/^job \([0-9]*\) submitted.*/\1/p' "$TMP/int.err")
+}
+interrupt
+api GET "/api/v1/jobs/$INT_ID"
+[ "$INT_RC" = 130 ] && grep -q "interrupted: job $INT_ID keeps running" "$TMP/int.err" &&
+    [ "$(printf '%s' "$BODY" | jq -r .state)" = running ] &&
+    pass "ppbench submit on SIGINT: says the job id and leaves it running" ||
+    fail "ppbench submit on SIGINT: says the job id and leaves it running" "rc $INT_RC $(tr '\n' '|' <"$TMP/int.err") $(printf '%s' "$BODY" | jq -r .state)"
+"$CLI" cancel "$INT_ID" >/dev/null 2>&1
+wait_job "$INT_ID" "cancelled" 20
+interrupt --cancel-on-interrupt
+api GET "/api/v1/jobs/$INT_ID"
+[ "$INT_RC" = 130 ] && grep -q "interrupted: job $INT_ID cancelled" "$TMP/int.err" &&
+    [ "$(printf '%s' "$BODY" | jq -r .state)" = cancelled ] &&
+    pass "ppbench submit --cancel-on-interrupt: SIGINT cancels the job" ||
+    fail "ppbench submit --cancel-on-interrupt: SIGINT cancels the job" "rc $INT_RC $(tr '\n' '|' <"$TMP/int.err") $(printf '%s' "$BODY" | jq -r .state)"
+wait_cpu_worker
+# A long job keeps the worker busy, so the next one stays queued and can be cancelled.
+long=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 2000000 --numtimes 100000 --no-wait)
+queued=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3 --no-wait)
+expect "ppbench cancel a queued job" 0 'cancel' -- "$CLI" cancel "$queued"
+expect "ppbench cancel it again: 409 shown" 2 'already cancelled' -- "$CLI" cancel "$queued"
+expect "ppbench cancel the running job" 0 'cancel' -- "$CLI" cancel "$long"
+expect "ppbench against no server" 4 'cannot reach' -- "$CLI" --server http://127.0.0.1:9 platforms
+
+# The largest numtimes of the suite with the most kernels: its report (about 14 MB) is taken, over
+# max_body_bytes, the limit of what a user may send. With the default lease: under the sanitizers, reading,
+# sending and storing such a report takes longer than the 5 s lease above (the CI run of 2026-11-27).
+server_stop
+server_start "heartbeat_s = 1"
+export PPBENCH_TOKEN=$ADMIN
+wait_cpu_worker
+expect "ppbench submit at the largest numtimes: the report is stored" 0 '^Triad +[0-9.]+ .* yes' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 100000
+
+# A failed verification is a failed job with its reason; its rows are stored unverified and never count.
+server_stop
+PPBENCH_TEST_FAULT=triad:3 server_start "lease_s = 5" "heartbeat_s = 1"
+export PPBENCH_TOKEN=$ADMIN
+wait_cpu_worker
+expect "planted fault: the job fails and names the kernel" 1 'verification failed.*triad: a\[3\]' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --kernels copy,mul,add,triad,dot --arraysize 1000 --numtimes 3
+api GET "/api/v1/jobs?state=failed&limit=1"
+fid=$(printf '%s' "$BODY" | jq -r '.jobs[0].id')
+api GET "/api/v1/jobs/$fid"
+printf '%s' "$BODY" | jq -e '.state == "failed" and ([.results[] | select(.verified == false) | .kernel] == ["triad"])' >/dev/null &&
+    pass "planted fault: the failed kernel is stored unverified" || fail "planted fault: the failed kernel is stored unverified" "$(printf '%s' "$BODY" | head -c 300)"
+
+# A kernel process that crashes: the job fails with the signal, and the worker goes on serving.
+server_stop
+# (In the sanitizer build ASan would catch the SIGSEGV and exit with a report instead: let it through.)
+ASAN_OPTIONS=handle_segv=0 PPBENCH_TEST_FAULT=crash server_start "lease_s = 5" "heartbeat_s = 1"
+export PPBENCH_TOKEN=$ADMIN
+wait_cpu_worker
+expect "a crashing kernel process fails the job with its signal" 1 'SIGSEGV' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3
+expect "the worker serves on after the crash" 1 'SIGSEGV' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3

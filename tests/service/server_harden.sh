@@ -1,0 +1,305 @@
+# Issue 11's defects, each as the check that would have caught it: worker identity, reports checked against
+# their job, the state directory's lock and the supervised PostgreSQL, slow and oversized requests, and the
+# smaller protocol items. A real ppbenchd with its embedded PostgreSQL; no supervised workers (the worker
+# protocol is driven by hand, as two workers sharing one worker token).
+. "$(dirname "$0")/../lib/check.sh"
+. "$(dirname "$0")/../lib/server.sh"
+[ -x "$SERVER" ] || { skip "server hardening" "ppbenchd not built"; exit 0; }
+
+server_start "embedded_workers = false" "lease_s = 30"
+token() { "$SERVER" token create --role "$1" --state-dir "$STATE" 2>>"$SERVER_LOG"; }
+SUBMIT=$(token submit); WTOKEN=$(token worker); SUBMIT2=$(token submit)
+J=/api/v1/jobs
+PLATFORM=$("$BUILD/bin/ppbench-worker" list --json | jq -c '.platforms[] | select(.id == "cpu0")')
+
+# register HOST: sets REG (the answer) for a worker of HOST's cpu0, registered with the shared worker token.
+register() {
+    AS_WORKER_SECRET="" api POST /api/v1/workers/register "{\"host\":\"$1\",\"pid\":$$,\"platform\":$PLATFORM}" "$WTOKEN"
+    REG=$BODY
+}
+register hosta; A=$REG
+register hostb; B=$REG
+AID=$(printf '%s' "$A" | jq -r .worker_id); BID=$(printf '%s' "$B" | jq -r .worker_id)
+printf '%s' "$A" | jq -e '.worker_secret | test("^pws_[0-9a-f]{40}$")' >/dev/null &&
+    pass "identity: registration returns a worker secret" || fail "identity: registration returns a worker secret" "$A"
+
+# submit_to HOST [KERNELS_JSON] [PARAMS_JSON]: a stream job for HOST's cpu0; sets JOB.
+submit_to() {
+    api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$1/cpu0\",\"kernels\":${2:-[\"copy\"]},\"params\":${3:-{\"arraysize\":1000,\"numtimes\":3\}}}" "$SUBMIT"
+    JOB=$(printf '%s' "$BODY" | jq -r .id)
+}
+submit_to hosta
+as_worker "$A"
+api POST "/api/v1/workers/$AID/claim?wait=2" "" "$WTOKEN"
+EPOCH=$(printf '%s' "$BODY" | jq -r .job.epoch)
+[ "$(printf '%s' "$BODY" | jq -r .job.id)" = "$JOB" ] && pass "identity: worker A claims the job" ||
+    fail "identity: worker A claims the job" "$STATUS $BODY"
+
+as_worker "$B"
+expect_api "identity: B's result for A's job is refused" 409 stale_epoch \
+    POST "$J/$JOB/result" "{\"epoch\":$EPOCH,\"outcome\":\"failed\",\"error\":\"hijack\"}" "$WTOKEN"
+expect_api "identity: B's progress on A's job is refused" 409 stale_epoch \
+    POST "$J/$JOB/progress" "{\"epoch\":$EPOCH,\"progress\":0.5}" "$WTOKEN"
+expect_api "identity: B cannot deregister A" 403 wrong_worker POST "/api/v1/workers/$AID/deregister" "" "$WTOKEN"
+expect_api "identity: B cannot heartbeat as A" 403 wrong_worker POST "/api/v1/workers/$AID/heartbeat" '{}' "$WTOKEN"
+AS_WORKER_ID=$AID
+expect_api "identity: A's id with B's secret is refused" 403 wrong_worker POST "/api/v1/workers/$AID/claim" "" "$WTOKEN"
+AS_WORKER_SECRET=""
+expect_api "identity: a worker call without the secret is refused" 401 unauthorized \
+    POST "$J/$JOB/result" "{\"epoch\":$EPOCH,\"outcome\":\"failed\",\"error\":\"hijack\"}" "$WTOKEN"
+api GET "$J/$JOB"
+[ "$(printf '%s' "$BODY" | jq -r .state)" = running ] && pass "identity: A's job is still running" ||
+    fail "identity: A's job is still running" "$BODY"
+as_worker "$A"
+expect_api "identity: A's own result is accepted" 200 - \
+    POST "$J/$JOB/result" "{\"epoch\":$EPOCH,\"outcome\":\"failed\",\"error\":\"test\"}" "$WTOKEN"
+
+# Reports are held against their job (defect 2). fresh_job: a stream job for copy, fp64, 1000 elements, claimed
+# by worker A (sets JOB, EPOCH). report_of KERNELS_JSON [PROBLEM_JSON]: a report document around those kernel objects.
+fresh_job() {
+    submit_to hosta "${1:-[\"copy\"]}"
+    as_worker "$A"
+    api POST "/api/v1/workers/$AID/claim?wait=2" "" "$WTOKEN"
+    EPOCH=$(printf '%s' "$BODY" | jq -r .job.epoch)
+}
+kernel_doc() { # NAME [BANDWIDTH] [EXTRA]
+    printf '{"kernel":"%s","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":%s,"gflops":0,"times_s":[1e-6,1e-6,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}%s}' \
+        "$1" "${2:-1.6e10}" "${3:-}"
+}
+# The problem of the stream job fresh_job submits, with the key the worker would give it (kernels/suite.c).
+PROBLEM='{"precision":"fp64","array_size":1000,"size":1000,"numtimes":3,"key":"precision=fp64;size=1000;numtimes=3"}'
+report_of() {
+    printf '{"epoch":%s,"outcome":"succeeded","report":{"suite":"%s","problem":%s,"variant":{"work_group_size":0},"kernels":[%s]}}' \
+        "$EPOCH" "${3:-stream}" "${2:-$PROBLEM}" "$1"
+}
+# expect_refused NAME FIELD RESULT_BODY: 422 invalid_report naming FIELD, and the job failed with the reason.
+expect_refused() {
+    api POST "$J/$JOB/result" "$3" "$WTOKEN"
+    local got field
+    got=$(printf '%s' "$BODY" | jq -r '.error.code // "-"'); field=$(printf '%s' "$BODY" | jq -r '.error.field // "-"')
+    api GET "$J/$JOB"
+    if [ "$got" = invalid_report ] && [ "$field" = "$2" ] && [ "$(printf '%s' "$BODY" | jq -r .state)" = failed ] &&
+        printf '%s' "$BODY" | jq -e '.error | startswith("invalid report")' >/dev/null; then
+        pass "report: $1"
+    else
+        fail "report: $1" "got $got field $field; job $(printf '%s' "$BODY" | jq -c '{state, error}')"
+    fi
+}
+fresh_job; expect_refused "another suite's kernel" report.kernels[0].kernel "$(report_of "$(kernel_doc dslash)")"
+fresh_job; expect_refused "a kernel the job did not ask for" report.kernels[0].kernel "$(report_of "$(kernel_doc triad)")"
+fresh_job '["copy","add"]'
+expect_refused "a kernel reported three times" report.kernels "$(report_of "$(kernel_doc copy),$(kernel_doc copy),$(kernel_doc copy)")"
+fresh_job '["copy","add"]'
+expect_refused "a kernel reported twice" report.kernels[1].kernel "$(report_of "$(kernel_doc copy),$(kernel_doc copy)")"
+fresh_job '["copy","add"]'; expect_refused "a kernel missing" report.kernels "$(report_of "$(kernel_doc copy)")"
+fresh_job; expect_refused "another suite" report.suite "$(report_of "$(kernel_doc copy)" '' wilson)"
+fresh_job; expect_refused "another precision" report.problem.precision \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp32","array_size":1000}')"
+fresh_job; expect_refused "another size" report.problem.array_size \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","array_size":999999999}')"
+fresh_job; expect_refused "a generic problem.size is read first" report.problem.size \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":7,"array_size":1000}')"
+# The problem key (issue 12): the worker's problem.key must be the suite's key over the problem it reports, and
+# what the job fixed of the key (numtimes here) must be what ran.
+fresh_job; expect_refused "no problem key" report.problem.key \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":1000,"numtimes":3}')"
+fresh_job; expect_refused "a problem key its problem does not give" report.problem.key \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":1000,"numtimes":3,"key":"precision=fp64;size=1000;numtimes=100"}')"
+fresh_job; expect_refused "other samples than the job's (numtimes 100 for 3)" report.problem.numtimes \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":1000,"numtimes":100,"key":"precision=fp64;size=1000;numtimes=100"}')"
+fresh_job; expect_refused "a key parameter missing from the problem" report.problem.numtimes \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":1000,"key":"precision=fp64;size=1000"}')"
+fresh_job; expect_refused "bandwidth 1e30" report.kernels[0].bandwidth_bytes_per_s "$(report_of "$(kernel_doc copy 1e30)")"
+fresh_job; expect_refused "bandwidth \"Infinity\"" report.kernels[0].bandwidth_bytes_per_s "$(report_of "$(kernel_doc copy '"Infinity"')")"
+fresh_job; expect_refused "bandwidth \"NaN\"" report.kernels[0].bandwidth_bytes_per_s "$(report_of "$(kernel_doc copy '"NaN"')")"
+fresh_job; expect_refused "a negative time" 'report.kernels[0].times_s[1]' \
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":1e9,"gflops":0,"times_s":[1e-6,-1,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
+fresh_job; expect_refused "a time as a string" report.kernels[0].stats_s.min \
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":1e9,"gflops":0,"times_s":[1e-6],"stats_s":{"count":2,"min":"NaN","max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
+# Figures the samples do not support (issue 12): the server re-derives the statistics, the bandwidth and the
+# GFLOP/s from times_s, the models and the suite's timing rule (stream: the minimum).
+fresh_job; expect_refused "a GFLOP/s its times do not give" report.kernels[0].gflops \
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":1000,"bandwidth_bytes_per_s":1.6e10,"gflops":2,"times_s":[1e-6,1e-6,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
+fresh_job; expect_refused "a bandwidth from the mean where the suite's rule is the minimum" report.kernels[0].bandwidth_bytes_per_s \
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":8e9,"gflops":0,"times_s":[9e-6,1e-6,3e-6],"stats_s":{"count":2,"min":1e-6,"max":3e-6,"mean":2e-6,"median":2e-6,"stddev":1.414e-6}}')"
+fresh_job; expect_refused "a minimum its samples do not give (the warm-up counted)" report.kernels[0].stats_s.min \
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":3.2e10,"gflops":0,"times_s":[5e-7,1e-6,1e-6],"stats_s":{"count":2,"min":5e-7,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
+fresh_job; expect_refused "no compulsory byte model" report.kernels[0].bytes_compulsory \
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"flops":0,"bandwidth_bytes_per_s":1.6e10,"gflops":0,"times_s":[1e-6,1e-6,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
+fresh_job
+expect_api "report: a report that fits its job is stored" 200 - POST "$J/$JOB/result" "$(report_of "$(kernel_doc copy)")" "$WTOKEN"
+api GET "/api/v1/results?kernel=copy&platform=hosta/cpu0"
+printf '%s' "$BODY" | jq -e '(.results | length) == 1 and (.results[0].bandwidth_bytes_per_s | type) == "number"' >/dev/null &&
+    pass "report: one row per kernel, figures are numbers" || fail "report: one row per kernel, figures are numbers" "$BODY"
+api GET "/api/v1/pp?problem=stream.copy"
+printf '%s' "$BODY" | jq -e '.applications[0].pp | type == "number"' >/dev/null && ! printf '%s' "$BODY" | grep -qi nan &&
+    pass "report: PP answers numbers, never NaN" || fail "report: PP answers numbers, never NaN" "$STATUS $BODY"
+
+# One ppbenchd per state directory (defect 3): a second one refuses before it touches anything, and the first
+# one's PostgreSQL keeps running.
+PGPID=$(head -n 1 "$STATE/pg/data/postmaster.pid")
+FIRST_PID=$SERVER_PID FIRST_LOG=$SERVER_LOG
+printf 'listen = 127.0.0.1:%s\nstate_dir = %s\n' "$(free_port)" "$STATE" >"$TMP/second.conf"
+timeout 60 "$SERVER" --config "$TMP/second.conf" >"$TMP/second.log" 2>&1
+rc=$?
+sleep 1
+api GET /readyz
+if [ "$rc" -ne 0 ] && grep -q 'in use by another ppbenchd' "$TMP/second.log" && [ "$STATUS" = 200 ] &&
+    [ "$(head -n 1 "$STATE/pg/data/postmaster.pid")" = "$PGPID" ] && kill -0 "$PGPID" 2>/dev/null; then
+    pass "lock: a second ppbenchd on the state directory refuses and leaves the first one's postgresql alone"
+else
+    fail "lock: a second ppbenchd on the state directory refuses" "exit $rc, readyz $STATUS, $(tail -n 2 "$TMP/second.log" | tr '\n' ' ')"
+fi
+
+# PostgreSQL killed under the running service (defect 3, 6): 503 with Retry-After meanwhile, then back without a
+# restart of ppbenchd, and every connection of the pool works again.
+kill -9 "$PGPID"
+saw503=""
+for _ in $(seq 40); do
+    code=$(curl -s -o /dev/null -D "$TMP/h" -w '%{http_code}' "$URL/api/v1/jobs?limit=1")
+    if [ "$code" = 503 ]; then grep -qi '^Retry-After: [0-9]' "$TMP/h" && saw503=ra || saw503=no-ra; break; fi
+    [ "$code" = 200 ] && ! kill -0 "$PGPID" 2>/dev/null && [ -n "$(head -n 1 "$STATE/pg/data/postmaster.pid" 2>/dev/null)" ] &&
+        [ "$(head -n 1 "$STATE/pg/data/postmaster.pid")" != "$PGPID" ] && break
+    sleep 0.05
+done
+back=""
+for _ in $(seq 300); do
+    api GET /readyz
+    [ "$STATUS" = 200 ] && { back=1; break; }
+    sleep 0.1
+done
+[ -n "$back" ] && kill -0 "$FIRST_PID" 2>/dev/null && [ "$(head -n 1 "$STATE/pg/data/postmaster.pid")" != "$PGPID" ] &&
+    pass "supervision: postgresql killed -9 is started again without restarting ppbenchd" ||
+    fail "supervision: postgresql killed -9 is started again" "readyz $STATUS $(grep -i postgres "$SERVER_LOG" | tail -n 3 | tr '\n' ' ')"
+[ "$saw503" != no-ra ] && pass "supervision: meanwhile 503 comes with Retry-After (${saw503:-not seen})" ||
+    fail "supervision: meanwhile 503 comes with Retry-After" "$saw503"
+bad=0
+for i in $(seq 40); do api GET "/api/v1/jobs?limit=1"; [ "$STATUS" = 200 ] || bad=$((bad + 1)); done
+[ "$bad" = 0 ] && pass "connections: 40 reads right after postgresql came back all succeed" ||
+    fail "connections: 40 reads right after postgresql came back all succeed" "$bad failed (last $STATUS $BODY)"
+
+# Requests judged from their headers (defects 5, 8, 10), on a second server with short request deadlines.
+server_stop
+server_start "embedded_workers = false" "request_timeout_s = 2" "max_connections_per_ip = 8" "max_body_bytes = 1048576"
+
+# The admin token is printed once, when it is made (defect 10): this second start on the same state directory
+# says where it is kept, not the token, and the file is readable by its owner alone.
+mode=$(stat -c %a "$STATE/admin.token")
+if grep -qxF "token: $ADMIN" "$FIRST_LOG" && ! grep -qF "$ADMIN" "$SERVER_LOG" &&
+    grep -qF "admin token: in $STATE/admin.token" "$SERVER_LOG" && [ "$mode" = 600 ]; then
+    pass "admin token: printed at creation only, kept in a 0600 file"
+else
+    fail "admin token: printed at creation only, kept in a 0600 file" \
+        "mode $mode, first start $(grep -c '^token:' "$FIRST_LOG") token line(s), second: $(grep -i token "$SERVER_LOG" | head -n 2 | tr '\n' ' ')"
+fi
+head -c 10000000 /dev/zero | tr '\0' x >"$TMP/big"
+t0=$(date +%s%N)
+code=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H 'Content-Type: application/json' --data-binary @"$TMP/big" "$URL$J")
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$code" = 401 ] && [ "$ms" -lt 3000 ] && pass "body: an anonymous 10 MB body gets 401 unread (${ms} ms)" ||
+    fail "body: an anonymous 10 MB body gets 401 unread" "$code in $ms ms"
+expect_api "body: anonymous malformed json gets 401, not 400" 401 unauthorized POST $J '{"suite":'
+head -c 70000 /dev/zero | tr '\0' x >"$TMP/70k"
+code=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: application/json' --data-binary @"$TMP/70k" "$URL$J")
+[ "$code" = 413 ] && pass "body: a submission over its route's 64 KiB cap gets 413" || fail "body: a submission over its route's 64 KiB cap gets 413" "$code"
+q=$(seq 1000 | sed 's/.*/a&=1/' | paste -sd'&')
+t0=$(date +%s%N)
+code=$(curl -s -m 10 -o "$TMP/resp" -w '%{http_code}' "$URL$J?$q")
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$code" = 414 ] && [ "$ms" -lt 2000 ] && pass "query: 1000 parameters get 414 at once (${ms} ms)" ||
+    fail "query: 1000 parameters get 414 at once" "$code in $ms ms"
+code=$(curl -s -o /dev/null -w '%{http_code}' -I "$URL$J")
+[ "$code" = 200 ] && pass "HEAD on a GET route is served" || fail "HEAD on a GET route is served" "$code"
+expect_api "a path with %00 is refused" 400 bad_request GET "/%00"
+code=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: application/json; charset=iso-8859-1' --data '{}' "$URL$J")
+[ "$code" = 415 ] && pass "a charset other than utf-8 is refused" || fail "a charset other than utf-8 is refused" "$code"
+expect_api "a body on a route without one is refused" 400 unexpected_body POST "$J/1/cancel" '{"a":1}' "$SUBMIT"
+# raw RAW_REQUEST: the status line the server answers a hand-written request with.
+raw() {
+    python3 - "$PORT" "$1" <<'PY'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+s.sendall(sys.argv[2].encode().decode("unicode_escape").encode())
+try:
+    print(s.recv(200).split(b"\r\n")[0].decode())
+except OSError as e:
+    print("no answer:", e)
+PY
+}
+case "$(raw 'POST /api/v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\nContent-Type: application/json\r\n\r\n{}')" in
+*" 400 "*) pass "framing: conflicting Content-Length headers get 400" ;;
+*) fail "framing: conflicting Content-Length headers get 400" "$(raw 'POST /api/v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}')" ;;
+esac
+case "$(raw 'POST /api/v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n2\r\n{}\r\n0\r\n\r\n')" in
+*" 400 "*) pass "framing: Content-Length with chunked gets 400" ;;
+*) fail "framing: Content-Length with chunked gets 400" "got another answer" ;;
+esac
+
+# Slow senders (defect 4): a request whose headers trickle in is cut off at request_timeout_s (2 s here), and one
+# address cannot hold more than max_connections_per_ip (8 here) connections.
+out=$(python3 - "$PORT" "$URL" <<'PY'
+import socket, sys, time, urllib.request
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"GET /api/v1/jobs HTTP/1.1\r\nHost: x\r\n")
+t0 = time.time()
+closed = None
+try:
+    for i in range(15):
+        s.sendall(b"X-Slow-%d: 1\r\n" % i)
+        s.settimeout(1.0)
+        try:
+            if s.recv(100) == b"":
+                closed = time.time() - t0; break
+        except socket.timeout:
+            pass
+except OSError:
+    closed = time.time() - t0
+print("slow", "never" if closed is None else "%.1f" % closed)
+socks = []
+for i in range(12):
+    try:
+        c = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); c.sendall(b"GET / HTTP/1.1\r\n"); socks.append(c)
+    except OSError:
+        pass
+time.sleep(3.5)
+try:
+    print("after", urllib.request.urlopen(sys.argv[2] + "/healthz", timeout=3).status)
+except Exception as e:
+    print("after", e)
+PY
+)
+slow=$(printf '%s\n' "$out" | sed -n 's/^slow //p')
+[ "$slow" != never ] && awk -v s="$slow" 'BEGIN { exit !(s < 4) }' &&
+    pass "slowloris: a trickling request is cut off after the request deadline (${slow} s)" ||
+    fail "slowloris: a trickling request is cut off after the request deadline" "$out"
+printf '%s\n' "$out" | grep -q '^after 200' && pass "slowloris: idle half-requests are dropped and the service answers again" ||
+    fail "slowloris: idle half-requests are dropped and the service answers again" "$out"
+grep -q 'closed .* connection(s) whose request did not arrive' "$SERVER_LOG" && pass "slowloris: the cut is logged (rate-limited)" ||
+    fail "slowloris: the cut is logged" "$(tail -n 3 "$SERVER_LOG")"
+
+# Bounded lists (defect 7) and the smaller items (defect 10).
+k=$(jq -cn '[range(100000) | "copy"]')
+printf '{"suite":"stream","model":"openmp","platform":"hosta/cpu0","kernels":%s}' "$k" >"$TMP/kernels.json"
+code=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: application/json' --data-binary @"$TMP/kernels.json" "$URL$J")
+[ "$code" = 413 ] || [ "$code" = 422 ] && pass "kernels: 100000 x copy is refused at submission ($code)" ||
+    fail "kernels: 100000 x copy is refused at submission" "$code"
+expect_api "kernels: a kernel named twice is refused" 422 invalid_value POST $J \
+    '{"suite":"stream","model":"openmp","platform":"hosta/cpu0","kernels":["copy","triad","copy"]}' "$SUBMIT"
+BAD=$(printf '%s' "$PLATFORM" | jq -c '.id = "../../x"')
+AS_WORKER_SECRET="" expect_api "register: a platform id like ../../x is refused" 422 invalid_value \
+    POST /api/v1/workers/register "{\"host\":\"hostc\",\"pid\":$$,\"platform\":$BAD}" "$WTOKEN"
+submit_to hosta
+expect_api "cancel: another submitter's token is refused" 403 forbidden POST "$J/$JOB/cancel" "" "$SUBMIT2"
+expect_api "cancel: the submitter's token cancels" 200 - POST "$J/$JOB/cancel" "" "$SUBMIT"
+submit_to hosta
+expect_api "cancel: an admin token cancels anyone's job" 200 - POST "$J/$JOB/cancel" "" "$ADMIN"
+
+# OOM scores (defect 9, the service's half): ppbenchd and its PostgreSQL among the last to go, where permitted.
+if sh -c 'echo -500 >/proc/self/oom_score_adj' 2>/dev/null; then
+    pg=$(head -n 1 "$STATE/pg/data/postmaster.pid")
+    [ "$(cat /proc/$SERVER_PID/oom_score_adj)" = -500 ] && [ "$(cat /proc/$pg/oom_score_adj 2>/dev/null)" = -500 ] &&
+        pass "oom: ppbenchd and postgresql run with oom_score_adj -500" ||
+        fail "oom: ppbenchd and postgresql run with oom_score_adj -500" "ppbenchd $(cat /proc/$SERVER_PID/oom_score_adj), postgres $(cat /proc/$pg/oom_score_adj 2>/dev/null)"
+else
+    skip "oom: ppbenchd and postgresql run with oom_score_adj -500" "lowering an oom score is not permitted here (CAP_SYS_RESOURCE)"
+fi

@@ -1,0 +1,115 @@
+# Jobs through the whole service: the embedded default (ppbenchd, its own PostgreSQL, one supervised
+# `ppbench-worker serve` per local platform) running real kernels. Submission to verified results over HTTP and
+# in the database, the event stream, cancel (queued and running), timeout, and the faults: kill -9 of a worker
+# mid-job, kill -9 of ppbenchd.
+. "$(dirname "$0")/../lib/check.sh"
+. "$(dirname "$0")/../lib/server.sh"
+[ -x "$SERVER" ] || { skip "server jobs" "ppbenchd not built"; exit 0; }
+
+server_start "lease_s = 3" "heartbeat_s = 1"
+J=/api/v1/jobs
+
+wait_cpu_worker
+[ -n "$CPU" ] && pass "embedded default: a supervised worker registered $CPU" ||
+    { fail "embedded default: a supervised worker registered cpu0" "$(tail -n 5 "$SERVER_LOG" | tr '\n' ' ')"; exit 0; }
+models=$(printf '%s' "$BODY" | jq -r --arg p "$CPU" '.platforms[] | select(.id == $p) | .models | join(" ")')
+
+for model in $models; do
+    [ "$model" = cuda ] && continue
+    api POST $J "{\"suite\":\"stream\",\"model\":\"$model\",\"platform\":\"$CPU\",\"params\":{\"arraysize\":20000,\"numtimes\":5,\"precision\":\"fp32\"}}" "$ADMIN"
+    id=$(printf '%s' "$BODY" | jq -r .id)
+    if wait_job "$id" "succeeded|failed|cancelled" 60 && [ "$(printf '%s' "$BODY" | jq -r .state)" = succeeded ]; then
+        pass "$model job over HTTP succeeded"
+    else
+        fail "$model job over HTTP succeeded" "$(printf '%s' "$BODY" | head -c 300)"
+        continue
+    fi
+    printf '%s' "$BODY" | jq -e '(.results | length) == 6 and all(.results[]; .verified and .bandwidth_bytes_per_s > 0
+        and (.times_s | length) == 5 and .precision == "fp32" and .size == 20000 and .provenance["ppbench.version"] != null)' \
+        >/dev/null && pass "$model: verified results through the API" || fail "$model: verified results through the API" "$(printf '%s' "$BODY" | head -c 300)"
+    n=$(psql_q "SELECT count(*) FROM results WHERE job_id = $id AND verified AND model = '$model' AND bandwidth > 0")
+    [ "$n" = 6 ] && pass "$model: six verified rows in the database" || fail "$model: six verified rows in the database" "got $n"
+done
+
+# The event stream of a finished job replays its states and ends.
+curl -s -N --max-time 10 "$URL$J/$id/events" >"$TMP/events"
+grep -q '^event: state' "$TMP/events" && grep -q '"state": "running"' "$TMP/events" && grep -q '"state": "succeeded"' "$TMP/events" &&
+    pass "events: the stream replays the states and ends" || fail "events: the stream replays the states and ends" "$(head -c 300 "$TMP/events")"
+
+# A live stream sees progress while the job runs.
+api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"params\":{\"arraysize\":2000000,\"numtimes\":60}}" "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+curl -s -N --max-time 60 "$URL$J/$id/events" >"$TMP/live"
+grep -q '^event: progress' "$TMP/live" && grep -q '"state": "succeeded"' "$TMP/live" &&
+    pass "events: progress streamed live until the end" || fail "events: progress streamed live until the end" "$(head -c 300 "$TMP/live")"
+
+# Cancel a running job: it stops, and the worker goes on to the next one.
+api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"params\":{\"arraysize\":4000000,\"numtimes\":100000}}" "$ADMIN"
+long=$(printf '%s' "$BODY" | jq -r .id)
+wait_job "$long" running 30
+api POST "$J/$long/cancel" "" "$ADMIN"
+[ "$STATUS" = 200 ] && wait_job "$long" cancelled 5 && pass "cancel a running job" || fail "cancel a running job" "$STATUS $BODY"
+api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"params\":{\"arraysize\":1000,\"numtimes\":3}}" "$ADMIN"
+next=$(printf '%s' "$BODY" | jq -r .id)
+wait_job "$next" "succeeded" 30 && pass "after a cancel the worker runs the next job" || fail "after a cancel the worker runs the next job" "$BODY"
+
+# A job past its timeout fails with "timeout".
+api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"timeout_s\":2,\"params\":{\"arraysize\":4000000,\"numtimes\":100000}}" "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+wait_job "$id" "failed|succeeded|cancelled" 30
+printf '%s' "$BODY" | jq -e '.state == "failed" and (.error | test("timeout"))' >/dev/null &&
+    pass "a job past its timeout fails with timeout" || fail "a job past its timeout fails with timeout" "$(printf '%s' "$BODY" | head -c 300)"
+
+# kill -9 of the worker mid-job: the lease expires, the job goes back to the queue and completes on the
+# restarted worker.
+api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"params\":{\"arraysize\":2000000,\"numtimes\":150}}" "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+wait_job "$id" running 30
+wpid=$(psql_q "SELECT w.pid FROM workers w JOIN jobs j ON j.worker_id = w.id WHERE j.id = $id")
+if [ -n "$wpid" ] && kill -9 "$wpid" 2>/dev/null; then
+    pkill -9 -P "$wpid" 2>/dev/null # its job child too
+    if wait_job "$id" "succeeded|failed" 90 && [ "$(printf '%s' "$BODY" | jq -r .state)" = succeeded ] &&
+        [ "$(printf '%s' "$BODY" | jq -r .attempts)" -ge 2 ]; then
+        pass "kill -9 of a worker mid-job: re-queued after the lease and completed"
+    else
+        fail "kill -9 of a worker mid-job: re-queued after the lease and completed" "$(printf '%s' "$BODY" | head -c 300)"
+    fi
+else
+    fail "kill -9 of a worker mid-job" "no worker pid for job $id"
+fi
+
+# A second worker for a platform that is served is refused, naming the one that serves it (exit 4).
+expect "a second worker for a served platform is refused" 4 "already served by worker" -- \
+    env PPBENCH_WORKER_TOKEN="$(cat "$STATE/worker.token")" timeout 20 "$BUILD/bin/ppbench-worker" serve \
+    --server "$URL" --platform cpu0
+
+# SIGTERM to a worker mid-job: the job may finish (grace period), its result is posted, the worker deregisters.
+api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"params\":{\"arraysize\":2000000,\"numtimes\":40}}" "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+wait_job "$id" running 30
+wpid=$(psql_q "SELECT w.pid FROM workers w JOIN jobs j ON j.worker_id = w.id WHERE j.id = $id")
+kill -TERM "$wpid" 2>/dev/null
+if wait_job "$id" "succeeded|failed" 60 && [ "$(printf '%s' "$BODY" | jq -r '.state + " " + (.attempts|tostring)')" = "succeeded 1" ]; then
+    pass "SIGTERM mid-job: the job finishes on the same attempt"
+else
+    fail "SIGTERM mid-job: the job finishes on the same attempt" "$(printf '%s' "$BODY" | head -c 300)"
+fi
+gone=$(psql_q "SELECT state FROM workers WHERE pid = $wpid ORDER BY id DESC LIMIT 1")
+[ "$gone" = gone ] && pass "SIGTERM: the worker deregistered" || fail "SIGTERM: the worker deregistered" "state $gone"
+
+# kill -9 of ppbenchd: nothing accepted is lost.
+ids=""
+for i in 1 2 3 4 5; do
+    api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"priority\":-5,\"params\":{\"arraysize\":1000,\"numtimes\":3}}" "$ADMIN"
+    ids="$ids $(printf '%s' "$BODY" | jq -r .id)"
+done
+kill -9 "$SERVER_PID"
+wait "$SERVER_PID" 2>/dev/null
+SERVER_PID=""
+server_start "lease_s = 3" "heartbeat_s = 1"
+lost=0
+for id in $ids; do
+    wait_job "$id" "succeeded|failed" 60 || lost=$((lost + 1))
+done
+[ "$lost" = 0 ] && pass "kill -9 of ppbenchd: all 5 accepted jobs survive and complete" ||
+    fail "kill -9 of ppbenchd: all 5 accepted jobs survive and complete" "$lost did not finish"
