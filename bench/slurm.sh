@@ -16,6 +16,7 @@ N=${N:-10}
 SWEEP=${SWEEP:-}
 . tests/lib/check.sh
 . tests/lib/server.sh
+SERVER_EMBEDDED=1 # the service as measured in docs/PERFORMANCE.md: the embedded default
 [ -n "$SWEEP" ] && SLURM_NODES=$(seq -f 's%03g' 1 "$SWEEP" | tr '\n' ' ' | sed 's/ $//')
 . tests/lib/slurm.sh
 trap 'slurm_stop; server_cleanup' EXIT

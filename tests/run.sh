@@ -1,43 +1,124 @@
 #!/usr/bin/env bash
-# Runs every test that needs no GPU against each build tree given (default $BUILD or build): the C unit tests in
-# <build>/tests and the test scripts of tests/suites, tests/service and tests/tools (tests/lib: their helpers). Every test prints "PASS name", "FAIL name: why" or "SKIP name: why" lines; this script counts them
-# and ends with the line "N passed, N failed, N skipped". Exit status 1 when anything failed.
+# tests/run.sh [--quick] [BUILD...]: the runner of `make test` and `make check`. For each build tree given (default
+# $BUILD or build) it runs the C unit tests (<build>/tests/test_*) and the test scripts, every (build, file) pair
+# in one pool of PPBENCH_TEST_JOBS jobs (default: one per core), the longest first by the seconds each took last
+# time (kept in <build>/test-times; files never timed go first). --quick: the unit tests and tests/suites only.
+#
+# The layout: tests/lib/ the helpers, sourced and never run (check.sh: PASS/FAIL/SKIP and wait_for; server.sh:
+# ppbenchd and its workers; pg.sh: PostgreSQL; slurm.sh: a Slurm cluster); tests/unit/ the C unit tests;
+# tests/suites/ the worker's runs of the suites (formats, faults, references, models); tests/service/ ppbenchd on
+# PostgreSQL, the CLI, the dashboard in a browser, Slurm; tests/tools/ the fuzz targets' short pass and the bench
+# scripts' parsers; tests/fuzz/ the fuzz targets (`make fuzz`).
+#
+# Every test prints "PASS name", "FAIL name: why" or "SKIP name: why" lines. A file's lines are printed together
+# when it ends, after a line with its seconds and counts; a file that exits non-zero without a FAIL line fails
+# (a sanitizer report, a crash). The service scripts share one PostgreSQL cluster, started here and stopped at the
+# end (on failure and interrupt too), each in a database of its own (tests/lib/server.sh). Ends with the line
+# "N passed, N failed, N skipped"; exit status 1 when anything failed.
 set -u
 cd "$(dirname "$0")/.."
-[ $# -gt 0 ] || set -- "${BUILD:-build}"
-export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
-pass=0 fail=0 skip=0
-
-# run_one TAG CMD...: run a test program, echo its result lines (tagged with the build), count them.
-run_one() {
-    local tag=$1 out rc
+dirs="tests/service tests/tools tests/suites"
+if [ "${1:-}" = --quick ]; then
+    dirs=tests/suites
     shift
-    out=$("$@" 2>&1)
-    rc=$?
-    out=$(printf '%s\n' "$out" | sed -E "s/^(PASS|FAIL|SKIP) /\1 $tag/")
-    printf '%s\n' "$out" | grep -E '^(PASS|FAIL|SKIP) ' || true
-    pass=$((pass + $(printf '%s\n' "$out" | grep -c '^PASS ')))
-    fail=$((fail + $(printf '%s\n' "$out" | grep -c '^FAIL ')))
-    skip=$((skip + $(printf '%s\n' "$out" | grep -c '^SKIP ')))
-    if [ $rc -ne 0 ] && ! printf '%s\n' "$out" | grep -q '^FAIL '; then
-        # A test program that died without saying why is a failure too (a sanitizer report, a crash).
-        echo "FAIL $tag$*: exited $rc"
-        printf '%s\n' "$out" | tail -n 20 | sed 's/^/    /'
-        fail=$((fail + 1))
+fi
+[ $# -gt 0 ] || set -- "${BUILD:-build}"
+JOBS=${PPBENCH_TEST_JOBS:-$(nproc)}
+[ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+RUN=$(mktemp -d)
+. tests/lib/pg.sh
+
+# The pairs to run, longest first: "seconds build file" sorted; pairs never timed go first, in the order listed
+# (the service scripts, which take longest, first; each file of every build before the next file).
+pairs=$(for f in $(for d in $dirs; do echo "$d"/*.sh; done) tests/unit/test_*.c; do
+    for build in "$@"; do
+        case $f in tests/unit/*) f=$build/tests/$(basename "$f" .c) ;; esac
+        [ -f "$f" ] || continue
+        s=$(awk -v f="$f" '$2 == f { print $1 }' "$build/test-times" 2>/dev/null)
+        echo "${s:-999999} $build $f"
+    done
+done | sort -k1,1rn -s)
+
+pass=0 fail=0 skip=0
+nbuilds=$#
+declare -A running=() # pid -> "build file"
+
+# finish PID: print the file's lines after its seconds and counts, add them up, keep its seconds.
+finish() {
+    local pid=$1 build file rc secs lines p f s dead="" tag=""
+    read -r build file <<<"${running[$pid]}"
+    unset "running[$pid]"
+    read -r rc secs <"$RUN/$pid.rc"
+    [ "$nbuilds" -eq 1 ] || tag="[$build] "
+    lines=$(grep -E '^(PASS|FAIL|SKIP) ' "$RUN/$pid.out" | sed -E "s/^(PASS|FAIL|SKIP) /\1 $tag/")
+    p=$(grep -c '^PASS ' <<<"$lines") f=$(grep -c '^FAIL ' <<<"$lines") s=$(grep -c '^SKIP ' <<<"$lines")
+    # a file that died without saying why is a failure too (a sanitizer report, a crash)
+    [ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || { dead=1 f=1; }
+    printf '== %6.1f s  %s%s: %d passed, %d failed, %d skipped\n' "$secs" "$tag" "$file" "$p" "$f" "$s"
+    [ -z "$lines" ] || printf '%s\n' "$lines"
+    if [ -n "$dead" ]; then
+        echo "FAIL $tag$file: exited $rc"
+        grep -Ev '^(PASS|FAIL|SKIP) ' "$RUN/$pid.out" | tail -n 20 | sed 's/^/    /'
     fi
+    pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+    echo "$secs $file" >>"$RUN/times.$(echo "$build" | tr / _)"
 }
 
+# stop: on an interrupt, every running file's process group gets SIGTERM, and once their EXIT traps have
+# stopped their servers, the EXIT trap here stops the run's cluster.
+stop() {
+    local pid
+    for pid in "${!running[@]}"; do kill -TERM -- "-$pid" 2>/dev/null; done
+    wait 2>/dev/null
+    exit 130
+}
+trap stop INT TERM
+trap 'pg_stop_all; rm -rf "$RUN"' EXIT
+
+# The run's PostgreSQL cluster: the tests find it through PPBENCH_TEST_PG alone (no PG* variables of its own).
+if pg_start "$RUN/pg" >"$RUN/pg.log" 2>&1; then
+    export PPBENCH_TEST_PG=$RUN/pg
+else
+    echo "note: no shared PostgreSQL cluster ($(tail -n 1 "$RUN/pg.log")): each service test starts its own"
+fi
+unset PGHOST PGPORT PGUSER PGDATABASE PPBENCH_DATABASE_URL
+
+set -m # each file leads its own process group: stop() reaches its servers and workers
+while read -r _ build file; do
+    [ -n "$file" ] || continue
+    while [ ${#running[@]} -ge "$JOBS" ]; do
+        wait -n -p done_pid
+        finish "$done_pid"
+    done
+    (
+        trap : TERM # outlive the file's own cleanup after stop()
+        export BUILD=$build PPBENCH_CACHE_DIR=$build/test-cache # OpenCL program binaries: built once per tree
+        t0=${EPOCHREALTIME//[!0-9]/}
+        case $file in
+        *.sh) bash "$file" ;;
+        *) "$file" ;;
+        esac >"$RUN/$BASHPID.out" 2>&1 </dev/null
+        rc=$?
+        t1=${EPOCHREALTIME//[!0-9]/}
+        echo "$rc $(((t1 - t0) / 1000000)).$(((t1 - t0) / 100000 % 10))" >"$RUN/$BASHPID.rc"
+    ) &
+    running[$!]="$build $file"
+done <<<"$pairs"
+while [ ${#running[@]} -gt 0 ]; do
+    wait -n -p done_pid
+    finish "$done_pid"
+done
+set +m
+
+# The seconds of this run replace those of the files it ran (of files that are gone, none are kept).
 for build in "$@"; do
-    export BUILD=$build
-    export PPBENCH_CACHE_DIR="$build/test-cache" # OpenCL program binaries: built once per tree
-    tag=""
-    [ $# -gt 1 ] && tag="[$build] "
-    for t in "$build"/tests/test_*; do
-        [ -x "$t" ] && run_one "$tag" "$t"
-    done
-    for t in tests/suites/*.sh tests/service/*.sh tests/tools/*.sh; do
-        run_one "$tag" bash "$t"
-    done
+    t="$RUN/times.$(echo "$build" | tr / _)"
+    [ -f "$t" ] || continue
+    cat "$t" "$build/test-times" 2>/dev/null | awk '!seen[$2]++' | while read -r secs f; do
+        [ -e "$f" ] && echo "$secs $f"
+    done >"$t.all"
+    cp "$t.all" "$build/test-times"
 done
 
 echo "$pass passed, $fail failed, $skip skipped"

@@ -1,5 +1,6 @@
-# Helpers of the test scripts: each check prints one PASS/FAIL/SKIP line (counted by tests/run.sh).
-# Source it; WORKER is the binary under test.
+# Helpers of every test script: each check prints one PASS/FAIL/SKIP line (counted by tests/run.sh), and a test
+# waits for a condition with a deadline (wait_for), never for a fixed time. Source it; WORKER is the binary under
+# test, TMP the test's own directory (removed when the script ends).
 BUILD=${BUILD:-build}
 WORKER="$BUILD/bin/ppbench-worker"
 # The host CPU's last-level cache, as an operator sets it (worker/platform.c): unknown, so that the CPU default
@@ -37,4 +38,36 @@ expect() {
 # jq_true NAME FILE FILTER: the jq filter is true on the JSON file.
 jq_true() {
     if jq -e "$3" "$2" >/dev/null 2>&1; then pass "$1"; else fail "$1" "jq '$3' is not true on $2"; fi
+}
+
+# wait_for SECONDS CMD...: run CMD (a command or a function, in this shell) every 0.1 s until it succeeds, for at
+# most SECONDS of wall time; non-zero when the deadline passed first.
+wait_for() {
+    local end=$(($(now_us) + $(us "$1")))
+    shift
+    until "$@"; do
+        [ "$(now_us)" -lt "$end" ] || return 1
+        sleep 0.1
+    done
+}
+
+# holds_for SECONDS CMD...: CMD stays true for SECONDS, polled every 0.1 s; non-zero as soon as it fails. For the
+# checks that something does not happen, which need a window.
+holds_for() {
+    local end=$(($(now_us) + $(us "$1")))
+    shift
+    while "$@"; do
+        [ "$(now_us)" -lt "$end" ] || return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+now_us() { echo "${EPOCHREALTIME//[!0-9]/}"; }
+# us SECONDS: SECONDS (1, 0.5, 2.25) in microseconds
+us() {
+    local f=${1#*.}
+    [ "$f" != "$1" ] || f=""
+    f=${f}000000
+    echo $((${1%.*} * 1000000 + 10#${f:0:6}))
 }

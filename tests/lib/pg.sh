@@ -3,11 +3,13 @@
 #                           creates role and database `ppbench` (the role is the cluster's superuser) and exports
 #                           PGHOST, PGPORT, PGUSER, PGDATABASE and PPBENCH_DATABASE_URL (libpq key=value)
 #   pg_stop DIR             stop it: fast, else immediate, else kill -9; nothing of it runs afterwards
-#   pg_restart DIR [MODE] [DOWN_S]
-#                           stop (MODE fast | immediate | kill, default fast), stay down DOWN_S seconds (default
-#                           0), start again on the same socket: "PostgreSQL restarted under load"
 #   pg_sql SQL              run SQL with psql on the last started cluster; prints rows unaligned, no headers
 #   pg_stop_all             stop every cluster this shell started (for an EXIT trap, before removing DIR)
+#   pg_shared DIR           the run's cluster: the one tests/run.sh started ($PPBENCH_TEST_PG, its DIR), else
+#                           pg_start DIR (the test's own); exports PGHOST, PGPORT, PGUSER (PGDATABASE=postgres)
+#   pg_template_db NAME PPBENCHD
+#                           create database NAME from the cluster's template `ppbench_template`, which holds the
+#                           schema: made on first use by `PPBENCHD migrate`, under a lock (tests run in parallel)
 # PostgreSQL refuses to run as root: as root (CI), the cluster runs as $PPBENCH_PG_USER, default `postgres`, which
 # then owns DIR; a root-owned 0700 parent under $TMPDIR or /tmp (mktemp -d) is made searchable (o+x) for it.
 # Clients connect as whoever runs the test: root passes the 0700 socket directory, a normal user owns it.
@@ -162,19 +164,6 @@ pg_stop() {
     _PG_DIRS=("${rest[@]}")
 }
 
-pg_restart() {
-    local dir mode=${2:-fast} down=${3:-0}
-    dir=$(cd "$1" && pwd -P) || return 1
-    case "$mode" in fast | immediate | kill) ;; *)
-        echo "pg.sh: pg_restart: mode is fast, immediate or kill" >&2
-        return 1
-        ;;
-    esac
-    _pg_down "$dir" "$mode"
-    [ "$down" = 0 ] || sleep "$down"
-    _pg_ctl_start "$dir"
-}
-
 pg_sql() {
     "$PG_BINDIR/psql" -X -A -t -q -v ON_ERROR_STOP=1 -c "$1"
 }
@@ -182,4 +171,29 @@ pg_sql() {
 pg_stop_all() {
     local d
     for d in "${_PG_DIRS[@]}"; do pg_stop "$d"; done
+}
+
+pg_shared() {
+    local dir=${PPBENCH_TEST_PG:-}
+    if [ -z "$dir" ]; then
+        pg_start "$1" || return 1
+        dir=$PGHOST
+    fi
+    export PGHOST=$dir PGPORT=$(cat "$dir/port") PGUSER=ppbench PGDATABASE=postgres
+}
+
+pg_template_db() {
+    local name=$1 bin=$2
+    (
+        flock 9 || exit 1
+        if [ "$(pg_sql "SELECT count(*) FROM pg_database WHERE datname = 'ppbench_template'")" != 1 ]; then
+            pg_sql "CREATE DATABASE ppbench_template" >/dev/null &&
+                "$bin" --database "host=$PGHOST port=$PGPORT dbname=ppbench_template user=$PGUSER" migrate >/dev/null || {
+                pg_sql "DROP DATABASE IF EXISTS ppbench_template" >/dev/null
+                echo "pg.sh: $bin migrate failed on the template database" >&2
+                exit 1
+            }
+        fi
+        pg_sql "CREATE DATABASE \"$name\" TEMPLATE ppbench_template" >/dev/null
+    ) 9>"$PGHOST/template.lock"
 }

@@ -1,10 +1,21 @@
-# Helpers for tests that need a running ppbenchd: the real binary with its embedded PostgreSQL (the default a
-# user gets from `make run`), on a free loopback port, stopped when the test file ends. Source after lib.sh.
+# Helpers for tests that need a running ppbenchd: the real binary on a free loopback port, with its workers,
+# stopped when the test file ends. Source after check.sh. The database is one of two:
+#  - by default a database of the test's own in the run's PostgreSQL cluster (pg_shared of tests/lib/pg.sh: the one
+#    tests/run.sh started, else one in $TMP), made from a template that holds the schema. ppbenchd gets its URL and,
+#    as in production, the workers are services of their own: one `ppbench-worker serve` per local platform,
+#    started and stopped here with the server (none with "embedded_workers = false");
+#  - with SERVER_EMBEDDED=1: the embedded default a user gets from `make run`, ppbenchd's own PostgreSQL in
+#    $STATE/pg with its supervised workers and its token files, for the tests of that default itself.
+# server_start sets URL, PORT, ADMIN (an admin token), WORKER_TOKEN (a worker token) and DB (the database as a
+# libpq conninfo, for psql).
+. "$(dirname "${BASH_SOURCE[0]}")/pg.sh"
 SERVER="$BUILD/bin/ppbenchd"
 chmod 755 "$TMP" # the embedded PostgreSQL runs as postgres when the tests run as root
 STATE="$TMP/state"
 SERVER_LOG="$TMP/ppbenchd.log"
 SERVER_PID=""
+WORKER_PIDS=()
+DB=""
 
 free_port() {
     local p
@@ -15,12 +26,12 @@ free_port() {
     echo 0
 }
 
-# server_start [key = value ...]: start ppbenchd; sets URL and ADMIN (the admin token, read from the 0600 file
-# ppbenchd keeps in its state directory: it prints the token only on the start that made it).
+# server_start [key = value ...]: start ppbenchd (and its workers); sets URL, PORT, ADMIN, WORKER_TOKEN and DB.
 server_start() {
     local attempt
+    server_db
     for attempt in 1 2 3; do
-        server_start_once "$@" && return 0
+        server_start_once "$@" && { server_workers "$@"; return 0; }
         # The port was taken between the probe and the bind (another test run): try another one.
         grep -q 'cannot listen' "$SERVER_LOG" || break
         PORT=""
@@ -29,8 +40,29 @@ server_start() {
     exit 1
 }
 
+# server_db: once, the test's database in the run's cluster (its URL exported for every ppbenchd the test runs)
+# and its tokens; DB alone in the embedded default.
+server_db() {
+    local name=t$$_$(basename "$0" .sh)
+    [ -z "$DB" ] || return 0
+    if [ -n "${SERVER_EMBEDDED:-}" ]; then
+        DB="host=$STATE/pg/run dbname=ppbench user=ppbench"
+        return 0
+    fi
+    if ! { pg_shared "$TMP/pg" && pg_template_db "$name" "$SERVER"; } >>"$TMP/pg.log" 2>&1; then
+        echo "FAIL server database: $(tail -n 3 "$TMP/pg.log" | tr '\n' ' ')"
+        exit 1
+    fi
+    DB="host=$PGHOST port=$PGPORT dbname=$name user=ppbench"
+    export PPBENCH_DATABASE_URL=$DB
+    ADMIN=$("$SERVER" token create --role admin 2>>"$TMP/pg.log")
+    WORKER_TOKEN=$("$SERVER" token create --role worker 2>>"$TMP/pg.log")
+}
+
+server_ready() { grep -q '^ppbench is ready' "$SERVER_LOG" || ! kill -0 "$SERVER_PID" 2>/dev/null; }
+
 server_start_once() {
-    local conf="$TMP/ppbench.conf" i
+    local conf="$TMP/ppbench.conf"
     PORT=${PORT:-$(free_port)}
     SERVER_STARTS=$((${SERVER_STARTS:-0} + 1))
     SERVER_LOG="$TMP/ppbenchd.$SERVER_STARTS.log"
@@ -40,31 +72,55 @@ server_start_once() {
     for line in "$@"; do printf '%s\n' "$line" >>"$conf"; done
     "$SERVER" --config "$conf" >>"$SERVER_LOG" 2>&1 &
     SERVER_PID=$!
-    for i in $(seq 300); do
-        grep -q '^ppbench is ready' "$SERVER_LOG" && break
-        kill -0 "$SERVER_PID" 2>/dev/null || break
-        sleep 0.1
-    done
+    wait_for 30 server_ready
     URL="http://127.0.0.1:$PORT"
     grep -q '^ppbench is ready' "$SERVER_LOG" || return 1
-    ADMIN=$(cat "$STATE/admin.token" 2>/dev/null)
+    if [ -n "${SERVER_EMBEDDED:-}" ]; then
+        ADMIN=$(cat "$STATE/admin.token" 2>/dev/null)
+        WORKER_TOKEN=$(cat "$STATE/worker.token" 2>/dev/null)
+    fi
     [ -n "$ADMIN" ]
+}
+
+# server_workers [key = value ...]: beside a ppbenchd on the run's cluster, one `ppbench-worker serve` per local
+# platform, as the embedded default's supervisor starts them (its own process group, the server's log, the
+# environment without the database URL); none with "embedded_workers = false".
+server_workers() {
+    local p
+    [ -z "${SERVER_EMBEDDED:-}" ] || return 0
+    for p in "$@"; do [[ "$p" =~ ^embedded_workers\ *=\ *false$ ]] && return 0; done
+    [ -n "${SERVER_PLATFORMS:-}" ] || SERVER_PLATFORMS=$("$WORKER" list --json 2>>"$SERVER_LOG" | jq -r '.platforms[].id')
+    for p in $SERVER_PLATFORMS; do
+        env -u PPBENCH_DATABASE_URL PPBENCH_WORKER_TOKEN="$WORKER_TOKEN" \
+            setsid "$WORKER" serve --server "$URL" --platform "$p" >>"$SERVER_LOG" 2>&1 &
+        WORKER_PIDS+=($!)
+    done
 }
 
 # psql_q SQL: run SQL in ppbenchd's database (tuples only, unaligned), with the judging queue drained before
 # and after it: the server judges queued results within milliseconds (judge_pending, schema/functions/judge.sql), a test
 # reads the verdicts of what it or a job stored at once.
 psql_q() {
-    psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c '\o /dev/null' -c 'SELECT judge_pending()' \
+    psql -qAt "$DB" -c '\o /dev/null' -c 'SELECT judge_pending()' \
         -c '\o' -c "$1" -c '\o /dev/null' -c 'SELECT judge_pending()'
 }
 
+# stop_pid PID SECONDS: SIGTERM, after SECONDS SIGKILL (to its process group too, where it leads one); reaped.
+pid_gone() { ! kill -0 "$1" 2>/dev/null; }
+stop_pid() {
+    kill -TERM "$1" 2>/dev/null
+    wait_for "$2" pid_gone "$1"
+    kill -KILL -- "-$1" "$1" 2>/dev/null
+    wait "$1" 2>/dev/null
+}
+
 server_stop() {
+    local p
+    # the workers first, as ppbenchd's supervisor does: they finish or release their jobs while the API answers
+    for p in "${WORKER_PIDS[@]}"; do stop_pid "$p" 10; done
+    WORKER_PIDS=()
     [ -n "$SERVER_PID" ] || return 0
-    kill -TERM "$SERVER_PID" 2>/dev/null
-    for _ in $(seq 150); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$SERVER_PID" 2>/dev/null
-    wait "$SERVER_PID" 2>/dev/null
+    stop_pid "$SERVER_PID" 15
     SERVER_PID=""
     # In the sanitizer build, a leak or undefined behaviour in the server is a failure like any other.
     if [ -f "$SERVER_LOG" ] && grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$SERVER_LOG"; then
@@ -82,6 +138,7 @@ server_cleanup() {
         if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$pgctl -D '$STATE/pg/data' -m immediate stop" >/dev/null 2>&1
         else "$pgctl" -D "$STATE/pg/data" -m immediate stop >/dev/null 2>&1; fi
     fi
+    pg_stop_all # a cluster of the test's own (the run's goes at the end of the run, with every database in it)
     rm -rf "$TMP"
 }
 trap server_cleanup EXIT
@@ -119,27 +176,18 @@ expect_api() {
     fi
 }
 
-# wait_job ID STATES SECONDS: poll until the job's state is one of STATES ("succeeded|failed").
-wait_job() {
-    local id=$1 states=$2 secs=$3 s
-    for _ in $(seq $((secs * 10))); do
-        api GET "/api/v1/jobs/$id"
-        s=$(printf '%s' "$BODY" | jq -r .state)
-        [[ "$s" =~ ^($states)$ ]] && return 0
-        sleep 0.1
-    done
-    return 1
+# wait_job ID STATES SECONDS: until the job's state is one of STATES ("succeeded|failed"); BODY is its document.
+job_in() {
+    api GET "/api/v1/jobs/$1"
+    [[ "$(printf '%s' "$BODY" | jq -r .state)" =~ ^($2)$ ]]
 }
+wait_job() { wait_for "$3" job_in "$1" "$2"; }
 
-# wait_cpu_worker: wait (up to 20 s) until a supervised worker serves cpu0 and is idle; sets CPU to that
-# platform's id ("host/cpu0"), empty when none came.
-wait_cpu_worker() {
-    CPU=""
-    for _ in $(seq 100); do
-        api GET /api/v1/platforms
-        CPU=$(printf '%s' "$BODY" | jq -r '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle") | .id')
-        [ -n "$CPU" ] && return 0
-        sleep 0.2
-    done
-    return 1
+# wait_cpu_worker: wait (up to 20 s) until a worker serves cpu0 and is idle; sets CPU to that platform's id
+# ("host/cpu0"), empty when none came.
+cpu_worker_idle() {
+    api GET /api/v1/platforms
+    CPU=$(printf '%s' "$BODY" | jq -r '.platforms[] | select(.local_id == "cpu0" and .worker.state == "idle") | .id')
+    [ -n "$CPU" ]
 }
+wait_cpu_worker() { wait_for 20 cpu_worker_idle; }

@@ -18,7 +18,7 @@ slurm_why() {
 }
 
 slurm_start() {
-    local n port ctl_port i state
+    local n port ctl_port i
     for b in munged mungekey slurmctld slurmd sbatch scontrol squeue scancel; do
         command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] || {
             slurm_why "$b not installed (scripts/deps.sh installs slurm-wlm and munge)"
@@ -99,14 +99,14 @@ slurm_start() {
             return 1
         }
     done
-    for i in $(seq 200); do
-        state=$(sinfo -h -N -p ppb -o '%N %t' 2>/dev/null | awk '$2 == "idle"' | wc -l)
-        [ "$state" -eq "$(echo "$SLURM_NODES" | wc -w)" ] && { SLURM_OK=1; return 0; }
-        sleep 0.1
-    done
+    wait_for 20 slurm_idle && { SLURM_OK=1; return 0; }
     slurm_why "the nodes did not become idle: $(sinfo -h -N -o '%N %t %E' 2>&1 | tr '\n' ';') $(tail -n 3 "$SLURM_DIR/log/slurmctld.log" 2>/dev/null | tr '\n' ' ')"
     return 1
 }
+
+# slurm_idle: every node of the partition idle; slurm_gone PID: a daemon has exited
+slurm_idle() { [ "$(sinfo -h -N -p ppb -o '%N %t' 2>/dev/null | awk '$2 == "idle"' | wc -l)" -eq "$(echo "$SLURM_NODES" | wc -w)" ]; }
+slurm_gone() { ! kill -0 "$1" 2>/dev/null; }
 
 slurm_stop() {
     local f pid
@@ -117,32 +117,24 @@ slurm_stop() {
         [ -f "$f" ] || continue
         pid=$(cat "$f")
         kill -TERM "$pid" 2>/dev/null
-        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        wait_for 5 slurm_gone "$pid"
         kill -KILL "$pid" 2>/dev/null
     done
 }
 
 # slurm_wait_state JOBID REGEX SECONDS: until squeue shows the Slurm job in a state matching REGEX.
-slurm_wait_state() {
-    local s
-    for _ in $(seq $(($3 * 10))); do
-        s=$(squeue -h -t all -j "$1" -o %T 2>/dev/null)
-        [[ "$s" =~ ^($2)$ ]] && return 0
-        sleep 0.1
-    done
-    return 1
-}
+slurm_in_state() { [[ "$(squeue -h -t all -j "$1" -o %T 2>/dev/null)" =~ ^($2)$ ]]; }
+slurm_wait_state() { wait_for "$3" slurm_in_state "$1" "$2"; }
 
 # slurm_ctld_stop, slurm_ctld_start: the controller goes away and comes back (its state kept).
 slurm_ctld_stop() {
     local pid
     pid=$(cat "$SLURM_DIR/slurmctld.pid" 2>/dev/null) || return 0
     kill -TERM "$pid" 2>/dev/null
-    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null
+    wait_for 10 slurm_gone "$pid" || kill -KILL "$pid" 2>/dev/null
 }
+slurm_any_idle() { sinfo -h -o %t 2>/dev/null | grep -q idle; }
 slurm_ctld_start() {
     /usr/sbin/slurmctld -f "$SLURM_CONF" >>"$SLURM_DIR/log/slurmctld.out" 2>&1 || return 1
-    for _ in $(seq 100); do sinfo -h -o %t 2>/dev/null | grep -q idle && return 0; sleep 0.2; done
-    return 1
+    wait_for 20 slurm_any_idle
 }

@@ -64,7 +64,7 @@ EOF
 SHOTS="$BUILD/browser-shots"
 rm -rf "$SHOTS" && mkdir -p "$SHOTS"
 PPBENCH_URL=$URL PPBENCH_TOKEN=$ADMIN PPBENCH_WORKER_TOKEN=$WORKER_TOKEN PPBENCH_PLATFORM=$CPU SHOTS=$SHOTS \
-    PPBENCH_DB="host=$STATE/pg/run dbname=ppbench user=ppbench" PPBENCH_SEED_SQL="$TMP/flagged.sql" \
+    PPBENCH_DB="$DB" PPBENCH_SEED_SQL="$TMP/flagged.sql" \
     PPBENCH_MODELS=$(printf '%s' "$BODY" | jq -r --arg p "$CPU" '.platforms[] | select(.id == $p) | .models | join(" ")') \
     timeout 600 node "$DIR/dashboard.mjs" 2>"$TMP/node.err"
 rc=$?

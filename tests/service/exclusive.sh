@@ -186,7 +186,7 @@ PORT2=$(free_port)
 mkdir -p "$TMP/state2"
 printf 'listen = 127.0.0.1:%s\nstate_dir = %s\nthreads = 4\nembedded_workers = false\nlease_s = 30\n' \
     "$PORT2" "$TMP/state2" >"$TMP/ppbench2.conf"
-PPBENCH_DATABASE_URL="host=$STATE/pg/run dbname=ppbench user=ppbench" "$SERVER" --config "$TMP/ppbench2.conf" \
+PPBENCH_DATABASE_URL="$DB" "$SERVER" --config "$TMP/ppbench2.conf" \
     >"$TMP/ppbenchd2.log" 2>&1 &
 SERVER2_PID=$!
 for _ in $(seq 300); do grep -q '^ppbench is ready' "$TMP/ppbenchd2.log" && break; sleep 0.1; done

@@ -400,7 +400,7 @@ one_sql() { # PLATFORM GB/S: one result's INSERT
             $2 * 1e9, 0, true, jsonb_build_object('opencl.driver_version', '7.7', 'compiler', 'gcc 12', 'ppbench.version', 't')
         FROM (SELECT 25165824 / ($2 * 1e9) AS t) x;"
 }
-psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "BEGIN; $(one_sql conc-a 120) SELECT pg_sleep(1.5); COMMIT;" >/dev/null &
+psql -qAt "$DB" -c "BEGIN; $(one_sql conc-a 120) SELECT pg_sleep(1.5); COMMIT;" >/dev/null &
 cpid=$!
 sleep 0.5
 psql_q "$(one_sql conc-b 130)" >/dev/null
@@ -418,7 +418,7 @@ same "an excluded result leaves its window ($STATUS)" \
 
 # Judging is not the INSERT's (judge_pending, schema/functions/judge.sql): the statement only queues its rows, and the
 # server's notifier, woken by the queue's notification, judges them by itself (no test drains here).
-raw_q() { psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "$1"; }
+raw_q() { psql -qAt "$DB" -c "$1"; }
 mkplat async-1 "SimGPU Q"
 raw_q "BEGIN; $(one_sql async-1 100) SELECT count(*) FROM judge_queue; SELECT count(*) FROM baselines
        WHERE platform_id = 'async-1'; COMMIT;" >"$TMP/async"

@@ -59,11 +59,11 @@ m() { grep -c -- "$1" "$TMP/metrics"; }
     pass "workers by state and the queue depth" || fail "workers by state and the queue depth" "$(grep -E 'workers|queue' "$TMP/metrics")"
 # Judging's lag: a result stored while the judge is held (this test holds judging's lock) counts as queued,
 # and not once judged.
-psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" \
+psql -qAt "$DB" \
     -c "SELECT pg_advisory_lock(hashtext('ppbench judge')), pg_sleep(1.5)" >/dev/null &
 lock_pid=$!
 sleep 0.5
-psql -qAt "host=$STATE/pg/run dbname=ppbench user=ppbench" -c "INSERT INTO results (platform_id, suite, kernel,
+psql -qAt "$DB" -c "INSERT INTO results (platform_id, suite, kernel,
     model, precision, size, bytes, flops, times_s, min_s, max_s, mean_s, median_s, stddev_s, bandwidth, gflops,
     verified, provenance) VALUES ('m-3', 'stream', 'copy', 'openmp', 'fp64', 1024, 16384, 0, '{1e-6,1e-6}', 1e-6,
     1e-6, 1e-6, 1e-6, 0, 16384e6, 0, true, '{}')"

@@ -2,6 +2,7 @@
 # and readiness, the OpenAPI document against the served routes, PostgreSQL going away and coming back.
 . "$(dirname "$0")/../lib/check.sh"
 . "$(dirname "$0")/../lib/server.sh"
+SERVER_EMBEDDED=1 # PostgreSQL goes away: the embedded cluster, not the run's shared one
 [ -x "$SERVER" ] || { skip "server api" "ppbenchd not built"; exit 0; }
 
 server_start "embedded_workers = false" "max_body_bytes = 65536" "lease_s = 2" "max_wait_s = 2"

@@ -4,6 +4,7 @@
 # protocol is driven by hand, as two workers sharing one worker token).
 . "$(dirname "$0")/../lib/check.sh"
 . "$(dirname "$0")/../lib/server.sh"
+SERVER_EMBEDDED=1 # the state directory's lock, the supervised PostgreSQL and the admin token file
 [ -x "$SERVER" ] || { skip "server hardening" "ppbenchd not built"; exit 0; }
 
 server_start "embedded_workers = false" "lease_s = 30"

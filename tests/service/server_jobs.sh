@@ -4,6 +4,7 @@
 # mid-job, kill -9 of ppbenchd.
 . "$(dirname "$0")/../lib/check.sh"
 . "$(dirname "$0")/../lib/server.sh"
+SERVER_EMBEDDED=1 # the embedded default itself
 [ -x "$SERVER" ] || { skip "server jobs" "ppbenchd not built"; exit 0; }
 
 server_start "lease_s = 3" "heartbeat_s = 1"

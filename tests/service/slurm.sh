@@ -21,8 +21,10 @@ fi
 # ppbenchd with the Slurm executor for the platforms of hosts n1..n3, no resident worker: every job of those
 # platforms goes through sbatch, and `ppbench-worker serve --once --job ID` runs it on the allocated node.
 mkdir -p "$TMP/slurm/out" "$PWD/$BUILD/test-cache"
+server_db # the worker token, for the workers of the Slurm jobs
+printf '%s\n' "$WORKER_TOKEN" >"$TMP/worker.token"
 server_start "embedded_workers = false" "lease_s = 4" "heartbeat_s = 1" "slurm_partition = ppb" \
-    "slurm_platforms = host=n*" "slurm_worker = $PWD/$WORKER" "slurm_token_file = $STATE/worker.token" \
+    "slurm_platforms = host=n*" "slurm_worker = $PWD/$WORKER" "slurm_token_file = $TMP/worker.token" \
     "slurm_output = $TMP/slurm/out/%j.out" "slurm_poll_s = 1" "slurm_time_margin_s = 60" \
     "slurm_export = NONE" "slurm_nodes_s = 1" "noise_best_percent = 100000" "noise_mean_percent = 100000" "baseline_min_results = 3"
 J=/api/v1/jobs
@@ -43,7 +45,7 @@ jq_true "slurm: the Health page has them, never measured (not a stale worker), w
 # The nodes' platforms, as a first run on each registers them (the worker names its host after
 # SLURMD_NODENAME, the Slurm node it runs on).
 for n in $SLURM_NODES; do
-    SLURMD_NODENAME=$n PPBENCH_WORKER_TOKEN=$(cat "$STATE/worker.token") \
+    SLURMD_NODENAME=$n PPBENCH_WORKER_TOKEN=$WORKER_TOKEN \
         "$WORKER" serve --once --server "$URL" --platform cpu0 >>"$TMP/register.log" 2>&1
 done
 api GET /api/v1/platforms
@@ -266,12 +268,12 @@ fi
 # attempts left, then fails it with Slurm's state and reason. The pretend GPU (a registration, no device) makes
 # the node's worker fail at once.
 AS_WORKER_ID="" AS_WORKER_SECRET=""
-api POST /api/v1/workers/register '{"host":"n3","pid":1,"version":"test","platform":{"id":"gpu0","kind":"gpu","name":"pretend GPU","devices":[{"model":"opencl","index":0,"name":"pretend"}]}}' "$(cat "$STATE/worker.token")"
+api POST /api/v1/workers/register '{"host":"n3","pid":1,"version":"test","platform":{"id":"gpu0","kind":"gpu","name":"pretend GPU","devices":[{"model":"opencl","index":0,"name":"pretend"}]}}' "$WORKER_TOKEN"
 as_worker "$BODY"
 api GET /api/v1/platforms
 jq_true "slurm: the first run on a discovered node fills in its device" "$TMP/resp" \
     '.platforms[] | select(.id == "n3/gpu0") | .name == "pretend GPU" and .models == ["opencl"] and .slurm.node == "n3"'
-api POST "/api/v1/workers/$AS_WORKER_ID/deregister" "" "$(cat "$STATE/worker.token")"
+api POST "/api/v1/workers/$AS_WORKER_ID/deregister" "" "$WORKER_TOKEN"
 AS_WORKER_ID="" AS_WORKER_SECRET=""
 api POST $J '{"suite":"stream","model":"opencl","platform":"n3/gpu0","params":{"arraysize":65536,"numtimes":5},"max_attempts":2}' "$ADMIN"
 id=$(printf '%s' "$BODY" | jq -r .id)
@@ -366,7 +368,7 @@ wait_slurm_state "$id" PENDING 20
 # The node's own environment, as Slurm gives it (slurm_export = NONE): check.sh's PPBENCH_LLC_BYTES_CPU0=0 would
 # make the openmp stream store through the caches, another variant than the jobs Slurm ran, and its
 # PPBENCH_SMBIOS_ROOT would register the node without the CPU peak those jobs found.
-env -u PPBENCH_LLC_BYTES_CPU0 -u PPBENCH_SMBIOS_ROOT SLURMD_NODENAME=n2 PPBENCH_WORKER_TOKEN=$(cat "$STATE/worker.token") \
+env -u PPBENCH_LLC_BYTES_CPU0 -u PPBENCH_SMBIOS_ROOT SLURMD_NODENAME=n2 PPBENCH_WORKER_TOKEN=$WORKER_TOKEN \
     "$WORKER" serve --once --job "$id" --server "$URL" --platform cpu0 >>"$TMP/byhand.log" 2>&1
 resumed=""
 for _ in $(seq 300); do
