@@ -6,14 +6,15 @@
 . "$(dirname "$0")/../lib/server.sh"
 [ -x "$SERVER" ] && [ -x "$WORKER" ] || { skip "claim wake" "ppbenchd or ppbench-worker not built"; exit 0; }
 server_start "embedded_workers = false"
-WT=$("$SERVER" token create --role worker --state-dir "$STATE" 2>>"$SERVER_LOG")
-PPBENCH_WORKER_TOKEN=$WT "$WORKER" serve --server "$URL" --platform cpu0 >"$TMP/worker.log" 2>&1 &
+PPBENCH_WORKER_TOKEN=$WORKER_TOKEN "$WORKER" serve --server "$URL" --platform cpu0 >"$TMP/worker.log" 2>&1 &
 WPID=$!
 trap 'kill $WPID 2>/dev/null; wait $WPID 2>/dev/null; server_cleanup' EXIT
 wait_cpu_worker || { fail "claim wake: the worker serves cpu0" "$(tail -n 3 "$TMP/worker.log" | tr '\n' ' ')"; exit 0; }
-lat=""
+# in_poll JOB: the worker's idle heartbeat after JOB came, which it sends just before its next long poll
+in_poll() { [ "$(psql_q "SELECT w.last_heartbeat > j.finished_at FROM jobs j JOIN workers w ON w.id = j.worker_id WHERE j.id = $1")" = t ]; }
+lat="" id=""
 for _ in 1 2 3 4 5; do
-    sleep 0.3 # the worker is back in its long poll
+    [ -z "$id" ] || wait_for 10 in_poll "$id"
     api POST /api/v1/jobs "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"kernels\":[\"copy\"],\"params\":{\"arraysize\":1000,\"numtimes\":5}}" "$ADMIN"
     id=$(printf '%s' "$BODY" | jq -r .id)
     wait_job "$id" "succeeded|failed|cancelled" 30 >/dev/null

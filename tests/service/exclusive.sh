@@ -29,7 +29,7 @@ trap cleanup EXIT
 
 # max_wait_s = 4: the Slurm path's worker hears that its job waits every 4 s (its long poll is cut to that)
 server_start "embedded_workers = false" "lease_s = 30" "heartbeat_s = 2" "max_wait_s = 4"
-WT=$("$SERVER" token create --role worker --state-dir "$STATE" 2>>"$SERVER_LOG")
+WT=$WORKER_TOKEN
 CPUDOC=$("$WORKER" list --json | jq -c '.platforms[] | select(.id == "cpu0")')
 STREAM='"suite": "stream", "model": "openmp", "kernels": ["copy"]'
 
@@ -89,8 +89,7 @@ j3=$(submit hy/gpu1); claim "$G1" 1
 same "a later GPU job does not overtake the CPU job that waits for its host" "$STATUS $(state "$j3")" "204 queued"
 # The CPU worker long-polls; the host frees up when gpu0's job ends, which wakes it.
 ( claim "$C0" 4; echo "$STATUS $JOB $EPOCH $(date +%s.%N)" >"$TMP/cpu_claim" ) &
-sleep 1.5
-[ -s "$TMP/cpu_claim" ] && fail "the held-back CPU worker keeps waiting" "$(cat "$TMP/cpu_claim")"
+holds_for 1.5 test ! -s "$TMP/cpu_claim" || fail "the held-back CPU worker keeps waiting" "$(cat "$TMP/cpu_claim")"
 t0=$(date +%s.%N)
 finish "$G0" "$j1" "$e1"
 wait $!
@@ -116,7 +115,7 @@ PPBENCH_WORKER_TOKEN=$WT "$WORKER" serve --server "$URL" --platform cpu0 --host 
     >"$TMP/once.log" 2>&1 &
 ONCE=$!
 PIDS+=("$ONCE")
-sleep 5.5
+wait_for 10 grep -q "job=$js waits: hy/gpu" "$TMP/once.log" # its claim's long poll (max_wait_s) ends first
 if kill -0 "$ONCE" 2>/dev/null && [ "$(state "$js")" = queued ] && grep -q "job=$js waits: hy/gpu" "$TMP/once.log"; then
     pass "serve --once --job waits while GPU jobs of its host run"
 else
@@ -131,14 +130,16 @@ same "serve --once --job runs its job once the host is free, and exits" "$(state
 # A bad value is refused by name, and SIGHUP with none for every kind: one job per worker, nothing more.
 cp "$TMP/ppbench.conf" "$TMP/ppbench.conf.orig"
 echo "exclusive_gpu = sometimes" >>"$TMP/ppbench.conf"
+# reloaded N: the server's log has more than N reload lines
+reloaded() { [ "$(grep -c 'reload\(:\| refused\)' "$SERVER_LOG")" -gt "$1" ]; }
 kill -HUP "$SERVER_PID"
-for _ in $(seq 30); do grep -q 'reload refused' "$SERVER_LOG" && break; sleep 0.1; done
+wait_for 5 reloaded 0
 grep -q 'reload refused.*exclusive_gpu: "sometimes" is not host, device or none' "$SERVER_LOG" &&
     pass "a bad exclusive value is refused by name" || fail "a bad exclusive value is refused by name" "$(grep reload "$SERVER_LOG" | tail -n 1)"
 cp "$TMP/ppbench.conf.orig" "$TMP/ppbench.conf"
 printf 'exclusive_cpu = none\nexclusive_gpu = none\nexclusive_accel = none\n' >>"$TMP/ppbench.conf"
 kill -HUP "$SERVER_PID"
-for _ in $(seq 30); do grep -q 'reload: configuration' "$SERVER_LOG" && break; sleep 0.1; done
+wait_for 5 reloaded 1
 fake hy cpu0 cpu; C0=$FW_hy_cpu0
 j5=$(submit hy/gpu0); claim "$G0" 0; e5=$EPOCH
 j6=$(submit hy/cpu0); claim "$C0" 0; e6=$EPOCH
@@ -147,7 +148,7 @@ same "none: a CPU job and two GPU jobs of one host run at once" "$(state "$j5") 
 finish "$G0" "$j5" "$e5"; finish "$C0" "$j6" "$e6"; finish "$G1" "$j7" "$e7"
 cp "$TMP/ppbench.conf.orig" "$TMP/ppbench.conf"
 kill -HUP "$SERVER_PID"
-sleep 0.5
+wait_for 5 reloaded 2
 
 # ---- host hx: a real worker on cpu0 running real jobs, a faked gpu0 beside it ----
 fake hx gpu0 gpu
@@ -161,10 +162,8 @@ GX=$FW_hx_gpu0
 PIDS+=($!)
 PPBENCH_WORKER_TOKEN=$WT "$WORKER" serve --server "$URL" --platform cpu0 --host hx >"$TMP/worker.log" 2>&1 &
 PIDS+=($!)
-for _ in $(seq 100); do
-    [ "$(psql_q "SELECT count(*) FROM workers WHERE platform_id = 'hx/cpu0' AND state = 'idle'")" = 1 ] && break
-    sleep 0.2
-done
+hx_idle() { [ "$(psql_q "SELECT count(*) FROM workers WHERE platform_id = 'hx/cpu0' AND state = 'idle'")" = 1 ]; }
+wait_for 20 hx_idle
 ids=""
 for i in 1 2 3 4 5; do
     ids="$ids $(submit hx/cpu0 0 '{"arraysize": 400000, "numtimes": 20}') $(submit hx/gpu0)"
@@ -189,7 +188,7 @@ printf 'listen = 127.0.0.1:%s\nstate_dir = %s\nthreads = 4\nembedded_workers = f
 PPBENCH_DATABASE_URL="$DB" "$SERVER" --config "$TMP/ppbench2.conf" \
     >"$TMP/ppbenchd2.log" 2>&1 &
 SERVER2_PID=$!
-for _ in $(seq 300); do grep -q '^ppbench is ready' "$TMP/ppbenchd2.log" && break; sleep 0.1; done
+wait_for 30 grep -q '^ppbench is ready' "$TMP/ppbenchd2.log"
 URL2="http://127.0.0.1:$PORT2"
 grep -q '^ppbench is ready' "$TMP/ppbenchd2.log" && pass "a second ppbenchd on the first one's database" ||
     fail "a second ppbenchd on the first one's database" "$(tail -n 3 "$TMP/ppbenchd2.log" | tr '\n' ' ')"

@@ -74,14 +74,17 @@ api POST /api/v1/schedules "{\"name\": \"gpus\", \"spec\": \"@every 2s\", $JOB, 
 check "schedule created (201) with its tag and due time" '.id and .tag == "schedule:\(.id)" and .due_at and .paused == false'
 SID=$(printf '%s' "$BODY" | jq -r .id)
 sched_jobs() { psql_q "SELECT count(*) || ' ' || count(DISTINCT platform_id) FROM jobs WHERE tags @> ARRAY['schedule:$SID']"; }
-sleep 1.5
-same "schedule: nothing before it is due" "$(sched_jobs)" "0 0"
-for _ in $(seq 30); do [ "$(sched_jobs)" != "0 0" ] && break; sleep 0.1; done
+fired() { [ "$(sched_jobs)" != "0 0" ]; }
+wait_for 6 fired
 t1=$(date +%s.%N)
+same "schedule: nothing before it is due" \
+    "$(psql_q "SELECT count(*) FROM jobs j, schedules s WHERE s.id = $SID AND j.tags @> ARRAY['schedule:$SID']
+               AND j.created_at < s.created_at + interval '2 s'")" "0"
 same "schedule fires once per matching platform (gpu on node-*: 2 of 4)" "$(sched_jobs)" "2 2"
 awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 1.9 && b - a <= 4.5) }' &&
     pass "schedule fires on time (2 s after its creation)" || fail "schedule fires on time" "after $t0 -> $t1"
-for _ in $(seq 40); do [ "$(sched_jobs)" = "4 2" ] && break; sleep 0.1; done
+fired_twice() { [ "$(sched_jobs)" = "4 2" ]; }
+wait_for 6 fired_twice
 t2=$(date +%s.%N)
 same "schedule fires again, once per platform" "$(sched_jobs)" "4 2"
 awk -v a="$t0" -v b="$t2" 'BEGIN { exit !(b - a >= 3.9 && b - a <= 7) }' &&
@@ -89,7 +92,9 @@ awk -v a="$t0" -v b="$t2" 'BEGIN { exit !(b - a >= 3.9 && b - a <= 7) }' &&
 api GET "/api/v1/schedules/$SID"
 check "schedule shows its last outcome" '.fired == 2 and .last.outcome == "running" and (.last.jobs | length) == 2 and .last.states.queued == 2'
 expect_api "pause a schedule" 200 - POST "/api/v1/schedules/$SID/pause" "" "$ADMIN"
-sleep 2.5
+# past_due ID SECONDS: the server's clock is SECONDS past the schedule's due time (a firing would have come)
+past_due() { [ "$(psql_q "SELECT now() > due_at + interval '$2 s' FROM schedules WHERE id = $1")" = t ]; }
+wait_for 5 past_due "$SID" 1.5
 same "a paused schedule does not fire" "$(sched_jobs)" "4 2"
 api POST "/api/v1/schedules/$SID/run" "" "$ADMIN"
 check "run now fires a paused schedule at once" '.fired == 3 and (.last.jobs | length) == 2'
@@ -109,15 +114,16 @@ fi
 expect_api "schedule: a name taken" 422 invalid_value POST /api/v1/schedules \
     "{\"name\": \"gpus\", \"spec\": \"@every 1m\", $JOB}" "$ADMIN"
 
-# Downtime: a schedule every 2 s, ppbenchd stopped for 7 s (three missed firings), fires once on start.
+# Downtime: a schedule every 2 s, ppbenchd stopped past three of its due times, fires once on start.
 api POST /api/v1/schedules "{\"name\": \"down\", \"spec\": \"@every 2s\", $JOB, \"selector\": {\"host\": \"other-c\"}}" "$ADMIN"
 DID=$(printf '%s' "$BODY" | jq -r .id)
 server_stop
-sleep 7
+wait_for 10 past_due "$DID" 4.5
 restart=$(date -u +%Y-%m-%dT%H:%M:%S.%6NZ)
 server_start "${CONF[@]}"
 down_jobs() { psql_q "SELECT count(*) FROM jobs WHERE tags @> ARRAY['schedule:$DID'] AND created_at >= '$restart'"; }
-for _ in $(seq 30); do [ "$(down_jobs)" != 0 ] && break; sleep 0.1; done
+down_fired() { [ "$(down_jobs)" != 0 ]; }
+wait_for 5 down_fired
 same "after downtime a schedule fires once, not once per missed time" "$(down_jobs)" "1"
 same "and its next due time is after that firing, on its phase" \
     "$(psql_q "SELECT (due_at > last_fired_at AND due_at <= last_fired_at + interval '2 seconds')::text || ' due ' || due_at || ' fired ' || last_fired_at || ' created ' || created_at FROM schedules WHERE id = $DID" | cut -c1-1)" "t" ||
@@ -246,10 +252,8 @@ same "cleared: ok, with a cleared alert" "$(hstate sim-r) $(nalerts sim-r cleare
 
 # ---- alerts ----
 want=$(psql_q "SELECT count(*) FROM alerts")
-for _ in $(seq 150); do
-    [ "$(psql_q "SELECT count(*) FROM alerts WHERE pending")" = 0 ] && break
-    sleep 0.1
-done
+delivered() { [ "$(psql_q "SELECT count(*) FROM alerts WHERE pending")" = 0 ]; }
+wait_for 15 delivered
 same "every alert delivered" "$(psql_q "SELECT count(*) FROM alerts WHERE pending OR delivered_at IS NULL")" "0"
 same "the receiver got each event once, the refused first delivery too" \
     "$(jq -r '"\(.event) \(.platform) \(.result_id)"' "$TMP/received" | sort -u | wc -l) $(wc -l <"$TMP/received")" "$want $want"
@@ -386,7 +390,8 @@ same "peer_merge: three changes one by one, six in one pass" "$(psql_q "
     FROM peer_merge(ARRAY['a', 'b', 'c'], ARRAY[1, 2, 3]::float8[], ARRAY['b', 'd', 'a', 'e', 'b', 'c'],
                     ARRAY[5, 0.5, NULL, 4, 2.5, NULL]::float8[])" | tr '\n' ';')" "d,c,b 0.5,3,5;d,b,e 0.5,2.5,4;"
 # fold: the pending changes into the groups (the notifier does it each second; -1: it holds the lock now)
-fold() { for _ in $(seq 50); do [ "$(psql_q "SELECT peer_groups_compact() >= 0")" = t ] && return; sleep 0.1; done; }
+folded() { [ "$(psql_q "SELECT peer_groups_compact() >= 0")" = t ]; }
+fold() { wait_for 5 folded; }
 api DELETE /api/v1/platforms/sim-n "" "$ADMIN"
 same "every peer group as judging sees it is the one rebuilt from the baselines (a platform removed: $STATUS)" \
     "$(groups_rebuilt)" "0 some 0"
@@ -400,10 +405,18 @@ one_sql() { # PLATFORM GB/S: one result's INSERT
             $2 * 1e9, 0, true, jsonb_build_object('opencl.driver_version', '7.7', 'compiler', 'gcc 12', 'ppbench.version', 't')
         FROM (SELECT 25165824 / ($2 * 1e9) AS t) x;"
 }
-psql -qAt "$DB" -c "BEGIN; $(one_sql conc-a 120) SELECT pg_sleep(1.5); COMMIT;" >/dev/null &
+# The first writer commits once the second (conc-b) waits for it (5 s at most).
+psql -qAt "$DB application_name=conc-a" -c "BEGIN; $(one_sql conc-a 120)
+    DO \$\$ BEGIN FOR i IN 1..100 LOOP
+        PERFORM pg_stat_clear_snapshot();
+        EXIT WHEN EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = 'conc-b'
+                          AND pg_backend_pid() = ANY (pg_blocking_pids(pid)));
+        PERFORM pg_sleep(0.05);
+    END LOOP; END \$\$; COMMIT;" >/dev/null &
 cpid=$!
-sleep 0.5
-psql_q "$(one_sql conc-b 130)" >/dev/null
+first_waits() { [ "$(psql -qAt "$DB" -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'conc-a' AND wait_event = 'PgSleep'")" = 1 ]; }
+wait_for 10 first_waits
+PGAPPNAME=conc-b psql_q "$(one_sql conc-b 130)" >/dev/null
 wait "$cpid"
 same "two writers of one peer group at once: both seen" \
     "$(psql_q "SELECT array_to_string(ARRAY(SELECT unnest(ids) ORDER BY 1), ',') FROM peer_groups_now() WHERE device = 'SimGPU C'") $(groups_rebuilt)" \
@@ -423,10 +436,7 @@ mkplat async-1 "SimGPU Q"
 raw_q "BEGIN; $(one_sql async-1 100) SELECT count(*) FROM judge_queue; SELECT count(*) FROM baselines
        WHERE platform_id = 'async-1'; COMMIT;" >"$TMP/async"
 judged=""
-for _ in $(seq 50); do
-    [ "$(raw_q "SELECT count(*) FROM judge_queue")/$(raw_q "SELECT count(*) FROM baselines WHERE platform_id = 'async-1'")" = 0/1 ] &&
-        { judged=1; break; }
-    sleep 0.1
-done
+async_judged() { [ "$(raw_q "SELECT count(*) FROM judge_queue")/$(raw_q "SELECT count(*) FROM baselines WHERE platform_id = 'async-1'")" = 0/1 ]; }
+wait_for 5 async_judged && judged=1
 same "the INSERT queues its result, unjudged; the server judges it by itself" "$(tr '\n' ' ' <"$TMP/async")${judged:+judged}" \
     "1 0 judged"

@@ -57,17 +57,20 @@ m() { grep -c -- "$1" "$TMP/metrics"; }
     pass "latency histogram per route" || fail "latency histogram per route" "$(grep duration_seconds_bucket "$TMP/metrics" | head -3)"
 [ "$(m '^ppbench_workers{state="idle"} 1$')" = 1 ] && [ "$(m '^ppbench_queue_depth 0$')" = 1 ] &&
     pass "workers by state and the queue depth" || fail "workers by state and the queue depth" "$(grep -E 'workers|queue' "$TMP/metrics")"
-# Judging's lag: a result stored while the judge is held (this test holds judging's lock) counts as queued,
-# and not once judged.
-psql -qAt "$DB" \
-    -c "SELECT pg_advisory_lock(hashtext('ppbench judge')), pg_sleep(1.5)" >/dev/null &
+# Judging's lag: a result stored while the judge is held (this test holds judging's lock, in a session it ends
+# when done) counts as queued, and not once judged.
+psql -qAt "$DB application_name=judge-held" \
+    -c "SELECT pg_advisory_lock(hashtext('ppbench judge')), pg_sleep(60)" >/dev/null 2>&1 &
 lock_pid=$!
-sleep 0.5
+held() { [ "$(psql -qAt "$DB" -c "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)
+    WHERE a.application_name = 'judge-held' AND l.locktype = 'advisory' AND l.granted")" = 1 ]; }
+wait_for 10 held
 psql -qAt "$DB" -c "INSERT INTO results (platform_id, suite, kernel,
     model, precision, size, bytes, flops, times_s, min_s, max_s, mean_s, median_s, stddev_s, bandwidth, gflops,
     verified, provenance) VALUES ('m-3', 'stream', 'copy', 'openmp', 'fp64', 1024, 16384, 0, '{1e-6,1e-6}', 1e-6,
     1e-6, 1e-6, 1e-6, 0, 16384e6, 0, true, '{}')"
 held=$(curl -s "$URL/metrics" | grep '^ppbench_judge_queue ')
+psql -qAt "$DB" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'judge-held'" >/dev/null
 wait "$lock_pid"
 psql_q "SELECT 1" >/dev/null
 [ "$held" = "ppbench_judge_queue 1" ] && [ "$(curl -s "$URL/metrics" | grep '^ppbench_judge_queue ')" = "ppbench_judge_queue 0" ] &&
@@ -103,12 +106,11 @@ prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/prom" \
 PROM_PID=$!
 trap 'kill $PROM_PID 2>/dev/null; wait $PROM_PID 2>/dev/null; server_cleanup' EXIT
 q() { curl -s --get --data-urlencode "query=$1" "http://127.0.0.1:$PPORT/api/v1/query"; }
-up=""
-for _ in $(seq 150); do
+scraped() {
     up=$(q 'up{job="ppbench"}' | jq -r '.data.result[0].value[1] // empty' 2>/dev/null)
-    [ "$up" = 1 ] && break
-    sleep 0.2
-done
+    [ "$up" = 1 ]
+}
+wait_for 30 scraped
 [ "$up" = 1 ] && pass "prometheus scrapes ppbenchd (up == 1)" ||
     fail "prometheus scrapes ppbenchd" "up=$up; $(curl -s "http://127.0.0.1:$PPORT/api/v1/targets" | head -c 400) $(tail -n 3 "$TMP/prometheus.log")"
 v=$(q 'sum(ppbench_http_requests_total{route="GET /api/v1/platforms"})' | jq -r '.data.result[0].value[1] // empty')

@@ -104,13 +104,7 @@ api POST $J "$good" "$SUBMIT"
 late=$(printf '%s' "$BODY" | jq -r .id)
 api POST "/api/v1/workers/$WID/claim?wait=5" "" "$WORKER"
 e1=$(printf '%s' "$BODY" | jq -r .job.epoch)
-requeued=""
-for _ in $(seq 80); do
-    api GET "$J/$late"
-    [ "$(printf '%s' "$BODY" | jq -r .state)" = queued ] && { requeued=1; break; }
-    sleep 0.1
-done
-[ -n "$requeued" ] && pass "an expired lease puts the job back in the queue" || fail "an expired lease puts the job back in the queue" "$BODY"
+wait_job "$late" queued 8 && pass "an expired lease puts the job back in the queue" || fail "an expired lease puts the job back in the queue" "$BODY"
 api POST "/api/v1/workers/$WID/heartbeat" '{}' "$WORKER"
 api POST "/api/v1/workers/$WID/claim?wait=5" "" "$WORKER"
 e2=$(printf '%s' "$BODY" | jq -r .job.epoch)
@@ -149,7 +143,8 @@ load() { # bounded: at most 600 requests or until $TMP/stop_load exists
 }
 load &
 loadpid=$!
-sleep 0.5
+answered() { [ -s "$TMP/load_codes" ]; } # the load runs
+wait_for 10 answered
 mv "$STATE/pg/data/postgresql.conf" "$TMP/postgresql.conf"
 asuser "$pgctl -D '$STATE/pg/data' -m fast stop" >/dev/null 2>&1
 curl -s -D "$TMP/headers" -o "$TMP/resp" -H "Authorization: Bearer $READ" "$URL/api/v1/jobs" >/dev/null
@@ -162,8 +157,11 @@ fi
 expect_api "database down: readyz says not ready" 503 not_ready GET /readyz
 expect_api "database down: healthz still answers" 200 - GET /healthz
 mv "$TMP/postgresql.conf" "$STATE/pg/data/postgresql.conf"
-for _ in $(seq 200); do api GET /readyz; [ "$STATUS" = 200 ] && break; sleep 0.2; done
-sleep 0.5
+ready() { api GET /readyz; [ "$STATUS" = 200 ]; }
+wait_for 40 ready
+# the load's last answers come after the database is back
+ok_again() { [ "$(tail -n 1 "$TMP/load_codes")" = 200 ]; }
+wait_for 10 ok_again
 touch "$TMP/stop_load"
 wait "$loadpid"
 codes=$(sort "$TMP/load_codes" | uniq -c | tr '\n' ' ')
@@ -178,13 +176,13 @@ expect_api "database back: the server recovers by itself" 200 - GET /api/v1/jobs
 # SIGHUP validates the whole new configuration before applying it; a bad file changes nothing.
 echo "lease_s = 9" >>"$TMP/ppbench.conf"
 kill -HUP "$SERVER_PID"
-for _ in $(seq 30); do grep -q 'reload: configuration' "$SERVER_LOG" && break; sleep 0.1; done
+wait_for 5 grep -q 'reload: configuration' "$SERVER_LOG"
 api POST /api/v1/workers/register "{\"host\":\"reloadhost\",\"pid\":3,\"platform\":$PLATFORM}" "$WORKER"
 [ "$(printf '%s' "$BODY" | jq -r .lease_s)" = 9 ] && pass "SIGHUP applies a valid configuration" ||
     fail "SIGHUP applies a valid configuration" "$STATUS $BODY"
 echo "lease_s = -1" >>"$TMP/ppbench.conf"
 kill -HUP "$SERVER_PID"
-for _ in $(seq 30); do grep -q 'reload refused' "$SERVER_LOG" && break; sleep 0.1; done
+wait_for 5 grep -q 'reload refused' "$SERVER_LOG"
 api POST /api/v1/workers/register "{\"host\":\"reloadhost2\",\"pid\":4,\"platform\":$PLATFORM}" "$WORKER"
 grep -q 'reload refused.*lease_s: -1 is out of range' "$SERVER_LOG" && [ "$(printf '%s' "$BODY" | jq -r .lease_s)" = 9 ] &&
     pass "SIGHUP refuses an invalid configuration and keeps the running one" ||

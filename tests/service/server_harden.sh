@@ -143,10 +143,12 @@ FIRST_PID=$SERVER_PID FIRST_LOG=$SERVER_LOG
 printf 'listen = 127.0.0.1:%s\nstate_dir = %s\n' "$(free_port)" "$STATE" >"$TMP/second.conf"
 timeout 60 "$SERVER" --config "$TMP/second.conf" >"$TMP/second.log" 2>&1
 rc=$?
-sleep 1
-api GET /readyz
-if [ "$rc" -ne 0 ] && grep -q 'in use by another ppbenchd' "$TMP/second.log" && [ "$STATUS" = 200 ] &&
-    [ "$(head -n 1 "$STATE/pg/data/postmaster.pid")" = "$PGPID" ] && kill -0 "$PGPID" 2>/dev/null; then
+# first_pg_serves: the first one's postmaster runs and the service is ready
+first_pg_serves() {
+    api GET /readyz
+    [ "$STATUS" = 200 ] && [ "$(head -n 1 "$STATE/pg/data/postmaster.pid")" = "$PGPID" ] && kill -0 "$PGPID" 2>/dev/null
+}
+if [ "$rc" -ne 0 ] && grep -q 'in use by another ppbenchd' "$TMP/second.log" && holds_for 1 first_pg_serves; then
     pass "lock: a second ppbenchd on the state directory refuses and leaves the first one's postgresql alone"
 else
     fail "lock: a second ppbenchd on the state directory refuses" "exit $rc, readyz $STATUS, $(tail -n 2 "$TMP/second.log" | tr '\n' ' ')"
@@ -156,19 +158,18 @@ fi
 # restart of ppbenchd, and every connection of the pool works again.
 kill -9 "$PGPID"
 saw503=""
-for _ in $(seq 40); do
+# down_or_back: a read answers 503 (saw503: with Retry-After or not), or 200 from a new postmaster already
+down_or_back() {
+    local code
     code=$(curl -s -o /dev/null -D "$TMP/h" -w '%{http_code}' "$URL/api/v1/jobs?limit=1")
-    if [ "$code" = 503 ]; then grep -qi '^Retry-After: [0-9]' "$TMP/h" && saw503=ra || saw503=no-ra; break; fi
+    if [ "$code" = 503 ]; then grep -qi '^Retry-After: [0-9]' "$TMP/h" && saw503=ra || saw503=no-ra; return 0; fi
     [ "$code" = 200 ] && ! kill -0 "$PGPID" 2>/dev/null && [ -n "$(head -n 1 "$STATE/pg/data/postmaster.pid" 2>/dev/null)" ] &&
-        [ "$(head -n 1 "$STATE/pg/data/postmaster.pid")" != "$PGPID" ] && break
-    sleep 0.05
-done
+        [ "$(head -n 1 "$STATE/pg/data/postmaster.pid")" != "$PGPID" ]
+}
+wait_for 4 down_or_back
 back=""
-for _ in $(seq 300); do
-    api GET /readyz
-    [ "$STATUS" = 200 ] && { back=1; break; }
-    sleep 0.1
-done
+ready() { api GET /readyz; [ "$STATUS" = 200 ]; }
+wait_for 30 ready && back=1
 [ -n "$back" ] && kill -0 "$FIRST_PID" 2>/dev/null && [ "$(head -n 1 "$STATE/pg/data/postmaster.pid")" != "$PGPID" ] &&
     pass "supervision: postgresql killed -9 is started again without restarting ppbenchd" ||
     fail "supervision: postgresql killed -9 is started again" "readyz $STATUS $(grep -i postgres "$SERVER_LOG" | tail -n 3 | tr '\n' ' ')"
@@ -262,7 +263,18 @@ for i in range(12):
         c = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); c.sendall(b"GET / HTTP/1.1\r\n"); socks.append(c)
     except OSError:
         pass
-time.sleep(3.5)
+deadline = time.time() + 10  # until the server has dropped every idle half-request (request_timeout_s)
+while socks and time.time() < deadline:
+    for c in list(socks):
+        c.setblocking(False)
+        try:
+            if c.recv(100) == b"":
+                socks.remove(c)
+        except BlockingIOError:
+            pass
+        except OSError:
+            socks.remove(c)
+    time.sleep(0.1)
 try:
     print("after", urllib.request.urlopen(sys.argv[2] + "/healthz", timeout=3).status)
 except Exception as e:

@@ -31,11 +31,11 @@ J=/api/v1/jobs
 
 # Discovery: before any run, each node of the partition is a platform, its kind from its gres (gpu:1), with
 # Slurm's state.
-for _ in $(seq 100); do
+nodes_listed() {
     api GET /api/v1/platforms
-    [ "$(printf '%s' "$BODY" | jq '[.platforms[] | select(.id | test("^n[1-3]/gpu0$"))] | length')" = 3 ] && break
-    sleep 0.1
-done
+    [ "$(printf '%s' "$BODY" | jq '[.platforms[] | select(.id | test("^n[1-3]/gpu0$"))] | length')" = 3 ]
+}
+wait_for 10 nodes_listed
 jq_true "slurm: each node of the partition is a gpu platform from its gres before any run, with Slurm's state" "$TMP/resp" \
     '[.platforms[] | select(.id | test("^n[1-3]/gpu0$")) | select(.kind == "gpu" and .name == "unknown gpu (Slurm node, gres gpu:1)" and .slurm.state == "idle" and .slurm.partition == "ppb" and (.models | index("cuda")))] | length == 3'
 api GET /api/v1/health
@@ -56,24 +56,17 @@ else
 fi
 
 # slurm_job ID: the Slurm job id of ppbench job ID, once it has one (empty after 30 s).
-slurm_job() {
-    local s
-    for _ in $(seq 300); do
-        api GET "$J/$1"
-        s=$(printf '%s' "$BODY" | jq -r '.slurm.job_id // empty')
-        [ -n "$s" ] && { echo "$s"; return; }
-        sleep 0.1
-    done
+has_slurm_job() {
+    api GET "$J/$1"
+    [ -n "$(printf '%s' "$BODY" | jq -r '.slurm.job_id // empty')" ]
 }
+slurm_job() { wait_for 30 has_slurm_job "$1" && printf '%s' "$BODY" | jq -r '.slurm.job_id'; }
 # wait_slurm_state ID REGEX SECONDS: until the ppbench job shows that Slurm state.
-wait_slurm_state() {
-    for _ in $(seq $(($3 * 10))); do
-        api GET "$J/$1"
-        [[ "$(printf '%s' "$BODY" | jq -r '.slurm.state // empty')" =~ ^($2)$ ]] && return 0
-        sleep 0.1
-    done
-    return 1
+in_slurm_state() {
+    api GET "$J/$1"
+    [[ "$(printf '%s' "$BODY" | jq -r '.slurm.state // empty')" =~ ^($2)$ ]]
 }
+wait_slurm_state() { wait_for "$3" in_slurm_state "$1" "$2"; }
 
 # 1. A job end to end: sbatch on the named node, the result stored.
 api POST $J '{"suite":"stream","model":"openmp","platform":"n2/cpu0","params":{"arraysize":65536,"numtimes":5},"timeout_s":120}' "$ADMIN"
@@ -151,11 +144,11 @@ expect_api "slurm: draining over someone else's drain is refused (409)" 409 not_
 if [[ "$(node_reason n1)" == "disk replacement, ticket 4711"* ]]; then pass "slurm: the other drain's reason is not overwritten"
 else fail "slurm: the other drain's reason is not overwritten" "$(node_reason n1)"; fi
 # The Fleet and Health pages' state of n1 comes from Slurm (refreshed every slurm_nodes_s = 1 s).
-for _ in $(seq 50); do
+n1_unavailable() {
     api GET /api/v1/health
-    printf '%s' "$BODY" | jq -e '.platforms[] | select(.id == "n1/cpu0") | .state == "unavailable"' >/dev/null && break
-    sleep 0.1
-done
+    printf '%s' "$BODY" | jq -e '.platforms[] | select(.id == "n1/cpu0") | .state == "unavailable"' >/dev/null
+}
+wait_for 5 n1_unavailable
 jq_true "slurm: Health says n1's platforms are unavailable, with Slurm's state and reason" "$TMP/resp" \
     '[.platforms[] | select(.host == "n1")] | length == 2 and all(.state == "unavailable" and .slurm.state == "drained" and (.reason | test("^slurm node n1 is drained: disk replacement")))'
 # (n3, resumed just before, may still be drained in the executor's last sinfo: count what the list says)
@@ -336,10 +329,8 @@ api POST $J "$BIG" "$ADMIN"
 id=$(printf '%s' "$BODY" | jq -r .id)
 wait_job "$id" "succeeded|failed|cancelled" 90
 drained=""
-for _ in $(seq 900); do
-    [[ "$(node_state n2)" == *DRAIN* ]] && { drained=1; break; }
-    sleep 0.1
-done
+n2_drained() { [[ "$(node_state n2)" == *DRAIN* ]]; }
+wait_for 90 n2_drained && drained=1
 rep=$(psql_q "SELECT id || ' ' || state FROM jobs WHERE tags @> ARRAY['repeat:$id']")
 REASON=$(sinfo -R -h -n n2 -o '%E')
 if [ -n "$drained" ] && [[ "$REASON" =~ ^ppbench:\ stream\.triad\ openmp\ fp64\ size\ $big\ [0-9.]+\ GB/s\ below\ baseline\ [0-9.]+\ GB/s$ ]] &&
@@ -348,11 +339,11 @@ if [ -n "$drained" ] && [[ "$REASON" =~ ^ppbench:\ stream\.triad\ openmp\ fp64\ 
 else
     fail "slurm: a confirmed regression drains the node with ppbench's reason" "planted '$PLANTED' from '$rid'; repeat '$rep'; n2 $(node_state n2): '$REASON'; health $(psql_q "SELECT state || ' ' || coalesce(reason, '') FROM platform_health WHERE platform_id = 'n2/cpu0'")"
 fi
-for _ in $(seq 50); do
+fleet_n2_drained() {
     api GET /api/v1/platforms
-    printf '%s' "$BODY" | jq -e '.platforms[] | select(.id == "n2/cpu0") | .slurm.state == "drained"' >/dev/null && break
-    sleep 0.1
-done
+    printf '%s' "$BODY" | jq -e '.platforms[] | select(.id == "n2/cpu0") | .slurm.state == "drained"' >/dev/null
+}
+wait_for 5 fleet_n2_drained
 jq_true "slurm: the Fleet's platform shows the node drained by ppbench" "$TMP/resp" \
     '.platforms[] | select(.id == "n2/cpu0") | .slurm.state == "drained" and .slurm.ppbench_drain == true'
 api GET /api/v1/health
@@ -371,10 +362,8 @@ wait_slurm_state "$id" PENDING 20
 env -u PPBENCH_LLC_BYTES_CPU0 -u PPBENCH_SMBIOS_ROOT SLURMD_NODENAME=n2 PPBENCH_WORKER_TOKEN=$WORKER_TOKEN \
     "$WORKER" serve --once --job "$id" --server "$URL" --platform cpu0 >>"$TMP/byhand.log" 2>&1
 resumed=""
-for _ in $(seq 300); do
-    [[ "$(node_state n2)" != *DRAIN* ]] && { resumed=1; break; }
-    sleep 0.1
-done
+n2_resumed() { ! n2_drained; }
+wait_for 30 n2_resumed && resumed=1
 if [ -n "$resumed" ] && [ "$(psql_q "SELECT state FROM platform_health WHERE platform_id = 'n2/cpu0'")" = ok ]; then
     pass "slurm: a passing run resumes ppbench's own drain ($(node_state n2))"
 else
@@ -383,11 +372,9 @@ fi
 # Someone else's drain (n1, "disk replacement"): a raised event neither overwrites it, a recovery never lifts it.
 psql_q "SELECT health_alert('raised', 'n1/cpu0', 'regressed', 'planted', NULL, 'p');
         SELECT health_alert('recovered', 'n1/cpu0', 'ok', 'planted', NULL, 'p')" >/dev/null
-for _ in $(seq 100); do
-    [ "$(psql_q "SELECT count(*) FROM alerts WHERE platform_id = 'n1/cpu0' AND NOT slurm_done")" = 0 ] && break
-    sleep 0.1
-done
-sleep 1
+n1_events_done() { [ "$(psql_q "SELECT count(*) FROM alerts WHERE platform_id = 'n1/cpu0' AND NOT slurm_done")" = 0 ]; }
+wait_for 10 n1_events_done
+wait_for 5 grep -q "platform=n1/cpu0 slurm: node n1 left alone, drained by someone else" "$SERVER_LOG"
 if [[ "$(node_state n1)" == *DRAIN* ]] && [[ "$(node_reason n1)" == "disk replacement, ticket 4711"* ]] &&
     grep -q "platform=n1/cpu0 slurm: node n1 left alone, drained by someone else" "$SERVER_LOG"; then
     pass "slurm: health events never touch a drain someone else set (n1 stays drained, its reason kept)"
