@@ -13,36 +13,38 @@ BEFORE=785c38e # main before the split: schema/ held every function's history
 bad=$(grep -lEi '^\s*create\s+(or\s+replace\s+)?(function|view|trigger|type|procedure|aggregate)\b' schema/[0-9]*.sql)
 same "schema migrations define no function, view or trigger" "$bad" ""
 
+# The run's cluster (or one of the test's own), databases named after this test's pid.
 chmod 755 "$TMP"
-if ! pg_start "$TMP/pg" >"$TMP/pg.log" 2>&1; then
+if ! pg_shared "$TMP/pg" >"$TMP/pg.log" 2>&1; then
     fail "schema postgresql" "$(tail -n 3 "$TMP/pg.log" | tr '\n' ' ')"
     exit 0
 fi
 trap 'pg_stop_all; rm -rf "$TMP"' EXIT
+F=t$$_fresh
 
 url() { echo "host=$PGHOST port=$PGPORT dbname=$1 user=$PGUSER"; }
 migrate() { "$SERVER" --database "$(url "$1")" migrate >"$TMP/migrate.$1.log" 2>&1; }
 catalogue() { pg_dump --schema-only --no-owner -d "$1" | grep -Ev '^(--|\\(un)?restrict )'; }
 
-createdb fresh && migrate fresh
-catalogue fresh >"$TMP/fresh.sql"
+createdb "$F" && migrate "$F"
+catalogue "$F" >"$TMP/fresh.sql"
 n=$(grep -c '^CREATE FUNCTION' "$TMP/fresh.sql")
 if [ "$n" -gt 40 ]; then pass "schema fresh install has the functions ($n)"; else fail "schema fresh install" "$n functions"; fi
 
 # Nothing pending, the same functions: nothing is applied again.
-migrate fresh
-if grep -q 'migrate:' "$TMP/migrate.fresh.log"; then
-    fail "schema second migrate is a no-op" "$(tr '\n' ' ' <"$TMP/migrate.fresh.log")"
+migrate "$F"
+if grep -q 'migrate:' "$TMP/migrate.$F.log"; then
+    fail "schema second migrate is a no-op" "$(tr '\n' ' ' <"$TMP/migrate.$F.log")"
 else
     pass "schema second migrate is a no-op"
 fi
 # Other functions held (an older build's): they are applied again, to the same catalogue.
-psql -q -d fresh -c "UPDATE schema_functions SET hash = 'older'"
-migrate fresh
-if grep -q 'held older' "$TMP/migrate.fresh.log" && diff -q <(catalogue fresh) "$TMP/fresh.sql" >/dev/null; then
+psql -q -d "$F" -c "UPDATE schema_functions SET hash = 'older'"
+migrate "$F"
+if grep -q 'held older' "$TMP/migrate.$F.log" && diff -q <(catalogue "$F") "$TMP/fresh.sql" >/dev/null; then
     pass "schema changed functions are applied again"
 else
-    fail "schema changed functions are applied again" "$(tr '\n' ' ' <"$TMP/migrate.fresh.log")"
+    fail "schema changed functions are applied again" "$(tr '\n' ' ' <"$TMP/migrate.$F.log")"
 fi
 
 if ! git cat-file -e "$BEFORE^{commit}" 2>/dev/null; then
@@ -52,7 +54,7 @@ fi
 levels=$(git ls-tree --name-only "$BEFORE" schema/ | grep -E '/[0-9]{3}_.*\.sql$' | sort)
 failed="" checked=0
 for last in $levels; do
-    db="up_$(basename "$last" .sql)"
+    db="t$$_up_$(basename "$last" .sql)"
     createdb "$db"
     # as the old ppbenchd applied them: each file in its own transaction, recorded
     for f in $levels; do
