@@ -69,6 +69,9 @@ slurm_start() {
         echo "ReturnToService=2"
         echo "MinJobAge=600"
         echo "SlurmdTimeout=30"
+        # how long a command tries to reach an absent controller (default 10 s): the test of Slurm unreachable
+        # waits for two such sbatch; loopback round trips take milliseconds
+        echo "MessageTimeout=5"
         echo "InactiveLimit=0"
         echo "KillWait=2"
         echo "MpiDefault=none"
