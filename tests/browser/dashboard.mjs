@@ -323,17 +323,36 @@ await check('portability page compares models on wilson.dslash (fp32, the suite 
 });
 
 await check('scaling page draws a cg sweep against size with the triad as reference', async () => {
-    // A sweep of three sizes through the API (the form submits one job; sweeps are an API feature).
-    const sub = await page.evaluate(async ([cpu, token]) => {
-        const r = await fetch('/api/v1/jobs', {method: 'POST', headers: {'Content-Type': 'application/json',
-                                                                         Authorization: `Bearer ${token}`},
-                              body: JSON.stringify({suite: 'cg', model: 'openmp', platform: cpu, kernels: ['spmv', 'axpby'],
-                                                    params: {numtimes: 3, iterations: 5},
-                                                    sweep: {param: 'n', values: [3, 6, 12]}})});
-        return {status: r.status, body: await r.json()};
-    }, [CPU, TOKEN]);
-    ensure(sub.status === 202 && sub.body.ids.length === 3, `sweep: ${sub.status} ${JSON.stringify(sub.body)}`);
-    for (const id of sub.body.ids) {
+    // A sweep of three sizes from the Submit page's sweep field, as a user makes one: the form leaves for the
+    // sweep's jobs (the Jobs page filtered by its tag).
+    async function sweepForm(values) {
+        await go(page, `#/submit?platform=${CPU}&model=openmp&suite=cg`);
+        await page.waitForSelector('#submit-job');
+        for (const k of await page.$$('input[name="kernel"]'))
+            if (!['spmv', 'axpby'].includes(await k.getAttribute('value')))
+                await k.uncheck();
+        await page.fill('[name="params.numtimes"]', '3');
+        await page.fill('[name="params.iterations"]', '5');
+        await page.selectOption('[name="sweep.param"]', 'n');
+        await page.fill('[name="sweep.values"]', values);
+        await page.click('#submit-job');
+    }
+    const toJobs = () => page.waitForFunction(() => /#\/jobs\?.*tag=sweep/.test(location.hash), null, {timeout: 10000});
+    await sweepForm('3..3'); // one value: a sweep of one job is still a sweep
+    await toJobs();
+    await sweepForm('12..6');
+    await page.waitForSelector('[data-field="sweep.values"].invalid', {timeout: 10000});
+    const why = await page.textContent('[data-field="sweep.values"] .field-error');
+    ensure(/a range is a\.\.b/.test(why), `a malformed sweep: "${why}" next to the field`);
+    await page.fill('[name="sweep.values"]', '6,12');
+    await page.click('#submit-job');
+    await toJobs();
+    const tag = decodeURIComponent(page.url().replace(/.*tag=/, '').replace(/&.*/, ''));
+    const listed = await page.evaluate(async (t) => (await fetch(`/api/v1/jobs?tag=${encodeURIComponent(t)}`)).json(), tag);
+    const jobs = await page.evaluate(async () => (await fetch('/api/v1/jobs?suite=cg&limit=50')).json());
+    const ids = jobs.jobs.filter((j) => (j.tags || []).some((t) => /^sweep:/.test(t))).map((j) => j.id);
+    ensure(listed.jobs.length === 2 && ids.length === 3, `sweep ${tag}: ${listed.jobs.length} jobs, ${ids.length} in all`);
+    for (const id of ids) {
         const t0 = Date.now();
         for (;;) {
             const j = await page.evaluate(async (i) => (await fetch(`/api/v1/jobs/${i}`)).json(), id);
@@ -940,6 +959,16 @@ await check('fleet page: the health counts link to the Health page showing only 
     await page.waitForSelector('.device[data-platform="flagged-gpu"]');
     await page.waitForSelector(`.device[data-platform="${CPU}"]`);
     return {note: `regressed 1, ok ${ok}`};
+});
+
+await check('submit page: a platform without a worker (flagged-gpu, imported rows) is never the default', async () => {
+    await go(page, '#/submit');
+    await page.waitForSelector('#submit-job');
+    const chosen = await page.inputValue('[name="platform"]');
+    const models = await page.$$eval('[name="model"] option', (o) => o.map((x) => x.value));
+    const last = await page.$$eval('[name="platform"] option', (o) => o.map((x) => x.textContent));
+    ensure(chosen !== 'flagged-gpu' && models.length > 0, `default platform ${chosen}, models ${models}`);
+    ensure(last.some((t) => /^flagged-gpu .*no worker, no model$/.test(t)), `platforms offered: ${last}`);
 });
 
 await check('no console errors', async () => {

@@ -53,6 +53,27 @@ expect "ppbench results --format csv: a row names platform, model, variant, date
 expect "ppbench results: the table has the variant, the job and the timing rule" 0 \
     "^ *[0-9]+ +20[0-9-]+ [0-9:]+ +$id +$CPU +openmp +stream.triad +fp64 +1000 +[a-z_]+=[^ ]+ +[0-9.]+ +[0-9.]+ +min " -- \
     "$CLI" results --job "$id" --kernel triad --suite stream
+# A sweep from the command line: one job per value (2^10..2^12: three), followed one after another, each
+# stored at its size under one sweep tag; the forms of the values and their errors are the CLI's own.
+"$CLI" submit --suite stream --model openmp --platform "$CPU" --numtimes 3 --kernels triad \
+    --sweep arraysize=2^10..2^12 >"$TMP/sweep.out" 2>"$TMP/sweep.err"
+sweep=$(sed -n 's/^3 jobs tagged \(sweep:[0-9a-f-]*\)$/\1/p' "$TMP/sweep.err")
+api GET "/api/v1/results?tag=$sweep&kernel=triad"
+[ -n "$sweep" ] && [ "$(grep -c '^job [0-9]*: succeeded 100 %$' "$TMP/sweep.err")" = 3 ] &&
+    [ "$(printf '%s' "$BODY" | jq -c '[.results[].size] | sort')" = "[1024,2048,4096]" ] &&
+    pass "ppbench submit --sweep arraysize=2^10..2^12: three jobs followed, a result at each size" ||
+    fail "ppbench submit --sweep arraysize=2^10..2^12: three jobs followed, a result at each size" \
+        "$(tr '\n' '|' <"$TMP/sweep.err" | tail -c 300) $(printf '%s' "$BODY" | head -c 200)"
+ids=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --numtimes 3 --kernels triad --no-wait \
+    --sweep arraysize=1000..3000:1000 2>"$TMP/ids.err")
+[ "$(printf '%s\n' "$ids" | grep -c '^[0-9][0-9]*$')" = 3 ] &&
+    pass "ppbench submit --sweep a..b:step --no-wait prints every job's id" ||
+    fail "ppbench submit --sweep a..b:step --no-wait prints every job's id" "$ids"
+for i in $ids; do wait_job "$i" succeeded 30; done
+expect "ppbench submit --sweep: a list reaches the server, which names a bad value" 2 'sweep.values' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --sweep arraysize=1000,1000
+expect "ppbench submit --sweep: a malformed range" 2 'a range is a..b' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --sweep arraysize=10..5
 expect "ppbench pp --help: each suite's default precision and size unit" 0 'wilson +fp32, lattice sites' -- "$CLI" pp --help
 expect "ppbench results --suite foo: refused by the server" 2 'unknown suite "foo"' -- "$CLI" results --suite foo
 
