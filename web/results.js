@@ -8,7 +8,7 @@
 // variant); bandwidth, GFLOP/s or % of the platform's peak bandwidth (only where the platform has a peak); a
 // flagged bar has a border in the flags' colour. Each row links to the result's page.
 import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
-        gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, peakFraction, platformsById, resultLink,
+        gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, peakCell, peakFraction, platformsById, resultLink,
         setQuery, sizeText, table, variantText, when, suites} from './ui.js';
 
 const LIMIT = 1000;
@@ -100,7 +100,7 @@ function resultsTable(results, platforms) {
                      link(pageHref('platform', {id: r.platform, suite: r.suite, kernel: r.kernel}), r.platform),
                      r.model, r.suite, r.kernel, r.precision, sizeText(r), el('small', {}, variantText(r)),
                      gbs(r.bandwidth_bytes_per_s),
-                     pct(peakFraction(r, platforms)), num(r.gflops), r.timing || '', flagBadges(r),
+                     peakCell(r, platforms), num(r.gflops), r.timing || '', flagBadges(r),
                      r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`),
                  ]));
 }

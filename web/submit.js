@@ -19,7 +19,7 @@ function field(name, label, input, help) {
 // (the catalogue's choice_models, e.g. the aosoa layout or the GPU strategies on openmp) is not listed. An
 // optional parameter (no default: the worker decides, e.g. the device's lattice or the model's strategy) starts
 // empty and is left out of the job when it stays so.
-function paramInput(p, model) {
+export function paramInput(p, model) {
     const name = `params.${p.name}`;
     if (p.choices) {
         const blank = p.optional ? [option('', 'default (the worker decides)', true)] : [];
@@ -37,7 +37,7 @@ function paramInput(p, model) {
 }
 
 // A parameter's value from its input: undefined (left out of the job) when empty.
-function paramValue(p, input) {
+export function paramValue(p, input) {
     if (p.type === 'integer')
         return numberValue(input);
     if (p.type === 'number') {

@@ -154,6 +154,11 @@ export function gbs(bytesPerS) {
     return bytesPerS === null || bytesPerS === undefined ? '' : (bytesPerS / 1e9).toPrecision(4);
 }
 
+// "1 job", "3 jobs".
+export function plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 export function pct(fraction) {
     return fraction === null || fraction === undefined ? '' : `${(fraction * 100).toFixed(1)} %`;
 }
@@ -215,6 +220,14 @@ export function peakFraction(result, platforms) {
     const p = platforms.get(result.platform);
     const peak = p && p.peak_bandwidth_bytes_per_s;
     return peak ? result.bandwidth_bytes_per_s / peak : null;
+}
+
+// A table's "% of peak" cell: the fraction, or "peak unknown" (set one on the Platform page) where there is none.
+export function peakCell(result, platforms) {
+    const f = peakFraction(result, platforms);
+    return f === null ? el('span', {class: 'muted', title: 'no peak bandwidth known for this platform: an admin ' +
+                                                            'sets one on its Platform page'}, 'peak unknown')
+                      : pct(f);
 }
 
 // What a result measured: "33554432 elements" for STREAM, "4x4x4x8 lattice (512 sites)" for the lattice suites

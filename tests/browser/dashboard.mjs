@@ -971,6 +971,69 @@ await check('submit page: a platform without a worker (flagged-gpu, imported row
     ensure(last.some((t) => /^flagged-gpu .*no worker, no model$/.test(t)), `platforms offered: ${last}`);
 });
 
+await check('rendering: no literal null or [object Object], a timing per row, "peak unknown", a schedule from ' +
+            'choices whose success is green and "1 job"', async () => {
+    await go(page, '#/health');
+    await page.waitForSelector('.health-counts');
+    const grid = await page.textContent('.grid');
+    ensure(!/\bnull\b/.test(grid), `the health grid says null: "${grid.slice(0, 200)}"`);
+    // A schedule from the form's choices (suite, model, kind as selects; kernels as ticks; the suite's
+    // parameters), yearly so it only fires when run now.
+    await page.selectOption('#schedule-form [name="suite"]', 'stream');
+    await page.selectOption('#schedule-form [name="model"]', 'openmp');
+    await page.selectOption('#schedule-form [name="kind"]', 'cpu');
+    await page.fill('#schedule-form [name="name"]', 'browser-yearly');
+    await page.fill('#schedule-form [name="spec"]', '0 0 1 1 *');
+    await page.fill('#schedule-form [name="host"]', CPU.split('/')[0]);
+    for (const k of await page.$$('#schedule-kernels input'))
+        if (await k.getAttribute('value') !== 'triad')
+            await k.uncheck();
+    await page.fill('#schedule-form [name="params.arraysize"]', '1000');
+    await page.fill('#schedule-form [name="params.numtimes"]', '3');
+    await page.click('#schedule-form button[type="submit"]');
+    await page.waitForSelector('tr:has-text("browser-yearly")', {timeout: 10000});
+    const sched = (await apiCall('GET', '/api/v1/schedules')).doc.schedules.find((x) => x.name === 'browser-yearly');
+    ensure(sched && sched.selector.kind === 'cpu' && sched.selector.host === CPU.split('/')[0] &&
+           sched.params.arraysize === 1000 &&
+           JSON.stringify(sched.kernels) === '["triad"]', `schedule stored: ${JSON.stringify(sched)}`);
+    const fired = await apiCall('POST', `/api/v1/schedules/${sched.id}/run`);
+    for (const id of fired.doc.last.jobs)
+        await apiWait(id, ['succeeded'], 60000);
+    await go(page, '#/fleet');
+    await go(page, '#/health');
+    const row = await page.waitForSelector('tr:has-text("browser-yearly")', {timeout: 10000});
+    const text = await row.textContent();
+    const jobs = fired.doc.last.jobs.length;
+    const last = await row.$$eval('td', (t) => t[5].textContent);
+    ensure(last.endsWith(`: ${jobs} job${jobs === 1 ? '' : 's'}`), `schedule row: "${text}"`);
+    ensure(await row.$('.badge.succeeded'), `the succeeded outcome is not a green badge: "${text}"`);
+    // The job's timing column and % of peak; the result's provenance rows.
+    await go(page, `#/job/${fired.doc.last.jobs[0]}`);
+    await page.waitForSelector('#job-results table tbody tr, table tbody tr', {timeout: 10000});
+    const cells = await page.$$eval('table tbody tr td', (t) => t.map((x) => x.textContent));
+    ensure(cells.includes('min'), `the job's results have no timing: ${cells.join('|').slice(0, 300)}`);
+    const rid = (await apiCall('GET', `/api/v1/jobs/${fired.doc.last.jobs[0]}`)).doc.results[0].id;
+    await go(page, `#/result/${rid}`);
+    await page.waitForSelector('#result-provenance');
+    const prov = await page.textContent('#result-provenance');
+    ensure(!/object Object/.test(prov) && /platform\.devices\[0\]\./.test(prov), `provenance: ${prov.slice(0, 300)}`);
+    // An import: its samples say what an import keeps; its platform has no peak, which the table says.
+    const imp = await fetch(`${URL_}/api/v1/import/babelstream?platform=render-imp&model=kokkos`, {
+        method: 'POST', headers: {Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'text/csv'},
+        body: 'function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime\n' +
+              'Triad,100,33554432,8,201326.592,0.004,0.005,0.0045\n'});
+    const impDoc = await imp.json();
+    ensure(imp.status === 201, `import: ${imp.status} ${JSON.stringify(impDoc)}`);
+    await go(page, `#/result/${impDoc.result_ids[0]}`);
+    const samples = await (await page.waitForSelector('#result-samples')).textContent();
+    ensure(/^none stored .*: min 0\.0040* s, mean 0\.00450* s, max 0\.0050* s$/.test(samples), `import samples: "${samples}"`);
+    await go(page, '#/results?platform=render-imp');
+    await page.waitForSelector('table tbody tr');
+    const rowText = await page.textContent('table tbody tr');
+    ensure(/peak unknown/.test(rowText), `an import without a peak: "${rowText}"`);
+    await apiCall('DELETE', '/api/v1/platforms/render-imp');
+});
+
 await check('no console errors', async () => {
     // Expected: the deliberate 422 of the form, the API page's deliberate 401 (no token), and the 501 of an API that does not compute PP yet.
     const unexpected = consoleErrors.filter((e) => !(/Failed to load resource.*status of 422/.test(e.text) && e.url.endsWith('/api/v1/jobs')) &&
