@@ -10,6 +10,20 @@ server_start "lease_s = 5" "heartbeat_s = 1"
 export PPBENCH_SERVER=$URL PPBENCH_TOKEN=$ADMIN
 wait_cpu_worker
 expect "ppbench platforms" 0 "^$CPU +cpu" -- "$CLI" platforms
+# An idle worker beats every heartbeat_s (1 s here) as a busy one does: its last heartbeat, sampled for 5 s, is
+# never older than two periods (it was the claim's long poll, lease_s - heartbeat_s = 4 s, before).
+oldest=0
+for _ in $(seq 20); do
+    api GET /api/v1/workers
+    age=$(printf '%s' "$BODY" | jq --arg p "$CPU" '[.workers[] | select(.platform == $p and .state != "gone")][0].last_heartbeat
+        | . as $t | now - ($t | sub("\\.[0-9]+"; "") | sub("\\+00:00$"; "Z") | fromdateiso8601)
+          - (($t | capture("(?<f>\\.[0-9]+)") | .f | tonumber) // 0)' 2>&1)
+    [[ "$age" =~ ^-?[0-9.e-]+$ ]] || { oldest="no age: $age"; break; }
+    oldest=$(echo "$age $oldest" | awk '{print ($1 > $2) ? $1 : $2}')
+    sleep 0.25
+done
+[[ "$oldest" =~ ^[0-9.e-]+$ ]] && awk -v a="$oldest" 'BEGIN { exit !(a <= 2.5) }' && pass "an idle worker's last heartbeat stays within two periods" ||
+    fail "an idle worker's last heartbeat stays within two periods" "${oldest} s old at most"
 expect "ppbench submit waits and prints the verified results" 0 '^Triad +[0-9.]+ .* yes' -- \
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 5000 --numtimes 4
 expect "ppbench submit: server validation error with its field" 2 'unknown kernel "triadd".*field kernels' -- \
