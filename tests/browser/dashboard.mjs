@@ -463,7 +463,7 @@ await check('compare page: two runs kernel by kernel, % change and whether beyon
     await page.waitForSelector('#compare-table tbody tr', {timeout: 10000});
     const rows = await page.$$eval('#compare-table tbody tr', (r) => r.map((x) => x.textContent));
     ensure(rows.length === 6, `${rows.length} rows for two stream jobs of six kernels`);
-    ensure(rows.every((t) => /[+-]\d+\.\d %/.test(t) && /noise/.test(t)), `rows: ${rows.join(' | ')}`);
+    ensure(rows.every((t) => /([+-]\d+\.\d %|[×÷]\d)/.test(t) && /noise/.test(t)), `rows: ${rows.join(' | ')}`);
     // Two models on one platform, chosen in the form.
     if (second) {
         await go(page, '#/compare');
@@ -478,6 +478,26 @@ await check('compare page: two runs kernel by kernel, % change and whether beyon
         ensure(/b_model=/.test(await page.evaluate(() => location.hash)), 'the sides are not in the link');
     }
     await shot(page, '12-compare');
+    // Two imports 100x apart (a CPU's and a GPU's figure): a ratio, judged on the samples' spread (an import has
+    // no cv), and a chart with a logarithmic axis beside the table.
+    const csv = (mbs, t) => 'function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime\n' +
+                           `Triad,100,33554432,8,${mbs},${t},${t * 1.05},${t * 1.02}\n`;
+    for (const [id, mbs, t] of [['cmp-slow', 2013.26592, 0.4], ['cmp-fast', 201326.592, 0.004]]) {
+        const r = await fetch(`${URL_}/api/v1/import/babelstream?platform=${id}&model=kokkos`, {
+            method: 'POST', headers: {Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'text/csv'}, body: csv(mbs, t)});
+        ensure(r.status === 201, `import ${id}: ${r.status}`);
+    }
+    await go(page, '#/compare?suite=stream&a_platform=cmp-slow&a_model=kokkos&b_platform=cmp-fast&b_model=kokkos');
+    await page.waitForSelector('#compare-table tbody tr', {timeout: 10000});
+    const row = await page.textContent('#compare-table tbody tr');
+    ensure(await page.inputValue('#compare-form [name="a_model"]') === 'kokkos', 'the imported model is not kept in the form');
+    ensure(/×100(?!\d)/.test(row) && /beyond the spread of the samples \(max\/min ×1\.050/.test(row), `imports: "${row}"`);
+    const axis = await page.evaluate(() => window.Chart.getChart(document.querySelector('#compare-body canvas'))
+        ?.options.scales.x.type);
+    ensure(axis === 'logarithmic', `the chart's axis: ${axis}`);
+    await shot(page, '12-compare-imports');
+    for (const id of ['cmp-slow', 'cmp-fast'])
+        await apiCall('DELETE', `/api/v1/platforms/${id}`);
     return {note: await page.textContent('#compare-summary')};
 });
 
@@ -753,7 +773,7 @@ await check('platform, scaling and compare: the same switch, the same line for w
     const triad = '#compare-table tbody tr[data-key^="stream/triad/fp64/1000000/"]';
     ensure(/only in A/.test(await page.textContent(triad)), 'compare: the flagged B side counted without the switch');
     await on(`${triad} .flag.noisy`);
-    ensure(/[+-]\d+\.\d %/.test(await page.textContent(triad)), 'compare: no change with the flagged B side');
+    ensure(/([+-]\d+\.\d %|[×÷]\d)/.test(await page.textContent(triad)), 'compare: no change with the flagged B side');
     await shot(page, '20-compare-flagged');
 });
 
