@@ -5,7 +5,7 @@
 // results, the line takes the best (the table says how many). Flagged results, the reference's too, are left out
 // with a line saying how many, unless the switch includes them (ui.js flaggedSplit): then a flagged point is a
 // triangle and its row has its badges. #/scaling?platform=h/cpu0&suite=cg&precision=fp64&include_flagged=true
-import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
+import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
         gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, setQuery, sizeUnit, suites, table,
         figureLabel, figureValue} from './ui.js';
 
@@ -44,8 +44,8 @@ function scalingChart(ctx, parent, suite, series, triad) {
             pointStyle: points.map(([, p]) => ((p.r.flags || []).length ? 'triangle' : 'circle')), // flagged: included
             pointRadius: points.map(([, p]) => ((p.r.flags || []).length ? 7 : 3)),
             showLine: true,
-            borderColor: COLORS[i % COLORS.length],
-            backgroundColor: COLORS[i % COLORS.length],
+            borderColor: color(i),
+            backgroundColor: color(i),
         };
     });
     if (triad && suite.figure === 'bandwidth') {

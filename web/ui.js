@@ -191,6 +191,18 @@ export const TERMINAL = ['succeeded', 'failed', 'cancelled'];
 // Colours of the data series, in order (the browser test looks for them on the canvas).
 export const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
 
+// The colour of line or bar i: the eight of COLORS, then the lighter Tableau 20 tones, then hues a golden
+// angle apart, so that no two of a chart's lines share a colour however many there are.
+const MORE_COLORS = ['#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5', '#c49c94', '#f7b6d2', '#9edae5',
+                     '#7f7f7f', '#bcbd22', '#393b79', '#637939'];
+export function color(i) {
+    if (i < COLORS.length)
+        return COLORS[i];
+    if (i < COLORS.length + MORE_COLORS.length)
+        return MORE_COLORS[i - COLORS.length];
+    return `hsl(${Math.round((i * 137.508) % 360)}, 60%, 45%)`;
+}
+
 // A Chart.js chart in a box of the given height; destroyed when the page is left.
 export function chart(ctx, parent, height, config) {
     const canvas = el('canvas', {role: 'img', 'aria-label': config.label || 'chart'});

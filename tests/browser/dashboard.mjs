@@ -1054,6 +1054,32 @@ await check('rendering: no literal null or [object Object], a timing per row, "p
     await apiCall('DELETE', '/api/v1/platforms/render-imp');
 });
 
+await check('results: a chart per suite (log axis past a factor 100), the table a page of 50 rows at a time; ' +
+            'every line of a chart its own colour', async () => {
+    await go(page, '#/results');
+    await page.waitForSelector('#results-table tbody tr', {timeout: 10000});
+    const doc = (await apiCall('GET', '/api/v1/results?limit=1000')).doc;
+    const suitesShown = new Set(doc.results.filter((r) => r.verified && !(r.flags || []).length).map((r) => r.suite));
+    const charts = await page.$$eval('canvas', (c) => c.length);
+    ensure(charts === suitesShown.size, `${charts} charts for ${suitesShown.size} suites`);
+    const rows = await page.$$eval('#results-table tbody tr', (r) => r.length);
+    const pos = await page.textContent('#results-pages');
+    ensure(rows <= 50 && /^rows 1–\d+ of \d+/.test(pos), `${rows} rows, "${pos}"`);
+    if (Number(pos.match(/of (\d+)/)[1]) > 50) {
+        const first = await page.textContent('#results-table tbody tr');
+        await page.click('#results-next');
+        await page.waitForFunction(() => /^rows 51–/.test(document.querySelector('#results-pages').textContent));
+        ensure(await page.textContent('#results-table tbody tr') !== first, 'next shows the same rows');
+    }
+    const colours = await page.evaluate(async () => {
+        const ui = await import('/ui/ui.js');
+        return Array.from({length: 40}, (_, i) => ui.color(i));
+    });
+    ensure(new Set(colours).size === 40, `colours repeat within 40 lines: ${colours.join(' ')}`);
+    await shot(page, '24-results-paged');
+    return {note: pos};
+});
+
 await check('no console errors', async () => {
     // Expected: the deliberate 422 of the form, the API page's deliberate 401 (no token), and the 501 of an API that does not compute PP yet.
     const unexpected = consoleErrors.filter((e) => !(/Failed to load resource.*status of 422/.test(e.text) && e.url.endsWith('/api/v1/jobs')) &&
