@@ -472,8 +472,8 @@ static int import_params(struct request *r, const char **p)
     return 0;
 }
 
-/* An existing platform: registered by a worker (its description is the worker's) or not; a new id must not
- * look like a worker's host/device id. */
+/* An existing platform: registered by a worker (its description is the worker's; importing into it is an
+ * admin's) or not; a new id must not look like a worker's host/device id. */
 static int check_platform(struct request *r, const char **p)
 {
     const char *params[1] = {p[0]};
@@ -487,6 +487,11 @@ static int check_platform(struct request *r, const char **p)
         st =
             req_fail(r, ERR_INVALID_VALUE, "platform",
                      "a new platform id may not contain \"/\": host/device ids belong to registered workers");
+    else if (PQntuples(res) == 1 && !strcmp(PQgetvalue(res, 0, 0), "t") && r->role != ROLE_ADMIN)
+        /* A worker measures it (or a Slurm node runs it): its results feed baselines and drains, so what a table
+         * claims of it is an admin's to add (imports are never judged: schema/functions/judge.sql). */
+        st = req_fail(r, ERR_FORBIDDEN, "platform",
+                      "platform \"%s\" is measured by a worker: importing into it needs an admin token", p[0]);
     else if (PQntuples(res) == 1 && !strcmp(PQgetvalue(res, 0, 0), "t") && (p[2] || p[3] || p[4]))
         st = req_fail(r, ERR_PLATFORM_REGISTERED,
                       p[2]   ? "platform_name"
