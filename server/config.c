@@ -2,7 +2,7 @@
  * config: the settings table and its parser. Runs on the main thread (startup and SIGHUP); the struct it
  * fills is read by other threads only after startup, and reloads touch only the fields marked reloadable.
  */
-#include "config.h"
+#include "server/config.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  * and api_worker.c, read at scrape time by metrics.c. A leaf: it includes nothing of the server, so the
  * modules that count do not depend on the one that serves /metrics. Any thread.
  */
-#include "counters.h"
+#include "server/counters.h"
 
 #include <string.h>
 

@@ -19,23 +19,23 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
-#include "server/api.h"
-#include "server/auth.h"
+#include "server/api/routes.h"
+#include "server/http/auth.h"
 #include "server/config.h"
 #include "server/db.h"
-#include "server/http.h"
+#include "server/http/http.h"
 #include "lib/log.h"
 #include "server/migrate.h"
-#include "server/notify.h"
-#include "server/slurm.h"
-#include "server/alerts.h"
-#include "server/health.h"
+#include "server/fleet/notify.h"
+#include "server/slurm/slurm.h"
+#include "server/fleet/alerts.h"
+#include "server/fleet/health.h"
 #include "server/counters.h"
 #include "lib/clock.h"
-#include "server/pgembed.h"
+#include "server/embed/pgembed.h"
 #include "server/spawn.h"
-#include "server/statedir.h"
-#include "server/supervise.h"
+#include "server/embed/statedir.h"
+#include "server/embed/supervise.h"
 
 struct options {
     const char *config_file;
