@@ -45,7 +45,7 @@ static const struct setting {
     {"noise_repeats", T_LONG, S(noise_repeats), "2", true, 0, 10},
     {"require_read_token", T_BOOL, S(require_read_token), "false", true, 0, 0},
     {"embedded_workers", T_BOOL, S(embedded_workers), "true", false, 0, 0},
-    /* the Slurm executor (server/slurm.c, docs/ARCHITECTURE.md "Slurm"): off while slurm_partition is empty
+    /* the Slurm executor (server/slurm/, docs/ARCHITECTURE.md "Slurm"): off while slurm_partition is empty
      */
     {"slurm_partition", T_STRING, S(slurm_partition), "", false, 0, 0},
     {"slurm_platforms", T_STRING, S(slurm_platforms), "all", false, 0, 0},

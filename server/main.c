@@ -27,6 +27,8 @@
 #include "lib/log.h"
 #include "server/migrate.h"
 #include "server/fleet/notify.h"
+#include "server/slurm/executor.h"
+#include "server/slurm/node.h"
 #include "server/slurm/slurm.h"
 #include "server/fleet/alerts.h"
 #include "server/fleet/health.h"

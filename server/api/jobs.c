@@ -12,6 +12,7 @@
 #include "lib/clock.h"
 #include "server/api/catalog.h"
 #include "server/http/parse.h"
+#include "server/slurm/node.h"
 #include "server/slurm/slurm.h"
 #include "lib/log.h"
 
@@ -259,7 +260,7 @@ static const char platform_host_sql[] =
     "SELECT p.kind, h.name FROM platforms p LEFT JOIN hosts h ON h.id = p.host_id WHERE p.id = $1";
 
 /* The job's own Slurm partition and gres ("slurm": {"partition", "gres"}, each optional), and, for a job the
- * Slurm executor will take, the partition and gres it will ask for, checked against Slurm's (slurm_fleet.c):
+ * Slurm executor will take, the partition and gres it will ask for, checked against Slurm's (slurm/node.c):
  * an unknown one is refused now rather than failed by sbatch later. *part and *gres: borrowed from the body,
  * NULL when not given. */
 static int check_slurm(struct request *r, json_t *job, const char **part, const char **gres)

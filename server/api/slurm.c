@@ -1,13 +1,15 @@
 /*
- * api_slurm: a Slurm node's state, and an admin's drain and resume of it (server/slurm.c does the work with
- * scontrol). HTTP pool threads; each call runs scontrol once or twice and waits for it (seconds at most).
- * The fleet-health code calls slurm_drain/slurm_resume directly on a confirmed failure or a passing run.
+ * api/slurm: a Slurm node's state, and an admin's drain and resume of it (server/slurm/node.c does the work
+ * with scontrol). HTTP pool threads; each call runs scontrol once or twice and waits for it (seconds at
+ * most). The fleet-health code calls slurm_drain/slurm_resume directly on a confirmed failure or a passing
+ * run.
  */
 #include <jansson.h>
 #include <string.h>
 
 #include "lib/log.h"
 #include "server/api/routes.h"
+#include "server/slurm/node.h"
 #include "server/slurm/slurm.h"
 
 static int node_reply(struct request *r, const struct slurm_node *n)

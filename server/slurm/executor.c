@@ -1,210 +1,47 @@
 /*
- * slurm: the Slurm executor. One thread (started when slurm_partition is set) with its own database
- * connection, every slurm_poll_s:
+ * executor: the Slurm executor's thread (docs/ARCHITECTURE.md, "Slurm"), started when slurm_partition is set,
+ * with its own database connection. Every slurm_poll_s:
  *  - submit: queued jobs of the platforms slurm_platforms selects are marked as the executor's (slurm_state,
  *    in one UPDATE ... FOR UPDATE SKIP LOCKED, so several ppbenchd on one database never submit a job twice),
  *    then given to sbatch; a failed sbatch leaves the job queued with the reason and retries it later, one
  *    that Slurm refuses outright (an invalid partition, gres, account or node) fails it with Slurm's message;
  *  - follow: one squeue call for every job still active in Slurm records its state and reason; a ppbench job
  *    that was cancelled or failed has its Slurm job scancel'd; a Slurm job that ended while its ppbench job
- * was still queued or running re-queues that job (a new Slurm job) or, when it was cancelled in Slurm or had
- * no attempts left, fails it with Slurm's state and reason;
+ *    was still queued or running re-queues that job (a new Slurm job) or, when it was cancelled in Slurm or
+ *    had no attempts left, fails it with Slurm's state and reason;
  *  - recover: a submission a ppbenchd did not finish (it died during sbatch) is found by its Slurm job's name
- *    (ppbench-<id>) and adopted, or submitted again.
- * Nodes' drain and resume are in slurm_node.c. The settings are copied once at start (none is reloadable)
- * and read-only afterwards. Every child is reaped by its own pid.
+ *    (ppbench-<id>) and adopted, or submitted again;
+ *  - the fleet's side (fleet.c): the partition's nodes, and the drain and resume that health events ask for.
+ * The settings and the running of the commands are slurm.c's; nodes' drain and resume are node.c's.
  */
-#include "server/slurm/slurm.h"
+#include "server/slurm/executor.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
-#include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "lib/clock.h"
 #include "lib/log.h"
 #include "server/db.h"
-#include "server/spawn.h"
+#include "server/slurm/fleet.h"
+#include "server/slurm/slurm.h"
 
 #define PP_STR_(x) #x
 #define PP_STR(x)  PP_STR_(x)
 
-#define SLURM_CMD_TIMEOUT_S 30 /* sbatch, squeue, scancel, scontrol */
-#define SLURM_RETRY_S       10 /* a job whose sbatch failed is tried again this much later */
-#define SLURM_BATCH         16 /* jobs submitted per tick */
-#define SLURM_FOLLOW        500
+#define SLURM_RETRY_S 10 /* a job whose sbatch failed is tried again this much later */
+#define SLURM_BATCH   16 /* jobs submitted per tick */
+#define SLURM_FOLLOW  500
 
 struct slurm {
     pthread_t thread;
     atomic_bool stop;
 };
-
-/* The settings, copied at start; read-only afterwards. */
-static struct {
-    bool enabled;
-    struct config c;
-    char url[512];
-    char kind[8];        /* "" any, else "cpu" or "gpu" */
-    char host_like[260]; /* slurm_platforms' host pattern as a LIKE pattern; "%" any */
-    char host_glob[260]; /* the same as given ("*" any) */
-} g;
-
-bool slurm_enabled(void)
-{
-    return g.enabled;
-}
-
-const struct config *slurm_config(void)
-{
-    return &g.c;
-}
-
-const char *slurm_takes_kind(void)
-{
-    return g.kind;
-}
-
-const char *slurm_takes_like(void)
-{
-    return g.host_like;
-}
-
-bool slurm_takes(const char *kind, const char *host)
-{
-    return g.enabled && (!g.kind[0] || (kind && !strcmp(kind, g.kind))) &&
-           fnmatch(g.host_glob, host ? host : "", 0) == 0;
-}
-
-static int parse_platforms(const char *sel, char *kind, size_t ksize, char *like, size_t lsize, char *glob,
-                           size_t gsize, struct pp_error *err)
-{
-    char buf[256], *save = NULL, *t;
-    size_t n = 0;
-
-    snprintf(kind, ksize, "%s", "");
-    snprintf(like, lsize, "%s", "%");
-    snprintf(glob, gsize, "%s", "*");
-    snprintf(buf, sizeof(buf), "%s", sel);
-    for (t = strtok_r(buf, " ,", &save); t; t = strtok_r(NULL, " ,", &save)) {
-        if (!strcmp(t, "all"))
-            continue;
-        if (!strcmp(t, "kind=cpu") || !strcmp(t, "kind=gpu")) {
-            snprintf(kind, ksize, "%s", t + 5);
-        } else if (!strncmp(t, "host=", 5) && t[5]) {
-            snprintf(glob, gsize, "%s", t + 5);
-            /* a glob: '*' any run, '?' one character; the rest as is */
-            for (const char *p = t + 5; *p && n + 2 < lsize; p++) {
-                if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-*?", *p))
-                    return pp_error_set(err, "slurm_platforms: bad character '%c' in host pattern \"%s\"", *p,
-                                        t + 5);
-                like[n++] = *p == '*' ? '%' : *p == '?' ? '_' : *p;
-            }
-            like[n] = '\0';
-        } else {
-            return pp_error_set(err, "slurm_platforms: \"%s\" is not all, kind=cpu, kind=gpu or host=PATTERN",
-                                t);
-        }
-    }
-    return 0;
-}
-
-int slurm_check_config(const struct config *c, struct pp_error *err)
-{
-    char kind[8], like[260], glob[260];
-    const char *quoted[] = {c->slurm_worker,    c->slurm_server_url, c->slurm_token_file, c->slurm_output,
-                            c->slurm_partition, c->slurm_account,    c->slurm_gres,       c->slurm_export};
-    const char *names[] = {"slurm_worker",    "slurm_server_url", "slurm_token_file", "slurm_output",
-                           "slurm_partition", "slurm_account",    "slurm_gres",       "slurm_export"};
-
-    for (size_t i = 0; i < sizeof(quoted) / sizeof(quoted[0]); i++)
-        if (strpbrk(quoted[i], "'\n\\"))
-            return pp_error_set(err, "%s: no quote, backslash or newline allowed", names[i]);
-    return parse_platforms(c->slurm_platforms, kind, sizeof(kind), like, sizeof(like), glob, sizeof(glob),
-                           err);
-}
-
-/* ---- running the Slurm commands ---- */
-
-int slurm_exec(const char *const argv[], char *out, size_t size, int timeout_s, struct pp_error *err)
-{
-    int fds[2], status = 0;
-    size_t len = 0;
-    pid_t pid;
-    double deadline = clock_now() + timeout_s;
-    bool killed = false;
-
-    out[0] = '\0';
-    if (pipe2(fds, O_CLOEXEC))
-        return pp_error_set(err, "pipe: %s", strerror(errno));
-    if ((pid = fork()) < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return pp_error_set(err, "fork: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        spawn_child_reset(fds[1]);
-        execvp(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    for (;;) {
-        struct pollfd p = {.fd = fds[0], .events = POLLIN};
-        double left = deadline - clock_now();
-        char buf[1024];
-        ssize_t n;
-
-        if (left <= 0) {
-            kill(pid, SIGKILL);
-            killed = true;
-            break;
-        }
-        if (poll(&p, 1, (int)(left * 1000) + 1) <= 0)
-            continue;
-        if ((n = read(fds[0], buf, sizeof(buf))) <= 0) {
-            if (n < 0 && errno == EINTR)
-                continue;
-            break;
-        }
-        if (len + 1 < size) {
-            size_t take = (size_t)n < size - 1 - len ? (size_t)n : size - 1 - len;
-            memcpy(out + len, buf, take);
-            len += take;
-            out[len] = '\0';
-        }
-    }
-    close(fds[0]);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (killed)
-        return pp_error_set(err, "%s did not end within %d s", argv[0], timeout_s);
-    if (!WIFEXITED(status))
-        return pp_error_set(err, "%s died of signal %d", argv[0], WTERMSIG(status));
-    if (WEXITSTATUS(status) == 127)
-        return pp_error_set(err, "%s: cannot run it (not installed?)", argv[0]);
-    return WEXITSTATUS(status);
-}
-
-/* The last non-empty line of a command's output, without "sbatch: error: " and the like. */
-const char *slurm_last_line(char *out)
-{
-    char *e = out + strlen(out), *s, *colon;
-
-    while (e > out && (e[-1] == '\n' || e[-1] == ' '))
-        *--e = '\0';
-    s = strrchr(out, '\n') ? strrchr(out, '\n') + 1 : out;
-    while ((colon = strstr(s, "error: ")) && colon - s < 24)
-        s = colon + 7;
-    return *s ? s : "no output";
-}
 
 /* ---- submit ---- */
 
@@ -241,6 +78,7 @@ static const char refused_sql[] =
 /* The batch script: the token from a file (never on a command line or in Slurm's copy of the script). */
 static int write_script(const char *id, const char *device, char *path, size_t size, struct pp_error *err)
 {
+    const struct config *c = slurm_config();
     FILE *f;
     int fd;
 
@@ -251,11 +89,11 @@ static int write_script(const char *id, const char *device, char *path, size_t s
         return pp_error_set(err, "cannot write the batch script: %s", strerror(errno));
     }
     fprintf(f, "#!/bin/sh\n# ppbench job %s, submitted by ppbenchd's Slurm executor\n", id);
-    if (g.c.slurm_token_file[0])
+    if (c->slurm_token_file[0])
         fprintf(f, "read -r PPBENCH_WORKER_TOKEN <'%s' || exit 2\nexport PPBENCH_WORKER_TOKEN\n",
-                g.c.slurm_token_file);
-    fprintf(f, "exec '%s' serve --once --job %s --server '%s' --platform '%s'\n", g.c.slurm_worker, id, g.url,
-            device);
+                c->slurm_token_file);
+    fprintf(f, "exec '%s' serve --once --job %s --server '%s' --platform '%s'\n", c->slurm_worker, id,
+            slurm_url(), device);
     if (fclose(f))
         return pp_error_set(err, "cannot write the batch script: %s", strerror(errno));
     return 0;
@@ -269,6 +107,7 @@ static bool submit_one(const char *id, long timeout_s, const char *kind, const c
     char script[96], name[48], part[160], acct[160], gres[160], node[160], tlimit[32], output[540], exp[540],
         out[2048], device[72];
     const char *argv[16];
+    const struct config *c = slurm_config();
     struct pp_error err;
     struct db_error dberr;
     PGresult *res = NULL;
@@ -282,23 +121,23 @@ static bool submit_one(const char *id, long timeout_s, const char *kind, const c
         return false;
     }
     snprintf(name, sizeof(name), "--job-name=ppbench-%s", id);
-    snprintf(part, sizeof(part), "--partition=%s", partition[0] ? partition : g.c.slurm_partition);
-    snprintf(tlimit, sizeof(tlimit), "--time=%ld", (timeout_s + g.c.slurm_time_margin_s + 59) / 60);
-    snprintf(output, sizeof(output), "--output=%s", g.c.slurm_output);
-    snprintf(exp, sizeof(exp), "--export=%s", g.c.slurm_export);
-    argv[n++] = g.c.slurm_sbatch;
+    snprintf(part, sizeof(part), "--partition=%s", partition[0] ? partition : c->slurm_partition);
+    snprintf(tlimit, sizeof(tlimit), "--time=%ld", (timeout_s + c->slurm_time_margin_s + 59) / 60);
+    snprintf(output, sizeof(output), "--output=%s", c->slurm_output);
+    snprintf(exp, sizeof(exp), "--export=%s", c->slurm_export);
+    argv[n++] = c->slurm_sbatch;
     argv[n++] = "--parsable";
     argv[n++] = name;
     argv[n++] = part;
     argv[n++] = tlimit;
     argv[n++] = output;
     argv[n++] = exp;
-    if (g.c.slurm_account[0]) {
-        snprintf(acct, sizeof(acct), "--account=%s", g.c.slurm_account);
+    if (c->slurm_account[0]) {
+        snprintf(acct, sizeof(acct), "--account=%s", c->slurm_account);
         argv[n++] = acct;
     }
-    if (gres_req[0] || (!strcmp(kind, "gpu") && g.c.slurm_gres[0])) {
-        snprintf(gres, sizeof(gres), "--gres=%s", gres_req[0] ? gres_req : g.c.slurm_gres);
+    if (gres_req[0] || (!strcmp(kind, "gpu") && c->slurm_gres[0])) {
+        snprintf(gres, sizeof(gres), "--gres=%s", gres_req[0] ? gres_req : c->slurm_gres);
         argv[n++] = gres;
     }
     if (host[0]) {
@@ -334,7 +173,7 @@ static bool submit_one(const char *id, long timeout_s, const char *kind, const c
 
 static void submit(void)
 {
-    const char *p[2] = {g.kind, g.host_like};
+    const char *p[2] = {slurm_takes_kind(), slurm_takes_like()};
     struct db_error dberr;
     PGresult *res = db_query(claim_sql, 2, p, &dberr);
 
@@ -378,7 +217,7 @@ static void recover(void)
         const char *id = PQgetvalue(res, i, 0);
         char name[48], out[512], jid[24];
         snprintf(name, sizeof(name), "--name=ppbench-%s", id);
-        const char *argv[] = {g.c.slurm_squeue, "-h", "-t", "all", name, "-o", "%i", NULL};
+        const char *argv[] = {slurm_config()->slurm_squeue, "-h", "-t", "all", name, "-o", "%i", NULL};
         if (slurm_exec(argv, out, sizeof(out), SLURM_CMD_TIMEOUT_S, &err) != 0)
             continue; /* Slurm away: ask again at the next tick */
         snprintf(jid, sizeof(jid), "%lld", atoll(out));
@@ -452,7 +291,7 @@ static const char *find_job(const char *out, const char *jid, char *reason, size
 
 static void scancel(const char *id, const char *jid)
 {
-    const char *argv[] = {g.c.slurm_scancel, jid, NULL};
+    const char *argv[] = {slurm_config()->slurm_scancel, jid, NULL};
     char out[512];
     struct pp_error err;
     int rc = slurm_exec(argv, out, sizeof(out), SLURM_CMD_TIMEOUT_S, &err);
@@ -480,7 +319,7 @@ static void follow(void)
     ids[0] = '\0';
     for (int i = 0; i < PQntuples(res); i++)
         len += (size_t)sprintf(ids + len, "%s%s", i ? "," : "", PQgetvalue(res, i, 1));
-    const char *argv[] = {g.c.slurm_squeue, "-h", "-t", "all", "-o", "%i|%T|%r", "-j", ids, NULL};
+    const char *argv[] = {slurm_config()->slurm_squeue, "-h", "-t", "all", "-o", "%i|%T|%r", "-j", ids, NULL};
     rc = slurm_exec(argv, out, sizeof(out), SLURM_CMD_TIMEOUT_S, &err);
     /* squeue names an unknown job only when it asked for that one alone */
     invalid = rc > 0 && strstr(out, "Invalid job id");
@@ -522,7 +361,7 @@ static void *run(void *arg)
     struct slurm *s = arg;
 
     while (!s->stop) {
-        double next = clock_now() + (double)g.c.slurm_poll_s;
+        double next = clock_now() + (double)slurm_config()->slurm_poll_s;
         submit();
         follow();
         recover();
@@ -536,17 +375,6 @@ static void *run(void *arg)
     return NULL;
 }
 
-int slurm_configure(const struct config *c, const char *url, struct pp_error *err)
-{
-    if (slurm_check_config(c, err))
-        return -1;
-    g.c = *c;
-    memset(g.c.database_url, 0, sizeof(g.c.database_url)); /* not needed here: keep one copy of the secret */
-    snprintf(g.url, sizeof(g.url), "%s", c->slurm_server_url[0] ? c->slurm_server_url : url);
-    return parse_platforms(c->slurm_platforms, g.kind, sizeof(g.kind), g.host_like, sizeof(g.host_like),
-                           g.host_glob, sizeof(g.host_glob), err);
-}
-
 int slurm_start(const struct config *c, const char *url, struct slurm **out, struct pp_error *err)
 {
     struct slurm *s;
@@ -558,14 +386,14 @@ int slurm_start(const struct config *c, const char *url, struct slurm **out, str
         return -1;
     if (!(s = calloc(1, sizeof(*s))))
         return pp_error_set(err, "out of memory");
-    g.enabled = true;
+    slurm_set_enabled(true);
     if (pthread_create(&s->thread, NULL, run, s)) {
         free(s);
-        g.enabled = false;
+        slurm_set_enabled(false);
         return pp_error_set(err, "cannot start the slurm thread");
     }
     log_info("slurm: executor for partition %s (platforms: %s), workers reach %s", c->slurm_partition,
-             c->slurm_platforms, g.url);
+             c->slurm_platforms, slurm_url());
     *out = s;
     return 0;
 }

@@ -1,14 +1,13 @@
 /*
- * slurm_fleet: the Slurm executor's side of the fleet. On the executor's thread, each tick: every
- * slurm_nodes_s, the partition's nodes from sinfo -N into slurm_nodes (their state for the Fleet and Health
- * pages; a node the executor runs jobs for becomes a platform <node>/gpu0 or <node>/cpu0 from its gres before
- * any run: schema/functions/slurm.sql); and the health events of platforms on Slurm nodes acted on once each
+ * fleet: the Slurm executor's side of the fleet, on the executor's thread at each tick: every slurm_nodes_s,
+ * the partition's nodes from sinfo -N into slurm_nodes (their state for the Fleet and Health pages; a node
+ * the executor runs jobs for becomes a platform <node>/gpu0 or <node>/cpu0 from its gres before any run:
+ * schema/functions/slurm.sql); and the health events of platforms on Slurm nodes acted on once each
  * (alerts.slurm_done): a raised event drains the node with Reason="ppbench: <problem> <x> below baseline
- * <y>", a recovery (a passing run of that problem) resumes it when the drain is ppbench's own. On HTTP pool
- * threads: the check of a job's partition and gres at submission, against sinfo's answer kept for
- * SLURM_CHECK_TTL_S (one sinfo call per TTL, under a mutex, whichever thread asks first).
+ * <y>", a recovery (a passing run of that problem) resumes it when the drain is ppbench's own (node.c).
  */
-#include <pthread.h>
+#include "server/slurm/fleet.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +15,14 @@
 #include "lib/clock.h"
 #include "lib/log.h"
 #include "server/db.h"
+#include "server/slurm/node.h"
 #include "server/slurm/slurm.h"
 
-#define SLURM_CHECK_TTL_S     30
-#define SLURM_FLEET_TIMEOUT_S 30
-
-/* ---- the partition's nodes (executor thread) ---- */
+/* ---- the partition's nodes ---- */
 
 static double next_nodes; /* executor thread only */
 
-void slurm_fleet_refresh_soon(void)
+static void refresh_soon(void)
 {
     next_nodes = 0;
 }
@@ -57,7 +54,7 @@ static void refresh_nodes(void)
     free(doc);
 }
 
-/* ---- health events: drain, resume (executor thread) ---- */
+/* ---- health events: drain, resume ---- */
 
 /* Slurm away (not a refusal): the event is acted on again at the next tick. */
 static bool unreachable(const char *msg)
@@ -99,7 +96,7 @@ static void act_on_alerts(void)
             log_notice("alert=%s platform=%s slurm: node %s %s: %s%s%s", id, platform, node,
                        rc == 1 ? "left alone, drained by someone else" : kind, n.state,
                        n.reason[0] ? " " : "", n.reason);
-            slurm_fleet_refresh_soon();
+            refresh_soon();
         }
     }
     PQclear(res);
@@ -109,74 +106,4 @@ void slurm_fleet_tick(void)
 {
     act_on_alerts();
     refresh_nodes();
-}
-
-/* ---- a job's partition and gres at submission (HTTP pool threads) ---- */
-
-static pthread_mutex_t check_lock = PTHREAD_MUTEX_INITIALIZER;
-static char check_out[65536]; /* "partition|gres" lines of sinfo -a; under check_lock */
-static double check_at = -1e9;
-
-/* Whether one of a partition's gres lists ("gpu:h100:4(S:0-1),nic:1") offers the request's name and type
- * ("gpu:1", "gpu:h100:2", "gpu"). */
-static bool gres_offers(const char *list, const char *want)
-{
-    char name[64], type[64] = "";
-    size_t n = strcspn(want, ":");
-    const char *rest = want + n;
-
-    snprintf(name, sizeof(name), "%.*s", (int)n, want);
-    if (*rest == ':' && rest[1] && !strchr("0123456789", rest[1]))
-        snprintf(type, sizeof(type), "%.*s", (int)strcspn(rest + 1, ":"), rest + 1);
-    for (const char *g = list; g && *g; g = strchr(g, ',') ? strchr(g, ',') + 1 : NULL) {
-        size_t gn = strcspn(g, ":,(");
-        if (gn != strlen(name) || strncmp(g, name, gn))
-            continue;
-        if (!type[0])
-            return true;
-        if (g[gn] == ':' && !strncmp(g + gn + 1, type, strlen(type)) &&
-            strchr(":,(", g[gn + 1 + strlen(type)] ? g[gn + 1 + strlen(type)] : ','))
-            return true;
-    }
-    return false;
-}
-
-int slurm_target_check(const char *partition, const char *gres, const char **field, char *msg, size_t size)
-{
-    const char *argv[] = {slurm_config()->slurm_sinfo, "-h", "-a", "-o", "%R|%G", NULL};
-    struct pp_error err;
-    bool part_found = false, gres_found = !gres;
-    int rc = 0;
-
-    pthread_mutex_lock(&check_lock);
-    if (clock_now() - check_at > SLURM_CHECK_TTL_S) {
-        if ((rc = slurm_exec(argv, check_out, sizeof(check_out), SLURM_FLEET_TIMEOUT_S, &err)) != 0) {
-            log_warn("slurm: sinfo for the check of a job's partition: %s; the job is accepted",
-                     rc < 0 ? err.msg : slurm_last_line(check_out));
-            pthread_mutex_unlock(&check_lock);
-            return 0; /* Slurm away: the executor retries the submission, as it does */
-        }
-        check_at = clock_now();
-    }
-    for (const char *l = check_out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-        size_t pn = strcspn(l, "|\n");
-        if (pn != strlen(partition) || strncmp(l, partition, pn) || l[pn] != '|')
-            continue;
-        part_found = true;
-        char list[1024];
-        snprintf(list, sizeof(list), "%.*s", (int)strcspn(l + pn + 1, "\n"), l + pn + 1);
-        gres_found = gres_found || gres_offers(list, gres);
-    }
-    pthread_mutex_unlock(&check_lock);
-    if (!part_found) {
-        *field = "slurm.partition";
-        snprintf(msg, size, "slurm has no partition \"%s\"", partition);
-        return 1;
-    }
-    if (!gres_found) {
-        *field = "slurm.gres";
-        snprintf(msg, size, "no node of slurm partition %s has gres \"%s\"", partition, gres);
-        return 1;
-    }
-    return 0;
 }

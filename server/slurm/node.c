@@ -1,18 +1,26 @@
 /*
- * slurm_node: a Slurm node's state, drain and resume (scontrol), for the admin routes (api_slurm.c), the
- * `ppbenchd slurm` command and fleet health. Runs on whichever thread asks, and waits for scontrol (seconds).
- * A resume happens only when the node's drain reason is ppbench's own ("ppbench: ..."): a drain an operator
- * or NHC set is never lifted. Between the check and the resume someone could drain the node again; Slurm
- * offers no compare-and-set on the reason, and the window is one scontrol call.
+ * node: Slurm's nodes and partitions as its commands show them, for the admin routes (api/slurm.c), the
+ * `ppbenchd slurm` command, fleet health (fleet.c) and the check of a job at submission (api/jobs.c). Runs on
+ * whichever thread asks, and waits for scontrol or sinfo (seconds).
+ *  - A node's state, drain and resume (scontrol). A resume happens only when the node's drain reason is
+ *    ppbench's own ("ppbench: ..."): a drain an operator or NHC set is never lifted. Between the check and
+ * the resume someone could drain the node again; Slurm offers no compare-and-set on the reason, and the
+ * window is one scontrol call.
+ *  - A partition's nodes (sinfo -N), what the executor stores in slurm_nodes and the API lists.
+ *  - A job's partition and gres at submission (HTTP pool threads), against sinfo -a's answer kept for
+ *    SLURM_CHECK_TTL_S (one sinfo call per TTL, under a mutex, whichever thread asks first).
  */
-#include <jansson.h>
+#include "server/slurm/node.h"
+
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/clock.h"
 #include "lib/log.h"
 #include "server/slurm/slurm.h"
 
-#define SLURM_NODE_TIMEOUT_S 30
+#define SLURM_CHECK_TTL_S 30
 
 bool slurm_node_name_ok(const char *name)
 {
@@ -31,7 +39,7 @@ int slurm_node_get(const char *node, struct slurm_node *out, struct pp_error *er
 
     memset(out, 0, sizeof(*out));
     snprintf(out->name, sizeof(out->name), "%s", node);
-    if ((rc = slurm_exec(argv, buf, sizeof(buf), SLURM_NODE_TIMEOUT_S, err)) != 0)
+    if ((rc = slurm_exec(argv, buf, sizeof(buf), SLURM_CMD_TIMEOUT_S, err)) != 0)
         return rc < 0 ? -1 : pp_error_set(err, "scontrol show node %s: %s", node, slurm_last_line(buf));
     if (!(st = strstr(buf, " State=")))
         return pp_error_set(err, "scontrol show node %s: no State in its answer", node);
@@ -53,7 +61,7 @@ static int node_update(const char *node, const char *state, const char *reason, 
     snprintf(nn, sizeof(nn), "NodeName=%s", node);
     snprintf(ss, sizeof(ss), "State=%s", state);
     snprintf(rr, sizeof(rr), "Reason=%s", reason ? reason : "");
-    if ((rc = slurm_exec(argv, buf, sizeof(buf), SLURM_NODE_TIMEOUT_S, err)) != 0)
+    if ((rc = slurm_exec(argv, buf, sizeof(buf), SLURM_CMD_TIMEOUT_S, err)) != 0)
         return rc < 0 ? -1 : pp_error_set(err, "scontrol update %s %s: %s", nn, ss, slurm_last_line(buf));
     return 0;
 }
@@ -130,7 +138,7 @@ json_t *slurm_nodes(const char *partition, struct pp_error *err)
 
     argv[0] = slurm_config()->slurm_sinfo;
     snprintf(part, sizeof(part), "--partition=%s", partition);
-    if ((rc = slurm_exec(argv, out, sizeof(out), SLURM_NODE_TIMEOUT_S, err)) != 0)
+    if ((rc = slurm_exec(argv, out, sizeof(out), SLURM_CMD_TIMEOUT_S, err)) != 0)
         return rc < 0
                    ? NULL
                    : (pp_error_set(err, "sinfo --partition=%s: %s", partition, slurm_last_line(out)), NULL);
@@ -152,4 +160,74 @@ json_t *slurm_nodes(const char *partition, struct pp_error *err)
                                                "ppbench_drain", !strncmp(b3 + 1, "ppbench:", 8)));
     }
     return nodes;
+}
+
+/* ---- a job's partition and gres at submission ---- */
+
+static pthread_mutex_t check_lock = PTHREAD_MUTEX_INITIALIZER;
+static char check_out[65536]; /* "partition|gres" lines of sinfo -a; under check_lock */
+static double check_at = -1e9;
+
+/* Whether one of a partition's gres lists ("gpu:h100:4(S:0-1),nic:1") offers the request's name and type
+ * ("gpu:1", "gpu:h100:2", "gpu"). */
+static bool gres_offers(const char *list, const char *want)
+{
+    char name[64], type[64] = "";
+    size_t n = strcspn(want, ":");
+    const char *rest = want + n;
+
+    snprintf(name, sizeof(name), "%.*s", (int)n, want);
+    if (*rest == ':' && rest[1] && !strchr("0123456789", rest[1]))
+        snprintf(type, sizeof(type), "%.*s", (int)strcspn(rest + 1, ":"), rest + 1);
+    for (const char *g = list; g && *g; g = strchr(g, ',') ? strchr(g, ',') + 1 : NULL) {
+        size_t gn = strcspn(g, ":,(");
+        if (gn != strlen(name) || strncmp(g, name, gn))
+            continue;
+        if (!type[0])
+            return true;
+        if (g[gn] == ':' && !strncmp(g + gn + 1, type, strlen(type)) &&
+            strchr(":,(", g[gn + 1 + strlen(type)] ? g[gn + 1 + strlen(type)] : ','))
+            return true;
+    }
+    return false;
+}
+
+int slurm_target_check(const char *partition, const char *gres, const char **field, char *msg, size_t size)
+{
+    const char *argv[] = {slurm_config()->slurm_sinfo, "-h", "-a", "-o", "%R|%G", NULL};
+    struct pp_error err;
+    bool part_found = false, gres_found = !gres;
+    int rc = 0;
+
+    pthread_mutex_lock(&check_lock);
+    if (clock_now() - check_at > SLURM_CHECK_TTL_S) {
+        if ((rc = slurm_exec(argv, check_out, sizeof(check_out), SLURM_CMD_TIMEOUT_S, &err)) != 0) {
+            log_warn("slurm: sinfo for the check of a job's partition: %s; the job is accepted",
+                     rc < 0 ? err.msg : slurm_last_line(check_out));
+            pthread_mutex_unlock(&check_lock);
+            return 0; /* Slurm away: the executor retries the submission, as it does */
+        }
+        check_at = clock_now();
+    }
+    for (const char *l = check_out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        size_t pn = strcspn(l, "|\n");
+        if (pn != strlen(partition) || strncmp(l, partition, pn) || l[pn] != '|')
+            continue;
+        part_found = true;
+        char list[1024];
+        snprintf(list, sizeof(list), "%.*s", (int)strcspn(l + pn + 1, "\n"), l + pn + 1);
+        gres_found = gres_found || gres_offers(list, gres);
+    }
+    pthread_mutex_unlock(&check_lock);
+    if (!part_found) {
+        *field = "slurm.partition";
+        snprintf(msg, size, "slurm has no partition \"%s\"", partition);
+        return 1;
+    }
+    if (!gres_found) {
+        *field = "slurm.gres";
+        snprintf(msg, size, "no node of slurm partition %s has gres \"%s\"", partition, gres);
+        return 1;
+    }
+    return 0;
 }
