@@ -3,12 +3,13 @@
  * of an imported one, health and readiness, the suite catalogue and the OpenAPI document. HTTP pool threads.
  * The JSON is built by PostgreSQL (one query a request).
  */
-#include "server/api/routes.h"
+#include "server/api/fleet.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/api/api.h"
 #include "server/api/catalog.h"
 #include "server/migrate.h"
 

@@ -3,18 +3,19 @@
  * Validation is strict: every field is checked for type and range and unknown fields are refused by name, so
  * a typo never silently becomes a default.
  */
-#include "server/api/routes.h"
+#include "server/api/jobs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/clock.h"
+#include "lib/log.h"
+#include "server/api/api.h"
 #include "server/api/catalog.h"
 #include "server/http/parse.h"
 #include "server/slurm/node.h"
 #include "server/slurm/slurm.h"
-#include "lib/log.h"
 
 /* The platform check is part of the insert: no row back means the platform is unknown or cannot run the model
  * (platform_error says which). */

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/api/routes.h"
-#include "server/counters.h"
 #include "lib/log.h"
+#include "server/api/api.h"
+#include "server/counters.h"
 
 /* The database's part, and the results stored but not judged yet (judge_queue: judging's lag).
  */
@@ -79,7 +79,7 @@ static void put_bytes(struct buf *b, const char *s, size_t n)
 
 static const char *route_label(size_t i, char *buf, size_t size)
 {
-    const struct route *rt = &api_routes[i];
+    const struct route *rt = &http_routes()[i];
 
     if (i == COUNTERS_MAX_ROUTES)
         return "unmatched";
@@ -91,7 +91,7 @@ static size_t nroutes(void)
 {
     size_t n = 0;
 
-    while (api_routes[n].method && n < COUNTERS_MAX_ROUTES)
+    while (http_routes()[n].method && n < COUNTERS_MAX_ROUTES)
         n++;
     return n;
 }

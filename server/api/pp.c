@@ -7,7 +7,7 @@
  * every variant policy and adds each policy's code divergence over the line sets the build embedded
  * (server/linesets.c). HTTP pool threads; each request owns what it allocates.
  */
-#include "server/api/routes.h"
+#include "server/api/pp.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,11 +15,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/log.h"
+#include "server/api/api.h"
 #include "server/api/catalog.h"
 #include "server/api/import.h"
-#include "server/http/parse.h"
-#include "lib/log.h"
 #include "server/api/linesets.h"
+#include "server/http/parse.h"
 
 static const char pp_sql[] = "SELECT d->'error'->>'code', d->'error'->>'field', d->'error'->>'message', "
                              "CASE WHEN d ? 'error' THEN NULL ELSE d::text END "

@@ -4,12 +4,13 @@
  * exclusion from analysis or deletion. HTTP pool threads; the JSON and CSV are built by PostgreSQL, one query
  * a request.
  */
-#include "server/api/routes.h"
+#include "server/api/results.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/api/api.h"
 #include "server/api/catalog.h"
 #include "server/http/parse.h"
 

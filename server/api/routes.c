@@ -1,17 +1,21 @@
 /*
- * api: the route table, the handlers' shared settings and the one function that turns database failures into
- * replies. The settings are swapped as a whole on SIGHUP (main thread) and read by pool threads.
+ * routes: the route table, every route of the API with its handler, the role it needs, its body rule and
+ * limit, and whether a registered worker calls it (struct route, server/http/http.h). The one file of
+ * server/api/ that includes the handlers' headers; main.c hands the table to http_start, and `ppbenchd
+ * routes` prints it. Constant data, read by any thread.
  */
 #include "server/api/routes.h"
 
-#include <stdatomic.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "lib/log.h"
-#include "server/fleet/health.h"
+#include "server/api/fleet.h"
+#include "server/api/health.h"
+#include "server/api/jobs.h"
 #include "server/api/metrics.h"
+#include "server/api/pp.h"
+#include "server/api/results.h"
 #include "server/api/schedule.h"
+#include "server/api/slurm.h"
+#include "server/api/worker.h"
+#include "server/http/static.h"
 
 const struct route api_routes[] = {
     {"GET", "/", static_index, ROLE_NONE, BODY_NONE, 0, false}, /* the page and its files hold no data */
@@ -65,28 +69,3 @@ const struct route api_routes[] = {
     {"POST", "/api/v1/slurm/nodes/{node}/resume", slurm_node_resume, ROLE_ADMIN, BODY_NONE, 0, false},
     {NULL, NULL, NULL, ROLE_NONE, BODY_NONE, 0, false},
 };
-
-static struct api_settings settings_a = {30, 5, 60, 10, 10, 2, "{}", false}, settings_b;
-static _Atomic(struct api_settings *) current = &settings_a;
-
-void api_configure(const struct api_settings *s)
-{
-    struct api_settings *next = atomic_load(&current) == &settings_a ? &settings_b : &settings_a;
-    *next = *s;
-    atomic_store(&current, next);
-}
-
-const struct api_settings *api_settings(void)
-{
-    return atomic_load(&current);
-}
-
-int api_db_fail(struct request *r, const struct db_error *err)
-{
-    if (err->unavailable) {
-        log_warn("request=%s database unavailable: %s", r->id, err->e.msg);
-        return req_fail(r, ERR_DATABASE_UNAVAILABLE, NULL, "the database is unavailable, try again");
-    }
-    log_err("request=%s %s %s: %s", r->id, r->method, r->path, err->e.msg);
-    return req_fail(r, ERR_INTERNAL, NULL, "internal error (request %s)", r->id);
-}

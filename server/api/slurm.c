@@ -4,11 +4,13 @@
  * most). The fleet-health code calls slurm_drain/slurm_resume directly on a confirmed failure or a passing
  * run.
  */
+#include "server/api/slurm.h"
+
 #include <jansson.h>
 #include <string.h>
 
 #include "lib/log.h"
-#include "server/api/routes.h"
+#include "server/api/api.h"
 #include "server/slurm/node.h"
 #include "server/slurm/slurm.h"
 

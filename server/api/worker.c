@@ -6,7 +6,7 @@
  * Under its host's lock, a claim takes no job that would run beside a job of its host it disturbs
  * (exclusive_<kind>, docs/ARCHITECTURE.md "One measurement at a time").
  */
-#include "server/api/routes.h"
+#include "server/api/worker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,11 +14,12 @@
 
 #include "kernels/suite.h"
 #include "lib/clock.h"
-#include "server/http/auth.h"
 #include "lib/log.h"
-#include "server/counters.h"
+#include "server/api/api.h"
 #include "server/api/register_check.h"
 #include "server/api/report_check.h"
+#include "server/counters.h"
+#include "server/http/auth.h"
 #include "server/http/parse.h"
 
 static const char expire_sql[] =

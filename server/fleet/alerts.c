@@ -19,8 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "server/db.h"
 #include "lib/log.h"
+#include "server/db.h"
 #include "server/spawn.h"
 
 #define HOOK_TIMEOUT_S 30

@@ -1,14 +1,12 @@
 /*
  * health: the judging settings (written to judge_settings from the notifier thread when they change), and
- * the fleet health API: GET /api/v1/health, POST /api/v1/health/clear, the operator's floors and each
- * platform's baselines with the verdicts behind them. Handlers on HTTP pool threads.
+ * the notifier's judging ticks: the queued results judged a batch at a time, the peer groups' pending
+ * changes folded in.
  */
-#ifndef PP_HEALTH_H
-#define PP_HEALTH_H
+#ifndef PP_FLEET_HEALTH_H
+#define PP_FLEET_HEALTH_H
 
 #include <stdbool.h>
-
-#include "server/http/http.h"
 
 struct health_settings {
     long window_k, min_results;     /* the baseline window and the results it needs before judging */
@@ -30,11 +28,5 @@ void health_compact(void);
  * results (judge_pending, schema/functions/judge.sql). Returns whether more wait. */
 #define HEALTH_JUDGE_BATCH 2000
 bool health_judge(void);
-
-int health_get(struct request *r);
-int health_clear(struct request *r);
-int health_floors_get(struct request *r);
-int health_floors_set(struct request *r);
-int health_baselines(struct request *r);
 
 #endif

@@ -1,7 +1,9 @@
 /*
- * notify: one thread with its own database connections (a LISTEN connection and the reaper's thread-local
- * one). Survives the database going away: it reconnects every second and keeps waking waiters so long polls
- * end.
+ * notify: the notifier, one thread with its own database connections (a LISTEN connection and the reaper's
+ * thread-local one). On NOTIFY and once a second it wakes the suspended requests (server/http/http.c); once a
+ * second it reaps expired leases and timed-out jobs and runs the fleet's ticks: judging (health.c, also at
+ * once when results were queued) and due schedules (schedule.c). Survives the database going away: it
+ * reconnects every second and keeps waking waiters so long polls end.
  */
 #include "server/fleet/notify.h"
 
@@ -13,17 +15,18 @@
 #include <string.h>
 
 #include "lib/clock.h"
-#include "server/api/routes.h"
+#include "lib/log.h"
 #include "server/db.h"
 #include "server/fleet/health.h"
+#include "server/fleet/schedule.h"
 #include "server/http/http.h"
-#include "lib/log.h"
-#include "server/api/schedule.h"
 
 struct notifier {
     pthread_t thread;
     atomic_bool stop;
 };
+
+static atomic_long lease_s = 30; /* the grace past a job's timeout (notify_configure) */
 
 static const char requeue_sql[] =
     "UPDATE jobs SET state = CASE WHEN attempts < max_attempts THEN 'queued' ELSE 'failed' END, "
@@ -53,7 +56,7 @@ static void reap(void)
             log_notice("job=%s lease expired: %s", PQgetvalue(res, i, 0), PQgetvalue(res, i, 1));
         PQclear(res);
     }
-    snprintf(grace, sizeof(grace), "%ld", api_settings()->lease_s);
+    snprintf(grace, sizeof(grace), "%ld", atomic_load(&lease_s));
     if ((res = db_query(timeout_sql, 1, params, &err))) {
         for (int i = 0; i < PQntuples(res); i++)
             log_notice("job=%s failed: timeout", PQgetvalue(res, i, 0));
@@ -133,6 +136,11 @@ static void *run(void *arg)
     PQfinish(c);
     db_thread_close();
     return NULL;
+}
+
+void notify_configure(long lease)
+{
+    atomic_store(&lease_s, lease);
 }
 
 int notify_start(struct notifier **out, struct pp_error *err)

@@ -4,12 +4,16 @@
  * only makes it fast) and runs the reaper: expired leases go back to the queue (or fail after max_attempts),
  * jobs past their timeout fail with "timeout".
  */
-#ifndef PP_NOTIFY_H
-#define PP_NOTIFY_H
+#ifndef PP_FLEET_NOTIFY_H
+#define PP_FLEET_NOTIFY_H
 
 #include "lib/error.h"
 
 struct notifier;
+
+/* The lease (lease_s): a running job is failed as timed out this long after its own timeout_s. Any thread
+ * (main at start and on SIGHUP). */
+void notify_configure(long lease_s);
 
 int notify_start(struct notifier **out, struct pp_error *err) PP_WUR;
 void notify_stop(struct notifier *n);

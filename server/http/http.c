@@ -20,10 +20,10 @@
 #include <unistd.h>
 
 #include "lib/clock.h"
-#include "server/http/auth.h"
-#include "server/http/parse.h"
 #include "lib/log.h"
 #include "server/counters.h"
+#include "server/http/auth.h"
+#include "server/http/parse.h"
 
 struct http_server {
     struct MHD_Daemon *daemon;
@@ -149,6 +149,11 @@ void http_wake_all(void)
         MHD_resume_connection(waiters[i]);
     nwaiters = 0;
     pthread_mutex_unlock(&waiters_lock);
+}
+
+const struct route *http_routes(void)
+{
+    return g_routes;
 }
 
 static int route(struct request *r, char *allow, size_t allow_size)

@@ -111,6 +111,10 @@ void http_stop(struct http_server *s);
 /* Settings read per request (reloadable). */
 void http_set_limits(size_t max_body, bool require_read_token);
 
+/* The route table the server was started with (any thread, once http_start ran): what the counters'
+ * route index (server/counters.h) is an index of. */
+const struct route *http_routes(void);
+
 /* Resume every suspended connection (any thread). */
 void http_wake_all(void);
 

@@ -7,7 +7,7 @@
  *
  * The files are text (HTML, CSS, JavaScript): the HTTP layer renders a reply body as a C string.
  */
-#include "server/api/routes.h"
+#include "server/http/static.h"
 
 #include <stdlib.h>
 #include <string.h>
