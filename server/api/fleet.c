@@ -11,6 +11,7 @@
 
 #include "server/api/api.h"
 #include "server/api/catalog.h"
+#include "server/http/fields.h"
 #include "server/migrate.h"
 
 extern const char pp_openapi_json[]; /* docs/openapi.json, embedded by the Makefile */
@@ -117,19 +118,16 @@ static void route_platform(struct request *r, char *out, size_t size)
 /* PUT {"peak_gbs": G|null, "source": "..."}. */
 int fleet_platform_peak(struct request *r)
 {
+    static const char *const fields[] = {"peak_gbs", "source", NULL};
     json_t *peak = json_object_get(r->json, "peak_gbs"), *source = json_object_get(r->json, "source");
     char id[160], bytes[40], src[300];
-    const char *key;
-    json_t *v;
     struct db_error dberr;
     PGresult *res;
-    int found;
+    int found, st;
 
     route_platform(r, id, sizeof(id));
-    json_object_foreach(r->json, key, v) if (strcmp(key, "peak_gbs") &&
-                                             strcmp(key, "source")) return req_fail(r, ERR_UNKNOWN_FIELD, key,
-                                                                                    "unknown field \"%s\"",
-                                                                                    key);
+    if ((st = fields_only(r, r->json, "", fields)))
+        return st;
     if (!peak)
         return req_fail(r, ERR_MISSING_FIELD, "peak_gbs", "peak_gbs is required (a number of GB/s, or null)");
     if (!json_is_null(peak) && !json_is_number(peak))

@@ -14,6 +14,7 @@
 #include "kernels/suite.h"
 #include "lib/log.h"
 #include "server/api/api.h"
+#include "server/http/fields.h"
 #include "server/http/parse.h"
 
 static const char health_sql[] = "SELECT health_doc($1)::text";
@@ -81,34 +82,6 @@ int health_get(struct request *r)
     return reply_first(r, health_sql, 1, p);
 }
 
-static int need_string(struct request *r, const char *key, size_t max, const char **out)
-{
-    json_t *v = json_object_get(r->json, key);
-
-    if (!v)
-        return req_fail(r, ERR_MISSING_FIELD, key, "%s is required", key);
-    if (!json_is_string(v) || json_string_length(v) < 1 || json_string_length(v) > max)
-        return req_fail(r, ERR_WRONG_TYPE, key, "%s must be a string of 1 to %zu characters", key, max);
-    *out = json_string_value(v);
-    return 0;
-}
-
-static int only_fields(struct request *r, const char *const *known)
-{
-    const char *key;
-    json_t *v;
-
-    json_object_foreach(r->json, key, v)
-    {
-        int found = 0;
-        for (int i = 0; known[i] && !found; i++)
-            found = !strcmp(known[i], key);
-        if (!found)
-            return req_fail(r, ERR_UNKNOWN_FIELD, key, "unknown field \"%s\"", key);
-    }
-    return 0;
-}
-
 int health_clear(struct request *r)
 {
     static const char *const fields[] = {"platform", NULL};
@@ -118,7 +91,7 @@ int health_clear(struct request *r)
     PGresult *res;
     int st;
 
-    if ((st = only_fields(r, fields)) || (st = need_string(r, "platform", 160, &platform)))
+    if ((st = fields_only(r, r->json, "", fields)) || (st = fields_string(r, "platform", 160, &platform)))
         return st;
     snprintf(by, sizeof(by), "token %lld", r->token_id);
     const char *p[2] = {platform, by};
@@ -157,9 +130,9 @@ int health_floors_set(struct request *r)
     char floor_s[40];
     int st;
 
-    if ((st = only_fields(r, fields)) || (st = need_string(r, "device", 256, &device)) ||
-        (st = need_string(r, "suite", 32, &suite)) || (st = need_string(r, "kernel", 32, &kernel)) ||
-        (st = need_string(r, "precision", 8, &precision)))
+    if ((st = fields_only(r, r->json, "", fields)) || (st = fields_string(r, "device", 256, &device)) ||
+        (st = fields_string(r, "suite", 32, &suite)) || (st = fields_string(r, "kernel", 32, &kernel)) ||
+        (st = fields_string(r, "precision", 8, &precision)))
         return st;
     if (!(s = suite_find(suite)))
         return req_fail(r, ERR_UNKNOWN_SUITE, "suite", "unknown suite \"%s\"", suite);

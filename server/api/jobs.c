@@ -13,6 +13,7 @@
 #include "lib/log.h"
 #include "server/api/api.h"
 #include "server/api/catalog.h"
+#include "server/http/fields.h"
 #include "server/http/parse.h"
 #include "server/slurm/node.h"
 #include "server/slurm/slurm.h"
@@ -79,51 +80,6 @@ static char *dump_or(json_t *v, const char *empty)
     return v ? json_dumps(v, JSON_COMPACT) : strdup(empty);
 }
 
-static int bad_type(struct request *r, const char *field, const char *want)
-{
-    return req_fail(r, ERR_WRONG_TYPE, field, "%s must be %s", field, want);
-}
-
-/* An integer in [min, max] (v not NULL). */
-static int check_int(struct request *r, json_t *v, const char *field, long long min, long long max,
-                     long long *out)
-{
-    if (!json_is_integer(v))
-        return bad_type(r, field, "an integer");
-    if (json_integer_value(v) < min || json_integer_value(v) > max)
-        return req_fail(r, ERR_OUT_OF_RANGE, field, "%s must be from %lld to %lld, got %lld", field, min, max,
-                        (long long)json_integer_value(v));
-    *out = json_integer_value(v);
-    return 0;
-}
-
-/* Integer field in [min, max]; *out keeps its default when the field is absent. */
-static int get_int(struct request *r, json_t *obj, const char *key, const char *field, long long min,
-                   long long max, long long *out)
-{
-    json_t *v = json_object_get(obj, key);
-    return v ? check_int(r, v, field, min, max, out) : 0;
-}
-
-static int check_fields(struct request *r, json_t *obj, const char *prefix, const char *const *known)
-{
-    const char *key;
-    json_t *v;
-
-    json_object_foreach(obj, key, v)
-    {
-        int found = 0;
-        for (int i = 0; known[i] && !found; i++)
-            found = !strcmp(known[i], key);
-        if (!found) {
-            char field[160];
-            snprintf(field, sizeof(field), "%s%s", prefix, key);
-            return req_fail(r, ERR_UNKNOWN_FIELD, field, "unknown field \"%s\"", field);
-        }
-    }
-    return 0;
-}
-
 /* The job's kernels and params checked against the suite table (kernels/suite.h: the checks the worker's
  * child makes again) and completed with the defaults: new references in *kernels and *params. */
 static int check_suite(struct request *r, const struct suite *s, const char *model, json_t *kernels_in,
@@ -161,8 +117,8 @@ static int check_params_list(struct request *r, const struct suite *s, const cha
         return 0;
     }
     if (!json_is_object(sweep))
-        return bad_type(r, "sweep", "an object {\"param\": name, \"values\": [...]}");
-    if ((st = check_fields(r, sweep, "sweep.", sweep_fields)))
+        return fields_bad_type(r, "sweep", "an object {\"param\": name, \"values\": [...]}");
+    if ((st = fields_only(r, sweep, "sweep.", sweep_fields)))
         return st;
     name = json_string_value(json_object_get(sweep, "param"));
     values = json_object_get(sweep, "values");
@@ -173,7 +129,7 @@ static int check_params_list(struct request *r, const struct suite *s, const cha
         return req_fail(r, ERR_CONFLICTING_FIELDS, "sweep.param",
                         "params.%s is swept: give it in sweep.values only", name);
     if (!json_is_array(values) || json_array_size(values) < 1 || json_array_size(values) > SWEEP_MAX_VALUES)
-        return bad_type(r, "sweep.values", "an array of 1 to 64 values");
+        return fields_bad_type(r, "sweep.values", "an array of 1 to 64 values");
     json_array_foreach(values, i, v)
     {
         for (k = 0; k < i; k++)
@@ -202,7 +158,7 @@ static int check_tags(struct request *r, json_t *tags)
     if (!tags)
         return 0;
     if (!json_is_array(tags) || json_array_size(tags) > 16)
-        return bad_type(r, "tags", "an array of at most 16 strings");
+        return fields_bad_type(r, "tags", "an array of at most 16 strings");
     json_array_foreach(tags, i, t)
     {
         if (!json_is_string(t) || json_string_length(t) < 1 || json_string_length(t) > 64)
@@ -219,14 +175,14 @@ static int check_selector(struct request *r, const char *model, json_t *selector
     int st;
 
     if (!json_is_object(selector))
-        return bad_type(r, "selector", "an object");
-    if ((st = check_fields(r, selector, "selector.", selector_fields)))
+        return fields_bad_type(r, "selector", "an object");
+    if ((st = fields_only(r, selector, "selector.", selector_fields)))
         return st;
     json_t *kind = json_object_get(selector, "kind"), *host = json_object_get(selector, "host");
     if ((kind && !json_is_string(kind)) ||
         (host && (!json_is_string(host) || json_string_length(host) > 128)))
-        return bad_type(r, kind && !json_is_string(kind) ? "selector.kind" : "selector.host",
-                        "a string (a host name: at most 128 characters)");
+        return fields_bad_type(r, kind && !json_is_string(kind) ? "selector.kind" : "selector.host",
+                               "a string (a host name: at most 128 characters)");
     if (kind && strcmp(json_string_value(kind), "cpu") && strcmp(json_string_value(kind), "gpu") &&
         strcmp(json_string_value(kind), "accel"))
         return req_fail(r, ERR_INVALID_VALUE, "selector.kind", "selector.kind must be cpu, gpu or accel");
@@ -253,7 +209,7 @@ static int check_target(struct request *r, const char *model, json_t *platform, 
     if (platform)
         return json_is_string(platform) && json_string_length(platform) <= 160
                    ? 0
-                   : bad_type(r, "platform", "a platform id (a string of at most 160 characters)");
+                   : fields_bad_type(r, "platform", "a platform id (a string of at most 160 characters)");
     return check_selector(r, model, selector);
 }
 
@@ -278,18 +234,18 @@ static int check_slurm(struct request *r, json_t *job, const char **part, const 
     *part = *gres = NULL;
     if (sl) {
         if (!json_is_object(sl))
-            return bad_type(r, "slurm", "an object {\"partition\": name, \"gres\": \"gpu:1\"}");
-        if ((st = check_fields(r, sl, "slurm.", slurm_fields)))
+            return fields_bad_type(r, "slurm", "an object {\"partition\": name, \"gres\": \"gpu:1\"}");
+        if ((st = fields_only(r, sl, "slurm.", slurm_fields)))
             return st;
         json_t *p = json_object_get(sl, "partition"), *g = json_object_get(sl, "gres");
         if (p && (!json_is_string(p) || !slurm_node_name_ok(json_string_value(p))))
-            return bad_type(r, "slurm.partition",
-                            "a partition name (1 to 127 letters, digits, '.', '_', '-')");
+            return fields_bad_type(r, "slurm.partition",
+                                   "a partition name (1 to 127 letters, digits, '.', '_', '-')");
         if (g && (!json_is_string(g) || json_string_length(g) < 1 || json_string_length(g) > 120 ||
                   strspn(json_string_value(g),
                          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:._-") !=
                       json_string_length(g)))
-            return bad_type(r, "slurm.gres", "a gres request such as \"gpu:1\" or \"gpu:h100:2\"");
+            return fields_bad_type(r, "slurm.gres", "a gres request such as \"gpu:1\" or \"gpu:h100:2\"");
         *part = json_string_value(p);
         *gres = json_string_value(g);
         if (!slurm_enabled())
@@ -367,25 +323,25 @@ int jobs_submit(struct request *r)
     PGresult *res = NULL;
     int st;
 
-    if ((st = check_fields(r, j, "", fields)))
+    if ((st = fields_only(r, j, "", fields)))
         return st;
     if (!suite)
         return req_fail(r, ERR_MISSING_FIELD, "suite", "suite is required (%s)", suite_names());
     if (!json_is_string(suite))
-        return bad_type(r, "suite", "a string");
+        return fields_bad_type(r, "suite", "a string");
     if (!(s = suite_find(json_string_value(suite))))
         return req_fail(r, ERR_UNKNOWN_SUITE, "suite", "unknown suite \"%s\" (known: %s)",
                         json_string_value(suite), suite_names());
     if (!model)
         return req_fail(r, ERR_MISSING_FIELD, "model", "model is required (%s)", suite_model_names());
     if (!json_is_string(model))
-        return bad_type(r, "model", "a string");
+        return fields_bad_type(r, "model", "a string");
     if (!suite_model_known(json_string_value(model)))
         return req_fail(r, ERR_UNKNOWN_MODEL, "model", "unknown model \"%s\" (known: %s)",
                         json_string_value(model), suite_model_names());
-    if ((st = get_int(r, j, "priority", "priority", -1000, 1000, &priority)) ||
-        (st = get_int(r, j, "timeout_s", "timeout_s", 1, 86400, &timeout)) ||
-        (st = get_int(r, j, "max_attempts", "max_attempts", 1, 100, &attempts)) ||
+    if ((st = fields_int(r, "priority", -1000, 1000, &priority)) ||
+        (st = fields_int(r, "timeout_s", 1, 86400, &timeout)) ||
+        (st = fields_int(r, "max_attempts", 1, 100, &attempts)) ||
         (st = check_tags(r, json_object_get(j, "tags"))) ||
         (st = check_params_list(r, s, json_string_value(model), j, &kernels, &params)) ||
         (st = check_target(r, json_string_value(model), json_object_get(j, "platform"),

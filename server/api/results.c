@@ -12,6 +12,7 @@
 
 #include "server/api/api.h"
 #include "server/api/catalog.h"
+#include "server/http/fields.h"
 #include "server/http/parse.h"
 
 /* The statistic a result's rates come from: its report's problem.timing where it names one (staggered: mean,
@@ -248,16 +249,16 @@ int results_get(struct request *r)
 /* PATCH {"note": "..."|null, "exclude": true|false}: either or both. */
 int results_annotate(struct request *r)
 {
+    static const char *const fields[] = {"note", "exclude", NULL};
     json_t *note = json_object_get(r->json, "note"), *exclude = json_object_get(r->json, "exclude");
-    const char *key;
-    json_t *v;
     struct db_error dberr;
     PGresult *res;
+    int st;
 
     if (!parse_id(r->args[0]))
         return req_fail(r, ERR_NOT_FOUND, NULL, "no such result");
-    json_object_foreach(r->json, key, v) if (strcmp(key, "note") && strcmp(key, "exclude")) return req_fail(
-        r, ERR_UNKNOWN_FIELD, key, "unknown field \"%s\"", key);
+    if ((st = fields_only(r, r->json, "", fields)))
+        return st;
     if (!note && !exclude)
         return req_fail(r, ERR_MISSING_FIELD, "note", "give a note, exclude, or both");
     if (note && !json_is_null(note) && (!json_is_string(note) || json_string_length(note) > 2000))

@@ -15,6 +15,7 @@
 #include "lib/log.h"
 #include "server/api/api.h"
 #include "server/api/catalog.h"
+#include "server/http/fields.h"
 #include "server/http/parse.h"
 
 static const char insert_sql[] =
@@ -35,29 +36,6 @@ static const char pause_sql[] =
 static const char run_sql[] =
     "UPDATE schedules s SET last_fired_at = now(), last_job_ids = schedule_fire(s.id), "
     "fired = s.fired + 1 WHERE id = $1 RETURNING schedule_doc(s)::text";
-
-static int bad_type(struct request *r, const char *field, const char *want)
-{
-    return req_fail(r, ERR_WRONG_TYPE, field, "%s must be %s", field, want);
-}
-
-/* An integer field in [min, max], def when absent. */
-static int get_int(struct request *r, const char *key, long long min, long long max, long long def,
-                   long long *out)
-{
-    json_t *v = json_object_get(r->json, key);
-
-    *out = def;
-    if (!v)
-        return 0;
-    if (!json_is_integer(v))
-        return bad_type(r, key, "an integer");
-    if (json_integer_value(v) < min || json_integer_value(v) > max)
-        return req_fail(r, ERR_OUT_OF_RANGE, key, "%s must be from %lld to %lld, got %lld", key, min, max,
-                        (long long)json_integer_value(v));
-    *out = json_integer_value(v);
-    return 0;
-}
 
 /* selector.host, a glob of host names (* and ?), as a LIKE pattern (new string) in *like. */
 static int host_pattern(struct request *r, const char *glob, char **like)
@@ -97,7 +75,7 @@ static int check_selector(struct request *r, json_t *sel, char **like)
     if (!sel)
         return 0;
     if (!json_is_object(sel))
-        return bad_type(r, "selector", "an object {\"kind\": \"gpu\", \"host\": \"node*\"}");
+        return fields_bad_type(r, "selector", "an object {\"kind\": \"gpu\", \"host\": \"node*\"}");
     json_object_foreach(sel, key, v)
     {
         if (!strcmp(key, "kind")) {
@@ -107,7 +85,7 @@ static int check_selector(struct request *r, json_t *sel, char **like)
                                 "selector.kind must be cpu, gpu or accel");
         } else if (!strcmp(key, "host")) {
             if (!json_is_string(v))
-                return bad_type(r, "selector.host", "a string");
+                return fields_bad_type(r, "selector.host", "a string");
         } else {
             char field[96];
             snprintf(field, sizeof(field), "selector.%s", key);
@@ -127,9 +105,7 @@ int schedule_create(struct request *r)
     json_t *suite = json_object_get(j, "suite"), *model = json_object_get(j, "model");
     json_t *paused = json_object_get(j, "paused"), *job = NULL;
     const struct suite *s;
-    const char *key;
-    json_t *v;
-    long long priority, timeout, attempts;
+    long long priority = 0, timeout = 600, attempts = 3;
     char *job_s = NULL, *sel_s = NULL, *like = NULL, due_s[24];
     struct suite_values vals;
     struct suite_error se;
@@ -141,14 +117,8 @@ int schedule_create(struct request *r)
     time_t now, due;
     int st;
 
-    json_object_foreach(j, key, v)
-    {
-        int known = 0;
-        for (int i = 0; fields[i] && !known; i++)
-            known = !strcmp(fields[i], key);
-        if (!known)
-            return req_fail(r, ERR_UNKNOWN_FIELD, key, "unknown field \"%s\"", key);
-    }
+    if ((st = fields_only(r, j, "", fields)))
+        return st;
     if (!name || !spec || !suite || !model)
         return req_fail(r, ERR_MISSING_FIELD,
                         !name    ? "name"
@@ -167,7 +137,7 @@ int schedule_create(struct request *r)
         return req_fail(r, ERR_INVALID_VALUE, "name",
                         "name must be 1 to 64 letters, digits, '.', '_' or '-'");
     if (!json_is_string(spec) || json_string_length(spec) > 128)
-        return bad_type(r, "spec", "a string of at most 128 characters");
+        return fields_bad_type(r, "spec", "a string of at most 128 characters");
     clock_gettime(CLOCK_REALTIME, &ts);
     now = ts.tv_sec + (ts.tv_nsec > 0); /* whole seconds, rounded up: never due before its interval */
     if (cron_parse(&c, json_string_value(spec), &perr))
@@ -179,10 +149,10 @@ int schedule_create(struct request *r)
     if (!json_is_string(model) || !suite_model_known(json_string_value(model)))
         return req_fail(r, ERR_UNKNOWN_MODEL, "model", "unknown model (known: %s)", suite_model_names());
     if (paused && !json_is_boolean(paused))
-        return bad_type(r, "paused", "true or false");
-    if ((st = get_int(r, "priority", -1000, 1000, 0, &priority)) ||
-        (st = get_int(r, "timeout_s", 1, 86400, 600, &timeout)) ||
-        (st = get_int(r, "max_attempts", 1, 100, 3, &attempts)))
+        return fields_bad_type(r, "paused", "true or false");
+    if ((st = fields_int(r, "priority", -1000, 1000, &priority)) ||
+        (st = fields_int(r, "timeout_s", 1, 86400, &timeout)) ||
+        (st = fields_int(r, "max_attempts", 1, 100, &attempts)))
         return st;
     if (suite_values_from_json(&vals, s, json_object_get(j, "params"), json_object_get(j, "kernels"), &se))
         return req_fail(r, errors_from_code(se.code), se.field, "%s", se.msg);

@@ -11,6 +11,7 @@
 
 #include "lib/log.h"
 #include "server/api/api.h"
+#include "server/http/fields.h"
 #include "server/slurm/node.h"
 #include "server/slurm/slurm.h"
 
@@ -75,17 +76,16 @@ int slurm_node_show(struct request *r)
 
 int slurm_node_drain(struct request *r)
 {
+    static const char *const fields[] = {"reason", NULL};
     json_t *reason = json_object_get(r->json, "reason");
-    const char *key;
-    json_t *v;
     struct slurm_node n;
     struct pp_error err;
     int st;
 
     if ((st = check_node(r)))
         return st;
-    json_object_foreach(r->json, key, v) if (strcmp(key, "reason")) return req_fail(
-        r, ERR_UNKNOWN_FIELD, key, "unknown field \"%s\"", key);
+    if ((st = fields_only(r, r->json, "", fields)))
+        return st;
     if (!reason)
         return req_fail(r, ERR_MISSING_FIELD, "reason", "reason is required");
     if (!json_is_string(reason) || json_string_length(reason) < 1 || json_string_length(reason) > 400 ||

@@ -20,6 +20,7 @@
 #include "server/api/report_check.h"
 #include "server/counters.h"
 #include "server/http/auth.h"
+#include "server/http/fields.h"
 #include "server/http/parse.h"
 
 static const char expire_sql[] =
@@ -222,18 +223,6 @@ static const char deregister_sql[] =
     "  progress = 0 WHERE worker_id IN (SELECT id FROM w) AND state = 'running' RETURNING id) "
     "SELECT (SELECT count(*) FROM w), (SELECT count(*) FROM r)";
 
-static int need_string(struct request *r, const char *key, const char **out)
-{
-    json_t *v = json_object_get(r->json, key);
-
-    if (!v)
-        return req_fail(r, ERR_MISSING_FIELD, key, "%s is required", key);
-    if (!json_is_string(v))
-        return req_fail(r, ERR_WRONG_TYPE, key, "%s must be a string", key);
-    *out = json_string_value(v);
-    return 0;
-}
-
 /* 403 when the worker in the path is not the proven caller (server/http.c checked X-Worker-Id and its
  * secret before the body was read). */
 static int own_worker(struct request *r)
@@ -384,21 +373,6 @@ int workers_claim(struct request *r)
     return st;
 }
 
-/* Optional integer fields of a worker call body, as decimal strings ("" when absent). */
-static int get_id_field(struct request *r, const char *key, char *out, size_t size, bool required)
-{
-    json_t *v = json_object_get(r->json, key);
-
-    out[0] = '\0';
-    if (!v && !required)
-        return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < 0)
-        return req_fail(r, v ? ERR_WRONG_TYPE : ERR_MISSING_FIELD, key, "%s must be a non-negative integer",
-                        key);
-    snprintf(out, size, "%lld", (long long)json_integer_value(v));
-    return 0;
-}
-
 int workers_heartbeat(struct request *r)
 {
     char job[24], epoch[24], lease[24];
@@ -408,8 +382,8 @@ int workers_heartbeat(struct request *r)
 
     if ((st = own_worker(r)))
         return st;
-    if ((st = get_id_field(r, "job_id", job, sizeof(job), false)) ||
-        (st = get_id_field(r, "epoch", epoch, sizeof(epoch), job[0] != '\0')))
+    if ((st = fields_id(r, "job_id", false, job, sizeof(job))) ||
+        (st = fields_id(r, "epoch", job[0] != '\0', epoch, sizeof(epoch))))
         return st;
     const char *wp[2] = {r->args[0], job[0] ? "true" : "false"};
     if (!(res = db_query(worker_beat_sql, 2, wp, &dberr)))
@@ -446,7 +420,7 @@ int jobs_progress(struct request *r)
 
     if (!parse_id(r->args[0]))
         return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
-    if ((st = get_id_field(r, "epoch", epoch, sizeof(epoch), true)))
+    if ((st = fields_id(r, "epoch", true, epoch, sizeof(epoch))))
         return st;
     if (!json_is_number(p) || json_number_value(p) < 0 || json_number_value(p) > 1)
         return req_fail(r, ERR_INVALID_VALUE, "progress", "progress must be a number from 0 to 1");
@@ -512,29 +486,23 @@ int jobs_result(struct request *r)
 {
     static const char *const fields[] = {"epoch", "outcome", "error", "report", NULL};
     char epoch[24], worker[24], repeats[24], *report_s = NULL;
-    const char *outcome, *error = NULL, *key;
-    json_t *report = json_object_get(r->json, "report"), *v;
+    const char *outcome, *error = NULL;
+    json_t *report = json_object_get(r->json, "report");
     struct db_error dberr;
     PGresult *res = NULL;
     int st;
 
-    json_object_foreach(r->json, key, v)
-    {
-        int known = 0;
-        for (int i = 0; fields[i]; i++)
-            known |= !strcmp(fields[i], key);
-        if (!known)
-            return req_fail(r, ERR_UNKNOWN_FIELD, key, "unknown field \"%s\"", key);
-    }
+    if ((st = fields_only(r, r->json, "", fields)))
+        return st;
     if (!parse_id(r->args[0]))
         return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
-    if ((st = get_id_field(r, "epoch", epoch, sizeof(epoch), true)) ||
-        (st = need_string(r, "outcome", &outcome)))
+    if ((st = fields_id(r, "epoch", true, epoch, sizeof(epoch))) ||
+        (st = fields_string(r, "outcome", 0, &outcome)))
         return st;
     if (strcmp(outcome, "succeeded") && strcmp(outcome, "failed"))
         return req_fail(r, ERR_INVALID_VALUE, "outcome", "outcome must be succeeded or failed");
     if (json_object_get(r->json, "error") && !json_is_null(json_object_get(r->json, "error")) &&
-        (st = need_string(r, "error", &error)))
+        (st = fields_string(r, "error", 0, &error)))
         return st;
     if (report && !json_is_null(report) && !json_is_object(report))
         return req_fail(r, ERR_WRONG_TYPE, "report", "report must be the worker's json document");
