@@ -7,6 +7,7 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/log.h"
 
@@ -33,4 +34,21 @@ int api_db_fail(struct request *r, const struct db_error *err)
     }
     log_err("request=%s %s %s: %s", r->id, r->method, r->path, err->e.msg);
     return req_fail(r, ERR_INTERNAL, NULL, "internal error (request %s)", r->id);
+}
+
+int api_reply_value(struct request *r, const char *sql, int n, const char *const *params, const char *type,
+                    const char *missing)
+{
+    struct db_error dberr;
+    PGresult *res = db_query(sql, n, params, &dberr);
+    int st;
+
+    if (!res)
+        return api_db_fail(r, &dberr);
+    if (PQntuples(res) == 0)
+        st = req_fail(r, ERR_NOT_FOUND, NULL, "%s", missing ? missing : "not found");
+    else
+        st = req_reply_text(r, 200, strdup(PQgetvalue(res, 0, 0)), type);
+    PQclear(res);
+    return st;
 }

@@ -28,4 +28,9 @@ const struct api_settings *api_settings(void);
 /* One place that turns a database failure into a reply: 503 when unreachable, else 500 (logged). */
 int api_db_fail(struct request *r, const struct db_error *err);
 
+/* A statement whose first value is the reply: 200 with it as the body (type NULL: JSON); 404 with missing as
+ * the message when the statement returns no row (NULL: one that always returns one). */
+int api_reply_value(struct request *r, const char *sql, int n, const char *const *params, const char *type,
+                    const char *missing);
+
 #endif

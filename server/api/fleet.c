@@ -65,19 +65,6 @@ static const char platform_delete_sql[] =
 
 static const char ready_sql[] = "SELECT count(*) FROM schema_migrations";
 
-static int reply_query(struct request *r, const char *sql, int n, const char *const *params, const char *type)
-{
-    struct db_error dberr;
-    PGresult *res = db_query(sql, n, params, &dberr);
-    int st;
-
-    if (!res)
-        return api_db_fail(r, &dberr);
-    st = req_reply_text(r, 200, strdup(PQgetvalue(res, 0, 0)), type);
-    PQclear(res);
-    return st;
-}
-
 static const char *lease_param(char *buf, size_t size)
 {
     snprintf(buf, size, "%ld", api_settings()->lease_s);
@@ -89,13 +76,13 @@ int fleet_platforms(struct request *r)
     char lease[24];
     const char *params[1] = {lease_param(lease, sizeof(lease))};
     int st = req_check_query(r, "");
-    return st ? st : reply_query(r, platforms_sql, 1, params, NULL);
+    return st ? st : api_reply_value(r, platforms_sql, 1, params, NULL, NULL);
 }
 
 int fleet_hosts(struct request *r)
 {
     int st = req_check_query(r, "");
-    return st ? st : reply_query(r, hosts_sql, 0, NULL, NULL);
+    return st ? st : api_reply_value(r, hosts_sql, 0, NULL, NULL, NULL);
 }
 
 int fleet_workers(struct request *r)
@@ -103,7 +90,7 @@ int fleet_workers(struct request *r)
     char lease[24];
     const char *params[1] = {lease_param(lease, sizeof(lease))};
     int st = req_check_query(r, "");
-    return st ? st : reply_query(r, workers_sql, 1, params, NULL);
+    return st ? st : api_reply_value(r, workers_sql, 1, params, NULL, NULL);
 }
 
 /* The platform id of a route: {id} (an imported platform) or {host}/{device} (a worker's). */
@@ -149,7 +136,7 @@ int fleet_platform_peak(struct request *r)
         return req_fail(r, ERR_NOT_FOUND, NULL, "no platform \"%s\"", id);
     char lease[24];
     const char *lp[1] = {lease_param(lease, sizeof(lease))};
-    return reply_query(r, platforms_sql, 1, lp, NULL);
+    return api_reply_value(r, platforms_sql, 1, lp, NULL, NULL);
 }
 
 int fleet_platform_delete(struct request *r)

@@ -56,20 +56,6 @@ static const char baselines_sql[] =
     "'[]'))::text, "
     "EXISTS (SELECT 1 FROM platforms WHERE id = $1)";
 
-/* A statement whose first column is the reply (200). */
-static int reply_first(struct request *r, const char *sql, int n, const char *const *p)
-{
-    struct db_error err;
-    PGresult *res;
-    int st;
-
-    if (!(res = db_query(sql, n, p, &err)))
-        return api_db_fail(r, &err);
-    st = req_reply_text(r, 200, strdup(PQgetvalue(res, 0, 0)), NULL);
-    PQclear(res);
-    return st;
-}
-
 int health_get(struct request *r)
 {
     char stale[24];
@@ -79,7 +65,7 @@ int health_get(struct request *r)
         return st;
     snprintf(stale, sizeof(stale), "%ld", api_settings()->lease_s);
     const char *p[1] = {stale};
-    return reply_first(r, health_sql, 1, p);
+    return api_reply_value(r, health_sql, 1, p, NULL, NULL);
 }
 
 int health_clear(struct request *r)
@@ -116,7 +102,7 @@ int health_floors_get(struct request *r)
 
     if ((st = req_check_query(r, "")))
         return st;
-    return reply_first(r, floors_sql, 0, NULL);
+    return api_reply_value(r, floors_sql, 0, NULL, NULL, NULL);
 }
 
 /* {"device", "suite", "kernel", "precision", "floor_bytes_per_s"}: set a floor; floor_bytes_per_s null
@@ -145,12 +131,12 @@ int health_floors_set(struct request *r)
                         "floor_bytes_per_s is required (null deletes)");
     const char *p[5] = {device, suite, kernel, precision, floor_s};
     if (json_is_null(floor))
-        return reply_first(r, floor_delete_sql, 4, p);
+        return api_reply_value(r, floor_delete_sql, 4, p, NULL, NULL);
     if (!json_is_number(floor) || json_number_value(floor) <= 0 || json_number_value(floor) > 1e15)
         return req_fail(r, ERR_OUT_OF_RANGE, "floor_bytes_per_s",
                         "floor_bytes_per_s must be a number of bytes/s above 0 and at most 1e15");
     snprintf(floor_s, sizeof(floor_s), "%.17g", json_number_value(floor));
-    return reply_first(r, floor_set_sql, 5, p);
+    return api_reply_value(r, floor_set_sql, 5, p, NULL, NULL);
 }
 
 int health_baselines(struct request *r)

@@ -117,23 +117,6 @@ static char *timing_map(void)
     return s;
 }
 
-static int reply_query(struct request *r, const char *sql, int n, const char *const *params, const char *type)
-{
-    struct db_error dberr;
-    PGresult *res = db_query(sql, n, params, &dberr);
-    int st;
-
-    if (!res)
-        return api_db_fail(r, &dberr);
-    if (PQntuples(res) == 0) {
-        PQclear(res);
-        return req_fail(r, ERR_NOT_FOUND, NULL, "no such result");
-    }
-    st = req_reply_text(r, 200, strdup(PQgetvalue(res, 0, 0)), type);
-    PQclear(res);
-    return st;
-}
-
 /* The suite and kernel filters name what the suite table has (imported rows are stream's). */
 static int check_suite_filter(struct request *r, const char *suite, const char *kernel)
 {
@@ -199,8 +182,9 @@ int results_list(struct request *r)
                                  req_query(r, "model"),
                                  since,
                                  lim};
-        st = reply_query(r, p3_rows && !strcmp(p3_rows, "variant") ? results_p3_variant_sql : results_p3_sql,
-                         6, params, "text/csv");
+        st = api_reply_value(r,
+                             p3_rows && !strcmp(p3_rows, "variant") ? results_p3_variant_sql : results_p3_sql,
+                             6, params, "text/csv", "no such result");
     } else {
         char *timings = timing_map();
         const char *params[14] = {req_query(r, "suite"),
@@ -218,11 +202,11 @@ int results_list(struct request *r)
                                   timings,
                                   view && !strcmp(view, "summary") ? "true" : "false"};
         if (format && !strcmp(format, "csv"))
-            st = reply_query(r, results_csv_sql, 13, params, "text/csv");
+            st = api_reply_value(r, results_csv_sql, 13, params, "text/csv", "no such result");
         else if (format && !strcmp(format, "babelstream"))
-            st = reply_query(r, results_babelstream_sql, 12, params, "text/csv");
+            st = api_reply_value(r, results_babelstream_sql, 12, params, "text/csv", "no such result");
         else
-            st = reply_query(r, results_sql, 14, params, NULL);
+            st = api_reply_value(r, results_sql, 14, params, NULL, "no such result");
         free(timings);
     }
     if (st == 500 && !strncmp(r->err.code, "internal", 8) && since)
@@ -241,7 +225,7 @@ int results_get(struct request *r)
         return req_fail(r, ERR_NOT_FOUND, NULL, "no such result");
     timings = timing_map();
     const char *params[2] = {r->args[0], timings};
-    st = reply_query(r, result_get_sql, 2, params, NULL);
+    st = api_reply_value(r, result_get_sql, 2, params, NULL, "no such result");
     free(timings);
     return st;
 }

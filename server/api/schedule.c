@@ -198,36 +198,21 @@ out:
 static int one(struct request *r, const char *sql, const char *arg)
 {
     long long id = parse_id(r->args[0]);
-    char id_s[24];
-    struct db_error err;
-    PGresult *res;
-    int st;
+    char id_s[24], missing[48];
 
     if (!id)
         return req_fail(r, ERR_NOT_FOUND, NULL, "no schedule %s", r->args[0]);
     snprintf(id_s, sizeof(id_s), "%lld", id);
+    snprintf(missing, sizeof(missing), "no schedule %lld", id);
     const char *p[2] = {id_s, arg};
-    if (!(res = db_query(sql, arg ? 2 : 1, p, &err)))
-        return api_db_fail(r, &err);
-    st = PQntuples(res) ? req_reply_text(r, 200, strdup(PQgetvalue(res, 0, 0)), NULL)
-                        : req_fail(r, ERR_NOT_FOUND, NULL, "no schedule %lld", id);
-    PQclear(res);
-    return st;
+    return api_reply_value(r, sql, arg ? 2 : 1, p, NULL, missing);
 }
 
 int schedule_list(struct request *r)
 {
-    struct db_error err;
-    PGresult *res;
-    int st;
+    int st = req_check_query(r, "");
 
-    if ((st = req_check_query(r, "")))
-        return st;
-    if (!(res = db_query(list_sql, 0, NULL, &err)))
-        return api_db_fail(r, &err);
-    st = req_reply_text(r, 200, strdup(PQgetvalue(res, 0, 0)), NULL);
-    PQclear(res);
-    return st;
+    return st ? st : api_reply_value(r, list_sql, 0, NULL, NULL, NULL);
 }
 
 int schedule_get(struct request *r)
