@@ -73,7 +73,7 @@ static const struct setting {
     {"webhook_url", T_STRING, S(webhook_url), "", true, 0, 0},
     {"drain_hook", T_STRING, S(drain_hook), "", true, 0, 0},
     {"metrics_max_series", T_LONG, S(metrics_max_series), "10000", true, 1, 1000000},
-    /* one measurement at a time where measurements disturb each other (server/api_worker.c's claim) */
+    /* one measurement at a time where measurements disturb each other (server/api/worker.c's claim) */
     {"exclusive_cpu", T_EXCLUSIVE, S(exclusive[KIND_CPU]), "host", true, 0, 0},
     {"exclusive_gpu", T_EXCLUSIVE, S(exclusive[KIND_GPU]), "device", true, 0, 0},
     {"exclusive_accel", T_EXCLUSIVE, S(exclusive[KIND_ACCEL]), "device", true, 0, 0},

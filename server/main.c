@@ -377,7 +377,7 @@ int main(int argc, char **argv)
     }
     apply_settings(&o.cfg);
     /* The OOM killer should take a benchmark (a worker's job child) long before ppbenchd or the embedded
-     * PostgreSQL, which inherits this score; supervised workers go back to 0 (server/supervise.c). */
+     * PostgreSQL, which inherits this score; supervised workers go back to 0 (server/embed/supervise.c). */
     spawn_oom_score("-500");
     if ((sfd = signals_fd()) < 0) {
         log_err("signalfd: %s", strerror(errno));

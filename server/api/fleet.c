@@ -1,5 +1,5 @@
 /*
- * api_fleet: views of the fleet (platforms, hosts, workers), an admin's peak for a platform and the removal
+ * api/fleet: views of the fleet (platforms, hosts, workers), an admin's peak for a platform and the removal
  * of an imported one, health and readiness, the suite catalogue and the OpenAPI document. HTTP pool threads.
  * The JSON is built by PostgreSQL (one query a request).
  */

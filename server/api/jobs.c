@@ -1,5 +1,5 @@
 /*
- * api_jobs: submitting, reading, listing and cancelling jobs, and their event stream. HTTP pool threads.
+ * api/jobs: submitting, reading, listing and cancelling jobs, and their event stream. HTTP pool threads.
  * Validation is strict: every field is checked for type and range and unknown fields are refused by name, so
  * a typo never silently becomes a default.
  */

@@ -1,11 +1,11 @@
 /*
- * api_pp: performance portability (paper 003) over the API. GET /api/v1/pp checks its parameters and asks
+ * api/pp: performance portability (paper 003) over the API. GET /api/v1/pp checks its parameters and asks
  * PostgreSQL for the whole document (pp_doc in schema/functions/pp.sql, where every efficiency and PP
- * definition lives). POST /api/v1/import/babelstream parses BabelStream's CSV (server/import.c) before
+ * definition lives). POST /api/v1/import/babelstream parses BabelStream's CSV (import.c) before
  * touching the database, then stores the rows, and the platform when it is new, in one statement: a malformed
  * file imports nothing. GET /api/v1/pp/policies asks pp_policies (schema/functions/pp.sql) for the PP of
  * every variant policy and adds each policy's code divergence over the line sets the build embedded
- * (server/linesets.c). HTTP pool threads; each request owns what it allocates.
+ * (linesets.c). HTTP pool threads; each request owns what it allocates.
  */
 #include "server/api/pp.h"
 

@@ -1,5 +1,5 @@
 /*
- * register_check: a worker's registration document, checked field by field (server/register_check.h).
+ * register_check: a worker's registration document, checked field by field (register_check.h).
  */
 #include "server/api/register_check.h"
 

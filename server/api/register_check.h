@@ -3,7 +3,7 @@
  * is stored: host (1 to 128 of [A-Za-z0-9._-]), an optional version string, pid (a positive integer),
  * platform (an object with string id, kind and name; id 1 to 64 of [A-Za-z0-9._:-], not starting with '.'),
  * and host_info (an object, or absent). Pure: no database, any thread; the fuzz target
- * tests/fuzz/register_fuzz.c drives it, server/api_worker.c stores what it accepts.
+ * tests/fuzz/register_fuzz.c drives it, server/api/worker.c stores what it accepts.
  */
 #ifndef PP_REGISTER_CHECK_H
 #define PP_REGISTER_CHECK_H

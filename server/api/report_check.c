@@ -1,6 +1,6 @@
 /*
  * report_check: see report_check.h. Pure functions over jansson trees; any thread. The catalogue
- * (server/catalog.h) says which choices a suite's job can fix; the size keys are the ones the suites report
+ * (catalog.h) says which choices a suite's job can fix; the size keys are the ones the suites report
  * (problem.array_size for stream, problem.sites for the lattice suites) and a generic problem.size, which
  * wins when present.
  */

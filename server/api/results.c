@@ -1,5 +1,5 @@
 /*
- * api_results: the stored results: the list (filters, a cursor, JSON or CSV with each row's identity and
+ * api/results: the stored results: the list (filters, a cursor, JSON or CSV with each row's identity and
  * timing rule, BabelStream's CSV, the P3 columns), one result with its whole provenance, and an admin's note,
  * exclusion from analysis or deletion. HTTP pool threads; the JSON and CSV are built by PostgreSQL, one query
  * a request.

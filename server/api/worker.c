@@ -1,5 +1,5 @@
 /*
- * api_worker: the worker protocol (docs/API.md): register, claim by long poll, heartbeat, progress, result,
+ * api/worker: the worker protocol (docs/API.md): register, claim by long poll, heartbeat, progress, result,
  * deregister. HTTP pool threads. Correctness rests on the database: a claim takes a job with FOR UPDATE SKIP
  * LOCKED and bumps its epoch (the fencing token); every later call of the holder must present that epoch
  * while the job is running, so a worker whose lease expired cannot touch a job that went back to the queue.
@@ -223,7 +223,7 @@ static const char deregister_sql[] =
     "  progress = 0 WHERE worker_id IN (SELECT id FROM w) AND state = 'running' RETURNING id) "
     "SELECT (SELECT count(*) FROM w), (SELECT count(*) FROM r)";
 
-/* 403 when the worker in the path is not the proven caller (server/http.c checked X-Worker-Id and its
+/* 403 when the worker in the path is not the proven caller (server/http/http.c checked X-Worker-Id and its
  * secret before the body was read). */
 static int own_worker(struct request *r)
 {
@@ -441,7 +441,7 @@ int jobs_progress(struct request *r)
     return 200;
 }
 
-/* The report held against the job this worker holds (server/report_check.c). A report that does not fit
+/* The report held against the job this worker holds (report_check.c). A report that does not fit
  * fails the job with the reason and answers 422 naming the field; 0 when it fits (or the job is not this
  * worker's: the result's own query answers that), its statistics and noise then derived from its samples
  * (report_derive). */

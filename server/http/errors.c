@@ -1,5 +1,5 @@
 /*
- * errors: the table of API error codes and their HTTP statuses (server/errors.h). Pure data, any thread.
+ * errors: the table of API error codes and their HTTP statuses (errors.h). Pure data, any thread.
  */
 #include "server/http/errors.h"
 

@@ -67,7 +67,7 @@ struct request {
     char path[512];
     char id[24];
     const struct route *route;
-    char args[PARSE_MAX_ARGS][PARSE_ARG_MAX]; /* the {param} segments, in order (server/parse.c) */
+    char args[PARSE_MAX_ARGS][PARSE_ARG_MAX]; /* the {param} segments, in order (parse.c) */
     int nargs;
     enum role role;
     long long token_id;  /* 0 when anonymous */
@@ -95,7 +95,7 @@ struct request {
     stream_fn stream;
     bool suspended;
     double started;
-    int status; /* the status sent, counted by server/metrics.c when the request completes (0: none) */
+    int status; /* the status sent, counted (server/counters.c) when the request completes (0: none) */
 };
 
 struct http_server;
@@ -118,7 +118,7 @@ const struct route *http_routes(void);
 /* Resume every suspended connection (any thread). */
 void http_wake_all(void);
 
-/* Record an error for the reply; returns its status (server/errors.h's table) so handlers can
+/* Record an error for the reply; returns its status (errors.h's table) so handlers can
  * `return req_fail(...)`. field may be NULL. */
 int req_fail(struct request *r, enum http_err e, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -1,7 +1,7 @@
 /*
- * parse: the pure parsers of a request's target and headers, moved out of http.c, api.c, api_pp.c,
- * api_results.c and api_jobs.c unchanged so that a fuzz target (tests/fuzz/target_fuzz.c) reaches them
- * without a connection. Any thread; no state.
+ * parse: the pure parsers of a request's target and headers, which http.c and the handlers (server/api/)
+ * share, kept apart from any connection so that a fuzz target (tests/fuzz/target_fuzz.c) reaches them. Any
+ * thread; no state.
  */
 #include "server/http/parse.h"
 

@@ -1,7 +1,7 @@
 /*
  * parse: the pure parsers of a request's target and headers (the route matcher, query parameter values, the
  * allowed-names check, Last-Event-ID). They take strings and touch no connection and no database, so
- * tests/fuzz/target_fuzz.c calls them as server/http.c and the handlers do. Any thread.
+ * tests/fuzz/target_fuzz.c calls them as server/http/http.c and the handlers do. Any thread.
  */
 #ifndef PP_PARSE_H
 #define PP_PARSE_H
