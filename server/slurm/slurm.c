@@ -4,9 +4,9 @@
  * slurm_start (executor.c) or by the `ppbenchd slurm` command (node.c), and read-only afterwards, by any
  * thread. slurm_exec runs one command (sbatch, squeue, scancel, scontrol, sinfo) with a deadline and reaps
  * its child by pid, so it never takes another thread's child; it waits (seconds at most) on whichever thread
- * calls it. The rest of the folder: executor.c (the thread: submit, follow, recover), node.c (nodes and
- * partitions: scontrol, sinfo), fleet.c (the executor's side of fleet health); each includes this file and
- * nothing above it.
+ * calls it. The rest of the folder stands on this file, which includes none of it: executor.c (the thread:
+ * submit, follow, recover), fleet.c (the thread's side of fleet health), node.c (nodes and partitions:
+ * scontrol, sinfo).
  */
 #include "server/slurm/slurm.h"
 
