@@ -66,7 +66,7 @@ OMPT_CLANG_FLAGS ?= -fopenmp --offload-arch=$(OMPT_CLANG_ARCH) --cuda-path=$(OMP
                     --libomptarget-nvptx-bc-path=$(OMPT_CLANG_LIB) -Wno-pass-failed
 OMPT_CLANG_SO     = $(BUILD)/lib/ppbench/libppbench-omptarget-clang.so
 
-LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c
+LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c
 # kernels/ is suite-major: kernels/<suite>/ holds a suite's driver, reference, device code and one file per
 # model (openmp.c, opencl.c + <suite>.cl, <suite>.cu); kernels/<model>/ holds only a model's core.
 SUITES     = $(patsubst kernels/%/,%,$(filter-out kernels/openmp/ kernels/opencl/ kernels/cuda/ kernels/omptarget/,$(sort $(dir $(wildcard kernels/*/*)))))
@@ -95,7 +95,7 @@ SERVER     = $(if $(SERVER_SRC),$(BUILD)/bin/ppbenchd)
 CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
 # ppbenchd links the suite table and its checks (kernels/suite.c, suites.c; lattice.c for the lattice rule),
 # the same code the worker checks a job with; the drivers are weak references there (NULL).
-SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c kernels/lattice.c kernels/suite.c kernels/suites.c kernels/divergence.c) $(BUILD)/obj/schema.o \
+SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c kernels/lattice.c kernels/suite.c kernels/suites.c kernels/divergence.c) $(BUILD)/obj/schema.o \
              $(BUILD)/obj/openapi.o
 
 ifneq ($(NVCC),)
@@ -108,7 +108,7 @@ ifneq ($(OFFLOAD_CLANG),)
 OMPT_TARGET += $(OMPT_CLANG_SO)
 endif
 
-.PHONY: all test run run-standalone install clean deps format bench-gpu bench-server fuzz FORCE
+.PHONY: all test run run-standalone install clean deps test-deps format bench-gpu bench-server fuzz FORCE
 all: $(WORKER) $(SERVER) $(CLI) $(TESTS) $(CUDA_TARGET) $(OMPT_TARGET)
 ifeq ($(NVCC),)
 	@echo "note: nvcc not found: the cuda backend was not built (install the CUDA toolkit or set NVCC=...)"
@@ -122,13 +122,16 @@ else ifeq ($(wildcard $(CURDIR)/.deps/cuda-11.8),)
 	@echo "note: omp-target's clang build uses the ptxas of $(OMPT_CLANG_CUDA); from CUDA 12.8 on LLVM 19's runtime finds no device with it: scripts/cuda118.sh (make deps runs it) fetches Debian's CUDA 11.8 ptxas"
 endif
 
+# make deps: what building and running need; make test-deps: those and the test tooling (scripts/deps.sh).
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh run
+test-deps:
+	@scripts/deps.sh test
 
 # The tests run twice: on the normal build (with CUDA when nvcc exists) and on a build with AddressSanitizer,
 # LeakSanitizer and UndefinedBehaviorSanitizer (host code only; nvcc output is not instrumented).
 ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-test: deps
+test: test-deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-asan SANITIZE="$(ASAN_FLAGS)" NVCC= OFFLOAD_CC= OFFLOAD_CLANG= \
 		$(patsubst $(BUILD)/%,$(BUILD)-asan/%,$(WORKER) $(SERVER) $(CLI) $(TESTS))

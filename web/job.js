@@ -6,15 +6,22 @@
 // measurement at a time per host says which running job holds it (waiting). Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
 import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, link, num, pageHref, pct,
-        peakFraction, platformsById, resultLink, sizeText, table, variantText, when, suites, figureLabel,
+        peakCell, peakFraction, platformsById, resultLink, sizeText, table, variantText, when, suites, figureLabel,
         figureValue} from './ui.js';
 
-function resultsTable(results, platforms) {
+// The statistic a job's rates come from: the job's "timing" parameter where its suite takes one (best: the
+// minimum), else the suite's rule (GET /api/v1/suites; kernels/suite.c suite_timing).
+function jobTiming(job, suite) {
+    const t = (job.params || {}).timing;
+    return t === 'best' ? 'min' : t || suite.timing || '';
+}
+
+function resultsTable(results, platforms, timing) {
     return table(['result', 'kernel', 'GB/s', '% of peak', 'GFLOP/s', 'timing', 'min s', 'mean s', 'max s',
                   'timed samples', 'flags', 'verified'],
                  results.map((r) => [
-                     resultLink(r), r.kernel, gbs(r.bandwidth_bytes_per_s), pct(peakFraction(r, platforms)),
-                     num(r.gflops), r.timing || '', num(r.stats_s.min), num(r.stats_s.mean), num(r.stats_s.max),
+                     resultLink(r), r.kernel, gbs(r.bandwidth_bytes_per_s), peakCell(r, platforms),
+                     num(r.gflops), r.timing || timing, num(r.stats_s.min), num(r.stats_s.mean), num(r.stats_s.max),
                      String(r.stats_s.count), flagBadges(r),
                      r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`),
                  ]));
@@ -128,11 +135,11 @@ export async function render(root, route, ctx) {
             results.append(empty(why[full.state] || 'no results: the job failed'));
             return;
         }
+        const suite = catalog.suites.find((s) => s.name === full.suite) || {};
         results.append(problemFacts(full.results));
-        resultsChart(ctx, results, catalog.suites.find((s) => s.name === full.suite) || {}, full.results,
-                     platforms);
+        resultsChart(ctx, results, suite, full.results, platforms);
         const all = pageHref('results', {suite: full.suite, platform: full.ran_on, model: full.model});
-        results.append(resultsTable(full.results, platforms),
+        results.append(resultsTable(full.results, platforms, jobTiming(full, suite)),
                        el('p', {}, link(all, 'all results of this platform and model')));
     }
 

@@ -13,7 +13,7 @@
 // switch includes them (include_flagged=true, sent to GET /api/v1/pp as is): then each figure of the PP table
 // that comes from a flagged result carries its badges (GET /api/v1/results/{id}: efficiencies carry no flags).
 // #/portability?problem=wilson.dslash&platforms=a,b&efficiency=app&precision=fp32&include_flagged=true
-import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSwitch, flaggedValue, gbs,
+import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSwitch, flaggedValue, gbs,
         hiddenLine, includeFlagged, link, num, option, pageHref, queryString, setQuery, sizeUnit, table, tick,
         suites} from './ui.js';
 
@@ -63,7 +63,7 @@ function cascade(ctx, parent, doc, names, apps, label, flagged = new Map()) {
             datasets: apps.map((a, i) => ({
                 label: `${a.application} (PP ${ppText(doc, a)})`,
                 data: sorted[i].map((e) => e.efficiency),
-                borderColor: COLORS[i % COLORS.length],
+                borderColor: color(i),
                 backgroundColor: 'rgba(0, 0, 0, 0)', // hollow markers: points that coincide stay visible
                 pointStyle: STYLES[i % STYLES.length],
                 pointRadius: 6 + (i % 3) * 2,
@@ -107,7 +107,7 @@ function cascade(ctx, parent, doc, names, apps, label, flagged = new Map()) {
         data: {
             labels: apps.map((a) => [a.application, `PP ${ppText(doc, a)}`]),
             datasets: [{label: 'PP', data: apps.map((a) => a.pp), minBarLength: 3, // PP 0 still draws a bar
-                        backgroundColor: apps.map((_, i) => COLORS[i % COLORS.length])}],
+                        backgroundColor: apps.map((_, i) => color(i))}],
         },
         options: {
             scales: {y: {min: 0, max, title: {display: true, text: 'PP (harmonic mean of the efficiencies)'}}},
@@ -129,7 +129,7 @@ function navigation(ctx, parent, doc) {
             datasets: pols.map((p, i) => ({
                 label: `${p.policy} (PP ${num(p.pp, 3)}, convergence ${num(p.code_convergence, 3)})`,
                 data: [{x: p.code_convergence, y: p.pp}],
-                borderColor: COLORS[i % COLORS.length],
+                borderColor: color(i),
                 backgroundColor: 'rgba(0, 0, 0, 0)',
                 pointStyle: STYLES[i % STYLES.length],
                 pointRadius: 7 + (i % 3) * 2,

@@ -11,6 +11,7 @@
 
 #include "lib/clock.h"
 #include "lib/log.h"
+#include "lib/sweep.h"
 #include "server/api/api.h"
 #include "server/api/catalog.h"
 #include "server/http/fields.h"
@@ -128,8 +129,15 @@ static int check_params_list(struct request *r, const struct suite *s, const cha
     if (given && json_is_object(given) && json_object_get(given, name))
         return req_fail(r, ERR_CONFLICTING_FIELDS, "sweep.param",
                         "params.%s is swept: give it in sweep.values only", name);
+    if (json_is_string(values)) { /* a short form (lib/sweep.h), expanded in place */
+        struct pp_error err;
+        if (!(values = sweep_expand(json_string_value(values), SWEEP_MAX_VALUES, &err)))
+            return req_fail(r, ERR_INVALID_VALUE, "sweep.values", "sweep.values %s", err.msg);
+        json_object_set_new(sweep, "values", values);
+    }
     if (!json_is_array(values) || json_array_size(values) < 1 || json_array_size(values) > SWEEP_MAX_VALUES)
-        return fields_bad_type(r, "sweep.values", "an array of 1 to 64 values");
+        return fields_bad_type(r, "sweep.values",
+                               "an array of 1 to 64 values, or a text 2^a..2^b, a..b[:step] or v1,v2,...");
     json_array_foreach(values, i, v)
     {
         for (k = 0; k < i; k++)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "lib/log.h"
 #include "server/api/api.h"
@@ -34,8 +35,9 @@ static const char policies_sql[] =
 
 static const char platform_sql[] = "SELECT host_id IS NOT NULL FROM platforms WHERE id = $1";
 
-/* $1 platform, $2 model, $3 platform_name, $4 kind, $5 peak GB/s, $6 variant, $7 the rows (JSON). A new
- * platform has no host; an imported platform takes the description given; a registered one keeps its own. */
+/* $1 platform, $2 model, $3 platform_name, $4 kind, $5 peak GB/s, $6 variant, $7 the rows (JSON), $8 when the
+ * rows were measured (NULL: now). A new platform has no host; an imported platform takes the description given;
+ * a registered one keeps its own. A given date is the results' date, and their provenance keeps both. */
 static const char import_sql[] =
     "WITH np AS (INSERT INTO platforms (id, kind, name, peak_bandwidth, peak_source) "
     "  VALUES ($1, coalesce($4, 'gpu'), coalesce($3, $1), $5::float8 * 1e9, "
@@ -48,9 +50,11 @@ static const char import_sql[] =
     "      ELSE 'operator: peak_gbs given at import' END, last_seen = now() "
     "  WHERE platforms.host_id IS NULL RETURNING (xmax = 0) AS created), "
     "ins AS (INSERT INTO results (platform_id, suite, kernel, model, variant, precision, size, bytes, flops, "
-    "    min_s, max_s, mean_s, bandwidth, gflops, verified, provenance, origin) "
+    "    min_s, max_s, mean_s, bandwidth, gflops, verified, provenance, origin, created_at) "
     "  SELECT $1, 'stream', x.kernel, $2, $6, x.precision, x.size, x.bytes, x.flops, x.min_s, x.max_s, "
-    "    x.mean_s, x.bandwidth, x.gflops, true, x.provenance, 'import' "
+    "    x.mean_s, x.bandwidth, x.gflops, true, x.provenance || CASE WHEN $8::timestamptz IS NULL THEN '{}' "
+    "      ELSE jsonb_build_object('measured_at', $8::timestamptz, 'imported_at', now()) END, 'import', "
+    "    coalesce($8::timestamptz, now()) "
     "  FROM jsonb_to_recordset($7::jsonb) AS x(line int, kernel text, precision text, size bigint, "
     "    bytes float8, flops float8, min_s float8, max_s float8, mean_s float8, bandwidth float8, "
     "    gflops float8, provenance jsonb) ORDER BY x.line RETURNING id) "
@@ -403,6 +407,33 @@ static void formats(const struct import_set *set, char *buf, size_t size)
     }
 }
 
+/* measured_at: an ISO 8601 date (2026-11-20) or UTC time (2026-11-20T09:30:00Z, with seconds' fractions or an
+ * offset +01:00), not in the future (a minute of clock skew allowed). */
+static bool measured_at_ok(const char *s)
+{
+    struct tm tm = {0};
+    const char *rest = strptime(s, "%Y-%m-%d", &tm);
+    long offset = 0;
+    int oh, om, n = 0;
+
+    if (!rest || tm.tm_year < 70)
+        return false;
+    if (*rest) {
+        if (!(rest = strptime(rest, "T%H:%M:%S", &tm)))
+            return false;
+        if (*rest == '.' && rest[1] >= '0' && rest[1] <= '9')
+            rest += 1 + strspn(rest + 1, "0123456789");
+        if (*rest == 'Z')
+            rest++;
+        else if ((*rest == '+' || *rest == '-') && sscanf(rest + 1, "%2d:%2d%n", &oh, &om, &n) == 2 && n == 5 &&
+                 oh < 24 && om < 60)
+            offset = (*rest == '+' ? 1 : -1) * (oh * 3600L + om * 60L), rest += 6;
+        else
+            return false;
+    }
+    return !*rest && timegm(&tm) - offset <= time(NULL) + 60;
+}
+
 /* The query parameters of an import, checked. */
 static int import_params(struct request *r, const char **p)
 {
@@ -435,6 +466,10 @@ static int import_params(struct request *r, const char **p)
     }
     if (p[5] && !parse_text(p[5], 512, true))
         return req_fail(r, ERR_INVALID_PARAMETER, "variant", "variant must be printable text");
+    if (p[6] && !measured_at_ok(p[6]))
+        return req_fail(r, ERR_INVALID_PARAMETER, "measured_at",
+                        "measured_at must be a date or a UTC time, 2026-11-20 or 2026-11-20T09:30:00Z, not in "
+                        "the future");
     return 0;
 }
 
@@ -466,9 +501,10 @@ static int check_platform(struct request *r, const char **p)
 
 int import_babelstream(struct request *r)
 {
-    const char *p[6] = {req_query(r, "platform"),      req_query(r, "model"),
+    const char *p[7] = {req_query(r, "platform"),      req_query(r, "model"),
                         req_query(r, "platform_name"), req_query(r, "kind"),
-                        req_query(r, "peak_gbs"),      or_default(req_query(r, "variant"), "")};
+                        req_query(r, "peak_gbs"),      or_default(req_query(r, "variant"), ""),
+                        or_default(req_query(r, "measured_at"), NULL)};
     struct import_set set = {0};
     struct pp_error perr;
     struct db_error dberr;
@@ -476,7 +512,7 @@ int import_babelstream(struct request *r)
     PGresult *res = NULL;
     int st;
 
-    if ((st = req_check_query(r, "platform,model,variant,platform_name,kind,peak_gbs")) ||
+    if ((st = req_check_query(r, "platform,model,variant,platform_name,kind,peak_gbs,measured_at")) ||
         (st = import_params(r, p)))
         return st;
     if (!csv_type(MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE)))
@@ -490,8 +526,8 @@ int import_babelstream(struct request *r)
         st = req_fail(r, ERR_INTERNAL, NULL, "out of memory");
         goto out;
     }
-    const char *params[7] = {p[0], p[1], p[2], p[3], p[4], p[5], rows};
-    if (!(res = db_query(import_sql, 7, params, &dberr))) {
+    const char *params[8] = {p[0], p[1], p[2], p[3], p[4], p[5], rows, p[6]};
+    if (!(res = db_query(import_sql, 8, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s import refused: %s", r->id, dberr.e.msg);
             st = req_fail(r, ERR_INVALID_VALUE, NULL, "the import does not satisfy the database's checks");

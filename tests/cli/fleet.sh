@@ -224,8 +224,21 @@ same "its repeat's result confirms (and a repeat is not repeated)" \
 api GET /api/v1/health
 check "never measured and the counts" \
     '(.platforms[] | select(.id | test("node-a/cpu0")) | .state == "never_measured") and .counts.regressed == 3 and .counts.outlier == 1'
-[ -x "$CLI" ] && expect "ppbench health: the platforms that need attention, with the reason" 0 \
-    '^sim-r +regressed +stream.triad openmp fp64 size 1048576: 85.00 GB/s, 15.0% below' -- "$CLI" --server "$URL" health
+# ppbench health's exit status is the worst state of the platforms it keeps (NHC style, for a node's cron job).
+worst=$(printf '%s' "$BODY" | jq '[.platforms[].state | {ok: 0, never_measured: 5, stale_worker: 6, unavailable: 7,
+                                   outlier: 8, regressed: 9, verification_failed: 10}[.] // 11] | max')
+[ -x "$CLI" ] && expect "ppbench health: the platforms that need attention, with the reason; exit $worst, the worst state" \
+    "$worst" '^sim-r +regressed +stream.triad openmp fp64 size 1048576: 85.00 GB/s, 15.0% below' -- "$CLI" --server "$URL" health
+[ -x "$CLI" ] && expect "ppbench health --platform: a regressed platform exits 9" 9 '^sim-r +regressed' -- \
+    "$CLI" --server "$URL" health --platform sim-r
+[ -x "$CLI" ] && expect "ppbench health --platform: a platform never measured exits 5" 5 '^node-a/cpu0 +never_measured' -- \
+    "$CLI" --server "$URL" health --all --platform node-a/cpu0
+register node-s cpu0 cpu
+psql_q "UPDATE workers SET last_heartbeat = now() - interval '1 hour' WHERE platform_id = 'node-s/cpu0'" >/dev/null
+[ -x "$CLI" ] && expect "ppbench health --host: a host whose worker is stale exits 6" 6 \
+    '^node-s/cpu0 +stale_worker +no heartbeat since' -- "$CLI" --server "$URL" health --host node-s
+[ -x "$CLI" ] && expect "ppbench health --host: an unknown host is refused" 2 'no platform on host nohost' -- \
+    "$CLI" --server "$URL" health --host nohost
 api GET "/api/v1/baselines?platform=sim-r"
 check "GET /api/v1/baselines: the baseline and the verdicts behind the state" \
     '.health.state == "regressed" and (.baselines[0].median | . > 99e9 and . < 101e9) and ([.verdicts[] | select(.verdict == "regressed")] | length) == 3'
