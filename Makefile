@@ -75,7 +75,7 @@ OMP_KERNEL_SRC = $(foreach s,$(SUITES),$(wildcard kernels/$(s)/openmp.c))
 OMPT_SRC   = $(wildcard kernels/omptarget/*.c) $(foreach s,$(SUITES),$(wildcard kernels/$(s)/omptarget.c))
 KERNEL_SRC = $(filter-out $(OMP_KERNEL_SRC) $(OMPT_SRC),$(wildcard kernels/*.c kernels/*/*.c))
 WORKER_SRC = $(wildcard worker/*.c)
-SERVER_SRC = $(wildcard server/*.c)
+SERVER_SRC = $(wildcard server/*.c server/*/*.c)
 CLI_SRC    = $(wildcard cli/*.c)
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 SCHEMA_FUNCTIONS_SQL = $(sort $(wildcard schema/functions/*.sql))
@@ -234,7 +234,7 @@ $(BUILD)/obj/openapi.o: docs/openapi.json
 # Code divergence's line sets (docs/METHODOLOGY.md, "Code divergence"): scripts/linesets.sh preprocesses each
 # suite's model files for each variant (kernels/<suite>/linesets says which files and options) and tools/lineset
 # fingerprints the source lines kept; ppbenchd embeds the result as the NUL-terminated string pp_linesets
-# (server/linesets.c reads it).
+# (server/api/linesets.c reads it).
 LINESET_SPECS = $(sort $(wildcard kernels/*/linesets))
 LINESET_TOOL  = $(BUILD)/tools/lineset
 $(LINESET_TOOL): tools/lineset.c
@@ -252,7 +252,7 @@ $(BUILD)/bin/ppbenchd: $(BUILD)/obj/linesets.o
 
 # The dashboard is embedded in ppbenchd (one binary, no internet needed): every file of web/ and Chart.js from
 # Debian's libjs-chart.js (served as chart.js) become a NULL-terminated table pp_web_files of {name, bytes,
-# size}, each file followed by a NUL; server/static.c serves them at / and /ui/<name>. Text files only.
+# size}, each file followed by a NUL; server/http/static.c serves them at / and /ui/<name>. Text files only.
 WEB_FILES = $(sort $(wildcard web/*.html web/*.css web/*.js))
 CHARTJS  ?= /usr/share/javascript/chart.js/chart.min.js
 $(BUILD)/bin/ppbenchd: $(BUILD)/obj/web.o

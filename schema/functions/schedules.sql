@@ -1,5 +1,5 @@
--- schedules: schedules submit one job per matching platform when due (server/schedule.c claims the due ones,
--- FOR UPDATE SKIP LOCKED, and fires them here), and their documents.
+-- schedules: schedules submit one job per matching platform when due (server/fleet/schedule.c claims the due
+-- ones, FOR UPDATE SKIP LOCKED, and fires them here), and their documents.
 
 -- Fires schedule p_id: one job per matching platform that can take one now, served by a live worker or on a
 -- Slurm node that can take a job (its job goes through the executor); returns the jobs' ids.
