@@ -53,7 +53,8 @@ const char submit_usage[] =
     "else a line per state and per 10 %% of progress, on stderr) and prints its results; a sweep's jobs\n"
     "one after another (with --no-wait: their ids, one per line).\n"
     "exit status (of a sweep: its first job that did not succeed): 0 succeeded, 1 failed, 3 cancelled, 2 bad usage or refused by the server, 4 server\n"
-    "unreachable or failing, 130 interrupted (the job keeps running unless --cancel-on-interrupt)\n";
+    "unreachable or failing, 5 queued but no live worker serves its platform (the server's warning is\n"
+    "printed and the job is not followed), 130 interrupted (the job keeps running unless --cancel-on-interrupt)\n";
 
 /* Adds v (stolen) to the object or array o; fails when v is NULL (a string that is not UTF-8). */
 static int put(json_t *o, const char *key, json_t *v, struct pp_error *err)
@@ -496,9 +497,21 @@ int submit_main(struct cli *c, int argc, char **argv)
         status = CLI_UNREACHABLE;
         goto out;
     }
+    /* No live worker for it (the server's warning): said, and not followed, since it may wait for ever. */
+    const char *warning = json_string_value(json_object_get(r.json, "warning"));
+    if (warning)
+        fprintf(stderr, "ppbench: job %lld is queued, but %s\n", (long long)json_integer_value(id), warning);
     if (no_wait && c->json) {
         cli_print_body(&r);
         status = CLI_OK;
+        goto out;
+    }
+    if (warning && !no_wait) {
+        if (c->json)
+            cli_print_body(&r);
+        else
+            printf("%lld\n", (long long)json_integer_value(id));
+        status = CLI_NOT_SERVED;
         goto out;
     }
     if (ids && json_string_value(json_object_get(r.json, "sweep")))

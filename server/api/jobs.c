@@ -44,7 +44,8 @@ static const char selector_sql[] =
     "WHERE $1 = ANY (p.models) AND ($2::text IS NULL OR p.kind = $2) AND ($3::text IS NULL OR h.name = $3)";
 
 /* A job's document; a queued job also says which running job of its host holds it back (the claim's rule,
- * docs/ARCHITECTURE.md "One measurement at a time", over the exclusive_<kind> settings $2), or null. */
+ * docs/ARCHITECTURE.md "One measurement at a time", over the exclusive_<kind> settings $2), or null, and why it
+ * may wait for ever (job_warning: no worker beat within $3 s, the lease), or null. */
 static const char get_sql[] =
     "WITH m AS (SELECT $2::jsonb AS m), "
     "p AS (SELECT pl.id, pl.kind, pl.host_id FROM platforms pl JOIN jobs j ON pl.id = j.platform_id "
@@ -54,7 +55,12 @@ static const char get_sql[] =
     "    OR coalesce(m.m->>p.kind, 'none') = 'host' OR coalesce(m.m->>rq.kind, 'none') = 'host') "
     "  ORDER BY r.claimed_at, r.id LIMIT 1) "
     "SELECT (job_doc(j, true) || jsonb_build_object('waiting', "
-    "  (SELECT format('%s runs job %s', ran_on, id) FROM run)))::text FROM jobs j WHERE id = $1";
+    "  (SELECT format('%s runs job %s', ran_on, id) FROM run), 'warning', job_warning(j, $3::float8)))::text "
+    "FROM jobs j WHERE id = $1";
+
+/* Why a just submitted job may wait for ever (no live worker for it), or no row: the answer's "warning". */
+static const char warning_sql[] = "SELECT job_warning(j, $2::float8) FROM jobs j WHERE id = $1 "
+                                  "AND job_warning(j, $2::float8) IS NOT NULL";
 
 static const char list_sql[] =
     "SELECT coalesce(jsonb_agg(job_doc(j, false) ORDER BY j.id DESC), '[]')::text, min(j.id), count(*) FROM "
@@ -397,6 +403,16 @@ int jobs_submit(struct request *r)
         json_object_set_new(r->reply, "ids", ids);
         json_object_set_new(r->reply, "sweep", json_string(PQgetvalue(res, 0, 1)));
     }
+    {
+        char id_s[24], stale[24];
+        snprintf(id_s, sizeof(id_s), "%lld", id);
+        snprintf(stale, sizeof(stale), "%ld", api_settings()->lease_s);
+        const char *wp[2] = {id_s, stale};
+        PGresult *w = db_query(warning_sql, 2, wp, &dberr);
+        if (w && PQntuples(w) == 1)
+            json_object_set_new(r->reply, "warning", json_string(PQgetvalue(w, 0, 0)));
+        PQclear(w);
+    }
     log_info("job=%lld suite=%s model=%s submitted (%d job%s)", id, json_string_value(suite),
              json_string_value(model), PQntuples(res), PQntuples(res) == 1 ? "" : "s");
     st = MHD_HTTP_ACCEPTED;
@@ -414,7 +430,9 @@ out:
 int jobs_get(struct request *r)
 {
     long long id = parse_id(r->args[0]);
-    const char *params[2] = {r->args[0], api_settings()->exclusive[0] ? api_settings()->exclusive : "{}"};
+    char stale[24];
+    snprintf(stale, sizeof(stale), "%ld", api_settings()->lease_s);
+    const char *params[3] = {r->args[0], api_settings()->exclusive[0] ? api_settings()->exclusive : "{}", stale};
     struct db_error dberr;
     PGresult *res;
     int st;
@@ -423,7 +441,7 @@ int jobs_get(struct request *r)
         return st;
     if (!id)
         return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
-    if (!(res = db_query(get_sql, 2, params, &dberr)))
+    if (!(res = db_query(get_sql, 3, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (PQntuples(res) == 0)
         st = req_fail(r, ERR_NOT_FOUND, NULL, "no job %lld", id);

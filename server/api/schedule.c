@@ -34,7 +34,7 @@ static const char pause_sql[] =
 
 /* Run now: fired at once, its due time unchanged. */
 static const char run_sql[] =
-    "UPDATE schedules s SET last_fired_at = now(), last_job_ids = schedule_fire(s.id), "
+    "UPDATE schedules s SET last_fired_at = now(), last_job_ids = schedule_fire(s.id, $2::float8), "
     "fired = s.fired + 1 WHERE id = $1 RETURNING schedule_doc(s)::text";
 
 /* selector.host, a glob of host names (* and ?), as a LIKE pattern (new string) in *like. */
@@ -232,5 +232,7 @@ int schedule_resume(struct request *r)
 
 int schedule_run(struct request *r)
 {
-    return one(r, run_sql, NULL);
+    char stale[24];
+    snprintf(stale, sizeof(stale), "%ld", api_settings()->lease_s); /* a worker is stale past its lease */
+    return one(r, run_sql, stale);
 }

@@ -128,7 +128,7 @@ static void *run(void *arg)
             reap();
             health_sync();
             health_compact();
-            schedule_tick();
+            schedule_tick(atomic_load(&lease_s));
             http_wake_all();
             next_tick = clock_now() + 1.0;
         }

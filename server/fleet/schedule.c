@@ -1,7 +1,8 @@
 /*
  * schedule: the firing of recurring job sets (the schedules table; schema/functions/schedules.sql). The
  * notifier thread calls schedule_tick every second: each due schedule is claimed with FOR UPDATE SKIP LOCKED
- * and fired (schedule_fire: one job per matching platform with a live worker, tagged schedule:<id>) in the
+ * and fired (schedule_fire: one job per matching platform with a live worker, one whose heartbeat is within
+ * stale_s, tagged schedule:<id>) in the
  * statement that moves its due time on, so several ppbenchd on one database submit a firing once, and a
  * schedule missed while none ran fires once. A spec that has no next time pauses its schedule. The API that
  * makes and changes schedules is server/api/schedule.c.
@@ -24,13 +25,13 @@ static const char due_sql[] =
 static const char fire_sql[] =
     "UPDATE schedules s SET due_at = to_timestamp($2), last_fired_at = to_timestamp($3::float8), "
     "last_job_ids = "
-    "schedule_fire(s.id), "
+    "schedule_fire(s.id, $4::float8), "
     "fired = s.fired + 1 FROM (SELECT id FROM schedules WHERE id = $1 AND NOT paused AND due_at <= now() "
     "FOR UPDATE SKIP LOCKED) c WHERE s.id = c.id RETURNING s.name, cardinality(s.last_job_ids)";
 
 static const char stuck_sql[] = "UPDATE schedules SET paused = true WHERE id = $1";
 
-void schedule_tick(void)
+void schedule_tick(long stale_s)
 {
     struct db_error err;
     PGresult *due, *res;
@@ -54,8 +55,10 @@ void schedule_tick(void)
         snprintf(next_s, sizeof(next_s), "%lld", (long long)next);
         /* The firing is recorded at the time the next due time was computed from, so the next one is after it
          * even when the update runs late on a loaded server (it used the update's own now()). */
-        const char *p[3] = {id, next_s, PQgetvalue(due, i, 4)};
-        if (!(res = db_query(fire_sql, 3, p, &err)))
+        char stale[24];
+        snprintf(stale, sizeof(stale), "%ld", stale_s);
+        const char *p[4] = {id, next_s, PQgetvalue(due, i, 4), stale};
+        if (!(res = db_query(fire_sql, 4, p, &err)))
             continue;
         if (PQntuples(res)) /* none: another ppbenchd holds it, or fired it first */
             log_notice("schedule=%s name=%s fired: %s jobs", id, PQgetvalue(res, 0, 0),
