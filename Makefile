@@ -232,15 +232,15 @@ $(BUILD)/obj/openapi.o: docs/openapi.json
 	$(Q)$(CC) -c $(BUILD)/obj/openapi.S -o $@
 
 # Code divergence's line sets (docs/METHODOLOGY.md, "Code divergence"): scripts/linesets.sh preprocesses each
-# suite's model files for each variant (kernels/<suite>/linesets says which files and options) and tools/lineset
-# fingerprints the source lines kept; ppbenchd embeds the result as the NUL-terminated string pp_linesets
-# (server/api/linesets.c reads it).
+# suite's driver, plug-in, model cores and model files with what they include, for each variant and precision
+# (kernels/<suite>/linesets says which files and options), and tools/lineset fingerprints the source lines kept;
+# ppbenchd embeds the result as the NUL-terminated string pp_linesets (server/api/linesets.c reads it).
 LINESET_SPECS = $(sort $(wildcard kernels/*/linesets))
 LINESET_TOOL  = $(BUILD)/tools/lineset
 $(LINESET_TOOL): tools/lineset.c
 	@mkdir -p $(@D)
 	$(call say,CC,$<)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $<
-$(BUILD)/gen/linesets.txt: $(LINESET_TOOL) scripts/linesets.sh $(LINESET_SPECS) $(wildcard kernels/*/*.c kernels/*/*.h kernels/*/*.cl kernels/*/*.cu)
+$(BUILD)/gen/linesets.txt: $(LINESET_TOOL) scripts/linesets.sh $(LINESET_SPECS) $(wildcard kernels/*.[ch] kernels/*/*.c kernels/*/*.h kernels/*/*.cl kernels/*/*.cu lib/*.h)
 	@mkdir -p $(@D)
 	$(call say,GEN,$@)scripts/linesets.sh $(LINESET_TOOL) $(LINESET_SPECS) >$@.tmp && mv $@.tmp $@
 $(BUILD)/obj/linesets.o: $(BUILD)/gen/linesets.txt

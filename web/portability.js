@@ -120,6 +120,8 @@ function cascade(ctx, parent, doc, names, apps, label, flagged = new Map()) {
 // The navigation chart (paper 003 Fig. 13): PP against code convergence, one point per policy that has both.
 function navigation(ctx, parent, doc) {
     const pols = doc.policies.filter((p) => p.code_convergence !== null && p.pp !== null);
+    if (!pols.length)
+        return 0; // no empty frame: the note under the heading says why no policy has a point
     const box = el('div', {class: 'navigation'});
     parent.append(box);
     chart(ctx, box, 380, {
@@ -324,7 +326,7 @@ export async function render(root, route, ctx) {
         body.append(el('h3', {}, 'Navigation chart'));
         const drawn = navigation(ctx, body, pols);
         if (drawn < pols.policies.length)
-            body.append(el('p', {class: 'note'}, `${pols.policies.length - drawn} of ${pols.policies.length} `,
+            body.append(el('p', {class: 'note', id: 'navigation-note'}, `${pols.policies.length - drawn} of ${pols.policies.length} `,
                            'policies have no point: ',
                            [...new Set(pols.policies.filter((p) => p.code_convergence === null || p.pp === null)
                                .map((p) => p.divergence_note || p.pp_note || 'undefined'))].join('; ')));

@@ -13,7 +13,7 @@
 extern const char pp_linesets[]; /* the Makefile's line-set block */
 
 struct lineset {
-    const char *suite, *model, *variant;
+    const char *suite, *model, *variant, *precision;
     struct divergence_set set;
 };
 
@@ -21,7 +21,7 @@ static struct lineset *table;
 static size_t ntable;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* One line "suite model variant fp..." into t (its words NUL-terminated in place). */
+/* One line "suite model variant precision fp..." into t (its words NUL-terminated in place). */
 static int parse_line(char *line, struct lineset *t)
 {
     char *save = NULL, *w;
@@ -31,7 +31,8 @@ static int parse_line(char *line, struct lineset *t)
     t->suite = strtok_r(line, " ", &save);
     t->model = strtok_r(NULL, " ", &save);
     t->variant = strtok_r(NULL, " ", &save);
-    if (!t->suite || !t->model || !t->variant)
+    t->precision = strtok_r(NULL, " ", &save);
+    if (!t->suite || !t->model || !t->variant || !t->precision)
         return -1;
     while ((w = strtok_r(NULL, " ", &save))) {
         if (n == cap) {
@@ -70,12 +71,13 @@ static void load(void)
     /* text stays allocated: the table points into it for the life of the process */
 }
 
-const struct divergence_set *linesets_find(const char *suite, const char *model, const char *variant)
+const struct divergence_set *linesets_find(const char *suite, const char *model, const char *variant,
+                                           const char *precision)
 {
     pthread_once(&once, load);
     for (size_t i = 0; i < ntable; i++)
         if (!strcmp(table[i].suite, suite) && !strcmp(table[i].model, model) &&
-            !strcmp(table[i].variant, variant))
+            !strcmp(table[i].variant, variant) && !strcmp(table[i].precision, precision))
             return &table[i].set;
     return NULL;
 }

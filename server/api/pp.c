@@ -220,7 +220,7 @@ bad:
 
 /* The code divergence of one policy (its efficiencies name the model and variant run on each platform):
  * code_divergence, code_convergence and divergence_note added to it. */
-static void policy_divergence(json_t *policy, const char *suite)
+static void policy_divergence(json_t *policy, const char *suite, const char *precision)
 {
     json_t *cells = json_object_get(policy, "efficiencies"), *cell;
     struct divergence_set sets[64];
@@ -239,8 +239,9 @@ static void policy_divergence(json_t *policy, const char *suite)
             idle++;
             continue;
         }
-        if (!(set = linesets_find(suite, model, variant))) {
-            snprintf(note, sizeof(note), "no line set for %s on %s, variant %s", suite, model, variant);
+        if (!(set = linesets_find(suite, model, variant, precision))) {
+            snprintf(note, sizeof(note), "no line set for %s on %s, variant %s, %s", suite, model, variant,
+                     precision);
             break;
         }
         if (n == sizeof(sets) / sizeof(sets[0])) {
@@ -318,10 +319,12 @@ int pp_policies_get(struct request *r)
         st = req_fail(r, ERR_INTERNAL, NULL, "out of memory");
         goto out;
     }
-    json_array_foreach(json_object_get(doc, "policies"), i, policy) policy_divergence(policy, suite);
+    json_array_foreach(json_object_get(doc, "policies"), i, policy) policy_divergence(policy, suite, precision);
     json_object_set_new(doc, "divergence_method",
-                        json_string("code divergence over the source lines the preprocessor keeps for each "
-                                    "model's files of the suite and variant, fingerprinted at build time "
+                        json_string("code divergence over the source lines the preprocessor keeps when the "
+                                    "application is built for each model, variant and precision: the suite's "
+                                    "driver and plug-in, the model's core and the suite's model files, with the "
+                                    "project headers they include, fingerprinted at build time "
                                     "(docs/METHODOLOGY.md, \"Code divergence\")"));
     r->reply = doc;
     st = 200;

@@ -1044,6 +1044,10 @@ await check('rendering: no literal null or [object Object], a timing per row, "p
     const rowText = await page.textContent('table tbody tr');
     ensure(/peak unknown/.test(rowText), `an import without a peak: "${rowText}"`);
     await apiCall('DELETE', '/api/v1/platforms/render-imp');
+    // A problem without line sets for its variants: no empty navigation frame, a note saying why.
+    await go(page, '#/portability?problem=stream.triad');
+    const navNote = await (await page.waitForSelector('#navigation-note', {timeout: 15000})).textContent();
+    ensure(!(await page.$('.navigation canvas')) && /no line set/.test(navNote), `stream navigation: "${navNote}"`);
     // A job for the stale noisy worker's platform: the Job page says it may wait for ever, and why.
     const stale = await apiCall('POST', '/api/v1/jobs', {suite: 'stream', model: 'openmp', platform: NOISY,
                                                         kernels: ['triad'], params: {arraysize: 1000, numtimes: 3}});
