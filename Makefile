@@ -73,7 +73,7 @@ SUITES     = $(patsubst kernels/%/,%,$(filter-out kernels/openmp/ kernels/opencl
 OMP_KERNEL_SRC = $(foreach s,$(SUITES),$(wildcard kernels/$(s)/openmp.c))
 # The OpenMP offload model (its core and kernels/<suite>/openmp.c built again with -DPP_OMP_TARGET: one file
 # per suite serves both OpenMP models, kernels/openmp/body.h) goes into its own shared objects only.
-OMPT_SRC   = $(wildcard kernels/omptarget/*.c) $(foreach s,$(SUITES),$(firstword $(wildcard kernels/$(s)/omptarget.c) $(wildcard kernels/$(s)/openmp.c)))
+OMPT_SRC   = $(wildcard kernels/omptarget/*.c) $(OMP_KERNEL_SRC)
 KERNEL_SRC = $(filter-out $(OMP_KERNEL_SRC) $(OMPT_SRC),$(wildcard kernels/*.c kernels/*/*.c))
 WORKER_SRC = $(wildcard worker/*.c)
 SERVER_SRC = $(wildcard server/*.c)
