@@ -71,8 +71,9 @@ LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c
 # model (openmp.c, opencl.c + <suite>.cl, <suite>.cu); kernels/<model>/ holds only a model's core.
 SUITES     = $(patsubst kernels/%/,%,$(filter-out kernels/openmp/ kernels/opencl/ kernels/cuda/ kernels/omptarget/,$(sort $(dir $(wildcard kernels/*/*)))))
 OMP_KERNEL_SRC = $(foreach s,$(SUITES),$(wildcard kernels/$(s)/openmp.c))
-# The OpenMP offload model (its core and kernels/<suite>/omptarget.c) goes into its own shared object only.
-OMPT_SRC   = $(wildcard kernels/omptarget/*.c) $(foreach s,$(SUITES),$(wildcard kernels/$(s)/omptarget.c))
+# The OpenMP offload model (its core and kernels/<suite>/openmp.c built again with -DPP_OMP_TARGET: one file
+# per suite serves both OpenMP models, kernels/openmp/body.h) goes into its own shared objects only.
+OMPT_SRC   = $(wildcard kernels/omptarget/*.c) $(OMP_KERNEL_SRC)
 KERNEL_SRC = $(filter-out $(OMP_KERNEL_SRC) $(OMPT_SRC),$(wildcard kernels/*.c kernels/*/*.c))
 WORKER_SRC = $(wildcard worker/*.c)
 SERVER_SRC = $(wildcard server/*.c server/*/*.c)
@@ -288,7 +289,7 @@ $(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/cuda/*.h kernels/*/*_ops.h) kernels/b
 OMPT_OBJ = $(patsubst %.c,$(BUILD)/obj/omptarget/%.o,$(OMPT_SRC))
 $(OMPT_OBJ): $(BUILD)/obj/omptarget/%.o: %.c | $(BUILD)/gen/buildinfo.h
 	@mkdir -p $(@D)
-	$(call say,CC,$<)$(OFFLOAD_CC) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_FLAGS) -fPIC \
+	$(call say,CC,$<)$(OFFLOAD_CC) $(CPPFLAGS) -DPP_OMP_TARGET $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_FLAGS) -fPIC \
 		-fvisibility=hidden -MMD -MP -c $< -o $@
 $(OMPT_SO): $(OMPT_OBJ) $(CUDA_PIC_OBJ)
 	@mkdir -p $(@D)
@@ -306,7 +307,7 @@ $(OMPT_CLANG_STAMP): FORCE
 		echo '$(OFFLOAD_CLANG) $(OMPT_CLANG_CUDA) $(OMPT_CLANG_FLAGS)' >$@
 $(OMPT_CLANG_OBJ): $(BUILD)/obj/omptarget-clang/%.o: %.c $(OMPT_CLANG_STAMP) | $(BUILD)/gen/buildinfo.h
 	@mkdir -p $(@D)
-	$(call say,CLANG,$<)$(OFFLOAD_CLANG) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_CLANG_FLAGS) -fPIC \
+	$(call say,CLANG,$<)$(OFFLOAD_CLANG) $(CPPFLAGS) -DPP_OMP_TARGET $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_CLANG_FLAGS) -fPIC \
 		-fvisibility=hidden -MMD -MP -c $< -o $@
 $(OMPT_CLANG_SO): $(OMPT_CLANG_OBJ) $(CUDA_PIC_OBJ) kernels/omptarget/exports.map
 	@mkdir -p $(@D)

@@ -12,6 +12,7 @@
 
 #include "kernels/backend.h"
 #include "kernels/hacc/hacc_ops.h"
+#include "kernels/sample.h"
 #include "lib/error.h"
 #include "lib/stats.h"
 
@@ -38,21 +39,14 @@ struct hacc_params {
     void *progress_arg;
 };
 
-struct hacc_kernel_result {
+/* What hacc says of a kernel beyond its report entry (struct hacc_result's kernels[]). */
+struct hacc_kernel_figures {
     enum pp_hacc_kernel kernel;
-    double *times;         /* numtimes seconds per application; times[0] is the warm-up */
-    struct pp_stats stats; /* over times[1..numtimes) */
-    double interactions;   /* per application: 2 leaf_size^2 per pair */
-    double bytes;          /* compulsory bytes per application */
-    double flops;          /* interactions x flops per interaction */
-    double rate;           /* interactions per second, from stats.min */
-    double bandwidth, gflops;
-    bool verified;
-    double max_rel_err, tolerance; /* worst per-particle error relative to its scale, and the bound */
-    double momentum;               /* |sum m a| / sum m scale: Newton's third law */
-    double energy;                 /* sph: |sum m (du + v.a)| / its scale; 0 for gravity */
-    double translation;            /* worst error of the translated run, relative as max_rel_err */
-    char detail[256];              /* on failure: what, where, value, expected */
+    double interactions; /* per application: 2 leaf_size^2 per pair */
+    double rate;         /* interactions per second, from the minimum */
+    double momentum;     /* |sum m a| / sum m scale: Newton's third law */
+    double energy;       /* sph: |sum m (du + v.a)| / its scale; 0 for gravity */
+    double translation;  /* worst error of the translated run, relative as max_rel_err */
 };
 
 struct hacc_result {
@@ -63,7 +57,12 @@ struct hacc_result {
     size_t chain; /* most interactions summed into one particle */
     double build_seconds, init_seconds, read_seconds, reference_seconds;
     size_t nkernels;
-    struct hacc_kernel_result kernels[PP_HACC_NKERNELS];
+    struct hacc_kernel_figures figures[PP_HACC_NKERNELS];
+    /* each kernel as the report has it (kernels/sample.h): compulsory bytes and flops (interactions x flops
+     * per interaction) per application, numtimes times (times[0] the warm-up), statistics and rates from the
+     * minimum; the check: the worst per-particle error relative to its scale, the bound, and on failure what,
+     * where, value, expected */
+    struct suite_kernel kernels[PP_HACC_NKERNELS];
     bool verified;
 };
 

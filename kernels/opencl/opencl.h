@@ -47,6 +47,12 @@ static inline struct opencl_ctx *opencl_ctx(struct pp_ctx *ctx)
     return (struct opencl_ctx *)ctx;
 }
 
+/* The other way: the struct pp_ctx * of c (for the suite slot's accessors, kernels/backend.h). */
+static inline struct pp_ctx *opencl_pp_ctx(struct opencl_ctx *c)
+{
+    return (struct pp_ctx *)c;
+}
+
 /* Readable name of an OpenCL status code ("CL_OUT_OF_RESOURCES"); "CL_UNKNOWN_ERROR" for codes it lacks. */
 const char *opencl_strerror(cl_int rc);
 
