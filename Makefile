@@ -84,13 +84,15 @@ CL_SRC     = $(wildcard kernels/*/*.cl)
 CL_SHARED  = kernels/lattice_hop.h kernels/wilson/wilson_dslash.h # device code OpenCL shares with CUDA, embedded as a .cl is
 CUDA_SRC   = $(wildcard kernels/*/*.cu)
 TEST_SRC   = $(wildcard tests/unit/test_*.c)
+TEST_CXX_SRC = $(wildcard tests/unit/test_*.cc) # header-only checks that need C++ (a counting number type)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 CORE_OBJ   = $(call obj,$(LIB_SRC) $(KERNEL_SRC) $(OMP_KERNEL_SRC)) \
              $(patsubst kernels/%.cl,$(BUILD)/obj/cl/%.o,$(CL_SRC)) \
              $(patsubst kernels/%.h,$(BUILD)/obj/cl/%.o,$(CL_SHARED))
 WORKER_OBJ = $(call obj,$(WORKER_SRC))
-TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC)) \
+             $(patsubst tests/unit/%.cc,$(BUILD)/tests/%,$(TEST_CXX_SRC))
 WORKER     = $(BUILD)/bin/ppbench-worker
 SERVER     = $(if $(SERVER_SRC),$(BUILD)/bin/ppbenchd)
 CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
@@ -269,6 +271,10 @@ $(BUILD)/obj/web.o: $(WEB_FILES) $(wildcard $(CHARTJS))
 	  printf '\t.quad 0, 0, 0\n\t.section .note.GNU-stack,"",@progbits\n'; } >$(BUILD)/obj/web.S
 	$(Q)$(CC) -c $(BUILD)/obj/web.S -o $@
 
+$(BUILD)/tests/%: tests/unit/%.cc
+	@mkdir -p $(@D)
+	$(call say,CXX,$<)$(CXX) -std=c++17 -Wall -Wextra -Werror -O1 $(SANITIZE) $(CPPFLAGS) -fopenmp \
+		$(shell pkg-config --cflags $(PKGS) 2>/dev/null) -MMD -MP -o $@ $<
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CORE_OBJ) $(filter-out $(BUILD)/obj/worker/main.o,$(WORKER_OBJ))
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -27,10 +27,17 @@ if run --model openmp --json >"$f" 2>"$TMP/err"; then
          and .problem.precision == "fp32" and .suite == "hacc"'
     jq_true "json: working_set_bytes: every particle's 9 inputs and 4 outputs in fp32, 8 B a pair" "$f" \
         '.problem.working_set_bytes == .problem.particles * 13 * 4 + 8 * 40 and .problem.particles == .problem.leaves * 32'
-    jq_true "json: flops per interaction 30 and 68, interactions per second from the minimum" "$f" \
-        '(.kernels[0].flops == 30 * .problem.size) and (.kernels[1].flops == 68 * .problem.size)
+    jq_true "json: flops per interaction 30 and 69, interactions per second from the minimum" "$f" \
+        '(.kernels[0].flops == 30 * .problem.size) and (.kernels[1].flops == 69 * .problem.size)
          and all(.details.kernels[]; ((.interactions_per_s * 1e0) > 0))
          and ((.details.kernels[0].interactions_per_s * .kernels[0].stats_s.min / .problem.size) - 1 | fabs) < 1e-9'
+    # The byte model counts the particles the pair list touches (18 of the 64 leaves at 40 pairs), not the grid's;
+    # the interactions whose term is not zero are reported (gravity within rmax, sph within the support).
+    jq_true "json: bytes of the touched leaves only, and the fraction of interactions inside the support" "$f" \
+        '.problem.leaves_touched == 18 and .problem.leaves == 64
+         and .kernels[0].bytes == 18 * 32 * (4 + 3) * 4 + 8 * 40 and .kernels[1].bytes == 18 * 32 * (9 + 4) * 4 + 8 * 40
+         and (.details.kernels[0].inside_fraction | . > 0.5 and . < 0.7)
+         and (.details.kernels[1].inside_fraction | . > 0.1 and . < 0.2)'
     jq_true "json: bytes per leaf pair, checks within their bound" "$f" \
         '.details.kernels[0].bytes_per_leaf_pair == 2 * 32 * (4 + 6) * 4 + 8
          and all(.kernels[]; .max_rel_err <= .tolerance)
