@@ -64,3 +64,25 @@ bad "too many pairs" '--leaf-pairs must be from 1 to' --leaf-pairs 99999999
 bad "an unknown variant" 'unknown variant "shuffle"' --variant shuffle
 bad "a GPU variant on openmp" 'model openmp has no variant "select" \(it has: scalar, simd\)' --variant select
 bad "a stream option" '--arraysize is a stream option' --arraysize 100
+
+# A variant must be different code: in the object code every clone of the simd variant's pair loops does packed
+# square roots and divisions (sqrtps/divps, sqrtpd/divpd: vectorised), the scalar variant none (issue 24: with
+# errno and trapping math every simd clone was scalar, simd equal to scalar bit for bit).
+OBJ="$BUILD/obj/kernels/hacc/openmp.o"
+if [[ "$BUILD" == *-asan ]]; then
+    skip "hacc openmp simd in the object code" "the sanitizer build's code is instrumented, not the measured one"
+elif [ -f "$OBJ" ] && command -v objdump >/dev/null; then
+    packed=$(objdump -d --no-show-raw-insn "$OBJ" | awk '/^[0-9a-f]+ <.*>:$/ { name = $2; n[name] += 0 }
+        /(sqrt|div)p[sd]/ { n[name]++ } END { for (k in n) print k, n[k] }' | sed 's/[<>:]//g')
+    simd=$(printf '%s\n' "$packed" | grep -E '^(gravity|sph)_simd_fp(32|64)\.' | grep -v resolver | sort)
+    scalar=$(printf '%s\n' "$packed" | grep -E '^(gravity|sph)_scalar_fp(32|64) ')
+    if [ "$(printf '%s\n' "$simd" | grep -c .)" -ge 8 ] && ! printf '%s\n' "$simd" | grep -q ' 0$' &&
+        [ -n "$scalar" ] && ! printf '%s\n' "$scalar" | grep -qv ' 0$'; then
+        pass "hacc openmp simd is vectorised in every clone, scalar is not (object code)"
+    else
+        fail "hacc openmp simd is vectorised in every clone, scalar is not (object code)" \
+            "$(printf '%s\n' "$simd" "$scalar" | tr '\n' ';')"
+    fi
+else
+    skip "hacc openmp simd in the object code" "no $OBJ or objdump"
+fi
