@@ -7,7 +7,7 @@
 // /api/v1/jobs/{id}/cancel with the saved token.
 import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, link, num, pageHref, pct,
         peakFraction, platformsById, resultLink, sizeText, table, variantText, when, suites, figureLabel,
-        figureValue} from './ui.js';
+        figureValue, figureFlops} from './ui.js';
 
 function resultsTable(results, platforms) {
     return table(['result', 'kernel', 'GB/s', '% of peak', 'GFLOP/s', 'timing', 'min s', 'mean s', 'max s',
@@ -23,7 +23,7 @@ function resultsTable(results, platforms) {
 // Bars per kernel of the suite's figure of merit (GET /api/v1/suites: `figure`; ui.js figureValue).
 function resultsChart(ctx, parent, suite, results, platforms) {
     const ok = results.filter((r) => r.verified);
-    const flops = suite.figure === 'gflops' || suite.figure === 'interactions';
+    const flops = figureFlops(suite.figure);
     return chart(ctx, parent, 80 + 36 * ok.length, {
         label: `${figureLabel(suite.figure)} per kernel`,
         type: 'bar',
