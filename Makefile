@@ -85,7 +85,8 @@ CLI_SRC    = $(wildcard cli/*.c)
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 SCHEMA_FUNCTIONS_SQL = $(sort $(wildcard schema/functions/*.sql))
 CL_SRC     = $(wildcard kernels/*/*.cl)
-CL_SHARED  = kernels/lattice_hop.h kernels/wilson/wilson_dslash.h # device code OpenCL shares with CUDA, embedded as a .cl is
+# device code OpenCL shares with CUDA, embedded as a .cl is: each header that says so in its head comment
+CL_SHARED  = $(shell grep -l '^ \* OpenCL: embedded as pp_cl_' kernels/*.h kernels/*/*.h)
 CUDA_SRC   = $(wildcard kernels/*/*.cu)
 TEST_SRC   = $(wildcard tests/unit/test_*.c)
 TEST_CXX_SRC = $(wildcard tests/unit/test_*.cc) # header-only checks that need C++ (a counting number type)
@@ -191,8 +192,9 @@ $(call obj,$(OMP_KERNEL_SRC)): $(BUILD)/obj/%.o: %.c | $(BUILD)/gen/buildinfo.h
 	@mkdir -p $(@D)
 	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(KERNEL_MATH_FLAGS) -MMD -MP -c $< -o $@
 
-# OpenCL sources (kernels/<suite>/<file>.cl) are embedded as NUL-terminated strings named pp_cl_<file>
-# (kernels/opencl/embedded.h), and so are the headers of device code that OpenCL shares with CUDA (CL_SHARED).
+# OpenCL sources (kernels/<suite>/<file>.cl) are embedded as NUL-terminated strings named pp_cl_<file>, and so
+# are the headers of device code that OpenCL shares with CUDA (CL_SHARED); a suite's opencl.c declares those it
+# builds (OPENCL_SOURCE, kernels/opencl/opencl.h).
 define embed_cl
 @mkdir -p $(@D)
 @printf '\t.section .rodata\n\t.global pp_cl_%s\n\t.type pp_cl_%s, @object\npp_cl_%s:\n\t.incbin "%s"\n\t.byte 0\n\t.section .note.GNU-stack,"",@progbits\n' \
@@ -289,8 +291,7 @@ $(BUILD)/obj/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
-$(CUDA_SO): kernels/wilson/wilson_dslash.h kernels/wilson/wilson_layout.h
-$(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/cuda/*.h kernels/*/*_ops.h) kernels/backend.h $(CUDA_PIC_OBJ)
+$(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/*.h kernels/*/*.h) $(CUDA_PIC_OBJ)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$@)$(NVCC) $(NVCC_FLAGS) -I. -shared -cudart static -o $@ $(CUDA_SRC) $(CUDA_PIC_OBJ)
 

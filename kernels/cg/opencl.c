@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "kernels/cg/cg_ops.h"
-#include "kernels/opencl/embedded.h"
+
+OPENCL_SOURCE(cg);
 
 /*
  * Defaults per device kind. GPUs: SPMV work-groups of 32 rows (the paper's rows per team) x 8 work-items per

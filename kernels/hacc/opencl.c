@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "kernels/hacc/hacc_ops.h"
-#include "kernels/opencl/embedded.h"
+
+OPENCL_SOURCE(hacc);
 
 struct ocl_hacc {
     cl_program program[PP_HACC_NKERNELS];

@@ -18,8 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/opencl/embedded.h"
 #include "kernels/staggered/staggered_ops.h"
+
+OPENCL_SOURCE(staggered);
 
 /* staggered.cl numbers the strategies and orders as staggered_ops.h does. */
 _Static_assert(PP_STAG_1LP == 0 && PP_STAG_2LP == 1 && PP_STAG_3LP_1 == 2 && PP_STAG_3LP_2 == 3 &&

@@ -18,9 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/opencl/embedded.h"
 #include "kernels/stream/stream_ops.h"
 #include "lib/env.h"
+
+OPENCL_SOURCE(stream);
 
 /*
  * Work-group size of every kernel. GPUs: at most 1024 (CUDA's block limit), capped by

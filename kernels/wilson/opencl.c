@@ -21,10 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/opencl/embedded.h"
 #include "kernels/wilson/wilson_gpu.h"
 #include "kernels/wilson/wilson_layout.h"
 #include "kernels/wilson/wilson_ops.h"
+
+OPENCL_SOURCE(lattice_hop);
+OPENCL_SOURCE(wilson_dslash);
+OPENCL_SOURCE(wilson);
 
 /* Work-items per work-group on CPUs: a work-group becomes one loop over its work-items on one thread; 64
  * sites keep the groups many on small lattices. GPUs and accelerators: WILSON_GPU_WORK_GROUP, as CUDA. */
