@@ -38,7 +38,7 @@ one() {
 for m in cuda opencl omp-target-gcc omp-target-clang; do
     one "stream-$m" 60 gpu0 $m --suite stream --arraysize $((1 << 25)) --numtimes 20
     one "wilson-$m" 60 gpu0 $m --suite wilson --numtimes 10
-    one "staggered-$m" 60 gpu0 $m --suite staggered --numtimes 10
+    one "staggered-$m" 60 gpu0 $m --suite staggered
     one "cg-$m" 60 gpu0 $m --suite cg --numtimes 5
 done
 for v in select memory-32 memory-object broadcast; do
