@@ -1,7 +1,7 @@
 # Issue 11's defects, each as the check that would have caught it: worker identity, reports checked against
 # their job, the state directory's lock and the supervised PostgreSQL, slow and oversized requests, and the
 # smaller protocol items. A real ppbenchd with its embedded PostgreSQL; no supervised workers (the worker
-# protocol is driven by hand, as two workers sharing one worker token).
+# protocol is driven by hand, as two workers sharing one worker token). At the end, issue 26's defects.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/server_lib.sh"
 [ -x "$SERVER" ] || { skip "server hardening" "ppbenchd not built"; exit 0; }
@@ -303,3 +303,37 @@ if sh -c 'echo -500 >/proc/self/oom_score_adj' 2>/dev/null; then
 else
     skip "oom: ppbenchd and postgresql run with oom_score_adj -500" "lowering an oom score is not permitted here (CAP_SYS_RESOURCE)"
 fi
+
+# --- Issue 26's defects ---
+
+# CSV injection (defect 9): a text cell a spreadsheet would take for a formula (= + - @, a tab, a carriage
+# return first) is quoted with a single quote in front in every CSV export; numbers stay numbers. An import
+# names the platform -imp26 and the variant =HYPERLINK("http://x"), both as the API allows.
+printf 'function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime\nTriad,100,33554432,8,201326.592,0.004,0.005,0.0045\n' >"$TMP/bs.csv"
+code=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: text/csv' --data-binary @"$TMP/bs.csv" \
+    "$URL/api/v1/import/babelstream?platform=-imp26&model=kokkos&variant=%3DHYPERLINK(%22http://x%22)")
+for f in csv babelstream p3 p3v; do
+    q=$f; [ "$f" = p3v ] && q="p3&p3_rows=variant"
+    curl -s -H "Authorization: Bearer $ADMIN" "$URL/api/v1/results?format=$q&platform=-imp26" >"$TMP/export.$f"
+done
+out=$(python3 - "$TMP"/export.* <<'PY'
+import csv, sys
+bad, seen = [], {}
+for name in sys.argv[1:]:
+    seen[name] = set()
+    for row in csv.reader(open(name, newline="")):
+        for c in row:
+            if c[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                try:
+                    float(c)
+                except ValueError:
+                    bad.append(c)
+            if c in ("'-imp26", "'=HYPERLINK(\"http://x\")"):
+                seen[name].add(c)
+need = [n for n in sys.argv[1:] if "babelstream" not in n and len(seen[n]) != 2]
+print("bad", bad, "unseen", need)
+PY
+)
+[ "$code" = 201 ] && [ "$out" = "bad [] unseen []" ] &&
+    pass "csv injection: formulas in text cells are quoted with a leading ' in csv, babelstream and both p3 forms" ||
+    fail "csv injection: formulas in text cells are neutralised" "import $code; $out; $(grep -h imp26 "$TMP"/export.* | head -c 600)"
