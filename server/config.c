@@ -72,6 +72,7 @@ static const struct setting {
     {"outlier_min_peers", T_LONG, S(outlier_min_peers), "4", true, 1, 1000},
     {"webhook_url", T_STRING, S(webhook_url), "", true, 0, 0},
     {"drain_hook", T_STRING, S(drain_hook), "", true, 0, 0},
+    {"drain_hook_timeout_s", T_LONG, S(drain_hook_timeout_s), "30", true, 1, 3600},
     {"metrics_max_series", T_LONG, S(metrics_max_series), "10000", true, 1, 1000000},
     /* one measurement at a time where measurements disturb each other (server/api/worker.c's claim) */
     {"exclusive_cpu", T_EXCLUSIVE, S(exclusive[KIND_CPU]), "host", true, 0, 0},

@@ -68,6 +68,7 @@ struct config {
     long outlier_min_peers;      /* peers (same device model and driver) needed to judge outliers */
     char webhook_url[1024];      /* gets a JSON document per confirmed event and recovery ("": none) */
     char drain_hook[1024];       /* run with the platform and the reason when a platform needs attention */
+    long drain_hook_timeout_s;   /* then killed, with its process group */
     long metrics_max_series;     /* per-platform series per family in GET /metrics */
     int exclusive[KIND_COUNT];   /* enum exclusive per platform kind: exclusive_cpu, _gpu, _accel */
 };

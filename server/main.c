@@ -300,7 +300,7 @@ static void apply_settings(const struct config *c)
     api_configure(&s);
     notify_configure(c->lease_s);
     health_configure(&h);
-    alerts_configure(c->webhook_url, c->drain_hook);
+    alerts_configure(c->webhook_url, c->drain_hook, c->drain_hook_timeout_s);
     counters_configure(c->metrics_max_series);
 }
 

@@ -337,3 +337,26 @@ PY
 [ "$code" = 201 ] && [ "$out" = "bad [] unseen []" ] &&
     pass "csv injection: formulas in text cells are quoted with a leading ' in csv, babelstream and both p3 forms" ||
     fail "csv injection: formulas in text cells are neutralised" "import $code; $out; $(grep -h imp26 "$TMP"/export.* | head -c 600)"
+
+# The rest on a server with a drain hook that hangs, killed after 2 s (drain_hook_timeout_s).
+cat >"$TMP/hang.sh" <<EOF2
+#!/bin/sh
+sleep 300 &
+echo \$! >$TMP/hook_child
+sleep 300
+EOF2
+chmod 755 "$TMP/hang.sh"
+server_stop
+server_start "embedded_workers = false" "drain_hook = $TMP/hang.sh" "drain_hook_timeout_s = 2"
+
+# A drain hook killed at its deadline (defect 8) is killed with its process group: the background child it
+# started is gone too (a zombie waiting for init counts as gone).
+psql_q "INSERT INTO alerts (kind, platform_id, state, reason, doc) VALUES ('raised', 'hosta/cpu0', 'regressed', 'hangs', '{}')"
+for _ in $(seq 100); do grep -q 'drain hook .* killed after' "$SERVER_LOG" && break; sleep 0.1; done
+child=$(cat "$TMP/hook_child" 2>/dev/null)
+st=$(ps -o stat= -p "${child:-0}" 2>/dev/null)
+if [ -n "$child" ] && grep -q 'drain hook .* killed after 2 s' "$SERVER_LOG" && [[ -z "$st" || "$st" == Z* ]]; then
+    pass "drain hook: killed at drain_hook_timeout_s with its process group, its background child too"
+else
+    fail "drain hook: killed with its process group" "child ${child:-none} state '${st}'; $(grep 'drain hook' "$SERVER_LOG" | tail -n 1)"
+fi
