@@ -360,3 +360,27 @@ if [ -n "$child" ] && grep -q 'drain hook .* killed after 2 s' "$SERVER_LOG" && 
 else
     fail "drain hook: killed with its process group" "child ${child:-none} state '${st}'; $(grep 'drain hook' "$SERVER_LOG" | tail -n 1)"
 fi
+
+# SMBIOS and peaks (defect 7): a FIFO where an entry's raw file should be is refused, never waited on (it hung
+# ppbench-worker list); and one bound on a peak everywhere (lib/peak.h, 1e15 B/s): a worker's registration
+# with a peak of 1e300 is refused as an admin's PUT and an import's peak_gbs beyond it are.
+mkdir -p "$TMP/fifo/17-0" && mkfifo "$TMP/fifo/17-0/raw"
+out=$(PPBENCH_SMBIOS_ROOT="$TMP/fifo" timeout 10 "$BUILD/bin/ppbench-worker" list 2>&1)
+rc=$?
+[ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q 'cpu0 peak: unknown: SMBIOS not readable (17-0/raw: not a regular file' &&
+    pass "smbios: a FIFO at 17-0/raw is refused at once, the peak unknown with the reason" ||
+    fail "smbios: a FIFO at 17-0/raw is refused at once" "exit $rc: $(printf '%s' "$out" | grep peak)"
+for peak in 1e300 0 -1 '"1e3"'; do
+    P=$(printf '%s' "$PLATFORM" | jq -c --argjson v "$peak" '.peak_bandwidth_bytes_per_s = $v')
+    want=out_of_range; [ "$peak" = '"1e3"' ] && want=wrong_type
+    AS_WORKER_SECRET="" expect_api "register: a peak of $peak is refused ($want)" 422 "$want" \
+        POST /api/v1/workers/register "{\"host\":\"hostp\",\"pid\":$$,\"platform\":$P}" "$WTOKEN"
+done
+P=$(printf '%s' "$PLATFORM" | jq -c '.peak_bandwidth_bytes_per_s = 1e15')
+AS_WORKER_SECRET="" api POST /api/v1/workers/register "{\"host\":\"hostp\",\"pid\":$$,\"platform\":$P}" "$WTOKEN"
+[ "$STATUS" = 201 ] && pass "register: a peak at the bound, 1e15 B/s, is taken" || fail "register: a peak of 1e15" "$STATUS $BODY"
+expect_api "peak: an admin's PUT beyond the bound is refused" 422 out_of_range \
+    PUT /api/v1/platforms/hostp/cpu0/peak '{"peak_gbs":1000001}' "$ADMIN"
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: text/csv' \
+    --data-binary @"$TMP/bs.csv" "$URL/api/v1/import/babelstream?platform=imp-peak&model=kokkos&peak_gbs=1e7")
+[ "$code" = 400 ] && pass "peak: an import's peak_gbs beyond the bound is refused" || fail "peak: an import's peak_gbs beyond the bound" "$code"
