@@ -384,3 +384,40 @@ expect_api "peak: an admin's PUT beyond the bound is refused" 422 out_of_range \
 code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: text/csv' \
     --data-binary @"$TMP/bs.csv" "$URL/api/v1/import/babelstream?platform=imp-peak&model=kokkos&peak_gbs=1e7")
 [ "$code" = 400 ] && pass "peak: an import's peak_gbs beyond the bound is refused" || fail "peak: an import's peak_gbs beyond the bound" "$code"
+
+# Framing (defect 10). HEAD on the event stream: the headers alone, then the next request on the same kept-alive
+# connection is answered as itself (a chunked stream's last chunk, 0\r\n\r\n, after HEAD's headers was read as
+# the start of the next answer). An unknown transfer coding with a valid token: 501 at once, not silence
+# until the request's deadline.
+api POST $J '{"suite":"stream","model":"openmp","platform":"hostp/cpu0","kernels":["copy"]}' "$SUBMIT"
+EJOB=$(printf '%s' "$BODY" | jq -r .id)
+out=$(python3 - "$PORT" "$EJOB" <<'PY'
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+s.sendall(b"HEAD /api/v1/jobs/%s/events HTTP/1.1\r\nHost: x\r\n\r\n" % sys.argv[2].encode())
+time.sleep(0.5)
+s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+data, t0 = b"", time.time()
+while time.time() - t0 < 3 and data.count(b"HTTP/1.1 ") < 2:
+    try:
+        chunk = s.recv(4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    data += chunk
+head, _, rest = data.partition(b"\r\n\r\n")
+print(head.split(b"\r\n")[0].decode(), "|", repr(rest[:20])[2:-1])
+PY
+)
+case "$out" in
+"HTTP/1.1 200 OK | HTTP/1.1 200"*) pass "HEAD on the event stream: headers alone, the next request on the connection answered as itself" ;;
+*) fail "HEAD on the event stream: headers alone" "$out" ;;
+esac
+t0=$(date +%s%N)
+got=$(raw "POST /api/v1/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer $SUBMIT\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+ms=$((($(date +%s%N) - t0) / 1000000))
+[[ "$got" == *" 501 "* ]] && [ "$ms" -lt 2000 ] && pass "framing: Transfer-Encoding gzip, chunked gets 501 at once (${ms} ms)" ||
+    fail "framing: Transfer-Encoding gzip, chunked gets 501 at once" "$got in $ms ms"
+got=$(raw "POST /api/v1/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer $SUBMIT\r\nContent-Type: application/json\r\nTransfer-Encoding: Chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+[[ "$got" == *" 422 "* ]] && pass "framing: a chunked body is still read (422 for {})" || fail "framing: a chunked body is still read" "$got"
