@@ -32,6 +32,7 @@ struct config {
     long request_timeout_s;      /* the whole of a request's headers and body, however slowly they come */
     long max_connections_per_ip; /* well below max_connections: one address cannot take them all */
     long lease_s;                /* a claim's lease; heartbeats extend it */
+    long queue_timeout_s;        /* a job queued this long (no worker took it) fails */
     long heartbeat_s;
     long max_wait_s; /* longest claim long-poll */
     /* the noise rule (docs/METHODOLOGY.md, "Noise"): a job whose figure is less stable than this many percent

@@ -298,7 +298,7 @@ static void apply_settings(const struct config *c)
     s.exclusive_on = config_exclusive_json(c, s.exclusive, sizeof(s.exclusive));
     http_set_limits((size_t)c->max_body_bytes, c->require_read_token);
     api_configure(&s);
-    notify_configure(c->lease_s);
+    notify_configure(c->lease_s, c->queue_timeout_s);
     health_configure(&h);
     alerts_configure(c->webhook_url, c->drain_hook, c->drain_hook_timeout_s);
     counters_configure(c->metrics_max_series);

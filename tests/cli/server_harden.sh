@@ -421,3 +421,27 @@ ms=$((($(date +%s%N) - t0) / 1000000))
     fail "framing: Transfer-Encoding gzip, chunked gets 501 at once" "$got in $ms ms"
 got=$(raw "POST /api/v1/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer $SUBMIT\r\nContent-Type: application/json\r\nTransfer-Encoding: Chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
 [[ "$got" == *" 422 "* ]] && pass "framing: a chunked body is still read (422 for {})" || fail "framing: a chunked body is still read" "$got"
+
+# A bound on the queue (defect 11): queue_timeout_s (reloadable; 2 s here after a SIGHUP) fails a job that no
+# worker took, counted from when it last entered the queue; a job the Slurm executor owns waits by Slurm's rules.
+qjob() { api POST $J '{"suite":"stream","model":"openmp","platform":"hostp/cpu0","kernels":["copy"]}' "$SUBMIT"; printf '%s' "$BODY" | jq -r .id; }
+QJ=$(qjob); SJ=$(qjob); RJ=$(qjob)
+psql_q "UPDATE jobs SET slurm_state = 'PENDING' WHERE id = $SJ" >/dev/null
+back=$(psql_q "UPDATE jobs SET state = 'running', queued_at = now() - interval '1 hour', worker_id = (SELECT max(id) FROM workers),
+                 lease_expires = now() + interval '1 minute' WHERE id = $RJ;
+               UPDATE jobs SET state = 'queued', worker_id = NULL, lease_expires = NULL WHERE id = $RJ; SELECT queued_at > now() - interval '1 minute' FROM jobs WHERE id = $RJ")
+same "queue: a job back in the queue is queued from then (jobs_queued_at)" "$back" t
+echo "queue_timeout_s = 2" >>"$TMP/ppbench.conf"
+kill -HUP "$SERVER_PID"
+for _ in $(seq 80); do
+    [ "$(psql_q "SELECT state FROM jobs WHERE id = $QJ")" = failed ] && break
+    sleep 0.1
+done
+api GET "$J/$QJ"; qdoc=$BODY
+api GET "$J/$SJ"
+if printf '%s' "$qdoc" | jq -e '.state == "failed" and .error == "queued for more than 2 s: no worker took it"' >/dev/null &&
+    [ "$(printf '%s' "$BODY" | jq -r .state)" = queued ]; then
+    pass "queue: queue_timeout_s fails a job no worker took, and leaves the Slurm executor's job alone"
+else
+    fail "queue: queue_timeout_s fails a job no worker took" "$(printf '%s' "$qdoc" | jq -c '{state, error}'); slurm's: $(printf '%s' "$BODY" | jq -c '{state, error}')"
+fi
