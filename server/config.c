@@ -39,6 +39,7 @@ static const struct setting {
     {"max_connections_per_ip", T_LONG, S(max_connections_per_ip), "64", false, 1, 65536},
     {"lease_s", T_LONG, S(lease_s), "30", true, 2, 3600},
     {"queue_timeout_s", T_LONG, S(queue_timeout_s), "86400", true, 1, 31 * 86400},
+    {"db_timeout_s", T_LONG, S(db_timeout_s), "10", true, 1, 3600},
     {"heartbeat_s", T_LONG, S(heartbeat_s), "5", true, 1, 600},
     {"max_wait_s", T_LONG, S(max_wait_s), "60", true, 0, 600},
     {"noise_best_percent", T_LONG, S(noise_best_percent), "10", true, 1, 100000},

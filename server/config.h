@@ -33,6 +33,7 @@ struct config {
     long max_connections_per_ip; /* well below max_connections: one address cannot take them all */
     long lease_s;                /* a claim's lease; heartbeats extend it */
     long queue_timeout_s;        /* a job queued this long (no worker took it) fails */
+    long db_timeout_s;           /* statement_timeout; no answer 2 s past it: stuck */
     long heartbeat_s;
     long max_wait_s; /* longest claim long-poll */
     /* the noise rule (docs/METHODOLOGY.md, "Noise"): a job whose figure is less stable than this many percent

@@ -182,7 +182,7 @@ int fleet_healthz(struct request *r)
 int fleet_readyz(struct request *r)
 {
     struct db_error dberr;
-    PGresult *res = db_query(ready_sql, 0, NULL, &dberr);
+    PGresult *res = db_query_probe(ready_sql, 0, NULL, &dberr); /* a probe never waits on a stuck database */
     int applied;
 
     if (!res)

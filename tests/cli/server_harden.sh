@@ -445,3 +445,36 @@ if printf '%s' "$qdoc" | jq -e '.state == "failed" and .error == "queued for mor
 else
     fail "queue: queue_timeout_s fails a job no worker took" "$(printf '%s' "$qdoc" | jq -c '{state, error}'); slurm's: $(printf '%s' "$BODY" | jq -c '{state, error}')"
 fi
+
+# A paused database (defect 6): the embedded PostgreSQL stopped (SIGSTOP of the postmaster and every backend)
+# under six requests. The watch (server/db.c) finds it silent within 3 s: the requests waiting on it answer 503,
+# /healthz answers at once, /readyz 503; then SIGCONT and all is well again without a restart. Before, all of
+# them hung until the database came back.
+api GET "/api/v1/jobs?limit=1" "" "$SUBMIT"
+PGPM=$(head -n 1 "$STATE/pg/data/postmaster.pid")
+PGALL="$PGPM $(ps -o pid= --ppid "$PGPM" | tr -s ' \n' ' ')"
+trap 'kill -CONT $PGALL 2>/dev/null; server_cleanup' EXIT
+kill -STOP $PGALL
+pids=()
+for i in 1 2 3 4 5 6; do
+    curl -s -m 12 -o /dev/null -w '%{http_code} %{time_total}\n' "$URL/api/v1/jobs?limit=1" >"$TMP/paused.$i" &
+    pids+=($!)
+done
+sleep 0.3
+h=$(curl -s -m 12 -o /dev/null -w '%{http_code} %{time_total}' "$URL/healthz")
+r=$(curl -s -m 12 -o /dev/null -w '%{http_code} %{time_total}' "$URL/readyz")
+wait "${pids[@]}"
+kill -CONT $PGALL
+trap server_cleanup EXIT
+slow=$(cat "$TMP"/paused.* | awk '$1 != 503 || $2 > 5' | wc -l)
+if [[ "$h" == "200 "* ]] && [[ "$r" == "503 "* ]] && awk -v h="${h#* }" -v r="${r#* }" 'BEGIN { exit !(h < 5 && r < 5) }' &&
+    [ "$slow" = 0 ]; then
+    pass "paused database: 6 requests answer 503 within 5 s, /healthz 200 (${h#* } s), /readyz 503 (${r#* } s)"
+else
+    fail "paused database: requests 503, healthz 200, readyz 503 within 5 s" "healthz $h, readyz $r, requests $(cat "$TMP"/paused.* | tr '\n' ',')"
+fi
+for _ in $(seq 100); do api GET /readyz; [ "$STATUS" = 200 ] && break; sleep 0.1; done
+api GET "/api/v1/jobs?limit=1" "" "$SUBMIT"
+[ "$STATUS" = 200 ] && grep -q 'database: answering again' "$SERVER_LOG" &&
+    pass "paused database: after SIGCONT ready again, the API answers, and the log says so" ||
+    fail "paused database: after SIGCONT ready again" "$STATUS $(grep 'database:' "$SERVER_LOG" | tail -n 2 | tr '\n' ' ')"
