@@ -28,6 +28,10 @@ VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unkn
 
 CFLAGS        ?= -O2 -g
 KERNEL_CFLAGS ?= -O3 -g
+# The host OpenMP kernels' math: no errno from sqrt and no trapping semantics, so that a loop with a square root
+# or a conditional division (HACC's pair terms) can be vectorised at all (GCC: "control flow in loop"); IEEE
+# results are the same (no reassociation, no fast-math), only errno and exception flags are given up.
+KERNEL_MATH_FLAGS = -fno-math-errno -fno-trapping-math
 SANITIZE      ?=
 WARN           = -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-format-truncation
 PKGS           = jansson OpenCL libcurl
@@ -71,8 +75,9 @@ LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c
 # model (openmp.c, opencl.c + <suite>.cl, <suite>.cu); kernels/<model>/ holds only a model's core.
 SUITES     = $(patsubst kernels/%/,%,$(filter-out kernels/openmp/ kernels/opencl/ kernels/cuda/ kernels/omptarget/,$(sort $(dir $(wildcard kernels/*/*)))))
 OMP_KERNEL_SRC = $(foreach s,$(SUITES),$(wildcard kernels/$(s)/openmp.c))
-# The OpenMP offload model (its core and kernels/<suite>/omptarget.c) goes into its own shared object only.
-OMPT_SRC   = $(wildcard kernels/omptarget/*.c) $(foreach s,$(SUITES),$(wildcard kernels/$(s)/omptarget.c))
+# The OpenMP offload model (its core and kernels/<suite>/openmp.c built again with -DPP_OMP_TARGET: one file
+# per suite serves both OpenMP models, kernels/openmp/body.h) goes into its own shared objects only.
+OMPT_SRC   = $(wildcard kernels/omptarget/*.c) $(OMP_KERNEL_SRC)
 KERNEL_SRC = $(filter-out $(OMP_KERNEL_SRC) $(OMPT_SRC),$(wildcard kernels/*.c kernels/*/*.c))
 WORKER_SRC = $(wildcard worker/*.c)
 SERVER_SRC = $(wildcard server/*.c server/*/*.c)
@@ -80,16 +85,19 @@ CLI_SRC    = $(wildcard cli/*.c)
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 SCHEMA_FUNCTIONS_SQL = $(sort $(wildcard schema/functions/*.sql))
 CL_SRC     = $(wildcard kernels/*/*.cl)
-CL_SHARED  = kernels/lattice_hop.h kernels/wilson/wilson_dslash.h # device code OpenCL shares with CUDA, embedded as a .cl is
+# device code OpenCL shares with CUDA, embedded as a .cl is: each header that says so in its head comment
+CL_SHARED  = $(shell grep -l '^ \* OpenCL: embedded as pp_cl_' kernels/*.h kernels/*/*.h)
 CUDA_SRC   = $(wildcard kernels/*/*.cu)
 TEST_SRC   = $(wildcard tests/unit/test_*.c)
+TEST_CXX_SRC = $(wildcard tests/unit/test_*.cc) # header-only checks that need C++ (a counting number type)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 CORE_OBJ   = $(call obj,$(LIB_SRC) $(KERNEL_SRC) $(OMP_KERNEL_SRC)) \
              $(patsubst kernels/%.cl,$(BUILD)/obj/cl/%.o,$(CL_SRC)) \
              $(patsubst kernels/%.h,$(BUILD)/obj/cl/%.o,$(CL_SHARED))
 WORKER_OBJ = $(call obj,$(WORKER_SRC))
-TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC)) \
+             $(patsubst tests/unit/%.cc,$(BUILD)/tests/%,$(TEST_CXX_SRC))
 WORKER     = $(BUILD)/bin/ppbench-worker
 SERVER     = $(if $(SERVER_SRC),$(BUILD)/bin/ppbenchd)
 CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
@@ -159,7 +167,7 @@ $(BUILD)/gen/buildinfo.h: FORCE
 	@{ echo '#define PPBENCH_VERSION "$(VERSION)"'; \
 	   echo '#define PPBENCH_CC "$(shell $(CC) --version | head -n 1)"'; \
 	   echo '#define PPBENCH_CFLAGS "$(strip $(ALL_CFLAGS))"'; \
-	   echo '#define PPBENCH_KERNEL_CFLAGS "$(strip $(BASE_CFLAGS) $(KERNEL_CFLAGS))"'; \
+	   echo '#define PPBENCH_KERNEL_CFLAGS "$(strip $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(KERNEL_MATH_FLAGS))"'; \
 	   echo '#define PPBENCH_NVCC_FLAGS "$(strip $(NVCC_FLAGS))"'; \
 	   echo '#define PPBENCH_OMPTARGET_FLAGS "$(strip $(KERNEL_CFLAGS) $(OMPT_FLAGS))"'; \
 	   echo '#define PPBENCH_OMPTARGET_CLANG_FLAGS "$(strip $(KERNEL_CFLAGS) $(OMPT_CLANG_FLAGS))"'; } >$@.tmp
@@ -182,10 +190,11 @@ $(BUILD)/obj/%.o: %.c | $(BUILD)/gen/buildinfo.h
 # The OpenMP kernels get the kernel flags (optimisation level of the measured code).
 $(call obj,$(OMP_KERNEL_SRC)): $(BUILD)/obj/%.o: %.c | $(BUILD)/gen/buildinfo.h
 	@mkdir -p $(@D)
-	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(KERNEL_MATH_FLAGS) -MMD -MP -c $< -o $@
 
-# OpenCL sources (kernels/<suite>/<file>.cl) are embedded as NUL-terminated strings named pp_cl_<file>
-# (kernels/opencl/embedded.h), and so are the headers of device code that OpenCL shares with CUDA (CL_SHARED).
+# OpenCL sources (kernels/<suite>/<file>.cl) are embedded as NUL-terminated strings named pp_cl_<file>, and so
+# are the headers of device code that OpenCL shares with CUDA (CL_SHARED); a suite's opencl.c declares those it
+# builds (OPENCL_SOURCE, kernels/opencl/opencl.h).
 define embed_cl
 @mkdir -p $(@D)
 @printf '\t.section .rodata\n\t.global pp_cl_%s\n\t.type pp_cl_%s, @object\npp_cl_%s:\n\t.incbin "%s"\n\t.byte 0\n\t.section .note.GNU-stack,"",@progbits\n' \
@@ -268,6 +277,10 @@ $(BUILD)/obj/web.o: $(WEB_FILES) $(wildcard $(CHARTJS))
 	  printf '\t.quad 0, 0, 0\n\t.section .note.GNU-stack,"",@progbits\n'; } >$(BUILD)/obj/web.S
 	$(Q)$(CC) -c $(BUILD)/obj/web.S -o $@
 
+$(BUILD)/tests/%: tests/unit/%.cc
+	@mkdir -p $(@D)
+	$(call say,CXX,$<)$(CXX) -std=c++17 -Wall -Wextra -Werror -O1 $(SANITIZE) $(CPPFLAGS) -fopenmp \
+		$(shell pkg-config --cflags $(PKGS) 2>/dev/null) -MMD -MP -o $@ $<
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CORE_OBJ) $(filter-out $(BUILD)/obj/worker/main.o,$(WORKER_OBJ))
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -278,8 +291,7 @@ $(BUILD)/obj/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
-$(CUDA_SO): kernels/wilson/wilson_dslash.h kernels/wilson/wilson_layout.h
-$(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/cuda/*.h kernels/*/*_ops.h) kernels/backend.h $(CUDA_PIC_OBJ)
+$(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/*.h kernels/*/*.h) $(CUDA_PIC_OBJ)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$@)$(NVCC) $(NVCC_FLAGS) -I. -shared -cudart static -o $@ $(CUDA_SRC) $(CUDA_PIC_OBJ)
 
@@ -288,7 +300,7 @@ $(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/cuda/*.h kernels/*/*_ops.h) kernels/b
 OMPT_OBJ = $(patsubst %.c,$(BUILD)/obj/omptarget/%.o,$(OMPT_SRC))
 $(OMPT_OBJ): $(BUILD)/obj/omptarget/%.o: %.c | $(BUILD)/gen/buildinfo.h
 	@mkdir -p $(@D)
-	$(call say,CC,$<)$(OFFLOAD_CC) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_FLAGS) -fPIC \
+	$(call say,CC,$<)$(OFFLOAD_CC) $(CPPFLAGS) -DPP_OMP_TARGET $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_FLAGS) -fPIC \
 		-fvisibility=hidden -MMD -MP -c $< -o $@
 $(OMPT_SO): $(OMPT_OBJ) $(CUDA_PIC_OBJ)
 	@mkdir -p $(@D)
@@ -306,7 +318,7 @@ $(OMPT_CLANG_STAMP): FORCE
 		echo '$(OFFLOAD_CLANG) $(OMPT_CLANG_CUDA) $(OMPT_CLANG_FLAGS)' >$@
 $(OMPT_CLANG_OBJ): $(BUILD)/obj/omptarget-clang/%.o: %.c $(OMPT_CLANG_STAMP) | $(BUILD)/gen/buildinfo.h
 	@mkdir -p $(@D)
-	$(call say,CLANG,$<)$(OFFLOAD_CLANG) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_CLANG_FLAGS) -fPIC \
+	$(call say,CLANG,$<)$(OFFLOAD_CLANG) $(CPPFLAGS) -DPP_OMP_TARGET $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_CLANG_FLAGS) -fPIC \
 		-fvisibility=hidden -MMD -MP -c $< -o $@
 $(OMPT_CLANG_SO): $(OMPT_CLANG_OBJ) $(CUDA_PIC_OBJ) kernels/omptarget/exports.map
 	@mkdir -p $(@D)

@@ -290,3 +290,17 @@ void lattice_random_su3_fill(uint64_t *state, double *u, size_t n)
     }
     *state = start + (uint64_t)n * 18 * SPLITMIX_GAMMA;
 }
+
+void lattice_check_samples(const struct lattice_check *warm, const struct lattice_check *last,
+                           struct suite_kernel *k)
+{
+    k->tolerance = last->tolerance;
+    k->max_rel_err = last->max_err > warm->max_err ? last->max_err : warm->max_err;
+    k->verified = !last->failed && !warm->failed;
+    if (warm->failed && !last->failed)
+        snprintf(k->error, sizeof(k->error), "warm-up: %s (the last sample verified)", warm->detail);
+    else if (last->failed && !warm->failed)
+        snprintf(k->error, sizeof(k->error), "%s (last sample only; the warm-up verified)", last->detail);
+    else
+        snprintf(k->error, sizeof(k->error), "%s", last->detail);
+}

@@ -8,7 +8,7 @@
 // /api/v1/jobs/{id}/cancel with the saved token.
 import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, link, num, pageHref, pct,
         peakCell, peakFraction, platformsById, resultLink, sizeText, table, variantText, when, suites, figureLabel,
-        figureValue} from './ui.js';
+        figureValue, figureFlops} from './ui.js';
 
 // The statistic a job's rates come from: the job's "timing" parameter where its suite takes one (best: the
 // minimum), else the suite's rule (GET /api/v1/suites; kernels/suite.c suite_timing).
@@ -31,7 +31,7 @@ function resultsTable(results, platforms, timing) {
 // Bars per kernel of the suite's figure of merit (GET /api/v1/suites: `figure`; ui.js figureValue).
 function resultsChart(ctx, parent, suite, results, platforms) {
     const ok = results.filter((r) => r.verified);
-    const flops = suite.figure === 'gflops' || suite.figure === 'interactions';
+    const flops = figureFlops(suite.figure);
     return chart(ctx, parent, 80 + 36 * ok.length, {
         label: `${figureLabel(suite.figure)} per kernel`,
         type: 'bar',

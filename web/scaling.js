@@ -48,7 +48,7 @@ function scalingChart(ctx, parent, suite, series, triad) {
             backgroundColor: color(i),
         };
     });
-    if (triad && suite.figure === 'bandwidth') {
+    if (triad && suite.figure_of.from === 'bandwidth_bytes_per_s') {
         const xs = datasets.flatMap((d) => d.data.map((p) => p.x));
         datasets.push({label: `STREAM triad at ${triad.size} elements (${gbs(triad.bandwidth_bytes_per_s)} GB/s)`,
                        data: [{x: Math.min(...xs), y: triad.bandwidth_bytes_per_s / 1e9},
@@ -142,7 +142,7 @@ export async function render(root, route, ctx) {
         for (const [key, at] of series)
             for (const [size, p] of [...at.entries()].sort((a, b) => a[0] - b[0]))
                 rows.push([key, `${size} ${sizeUnit(suite.name)}`, num(p.best), String(p.n),
-                           triad && suite.figure === 'bandwidth' ? pct(p.best * 1e9 / triad.bandwidth_bytes_per_s) : '',
+                           triad && suite.figure_of.from === 'bandwidth_bytes_per_s' ? pct(p.best * 1e9 / triad.bandwidth_bytes_per_s) : '',
                            p.r.job_id ? link(`#/job/${p.r.job_id}`, `#${p.r.job_id}`) : 'import', flagBadges(p.r)]);
         body.append(el('p', {class: 'muted', id: 'scaling-note'},
                        `${series.size} line${series.size === 1 ? '' : 's'} over ${sizes.size} sizes; ` +

@@ -281,18 +281,32 @@ export function sizeUnit(suite) {
     return s ? s.size : 'elements';
 }
 
-// A result's figure of merit in the suite's unit (GET /api/v1/suites: `figure`): GB/s, GFLOP/s, or G
-// interactions per second (a result's size is its interactions per application).
+// The suite table's description of a figure of merit (GET /api/v1/suites: `figure_of`: its label, unit, the
+// result's field it comes from or "size", and its scale), by the figure's name.
+function figureOf(figure) {
+    const s = catalogDoc && catalogDoc.suites.find((x) => x.figure === figure);
+    return s ? {...s.figure_of, timing: s.timing}
+             : {label: 'bandwidth (GB/s)', unit: 'GB/s', from: 'bandwidth_bytes_per_s', scale: 1e-9, timing: 'min'};
+}
+
+// A result's figure of merit in its unit: a field of the result times the scale, or for `from` "size" the
+// problem's size per second of the suite's timing statistic (a result's size is its work per application).
 export function figureValue(figure, r) {
-    if (figure === 'gflops')
-        return r.gflops;
-    if (figure === 'interactions')
-        return r.stats_s && r.stats_s.min > 0 ? r.size / r.stats_s.min / 1e9 : null;
-    return r.bandwidth_bytes_per_s / 1e9;
+    const f = figureOf(figure);
+    if (f.from === 'size') {
+        const t = r.stats_s && r.stats_s[f.timing];
+        return t > 0 ? r.size / t * f.scale : null;
+    }
+    return r[f.from] == null ? null : r[f.from] * f.scale;
 }
 
 export function figureLabel(figure) {
-    return {gflops: 'GFLOP/s', interactions: 'G interactions/s'}[figure] || 'bandwidth (GB/s)';
+    return figureOf(figure).label;
+}
+
+// Whether the figure is proportional to GFLOP/s (a chart's axis then says it follows the suite's timing rule).
+export function figureFlops(figure) {
+    return !!figureOf(figure).flops;
 }
 
 
