@@ -32,6 +32,8 @@ struct config {
     long request_timeout_s;      /* the whole of a request's headers and body, however slowly they come */
     long max_connections_per_ip; /* well below max_connections: one address cannot take them all */
     long lease_s;                /* a claim's lease; heartbeats extend it */
+    long queue_timeout_s;        /* a job queued this long (no worker took it) fails */
+    long db_timeout_s;           /* statement_timeout; no answer 2 s past it: stuck */
     long heartbeat_s;
     long max_wait_s; /* longest claim long-poll */
     /* the noise rule (docs/METHODOLOGY.md, "Noise"): a job whose figure is less stable than this many percent
@@ -68,6 +70,7 @@ struct config {
     long outlier_min_peers;      /* peers (same device model and driver) needed to judge outliers */
     char webhook_url[1024];      /* gets a JSON document per confirmed event and recovery ("": none) */
     char drain_hook[1024];       /* run with the platform and the reason when a platform needs attention */
+    long drain_hook_timeout_s;   /* then killed, with its process group */
     long metrics_max_series;     /* per-platform series per family in GET /metrics */
     int exclusive[KIND_COUNT];   /* enum exclusive per platform kind: exclusive_cpu, _gpu, _accel */
 };

@@ -298,9 +298,10 @@ static void apply_settings(const struct config *c)
     s.exclusive_on = config_exclusive_json(c, s.exclusive, sizeof(s.exclusive));
     http_set_limits((size_t)c->max_body_bytes, c->require_read_token);
     api_configure(&s);
-    notify_configure(c->lease_s);
+    notify_configure(c->lease_s, c->queue_timeout_s);
+    db_configure(c->db_timeout_s);
     health_configure(&h);
-    alerts_configure(c->webhook_url, c->drain_hook);
+    alerts_configure(c->webhook_url, c->drain_hook, c->drain_hook_timeout_s);
     counters_configure(c->metrics_max_series);
 }
 
@@ -349,6 +350,7 @@ int main(int argc, char **argv)
     struct pp_error err;
     struct pgembed *pg = NULL;
     struct notifier *notifier = NULL;
+    struct db_watch *watch = NULL;
     struct slurm *slurm = NULL;
     struct alerts *alerts = NULL;
     struct http_server *http = NULL;
@@ -392,7 +394,7 @@ int main(int argc, char **argv)
         log_err("startup: %s", err.msg);
         goto out;
     }
-    if (notify_start(&notifier, &err) || alerts_start(&alerts, &err) ||
+    if (db_watch_start(&watch, &err) || notify_start(&notifier, &err) || alerts_start(&alerts, &err) ||
         http_start(addr, port, (unsigned)o.cfg.threads, (unsigned)o.cfg.max_connections,
                    (unsigned)o.cfg.connection_timeout_s, (unsigned)o.cfg.request_timeout_s,
                    (unsigned)o.cfg.max_connections_per_ip, api_routes, &http, &err)) {
@@ -471,6 +473,7 @@ out:
     http_stop(http);
     notify_stop(notifier);
     alerts_stop(alerts);
+    db_watch_stop(watch);
     db_thread_close();
     pgembed_stop(pg);
     if (lock_fd >= 0)

@@ -105,3 +105,15 @@ $$;
 
 CREATE TRIGGER jobs_events AFTER INSERT OR UPDATE OF state, progress ON jobs
     FOR EACH ROW EXECUTE FUNCTION jobs_record_event();
+
+-- A job back in the queue is queued from now on (queue_timeout_s counts from here; the column's default covers
+-- a submission), whichever statement put it back.
+CREATE FUNCTION jobs_queued_at() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.queued_at := now();
+    RETURN NEW;
+END
+$$;
+
+CREATE TRIGGER jobs_queued_at BEFORE UPDATE OF state ON jobs
+    FOR EACH ROW WHEN (NEW.state = 'queued' AND OLD.state <> 'queued') EXECUTE FUNCTION jobs_queued_at();

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/peak.h"
 #include "server/api/api.h"
 #include "server/api/catalog.h"
 #include "server/http/fields.h"
@@ -119,9 +120,9 @@ int fleet_platform_peak(struct request *r)
         return req_fail(r, ERR_MISSING_FIELD, "peak_gbs", "peak_gbs is required (a number of GB/s, or null)");
     if (!json_is_null(peak) && !json_is_number(peak))
         return req_fail(r, ERR_WRONG_TYPE, "peak_gbs", "peak_gbs must be a number of GB/s, or null");
-    if (json_is_number(peak) && !(json_number_value(peak) > 0 && json_number_value(peak) <= 1e6))
-        return req_fail(r, ERR_OUT_OF_RANGE, "peak_gbs",
-                        "peak_gbs must be above 0 and at most 1000000, got %g", json_number_value(peak));
+    if (json_is_number(peak) && !pp_peak_ok(json_number_value(peak) * 1e9))
+        return req_fail(r, ERR_OUT_OF_RANGE, "peak_gbs", "peak_gbs must be above 0 and at most %.0f, got %g",
+                        PP_PEAK_MAX_GBS, json_number_value(peak));
     if (source &&
         (!json_is_string(source) || json_string_length(source) < 1 || json_string_length(source) > 200))
         return req_fail(r, ERR_WRONG_TYPE, "source", "source must be a string of 1 to 200 characters");
@@ -181,7 +182,7 @@ int fleet_healthz(struct request *r)
 int fleet_readyz(struct request *r)
 {
     struct db_error dberr;
-    PGresult *res = db_query(ready_sql, 0, NULL, &dberr);
+    PGresult *res = db_query_probe(ready_sql, 0, NULL, &dberr); /* a probe never waits on a stuck database */
     int applied;
 
     if (!res)

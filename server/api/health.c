@@ -13,6 +13,7 @@
 
 #include "kernels/suite.h"
 #include "lib/log.h"
+#include "lib/peak.h"
 #include "server/api/api.h"
 #include "server/http/fields.h"
 #include "server/http/parse.h"
@@ -132,9 +133,10 @@ int health_floors_set(struct request *r)
     const char *p[5] = {device, suite, kernel, precision, floor_s};
     if (json_is_null(floor))
         return api_reply_value(r, floor_delete_sql, 4, p, NULL, NULL);
-    if (!json_is_number(floor) || json_number_value(floor) <= 0 || json_number_value(floor) > 1e15)
+    if (!json_is_number(floor) || !pp_peak_ok(json_number_value(floor))) /* a floor is below a peak */
         return req_fail(r, ERR_OUT_OF_RANGE, "floor_bytes_per_s",
-                        "floor_bytes_per_s must be a number of bytes/s above 0 and at most 1e15");
+                        "floor_bytes_per_s must be a number of bytes/s above 0 and at most %g",
+                        PP_PEAK_MAX_BYTES_PER_S);
     snprintf(floor_s, sizeof(floor_s), "%.17g", json_number_value(floor));
     return api_reply_value(r, floor_set_sql, 5, p, NULL, NULL);
 }

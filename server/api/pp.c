@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "lib/log.h"
+#include "lib/peak.h"
 #include "server/api/api.h"
 #include "server/api/catalog.h"
 #include "server/api/import.h"
@@ -463,9 +464,9 @@ static int import_params(struct request *r, const char **p)
         return req_fail(r, ERR_INVALID_PARAMETER, "kind", "kind must be cpu, gpu or accel");
     if (peak) {
         v = strtod(peak, &end);
-        if (!*peak || *end || !isfinite(v) || v <= 0 || v > 1e6)
+        if (!*peak || *end || !pp_peak_ok(v * 1e9))
             return req_fail(r, ERR_INVALID_PARAMETER, "peak_gbs",
-                            "peak_gbs must be a number of GB/s above 0");
+                            "peak_gbs must be a number of GB/s above 0 and at most %.0f", PP_PEAK_MAX_GBS);
     }
     if (p[5] && !parse_text(p[5], 512, true))
         return req_fail(r, ERR_INVALID_PARAMETER, "variant", "variant must be printable text");

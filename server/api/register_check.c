@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/peak.h"
+
 static const char host_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-";
 static const char id_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-";
 
@@ -31,7 +33,8 @@ int register_check(const json_t *doc, struct register_doc *out, enum http_err *c
 {
     const json_t *host = json_object_get(doc, "host"), *version = json_object_get(doc, "version");
     const json_t *pid = json_object_get(doc, "pid"), *platform = json_object_get(doc, "platform");
-    const json_t *info = json_object_get(doc, "host_info");
+    const json_t *info = json_object_get(doc, "host_info"), *peak;
+    char msg[128];
 
     memset(out, 0, sizeof(*out));
     if (!json_is_object(doc))
@@ -67,6 +70,17 @@ int register_check(const json_t *doc, struct register_doc *out, enum http_err *c
         return refuse(
             code, ERR_INVALID_VALUE, field, field_size, "platform.id", err,
             "platform.id must be 1 to 64 letters, digits, '.', '_', ':' or '-', not starting with '.'");
+    peak = json_object_get(platform, "peak_bandwidth_bytes_per_s");
+    if (peak && !json_is_null(peak) && !json_is_number(peak))
+        return refuse(code, ERR_WRONG_TYPE, field, field_size, "platform.peak_bandwidth_bytes_per_s", err,
+                      "platform.peak_bandwidth_bytes_per_s must be a number of bytes/s, or null");
+    if (json_is_number(peak) && !pp_peak_ok(json_number_value(peak))) {
+        snprintf(msg, sizeof(msg),
+                 "platform.peak_bandwidth_bytes_per_s must be above 0 and at most %g, got %g",
+                 PP_PEAK_MAX_BYTES_PER_S, json_number_value(peak));
+        return refuse(code, ERR_OUT_OF_RANGE, field, field_size, "platform.peak_bandwidth_bytes_per_s", err,
+                      msg);
+    }
     out->host_info = json_is_object(info) ? info : NULL;
     return 0;
 }

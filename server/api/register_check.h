@@ -1,8 +1,9 @@
 /*
  * register_check: the document a worker posts to register (POST /api/v1/workers), checked before anything
  * is stored: host (1 to 128 of [A-Za-z0-9._-]), an optional version string, pid (a positive integer),
- * platform (an object with string id, kind and name; id 1 to 64 of [A-Za-z0-9._:-], not starting with '.'),
- * and host_info (an object, or absent). Pure: no database, any thread; the fuzz target
+ * platform (an object with string id, kind and name; id 1 to 64 of [A-Za-z0-9._:-], not starting with '.';
+ * its peak_bandwidth_bytes_per_s null, absent or within lib/peak.h's bound), and host_info (an object, or
+ * absent). Pure: no database, any thread; the fuzz target
  * tests/fuzz/register_fuzz.c drives it, server/api/worker.c stores what it accepts.
  */
 #ifndef PP_REGISTER_CHECK_H

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +22,6 @@
 #include "server/db.h"
 #include "server/spawn.h"
 
-#define HOOK_TIMEOUT_S 30
-
 struct alerts {
     pthread_t thread;
     atomic_bool stop;
@@ -32,6 +29,7 @@ struct alerts {
 
 static pthread_mutex_t conf_lock = PTHREAD_MUTEX_INITIALIZER;
 static char conf_url[1024], conf_hook[1024];
+static long conf_hook_timeout_s = 30;
 
 static const char claim_sql[] =
     "UPDATE alerts SET attempts = attempts + 1, next_at = now() + interval '60 seconds' "
@@ -45,18 +43,21 @@ static const char done_sql[] =
 static const char retry_sql[] = "UPDATE alerts SET hook_done = true, next_at = now() + make_interval(secs => "
                                 "$2), last_error = $3 WHERE id = $1";
 
-void alerts_configure(const char *url, const char *hook)
+void alerts_configure(const char *url, const char *hook, long hook_timeout_s)
 {
     pthread_mutex_lock(&conf_lock);
     snprintf(conf_url, sizeof(conf_url), "%s", url);
     snprintf(conf_hook, sizeof(conf_hook), "%s", hook);
+    conf_hook_timeout_s = hook_timeout_s;
     pthread_mutex_unlock(&conf_lock);
 }
 
 /* Run the hook with the platform and the reason as arguments, PPBENCH_EVENT and PATH its whole environment
- * (built before the fork: the child of a threaded process calls only async-signal-safe functions). Waits at
- * most HOOK_TIMEOUT_S, then kills it. */
-static void run_hook(const char *hook, const char *kind, const char *platform, const char *reason)
+ * (built before the fork: the child of a threaded process calls only async-signal-safe functions), in a
+ * process group of its own. Waits at most timeout_s (drain_hook_timeout_s), then kills the group: the hook
+ * and whatever it started that is still in it. */
+static void run_hook(const char *hook, const char *kind, const char *platform, const char *reason,
+                     long timeout_s)
 {
     char event[32];
     char *const argv[] = {(char *)hook, (char *)platform, (char *)reason, NULL};
@@ -72,11 +73,13 @@ static void run_hook(const char *hook, const char *kind, const char *platform, c
         return;
     }
     if (pid == 0) {
+        spawn_own_group();
         spawn_child_reset(-1);
         execve(hook, argv, envp);
         _exit(127);
     }
-    for (int i = 0; i < HOOK_TIMEOUT_S * 10; i++) {
+    spawn_own_group_of(pid);
+    for (long i = 0; i < timeout_s * 10; i++) {
         pid_t r = waitpid(pid, &status, WNOHANG);
         if (r == pid) {
             if (!WIFEXITED(status) || WEXITSTATUS(status))
@@ -88,9 +91,10 @@ static void run_hook(const char *hook, const char *kind, const char *platform, c
         }
         poll(NULL, 0, 100);
     }
-    kill(pid, SIGKILL);
+    spawn_kill_group(pid);
     waitpid(pid, &status, 0);
-    log_warn("alerts: drain hook %s %s: killed after %d s", hook, platform, HOOK_TIMEOUT_S);
+    log_warn("alerts: drain hook %s %s: killed after %ld s, with its process group", hook, platform,
+             timeout_s);
 }
 
 static size_t discard(char *p, size_t size, size_t n, void *u)
@@ -140,6 +144,7 @@ static int post(const char *url, const char *doc, char *err, size_t size)
 static bool deliver_one(void)
 {
     char url[1024], hook[1024], why[256] = "", backoff[16];
+    long hook_timeout_s;
     struct db_error err;
     PGresult *res, *done;
     bool ok;
@@ -155,9 +160,10 @@ static bool deliver_one(void)
     pthread_mutex_lock(&conf_lock);
     memcpy(url, conf_url, sizeof(url));
     memcpy(hook, conf_hook, sizeof(hook));
+    hook_timeout_s = conf_hook_timeout_s;
     pthread_mutex_unlock(&conf_lock);
     if (hook[0] && !strcmp(kind, "raised") && strcmp(PQgetvalue(res, 0, 5), "t"))
-        run_hook(hook, kind, platform, PQgetvalue(res, 0, 3));
+        run_hook(hook, kind, platform, PQgetvalue(res, 0, 3), hook_timeout_s);
     if (!url[0]) {
         const char *p[3] = {id, "false", "no webhook_url configured"};
         if ((done = db_query(done_sql, 3, p, &err)))

@@ -11,8 +11,9 @@
 
 struct alerts;
 
-/* url and hook may be empty (none). Any thread; the delivery thread reads them per alert. */
-void alerts_configure(const char *url, const char *hook);
+/* url and hook may be empty (none); a hook still running after hook_timeout_s is killed with its process
+ * group. Any thread; the delivery thread reads them per alert. */
+void alerts_configure(const char *url, const char *hook, long hook_timeout_s);
 
 int alerts_start(struct alerts **out, struct pp_error *err) PP_WUR;
 void alerts_stop(struct alerts *a);

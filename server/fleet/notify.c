@@ -1,9 +1,9 @@
 /*
  * notify: the notifier, one thread with its own database connections (a LISTEN connection and the reaper's
  * thread-local one). On NOTIFY and once a second it wakes the suspended requests (server/http/http.c); once a
- * second it reaps expired leases and timed-out jobs and runs the fleet's ticks: judging (health.c, also at
- * once when results were queued) and due schedules (schedule.c). Survives the database going away: it
- * reconnects every second and keeps waking waiters so long polls end.
+ * second it reaps expired leases, timed-out jobs and jobs queued too long, and runs the fleet's ticks:
+ * judging (health.c, also at once when results were queued) and due schedules (schedule.c). Survives the
+ * database going away: it reconnects every second and keeps waking waiters so long polls end.
  */
 #include "server/fleet/notify.h"
 
@@ -26,7 +26,8 @@ struct notifier {
     atomic_bool stop;
 };
 
-static atomic_long lease_s = 30; /* the grace past a job's timeout (notify_configure) */
+static atomic_long lease_s = 30;            /* the grace past a job's timeout (notify_configure) */
+static atomic_long queue_timeout_s = 86400; /* the longest a job stays queued */
 
 static const char requeue_sql[] =
     "UPDATE jobs SET state = CASE WHEN attempts < max_attempts THEN 'queued' ELSE 'failed' END, "
@@ -44,10 +45,18 @@ static const char timeout_sql[] =
     "finished_at = now(), lease_expires = NULL "
     "WHERE state = 'running' AND claimed_at + make_interval(secs => timeout_s + $1) < now() RETURNING id";
 
+/* A queued job no worker took within queue_timeout_s of entering the queue (jobs.queued_at) fails, saying so.
+ * A job the Slurm executor owns (slurm_state) waits in Slurm's queue by the executor's rules instead. */
+static const char queue_timeout_sql[] =
+    "UPDATE jobs SET state = 'failed', finished_at = now(), "
+    "error = format('queued for more than %s s: no worker took it', $1::int) "
+    "WHERE state = 'queued' AND slurm_state IS NULL AND queued_at < now() - make_interval(secs => $1::int) "
+    "RETURNING id";
+
 static void reap(void)
 {
-    char grace[24];
-    const char *params[1] = {grace};
+    char grace[24], queue[24];
+    const char *params[1] = {grace}, *qparams[1] = {queue};
     struct db_error err;
     PGresult *res;
 
@@ -60,6 +69,12 @@ static void reap(void)
     if ((res = db_query(timeout_sql, 1, params, &err))) {
         for (int i = 0; i < PQntuples(res); i++)
             log_notice("job=%s failed: timeout", PQgetvalue(res, i, 0));
+        PQclear(res);
+    }
+    snprintf(queue, sizeof(queue), "%ld", atomic_load(&queue_timeout_s));
+    if ((res = db_query(queue_timeout_sql, 1, qparams, &err))) {
+        for (int i = 0; i < PQntuples(res); i++)
+            log_notice("job=%s failed: queued for more than %s s", PQgetvalue(res, i, 0), queue);
         PQclear(res);
     }
 }
@@ -138,9 +153,10 @@ static void *run(void *arg)
     return NULL;
 }
 
-void notify_configure(long lease)
+void notify_configure(long lease, long queue_timeout)
 {
     atomic_store(&lease_s, lease);
+    atomic_store(&queue_timeout_s, queue_timeout);
 }
 
 int notify_start(struct notifier **out, struct pp_error *err)

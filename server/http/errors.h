@@ -49,6 +49,7 @@
     X(INVALID_CSV, "invalid_csv", 422)                                                                       \
     X(HEADERS_TOO_LARGE, "headers_too_large", 431)                                                           \
     X(INTERNAL, "internal", 500)                                                                             \
+    X(NOT_IMPLEMENTED, "not_implemented", 501)                                                               \
     X(SLURM_FAILED, "slurm_failed", 502)                                                                     \
     X(DATABASE_UNAVAILABLE, "database_unavailable", 503)                                                     \
     X(NOT_READY, "not_ready", 503)

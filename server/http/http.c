@@ -350,10 +350,15 @@ static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
     return n < 0 ? MHD_CONTENT_READER_END_OF_STREAM : n;
 }
 
+/* A stream's 200. To HEAD the headers alone: a response of unknown size goes chunked, and libmicrohttpd
+ * 0.9.75 sends its last chunk ("0\r\n\r\n") even after the headers of a HEAD, which a kept-alive client reads
+ * as the start of its next response. */
 static enum MHD_Result send_stream(struct request *r)
 {
     struct MHD_Response *resp =
-        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 8192, stream_reader, r, NULL);
+        strcmp(r->method, "HEAD")
+            ? MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 8192, stream_reader, r, NULL)
+            : MHD_create_response_from_buffer(0, "", MHD_RESPMEM_PERSISTENT);
     enum MHD_Result ret;
 
     r->status = MHD_HTTP_OK;
@@ -377,9 +382,20 @@ static size_t body_limit(const struct request *r)
 
 struct header_scan {
     int content_lengths, transfer_encodings;
-    char first_length[32];
+    char first_length[32], coding[64]; /* coding: a Transfer-Encoding other than chunked, "" if none */
     bool conflict;
 };
+
+/* value is "chunked", give or take case and blanks around it: the one transfer coding we read. */
+static bool only_chunked(const char *value)
+{
+    size_t n;
+
+    value += strspn(value, " \t");
+    n = strcspn(value, " \t");
+    return n == strlen("chunked") && !strncasecmp(value, "chunked", n) &&
+           !value[n + strspn(value + n, " \t")];
+}
 
 static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
@@ -393,6 +409,8 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
             hs->conflict = true;
     } else if (!strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING)) {
         hs->transfer_encodings++;
+        if (!only_chunked(value ? value : "") && !hs->coding[0])
+            snprintf(hs->coding, sizeof(hs->coding), "%s", value && *value ? value : "(empty)");
     }
     return MHD_YES;
 }
@@ -413,6 +431,9 @@ static int admit(struct request *r)
     if (hs.conflict || (hs.content_lengths && hs.transfer_encodings) || hs.transfer_encodings > 1)
         return req_fail(r, ERR_BAD_REQUEST, NULL,
                         "conflicting Content-Length headers, or Content-Length with Transfer-Encoding");
+    if (hs.coding[0]) /* libmicrohttpd would wait for a body it cannot frame until the request's deadline */
+        return req_fail(r, ERR_NOT_IMPLEMENTED, NULL,
+                        "transfer encoding \"%s\" is not supported (only chunked)", hs.coding);
     if ((status = route(r, allow, sizeof(allow))) || (status = authenticate(r)))
         return status;
     cl = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);

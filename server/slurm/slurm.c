@@ -147,10 +147,12 @@ int slurm_exec(const char *const argv[], char *out, size_t size, int timeout_s, 
         return pp_error_set(err, "fork: %s", strerror(errno));
     }
     if (pid == 0) {
+        spawn_own_group();
         spawn_child_reset(fds[1]);
         execvp(argv[0], (char *const *)argv);
         _exit(127);
     }
+    spawn_own_group_of(pid);
     close(fds[1]);
     for (;;) {
         struct pollfd p = {.fd = fds[0], .events = POLLIN};
@@ -159,7 +161,7 @@ int slurm_exec(const char *const argv[], char *out, size_t size, int timeout_s, 
         ssize_t n;
 
         if (left <= 0) {
-            kill(pid, SIGKILL);
+            spawn_kill_group(pid); /* and what it started */
             killed = true;
             break;
         }
