@@ -10,7 +10,7 @@
 
 #include "lib/error.h"
 
-/* How the jobs of one platform kind keep apart from the other jobs of their host (server/api_worker.c's
+/* How the jobs of one platform kind keep apart from the other jobs of their host (server/api/worker.c's
  * claim, docs/ARCHITECTURE.md "One measurement at a time"): host, alone on its host; device, alone on its
  * device and never beside a job of a host-exclusive kind; none, no rule beyond one job per worker. */
 enum exclusive { EXCLUSIVE_HOST, EXCLUSIVE_DEVICE, EXCLUSIVE_NONE };
@@ -41,7 +41,7 @@ struct config {
     long noise_best_percent, noise_mean_percent, noise_repeats;
     bool require_read_token;
     bool embedded_workers; /* start one worker per local platform (embedded default) */
-    /* The Slurm executor (server/slurm.c): on when slurm_partition is set. Queued jobs of the platforms
+    /* The Slurm executor (server/slurm/): on when slurm_partition is set. Queued jobs of the platforms
      * slurm_platforms selects ("all", "kind=gpu", "host=gpu*", or both) become sbatch jobs in that partition
      * (and account), asking slurm_gres for a GPU, slurm_time_margin_s above the job's timeout, running
      * `slurm_worker serve --once --job ID --server slurm_server_url` with the worker token read on the node
@@ -59,7 +59,7 @@ struct config {
     long slurm_poll_s;
     long slurm_time_margin_s;
     long slurm_nodes_s; /* sinfo of the partition's nodes: their state, the platforms found on them */
-    /* fleet health (server/health.c, schema/functions/judge.sql) */
+    /* fleet health (server/fleet/health.c, schema/functions/judge.sql) */
     long baseline_window;        /* K: a baseline is the median and MAD of the last K results of a segment */
     long baseline_min_results;   /* results a baseline needs before it judges */
     long judge_z;                /* |z| beyond this is a regression or an improvement */

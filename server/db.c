@@ -2,7 +2,7 @@
  * db: per-thread connections and lazily prepared statements. Any thread; each thread touches only its own
  * connection (a PGconn belongs to one thread). The conninfo is written once by db_init before threads start.
  */
-#include "db.h"
+#include "server/db.h"
 
 #include <pthread.h>
 #include <stdio.h>

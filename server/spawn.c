@@ -1,7 +1,7 @@
 /*
  * spawn: the clean slate a daemon's child needs. Runs in a forked child only.
  */
-#include "spawn.h"
+#include "server/spawn.h"
 
 #include <fcntl.h>
 #include <signal.h>

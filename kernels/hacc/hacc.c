@@ -68,11 +68,11 @@ double hacc_flops(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs)
     return hacc_interactions(leaf_size, pairs) * (k == PP_HACC_GRAVITY ? HACC_FLOPS_GRAVITY : HACC_FLOPS_SPH);
 }
 
-double hacc_bytes(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs, size_t nparticles,
+double hacc_bytes(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs, size_t touched_particles,
                   enum pp_precision prec)
 {
     (void)leaf_size;
-    return (double)nparticles * (n_in[k] + n_out[k]) * (double)pp_precision_bytes(prec) + 8.0 * (double)pairs;
+    return (double)touched_particles * (n_in[k] + n_out[k]) * (double)pp_precision_bytes(prec) + 8.0 * (double)pairs;
 }
 
 double hacc_bytes_per_pair(enum pp_hacc_kernel k, unsigned leaf_size, enum pp_precision prec)
@@ -382,7 +382,7 @@ static int run_kernel(const struct pp_hacc_ops *ops, struct pp_ctx *ctx, struct 
     res->read_seconds += clock_now() - t0;
 
     t0 = clock_now();
-    if (hacc_ref(&h->prob, fig->kernel, h->ref, h->scale_acc, h->scale_du, &res->chain, err))
+    if (hacc_ref(&h->prob, fig->kernel, h->ref, h->scale_acc, h->scale_du, &res->chain, &fig->inside, err))
         return -1;
     res->reference_seconds += clock_now() - t0;
     /* Each output is a sum of at most chain terms, each with a few roundings; independent rounding errors
@@ -427,6 +427,7 @@ int hacc_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct hacc_p
     res->grid = h.prob.grid;
     res->nleaves = h.prob.nleaves;
     res->nparticles = h.prob.nparticles;
+    res->touched = h.prob.touched;
     for (unsigned k = 0; k < PP_HACC_NKERNELS; k++) {
         struct suite_kernel *kr = &res->kernels[res->nkernels];
         struct hacc_kernel_figures *fig = &res->figures[res->nkernels];
@@ -438,7 +439,7 @@ int hacc_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct hacc_p
         fig->interactions = hacc_interactions(p->leaf_size, p->leaf_pairs);
         kr->name = kernel_names[k];
         kr->flops = hacc_flops(fig->kernel, p->leaf_size, p->leaf_pairs);
-        kr->bytes = hacc_bytes(fig->kernel, p->leaf_size, p->leaf_pairs, res->nparticles, p->prec);
+        kr->bytes = hacc_bytes(fig->kernel, p->leaf_size, p->leaf_pairs, res->touched * p->leaf_size, p->prec);
         progress.total += p->numtimes;
     }
 

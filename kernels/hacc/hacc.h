@@ -26,7 +26,7 @@
 
 /* Flops per interaction (one particle's update by one partner; docs/METHODOLOGY.md counts them). */
 #define HACC_FLOPS_GRAVITY 30
-#define HACC_FLOPS_SPH     68
+#define HACC_FLOPS_SPH     69
 
 struct hacc_params {
     unsigned leaf_size;  /* particles per leaf: a multiple of 16, 16 .. 256 */
@@ -47,6 +47,7 @@ struct hacc_kernel_figures {
     double momentum;     /* |sum m a| / sum m scale: Newton's third law */
     double energy;       /* sph: |sum m (du + v.a)| / its scale; 0 for gravity */
     double translation;  /* worst error of the translated run, relative as max_rel_err */
+    double inside;       /* the fraction of the interactions whose term is not zero (within rmax, the support) */
 };
 
 struct hacc_result {
@@ -54,6 +55,7 @@ struct hacc_result {
     struct pp_hacc_launch launch;
     unsigned grid;
     size_t nleaves, nparticles;
+    size_t touched; /* leaves the pair list names: the particles a kernel reads and writes */
     size_t chain; /* most interactions summed into one particle */
     double build_seconds, init_seconds, read_seconds, reference_seconds;
     size_t nkernels;
@@ -73,12 +75,13 @@ int hacc_variant_parse(const char *name);
 
 void hacc_params_default(struct hacc_params *p);
 
-/* Models per application of kernel k: interactions, flops, compulsory bytes (each particle's inputs read
- * once, its outputs written once, the pair list read once), and the bytes one leaf pair moves as the GPU
- * kernels are built (both leaves read, their outputs updated atomically: read and written). */
+/* Models per application of kernel k: interactions, flops, compulsory bytes (the inputs of each particle the
+ * pair list touches read once, its outputs written once, the pair list read once: touched particles, not the
+ * grid's), and the bytes one leaf pair moves as the GPU kernels are built (both leaves read, their outputs
+ * updated atomically: read and written). */
 double hacc_interactions(unsigned leaf_size, size_t pairs);
 double hacc_flops(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs);
-double hacc_bytes(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs, size_t nparticles,
+double hacc_bytes(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs, size_t touched_particles,
                   enum pp_precision prec);
 double hacc_bytes_per_pair(enum pp_hacc_kernel k, unsigned leaf_size, enum pp_precision prec);
 

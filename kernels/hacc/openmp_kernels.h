@@ -23,6 +23,8 @@
 #else
 #define SQRT sqrt
 #endif
+/* the reciprocal square root, one operation by the flop rules (CUDA's and OpenCL's rsqrt); C spells it so */
+#define RSQRT(x) ((REAL)1 / SQRT(x))
 
 #if OMB_TARGET
 
@@ -324,3 +326,4 @@ static void KERNEL(download)(struct omb_hacc *s, double *const out[PP_HACC_NOUT]
 #endif
 
 #undef SQRT
+#undef RSQRT

@@ -56,8 +56,9 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
         const struct hacc_kernel_figures *k = &res->figures[i];
         json_array_append_new(
             kernels,
-            json_pack("{s:s, s:f, s:f, s:i, s:f, s:f, s:f, s:f}", "kernel", hacc_kernel_name(k->kernel),
-                      "interactions", k->interactions, "interactions_per_s", k->rate, "flops_per_interaction",
+            json_pack("{s:s, s:f, s:f, s:f, s:i, s:f, s:f, s:f, s:f}", "kernel", hacc_kernel_name(k->kernel),
+                      "interactions", k->interactions, "inside_fraction", k->inside, "interactions_per_s",
+                      k->rate, "flops_per_interaction",
                       k->kernel == PP_HACC_GRAVITY ? HACC_FLOPS_GRAVITY : HACC_FLOPS_SPH,
                       "bytes_per_leaf_pair", hacc_bytes_per_pair(k->kernel, p->leaf_size, p->prec),
                       "momentum_rel_err", k->momentum, "energy_rel_err", k->energy, "translation_rel_err",
@@ -67,10 +68,11 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
     out->nkernels = res->nkernels;
     out->verified = res->verified;
     out->problem = json_pack(
-        "{s:f, s:s, s:i, s:i, s:i, s:I, s:I, s:I, s:i, s:i, s:f, s:s, s:I}", "size",
+        "{s:f, s:s, s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:i, s:i, s:f, s:s, s:I}", "size",
         hacc_interactions(p->leaf_size, p->leaf_pairs), "precision", pp_precision_name(p->prec), "leaf_size",
         (int)p->leaf_size, "leaf_pairs", (int)p->leaf_pairs, "grid", (int)res->grid, "leaves",
-        (json_int_t)res->nleaves, "particles", (json_int_t)res->nparticles, "chain", (json_int_t)res->chain,
+        (json_int_t)res->nleaves, "particles", (json_int_t)res->nparticles, "leaves_touched",
+        (json_int_t)res->touched, "chain", (json_int_t)res->chain,
         "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes", (int)p->numtimes, "cell", 2.0, "box",
         "leaves of random particles in cubic cells, pairs of neighbouring cells", "working_set_bytes",
         (json_int_t)hacc_working_set(p->leaf_size, p->leaf_pairs, p->prec));
