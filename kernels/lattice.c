@@ -304,3 +304,34 @@ void lattice_check_samples(const struct lattice_check *warm, const struct lattic
     else
         snprintf(k->error, sizeof(k->error), "%s", last->detail);
 }
+
+static int lattice_apply(void *arg, unsigned *applications, double *seconds, struct pp_error *err)
+{
+    const struct lattice_calls *c = arg;
+
+    (void)seconds;
+    return c->dslash(c->ctx, *applications, err);
+}
+
+static int lattice_poison(void *arg, struct pp_error *err)
+{
+    const struct lattice_calls *c = arg;
+
+    return c->poison(c->ctx, err);
+}
+
+static int lattice_keep_warmup(void *arg, struct pp_error *err)
+{
+    const struct lattice_calls *c = arg;
+
+    return c->download(c->ctx, c->out_warm, err);
+}
+
+struct sample_kernel lattice_sample_kernel(struct lattice_calls *c, struct suite_kernel *out)
+{
+    return (struct sample_kernel){.out = out,
+                                  .apply = lattice_apply,
+                                  .poison = lattice_poison,
+                                  .keep_warmup = lattice_keep_warmup,
+                                  .arg = c};
+}

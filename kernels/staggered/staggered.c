@@ -404,35 +404,6 @@ out:
     return rc;
 }
 
-struct call {
-    const struct pp_staggered_ops *ops;
-    struct pp_ctx *ctx;
-    double *out_warm;
-};
-
-/* The timed unit: one blocking call of *applications applications back to back. */
-static int apply(void *arg, unsigned *applications, double *seconds, struct pp_error *err)
-{
-    const struct call *c = arg;
-
-    (void)seconds;
-    return c->ops->dslash(c->ctx, *applications, err);
-}
-
-static int poison(void *arg, struct pp_error *err)
-{
-    const struct call *c = arg;
-
-    return c->ops->poison(c->ctx, err);
-}
-
-static int keep_warmup(void *arg, struct pp_error *err)
-{
-    const struct call *c = arg;
-
-    return c->ops->download(c->ctx, c->out_warm, err);
-}
-
 int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct staggered_params *p,
                   struct staggered_result *res, struct pp_error *err)
 {
@@ -447,7 +418,8 @@ int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct s
                                      .stats = p->timing == STAGGERED_TIMING_BEST ? STATS_BEST : STATS_MEAN,
                                      .poison = SAMPLE_POISON_WARMUP | SAMPLE_POISON_LAST};
     struct sample_progress progress = {.fn = p->progress, .arg = p->progress_arg, .total = p->runs};
-    struct call call = {ops, ctx, NULL};
+    struct lattice_calls calls;
+    struct sample_kernel k;
     struct fields f;
     double t0;
     int rc = -1, allocated = 0;
@@ -479,14 +451,9 @@ int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct s
     if (ops->upload(ctx, f.links, f.even, f.nbr, err))
         goto out;
     res->init_seconds = clock_now() - t0;
-    call.out_warm = f.out_warm;
-    if (sample_run(&rule,
-                   &(struct sample_kernel){.out = &res->dslash,
-                                           .apply = apply,
-                                           .poison = poison,
-                                           .keep_warmup = keep_warmup,
-                                           .arg = &call},
-                   1, &progress, &res->warmup_seconds, err))
+    calls = (struct lattice_calls){ctx, ops->dslash, ops->poison, ops->download, f.out_warm};
+    k = lattice_sample_kernel(&calls, &res->dslash);
+    if (sample_run(&rule, &k, 1, &progress, &res->warmup_seconds, err))
         goto out;
     t0 = clock_now();
     if (ops->download(ctx, f.out, err))

@@ -244,35 +244,6 @@ out:
     return rc;
 }
 
-struct call {
-    const struct pp_wilson_ops *ops;
-    struct pp_ctx *ctx;
-    double *out_warm;
-};
-
-/* The timed unit: one blocking call of *applications applications back to back. */
-static int apply(void *arg, unsigned *applications, double *seconds, struct pp_error *err)
-{
-    const struct call *c = arg;
-
-    (void)seconds;
-    return c->ops->dslash(c->ctx, *applications, err);
-}
-
-static int poison(void *arg, struct pp_error *err)
-{
-    const struct call *c = arg;
-
-    return c->ops->poison(c->ctx, err);
-}
-
-static int keep_warmup(void *arg, struct pp_error *err)
-{
-    const struct call *c = arg;
-
-    return c->ops->download(c->ctx, c->out_warm, err);
-}
-
 int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wilson_params *p,
                struct wilson_result *res, struct pp_error *err)
 {
@@ -286,7 +257,8 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
                                      .poison = SAMPLE_POISON_WARMUP | SAMPLE_POISON_LAST};
     struct sample_progress progress = {.fn = p->progress, .arg = p->progress_arg, .total = p->numtimes};
     struct fields f;
-    struct call call = {ops, ctx, NULL};
+    struct lattice_calls calls;
+    struct sample_kernel k;
     double t0;
     int rc = -1, allocated = 0;
 
@@ -319,14 +291,9 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
     if (ops->upload(ctx, f.gauge, f.spinor, f.nbr, err))
         goto out;
     res->init_seconds = clock_now() - t0;
-    call.out_warm = f.out_warm;
-    if (sample_run(&rule,
-                   &(struct sample_kernel){.out = &res->dslash,
-                                           .apply = apply,
-                                           .poison = poison,
-                                           .keep_warmup = keep_warmup,
-                                           .arg = &call},
-                   1, &progress, NULL, err))
+    calls = (struct lattice_calls){ctx, ops->dslash, ops->poison, ops->download, f.out_warm};
+    k = lattice_sample_kernel(&calls, &res->dslash);
+    if (sample_run(&rule, &k, 1, &progress, NULL, err))
         goto out;
     t0 = clock_now();
     if (ops->download(ctx, f.out, err))
