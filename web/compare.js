@@ -7,7 +7,7 @@
 // #/compare?a_job=12&b_job=13, #/compare?suite=stream&a_platform=h/cpu0&a_model=openmp&
 // b_platform=h/gpu0&b_model=opencl&include_flagged=true. Results from GET /api/v1/results (filtered in the server).
 import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
-        hiddenLine, includeFlagged, num, option, platformsById, plural, resultLink, setQuery, suites, figureLabel,
+        hiddenLine, includeFlagged, num, option, platformsById, plural, resultLink, setQuery, suites, wantsLog, figureLabel,
         figureValue} from './ui.js';
 
 const LIMIT = 1000;
@@ -83,7 +83,7 @@ export function ratioText(ratio) {
 }
 
 // Bars of A and B per problem, one chart per figure of merit (GB/s, GFLOP/s, ...), the axis logarithmic where
-// the figures span more than a factor of 100 (a CPU's and a GPU's side by side).
+// the figures ask for it (ui.js wantsLog).
 function compareCharts(ctx, parent, rows) {
     const byUnit = new Map();
     for (const x of rows) {
@@ -92,8 +92,7 @@ function compareCharts(ctx, parent, rows) {
         byUnit.get(x.unit).push(x);
     }
     for (const [unit, list] of byUnit) {
-        const values = list.flatMap((x) => [x.va, x.vb]).filter((v) => v > 0);
-        const log = values.length > 1 && Math.max(...values) / Math.min(...values) > 100;
+        const log = wantsLog(list.flatMap((x) => [x.va, x.vb]));
         chart(ctx, parent, 60 + 34 * list.length, {
             label: `${unit}: A and B per problem`,
             type: 'bar',

@@ -9,7 +9,7 @@
 // flagged bar has a border in the flags' colour. Each row links to the result's page.
 import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
         gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, peakCell, peakFraction, platformsById, resultLink,
-        setQuery, sizeText, table, variantText, when, suites} from './ui.js';
+        setQuery, sizeText, table, variantText, wantsLog, when, suites} from './ui.js';
 
 const LIMIT = 1000;
 const PAGE = 50; // table rows per page
@@ -44,7 +44,7 @@ function best(results) {
 
 // One chart per suite (its figures share a scale only within a suite), each with one bar per series: the rows
 // grouped by kernel and platform (and precision and size when they differ), one colour per model, the axis
-// logarithmic where the figures span more than a factor of 100 (a CPU's 0.005 GB/s beside a GPU's 1349).
+// logarithmic where the figures ask for it (ui.js wantsLog: a CPU's 0.005 GB/s beside a GPU's 1349).
 function barsChart(ctx, parent, rows, platforms, metric) {
     const m = METRICS[metric] || METRICS.bw;
     const shown = rows.filter((r) => m.value(r, peakFraction(r, platforms)) !== null);
@@ -59,8 +59,7 @@ function barsChart(ctx, parent, rows, platforms, metric) {
 }
 
 function suiteBars(ctx, parent, shown, platforms, m) {
-    const values = shown.map((r) => m.value(r, peakFraction(r, platforms))).filter((v) => v > 0);
-    const log = values.length > 1 && Math.max(...values) / Math.min(...values) > 100;
+    const log = wantsLog(shown.map((r) => m.value(r, peakFraction(r, platforms))));
     const mixed = new Set(shown.map((r) => `${r.precision} ${r.size}`)).size > 1;
     const kernelOf = (r) => `${r.suite}.${r.kernel}`;
     const labelOf = (r) => `${kernelOf(r)} · ${r.platform}${mixed ? ` · ${r.precision} ${r.size}` : ''}`;

@@ -154,6 +154,13 @@ export function gbs(bytesPerS) {
     return bytesPerS === null || bytesPerS === undefined ? '' : (bytesPerS / 1e9).toPrecision(4);
 }
 
+// Whether a chart of these figures wants a logarithmic axis: they span more than a factor of 20 (a CPU's and a
+// GPU's side by side), where a linear one leaves the small ones invisible.
+export function wantsLog(values) {
+    const v = values.filter((x) => x > 0);
+    return v.length > 1 && Math.max(...v) / Math.min(...v) > 20;
+}
+
 // "1 job", "3 jobs".
 export function plural(n, word) {
     return `${n} ${word}${n === 1 ? '' : 's'}`;

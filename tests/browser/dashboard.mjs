@@ -1058,7 +1058,7 @@ await check('rendering: no literal null or [object Object], a timing per row, "p
     await apiCall('POST', `/api/v1/jobs/${stale.doc.id}/cancel`);
 });
 
-await check('results: a chart per suite (log axis past a factor 100), the table a page of 50 rows at a time; ' +
+await check('results: a chart per suite (log axis past a factor 20), the table a page of 50 rows at a time; ' +
             'every line of a chart its own colour', async () => {
     await go(page, '#/results');
     await page.waitForSelector('#results-table tbody tr', {timeout: 10000});
