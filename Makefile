@@ -28,6 +28,10 @@ VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unkn
 
 CFLAGS        ?= -O2 -g
 KERNEL_CFLAGS ?= -O3 -g
+# The host OpenMP kernels' math: no errno from sqrt and no trapping semantics, so that a loop with a square root
+# or a conditional division (HACC's pair terms) can be vectorised at all (GCC: "control flow in loop"); IEEE
+# results are the same (no reassociation, no fast-math), only errno and exception flags are given up.
+KERNEL_MATH_FLAGS = -fno-math-errno -fno-trapping-math
 SANITIZE      ?=
 WARN           = -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-format-truncation
 PKGS           = jansson OpenCL libcurl
@@ -66,36 +70,40 @@ OMPT_CLANG_FLAGS ?= -fopenmp --offload-arch=$(OMPT_CLANG_ARCH) --cuda-path=$(OMP
                     --libomptarget-nvptx-bc-path=$(OMPT_CLANG_LIB) -Wno-pass-failed
 OMPT_CLANG_SO     = $(BUILD)/lib/ppbench/libppbench-omptarget-clang.so
 
-LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c
+LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c
 # kernels/ is suite-major: kernels/<suite>/ holds a suite's driver, reference, device code and one file per
 # model (openmp.c, opencl.c + <suite>.cl, <suite>.cu); kernels/<model>/ holds only a model's core.
 SUITES     = $(patsubst kernels/%/,%,$(filter-out kernels/openmp/ kernels/opencl/ kernels/cuda/ kernels/omptarget/,$(sort $(dir $(wildcard kernels/*/*)))))
 OMP_KERNEL_SRC = $(foreach s,$(SUITES),$(wildcard kernels/$(s)/openmp.c))
-# The OpenMP offload model (its core and kernels/<suite>/omptarget.c) goes into its own shared object only.
-OMPT_SRC   = $(wildcard kernels/omptarget/*.c) $(foreach s,$(SUITES),$(wildcard kernels/$(s)/omptarget.c))
+# The OpenMP offload model (its core and kernels/<suite>/openmp.c built again with -DPP_OMP_TARGET: one file
+# per suite serves both OpenMP models, kernels/openmp/body.h) goes into its own shared objects only.
+OMPT_SRC   = $(wildcard kernels/omptarget/*.c) $(OMP_KERNEL_SRC)
 KERNEL_SRC = $(filter-out $(OMP_KERNEL_SRC) $(OMPT_SRC),$(wildcard kernels/*.c kernels/*/*.c))
 WORKER_SRC = $(wildcard worker/*.c)
-SERVER_SRC = $(wildcard server/*.c)
+SERVER_SRC = $(wildcard server/*.c server/*/*.c)
 CLI_SRC    = $(wildcard cli/*.c)
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 SCHEMA_FUNCTIONS_SQL = $(sort $(wildcard schema/functions/*.sql))
 CL_SRC     = $(wildcard kernels/*/*.cl)
-CL_SHARED  = kernels/lattice_hop.h kernels/wilson/wilson_dslash.h # device code OpenCL shares with CUDA, embedded as a .cl is
+# device code OpenCL shares with CUDA, embedded as a .cl is: each header that says so in its head comment
+CL_SHARED  = $(shell grep -l '^ \* OpenCL: embedded as pp_cl_' kernels/*.h kernels/*/*.h)
 CUDA_SRC   = $(wildcard kernels/*/*.cu)
 TEST_SRC   = $(wildcard tests/unit/test_*.c)
+TEST_CXX_SRC = $(wildcard tests/unit/test_*.cc) # header-only checks that need C++ (a counting number type)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 CORE_OBJ   = $(call obj,$(LIB_SRC) $(KERNEL_SRC) $(OMP_KERNEL_SRC)) \
              $(patsubst kernels/%.cl,$(BUILD)/obj/cl/%.o,$(CL_SRC)) \
              $(patsubst kernels/%.h,$(BUILD)/obj/cl/%.o,$(CL_SHARED))
 WORKER_OBJ = $(call obj,$(WORKER_SRC))
-TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC)) \
+             $(patsubst tests/unit/%.cc,$(BUILD)/tests/%,$(TEST_CXX_SRC))
 WORKER     = $(BUILD)/bin/ppbench-worker
 SERVER     = $(if $(SERVER_SRC),$(BUILD)/bin/ppbenchd)
 CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
 # ppbenchd links the suite table and its checks (kernels/suite.c, suites.c; lattice.c for the lattice rule),
 # the same code the worker checks a job with; the drivers are weak references there (NULL).
-SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c kernels/lattice.c kernels/suite.c kernels/suites.c kernels/divergence.c) $(BUILD)/obj/schema.o \
+SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c kernels/lattice.c kernels/suite.c kernels/suites.c kernels/divergence.c) $(BUILD)/obj/schema.o \
              $(BUILD)/obj/openapi.o
 
 ifneq ($(NVCC),)
@@ -108,7 +116,7 @@ ifneq ($(OFFLOAD_CLANG),)
 OMPT_TARGET += $(OMPT_CLANG_SO)
 endif
 
-.PHONY: all test test-builds check run run-standalone install clean deps format bench-gpu bench-server fuzz FORCE
+.PHONY: all test test-builds check run run-standalone install clean deps test-deps format bench-gpu bench-server fuzz FORCE
 all: $(WORKER) $(SERVER) $(CLI) $(TESTS) $(CUDA_TARGET) $(OMPT_TARGET)
 ifeq ($(NVCC),)
 	@echo "note: nvcc not found: the cuda backend was not built (install the CUDA toolkit or set NVCC=...)"
@@ -122,8 +130,11 @@ else ifeq ($(wildcard $(CURDIR)/.deps/cuda-11.8),)
 	@echo "note: omp-target's clang build uses the ptxas of $(OMPT_CLANG_CUDA); from CUDA 12.8 on LLVM 19's runtime finds no device with it: scripts/cuda118.sh (make deps runs it) fetches Debian's CUDA 11.8 ptxas"
 endif
 
+# make deps: what building and running need; make test-deps: those and the test tooling (scripts/deps.sh).
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh run
+test-deps:
+	@scripts/deps.sh test
 
 # The tests run twice: on the normal build (with CUDA when nvcc exists) and on a build with AddressSanitizer,
 # LeakSanitizer and UndefinedBehaviorSanitizer (host code only; nvcc output is not instrumented), whose OpenMP
@@ -136,7 +147,7 @@ ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 MAKE_JOBS  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 RUN_TESTS  = PPBENCH_CUDA_BUILD=$(if $(NVCC),$(BUILD)) \
              PPBENCH_OMPTARGET_BUILD=$(if $(OFFLOAD_CC)$(OFFLOAD_CLANG),$(BUILD)) tests/run.sh
-test: deps
+test: test-deps
 	@$(MAKE) --no-print-directory $(MAKE_JOBS) test-builds
 	@$(RUN_TESTS) $(BUILD) $(BUILD)-asan
 
@@ -171,7 +182,7 @@ $(BUILD)/gen/buildinfo.h: FORCE
 	@{ echo '#define PPBENCH_VERSION "$(VERSION)"'; \
 	   echo '#define PPBENCH_CC "$(shell $(CC) --version | head -n 1)"'; \
 	   echo '#define PPBENCH_CFLAGS "$(strip $(ALL_CFLAGS))"'; \
-	   echo '#define PPBENCH_KERNEL_CFLAGS "$(strip $(BASE_CFLAGS) $(KERNEL_CFLAGS))"'; \
+	   echo '#define PPBENCH_KERNEL_CFLAGS "$(strip $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(KERNEL_MATH_FLAGS))"'; \
 	   echo '#define PPBENCH_NVCC_FLAGS "$(strip $(NVCC_FLAGS))"'; \
 	   echo '#define PPBENCH_OMPTARGET_FLAGS "$(strip $(KERNEL_CFLAGS) $(OMPT_FLAGS))"'; \
 	   echo '#define PPBENCH_OMPTARGET_CLANG_FLAGS "$(strip $(KERNEL_CFLAGS) $(OMPT_CLANG_FLAGS))"'; } >$@.tmp
@@ -194,10 +205,11 @@ $(BUILD)/obj/%.o: %.c | $(BUILD)/gen/buildinfo.h
 # The OpenMP kernels get the kernel flags (optimisation level of the measured code).
 $(call obj,$(OMP_KERNEL_SRC)): $(BUILD)/obj/%.o: %.c | $(BUILD)/gen/buildinfo.h
 	@mkdir -p $(@D)
-	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(KERNEL_MATH_FLAGS) -MMD -MP -c $< -o $@
 
-# OpenCL sources (kernels/<suite>/<file>.cl) are embedded as NUL-terminated strings named pp_cl_<file>
-# (kernels/opencl/embedded.h), and so are the headers of device code that OpenCL shares with CUDA (CL_SHARED).
+# OpenCL sources (kernels/<suite>/<file>.cl) are embedded as NUL-terminated strings named pp_cl_<file>, and so
+# are the headers of device code that OpenCL shares with CUDA (CL_SHARED); a suite's opencl.c declares those it
+# builds (OPENCL_SOURCE, kernels/opencl/opencl.h).
 define embed_cl
 @mkdir -p $(@D)
 @printf '\t.section .rodata\n\t.global pp_cl_%s\n\t.type pp_cl_%s, @object\npp_cl_%s:\n\t.incbin "%s"\n\t.byte 0\n\t.section .note.GNU-stack,"",@progbits\n' \
@@ -244,15 +256,15 @@ $(BUILD)/obj/openapi.o: docs/openapi.json
 	$(Q)$(CC) -c $(BUILD)/obj/openapi.S -o $@
 
 # Code divergence's line sets (docs/METHODOLOGY.md, "Code divergence"): scripts/linesets.sh preprocesses each
-# suite's model files for each variant (kernels/<suite>/linesets says which files and options) and tools/lineset
-# fingerprints the source lines kept; ppbenchd embeds the result as the NUL-terminated string pp_linesets
-# (server/linesets.c reads it).
+# suite's driver, plug-in, model cores and model files with what they include, for each variant and precision
+# (kernels/<suite>/linesets says which files and options), and tools/lineset fingerprints the source lines kept;
+# ppbenchd embeds the result as the NUL-terminated string pp_linesets (server/api/linesets.c reads it).
 LINESET_SPECS = $(sort $(wildcard kernels/*/linesets))
 LINESET_TOOL  = $(BUILD)/tools/lineset
 $(LINESET_TOOL): tools/lineset.c
 	@mkdir -p $(@D)
 	$(call say,CC,$<)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $<
-$(BUILD)/gen/linesets.txt: $(LINESET_TOOL) scripts/linesets.sh $(LINESET_SPECS) $(wildcard kernels/*/*.c kernels/*/*.h kernels/*/*.cl kernels/*/*.cu)
+$(BUILD)/gen/linesets.txt: $(LINESET_TOOL) scripts/linesets.sh $(LINESET_SPECS) $(wildcard kernels/*.[ch] kernels/*/*.c kernels/*/*.h kernels/*/*.cl kernels/*/*.cu lib/*.h)
 	@mkdir -p $(@D)
 	$(call say,GEN,$@)scripts/linesets.sh $(LINESET_TOOL) $(LINESET_SPECS) >$@.tmp && mv $@.tmp $@
 $(BUILD)/obj/linesets.o: $(BUILD)/gen/linesets.txt
@@ -264,7 +276,7 @@ $(BUILD)/bin/ppbenchd: $(BUILD)/obj/linesets.o
 
 # The dashboard is embedded in ppbenchd (one binary, no internet needed): every file of web/ and Chart.js from
 # Debian's libjs-chart.js (served as chart.js) become a NULL-terminated table pp_web_files of {name, bytes,
-# size}, each file followed by a NUL; server/static.c serves them at / and /ui/<name>. Text files only.
+# size}, each file followed by a NUL; server/http/static.c serves them at / and /ui/<name>. Text files only.
 WEB_FILES = $(sort $(wildcard web/*.html web/*.css web/*.js))
 CHARTJS  ?= /usr/share/javascript/chart.js/chart.min.js
 $(BUILD)/bin/ppbenchd: $(BUILD)/obj/web.o
@@ -280,6 +292,10 @@ $(BUILD)/obj/web.o: $(WEB_FILES) $(wildcard $(CHARTJS))
 	  printf '\t.quad 0, 0, 0\n\t.section .note.GNU-stack,"",@progbits\n'; } >$(BUILD)/obj/web.S
 	$(Q)$(CC) -c $(BUILD)/obj/web.S -o $@
 
+$(BUILD)/tests/%: tests/unit/%.cc
+	@mkdir -p $(@D)
+	$(call say,CXX,$<)$(CXX) -std=c++17 -Wall -Wextra -Werror -O1 $(SANITIZE) $(CPPFLAGS) -fopenmp \
+		$(shell pkg-config --cflags $(PKGS) 2>/dev/null) -MMD -MP -o $@ $<
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CORE_OBJ) $(filter-out $(BUILD)/obj/worker/main.o,$(WORKER_OBJ))
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -290,8 +306,7 @@ $(BUILD)/obj/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
-$(CUDA_SO): kernels/wilson/wilson_dslash.h kernels/wilson/wilson_layout.h
-$(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/cuda/*.h kernels/*/*_ops.h) kernels/backend.h $(CUDA_PIC_OBJ)
+$(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/*.h kernels/*/*.h) $(CUDA_PIC_OBJ)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$@)$(NVCC) $(NVCC_FLAGS) -I. -shared -cudart static -o $@ $(CUDA_SRC) $(CUDA_PIC_OBJ)
 
@@ -300,7 +315,7 @@ $(CUDA_SO): $(CUDA_SRC) $(wildcard kernels/cuda/*.h kernels/*/*_ops.h) kernels/b
 OMPT_OBJ = $(patsubst %.c,$(BUILD)/obj/omptarget/%.o,$(OMPT_SRC))
 $(OMPT_OBJ): $(BUILD)/obj/omptarget/%.o: %.c | $(BUILD)/gen/buildinfo.h
 	@mkdir -p $(@D)
-	$(call say,CC,$<)$(OFFLOAD_CC) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_FLAGS) -fPIC \
+	$(call say,CC,$<)$(OFFLOAD_CC) $(CPPFLAGS) -DPP_OMP_TARGET $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_FLAGS) -fPIC \
 		-fvisibility=hidden -MMD -MP -c $< -o $@
 $(OMPT_SO): $(OMPT_OBJ) $(CUDA_PIC_OBJ)
 	@mkdir -p $(@D)
@@ -318,7 +333,7 @@ $(OMPT_CLANG_STAMP): FORCE
 		echo '$(OFFLOAD_CLANG) $(OMPT_CLANG_CUDA) $(OMPT_CLANG_FLAGS)' >$@
 $(OMPT_CLANG_OBJ): $(BUILD)/obj/omptarget-clang/%.o: %.c $(OMPT_CLANG_STAMP) | $(BUILD)/gen/buildinfo.h
 	@mkdir -p $(@D)
-	$(call say,CLANG,$<)$(OFFLOAD_CLANG) $(CPPFLAGS) $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_CLANG_FLAGS) -fPIC \
+	$(call say,CLANG,$<)$(OFFLOAD_CLANG) $(CPPFLAGS) -DPP_OMP_TARGET $(BASE_CFLAGS) $(KERNEL_CFLAGS) $(OMPT_CLANG_FLAGS) -fPIC \
 		-fvisibility=hidden -MMD -MP -c $< -o $@
 $(OMPT_CLANG_SO): $(OMPT_CLANG_OBJ) $(CUDA_PIC_OBJ) kernels/omptarget/exports.map
 	@mkdir -p $(@D)

@@ -17,6 +17,7 @@ enum {
     CLI_USAGE = 2,         /* bad usage, or the server refused the request (4xx) */
     CLI_CANCELLED = 3,     /* the job was cancelled */
     CLI_UNREACHABLE = 4,   /* no answer from the server, a 5xx, or an answer that makes no sense */
+    CLI_NOT_SERVED = 5,    /* submitted, but no live worker serves its platform: not followed */
     CLI_INTERRUPTED = 130, /* SIGINT or SIGTERM while following a job (128 + SIGINT, as a shell says) */
 };
 

@@ -23,10 +23,33 @@ const char fleet_schedules_usage[] =
     "create, pause, resume and run need an admin token.\n";
 
 const char fleet_health_usage[] =
-    "usage: ppbench health [--all]\n"
+    "usage: ppbench health [--all] [--platform ID] [--host H]\n"
     "       ppbench health clear PLATFORM\n"
-    "Lists the platforms that need attention (--all: every platform) with the reason.\n"
-    "clear (admin) ends a platform's attention.\n";
+    "Lists the platforms that need attention (--all: every platform) with the reason; --platform and --host\n"
+    "keep one platform or one host's (a node's cron job checks its own).\n"
+    "clear (admin) ends a platform's attention.\n"
+    "exit status: the worst state of the platforms kept, as NHC's checks have one per fault:\n"
+    "  0 ok, 5 never_measured (no baseline yet), 6 stale_worker, 7 unavailable (Slurm down or drained),\n"
+    "  8 outlier, 9 regressed, 10 verification_failed, 11 a state this client does not know;\n"
+    "  2 bad usage or refused, 4 server unreachable.\n";
+
+/* The exit status of each health state (fleet_health_usage says them; the worst of the platforms wins). */
+static const struct {
+    const char *state;
+    int status;
+} health_states[] = {
+    {"ok", 0},          {"never_measured", 5}, {"stale_worker", 6},         {"unavailable", 7},
+    {"outlier", 8},     {"regressed", 9},      {"verification_failed", 10},
+};
+#define HEALTH_UNKNOWN_STATE 11
+
+static int health_status(const char *state)
+{
+    for (size_t i = 0; i < sizeof(health_states) / sizeof(health_states[0]); i++)
+        if (!strcmp(health_states[i].state, state))
+            return health_states[i].status;
+    return HEALTH_UNKNOWN_STATE;
+}
 
 /* One request; prints the body as JSON with --json, else calls print on the reply. */
 static int request(struct cli *c, const char *method, const char *path, json_t *body,
@@ -226,20 +249,32 @@ int fleet_schedules_main(struct cli *c, int argc, char **argv)
     return request(c, "POST", path, NULL, print_one, NULL);
 }
 
-static void print_health(json_t *doc, void *arg)
+/* Which platforms `ppbench health` looks at. */
+struct health_filter {
+    bool all;
+    const char *platform, *host; /* NULL: any */
+};
+
+static bool health_kept(const struct health_filter *f, json_t *p)
 {
-    bool all = *(bool *)arg;
+    return (!f->platform || !strcmp(str(p, "id"), f->platform)) && (!f->host || !strcmp(str(p, "host"), f->host));
+}
+
+static void print_health(json_t *doc, const struct health_filter *f)
+{
     json_t *p, *counts = json_object_get(doc, "counts");
     size_t i, shown = 0;
     const char *k;
     json_t *v;
 
-    json_object_foreach(counts, k, v) printf("%s %lld  ", k, (long long)json_integer_value(v));
-    printf("\n");
+    if (!f->platform && !f->host) {
+        json_object_foreach(counts, k, v) printf("%s %lld  ", k, (long long)json_integer_value(v));
+        printf("\n");
+    }
     json_array_foreach(json_object_get(doc, "platforms"), i, p)
     {
         const char *st = str(p, "state");
-        if (!all && (!strcmp(st, "ok") || !strcmp(st, "never_measured")))
+        if (!health_kept(f, p) || (!f->all && (!strcmp(st, "ok") || !strcmp(st, "never_measured"))))
             continue;
         if (!shown++)
             printf("%-28s %-20s %s\n", "platform", "state", "reason");
@@ -249,17 +284,64 @@ static void print_health(json_t *doc, void *arg)
         printf("no platform needs attention\n");
 }
 
+/* GET /api/v1/health: printed (or its JSON), and the exit status of the worst state kept. */
+static int health_check(struct cli *c, const struct health_filter *f)
+{
+    struct http_reply r = {0};
+    struct pp_error err;
+    size_t i, kept = 0;
+    int status = CLI_OK;
+    json_t *p;
+
+    if (http_request(&c->http, "GET", "/api/v1/health", NULL, &r, &err)) {
+        status = cli_fail(c, &r, &err);
+        goto out;
+    }
+    if (!json_is_array(json_object_get(r.json, "platforms"))) {
+        fprintf(stderr, "ppbench: the server's answer is not a health document\n");
+        status = CLI_UNREACHABLE;
+        goto out;
+    }
+    if (c->json)
+        cli_print_body(&r);
+    else
+        print_health(r.json, f);
+    json_array_foreach(json_object_get(r.json, "platforms"), i, p)
+    {
+        int st = health_status(str(p, "state"));
+        if (!health_kept(f, p))
+            continue;
+        kept++;
+        status = st > status ? st : status;
+    }
+    if (kept == 0 && (f->platform || f->host)) {
+        fprintf(stderr, "ppbench: no platform %s%s\n", f->platform ? f->platform : "on host ",
+                f->platform ? "" : f->host);
+        status = CLI_USAGE;
+    }
+out:
+    http_reply_clear(&r);
+    return status;
+}
+
 int fleet_health_main(struct cli *c, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        CLI_GLOBAL_OPTIONS, {"all", no_argument, NULL, 'a'}, {NULL, 0, NULL, 0}};
-    bool all = false;
+    static const struct option longopts[] = {CLI_GLOBAL_OPTIONS,
+                                             {"all", no_argument, NULL, 'a'},
+                                             {"platform", required_argument, NULL, 'p'},
+                                             {"host", required_argument, NULL, 'H'},
+                                             {NULL, 0, NULL, 0}};
+    struct health_filter f = {0};
     int opt, status;
 
     optind = 0;
-    while ((opt = cli_getopt(c, argc, argv, ":ha", longopts)) != -1) {
+    while ((opt = cli_getopt(c, argc, argv, ":hap:H:", longopts)) != -1) {
         if (opt == 'a')
-            all = true;
+            f.all = true;
+        else if (opt == 'p')
+            f.platform = optarg;
+        else if (opt == 'H')
+            f.host = optarg;
         else if (opt == 'h') {
             fputs(fleet_health_usage, stdout);
             return CLI_OK;
@@ -267,9 +349,9 @@ int fleet_health_main(struct cli *c, int argc, char **argv)
             return CLI_USAGE;
     }
     if (optind == argc)
-        return request(c, "GET", "/api/v1/health", NULL, print_health, &all);
-    if (strcmp(argv[optind], "clear") || argc - optind != 2)
-        return cli_usage_error("usage: ppbench health [--all] | ppbench health clear PLATFORM");
+        return health_check(c, &f);
+    if (strcmp(argv[optind], "clear") || argc - optind != 2 || f.all || f.platform || f.host)
+        return cli_usage_error("usage: ppbench health [--all] [--platform ID] [--host H] | ppbench health clear PLATFORM");
     json_t *body = json_pack("{s:s}", "platform", argv[optind + 1]);
     status = request(c, "POST", "/api/v1/health/clear", body, NULL, NULL);
     json_decref(body);

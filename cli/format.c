@@ -503,8 +503,8 @@ void format_job_results(FILE *f, json_t *job)
     const char *where = str(job, "ran_on") ? str(job, "ran_on") : str(job, "platform");
     const char *prec = str(params, "precision"), *suite = str(job, "suite");
     /* GFLOP/s first for the suites whose figure of merit it is or is proportional to (the suite table's
-     * `figure`: gflops, or interactions at a fixed flop count per interaction). */
-    const bool lattice = suite && suite_find(suite) && strcmp(suite_find(suite)->figure, "bandwidth") != 0;
+     * figure: its flops). */
+    const bool lattice = suite && suite_find(suite) && suite_find(suite)->figure->flops;
     char kernel[32];
     double n, k;
     size_t i;

@@ -32,17 +32,17 @@ struct point {
     long long job;
 };
 
-static double figure_of(const char *figure, json_t *r)
+/* Result r's figure of merit in the unit of the suite's figure (kernels/suite.h: a field of the result, or
+ * the problem's size per second of the suite's timing statistic), times the figure's scale. */
+static double figure_of(const struct suite *s, json_t *r)
 {
-    json_t *min = json_object_get(json_object_get(r, "stats_s"), "min");
+    const struct suite_figure *f = s->figure;
+    double t;
 
-    if (strcmp(figure, "gflops") == 0)
-        return json_number_value(json_object_get(r, "gflops"));
-    if (strcmp(figure, "interactions") == 0)
-        return json_number_value(min) > 0
-                   ? (double)json_integer_value(json_object_get(r, "size")) / json_number_value(min) / 1e9
-                   : 0;
-    return json_number_value(json_object_get(r, "bandwidth_bytes_per_s")) / 1e9;
+    if (strcmp(f->from, "size") != 0)
+        return json_number_value(json_object_get(r, f->from)) * f->scale;
+    t = json_number_value(json_object_get(json_object_get(r, "stats_s"), s->timing));
+    return t > 0 ? (double)json_integer_value(json_object_get(r, "size")) / t * f->scale : 0;
 }
 
 static int compare(const void *a, const void *b)
@@ -154,7 +154,7 @@ int scaling_main(struct cli *c, int argc, char **argv)
                    *model = json_string_value(json_object_get(res, "model")),
                    *prec = json_string_value(json_object_get(res, "precision"));
         long long size = json_integer_value(json_object_get(res, "size"));
-        double v = figure_of(s->figure, res);
+        double v = figure_of(s, res);
         size_t k;
 
         if (!json_is_true(json_object_get(res, "verified")) || !kernel || !model || !prec ||
@@ -181,21 +181,15 @@ int scaling_main(struct cli *c, int argc, char **argv)
         goto out;
     }
     qsort(pts, npts, sizeof(pts[0]), compare);
-    triad = strcmp(s->figure, "bandwidth") == 0
+    /* a bandwidth is measured against the platform's triad */
+    triad = strcmp(s->figure->from, "bandwidth_bytes_per_s") == 0
                 ? triad_reference(json_object_get(t.json, "results"), precision, &tsize)
                 : 0;
-    printf("%s on %s: %s against %s\n", s->title, platform,
-           strcmp(s->figure, "gflops") == 0         ? "GFLOP/s"
-           : strcmp(s->figure, "interactions") == 0 ? "G interactions/s"
-                                                    : "GB/s",
-           s->size);
+    printf("%s on %s: %s against %s\n", s->title, platform, s->figure->label, s->size);
     if (triad > 0)
         printf("reference: STREAM triad %.1f GB/s at %lld elements (the best verified at its largest size)\n",
                triad, tsize);
-    printf("%-10s %-8s %-9s %14s %12s %6s %9s %8s\n", "KERNEL", "MODEL", "PRECISION", "SIZE",
-           strcmp(s->figure, "gflops") == 0         ? "GFLOP/s"
-           : strcmp(s->figure, "interactions") == 0 ? "Ginter/s"
-                                                    : "GB/s",
+    printf("%-10s %-8s %-9s %14s %12s %6s %9s %8s\n", "KERNEL", "MODEL", "PRECISION", "SIZE", s->figure->unit,
            "RUNS", "OF TRIAD", "JOB");
     for (i = 0; i < npts; i++) {
         char share[16] = "-";

@@ -28,7 +28,8 @@
 const char submit_usage[] =
     "usage: ppbench submit --suite S --model M (--platform ID | --kind cpu|gpu [--host H]) [options]\n"
     "  --suite S          the suite to run (GET /api/v1/suites, or `ppbench-worker suites`, lists them)\n"
-    "  --model M          the programming model: openmp, opencl, cuda\n"
+    "  --model M          the programming model: openmp, opencl, cuda, omp-target (`ppbench platforms`\n"
+    "                     lists the models each platform's worker offers)\n"
     "  --platform ID      the platform to run on (see `ppbench platforms`)\n"
     "  --kind cpu|gpu     or any platform of this kind whose worker offers the model ...\n"
     "  --host H           ... on this host\n"
@@ -38,6 +39,9 @@ const char submit_usage[] =
     "  --float | --double --param precision=fp32 or fp64 (default: the suite's)\n"
     "  --param NAME=VALUE any parameter of the suite (GET /api/v1/suites lists them; digits go as a\n"
     "                     number), e.g. --param lattice=8x8x8x16 --param layout=soa; repeat for more\n"
+    "  --sweep NAME=VALUES one job per value of a parameter (at most 64), tagged sweep:<uuid>, e.g.\n"
+    "                     arraysize=2^20..2^28 (each power of two), n=20..100:20 (a step), n=20,40,80\n"
+    "                     (a list); the Scaling page and `ppbench scaling` show the sweep\n"
     "  --priority P       -1000..1000, higher runs first (default 0)\n"
     "  --timeout S        seconds the run may take (default 600)\n"
     "  --tag T            a tag for the job; repeat for more\n"
@@ -46,9 +50,11 @@ const char submit_usage[] =
     "                     on SIGINT (Ctrl-C) or SIGTERM, cancel the job (default: leave it running)\n"
     "  --json             print the finished job (with --no-wait: the server's answer) as JSON\n"
     "Without --no-wait, prints the job id on stderr at once, follows the job (a progress bar on a terminal,\n"
-    "else a line per state and per 10 %% of progress, on stderr) and prints its results.\n"
-    "exit status: 0 succeeded, 1 failed, 3 cancelled, 2 bad usage or refused by the server, 4 server\n"
-    "unreachable or failing, 130 interrupted (the job keeps running unless --cancel-on-interrupt)\n";
+    "else a line per state and per 10 %% of progress, on stderr) and prints its results; a sweep's jobs\n"
+    "one after another (with --no-wait: their ids, one per line).\n"
+    "exit status (of a sweep: its first job that did not succeed): 0 succeeded, 1 failed, 3 cancelled, 2 bad usage or refused by the server, 4 server\n"
+    "unreachable or failing, 5 queued but no live worker serves its platform (the server's warning is\n"
+    "printed and the job is not followed), 130 interrupted (the job keeps running unless --cancel-on-interrupt)\n";
 
 /* Adds v (stolen) to the object or array o; fails when v is NULL (a string that is not UTF-8). */
 static int put(json_t *o, const char *key, json_t *v, struct pp_error *err)
@@ -83,6 +89,19 @@ static int put_param(json_t *params, const char *arg, struct pp_error *err)
     if (v[strspn(v + (*v == '-'), "0123456789") + (*v == '-')] == '\0' && v[*v == '-'] != '\0')
         return put_number(params, name, "--param", v, err);
     return put(params, name, json_string(v), err);
+}
+
+/* "--sweep arraysize=2^20..2^28" as "sweep": {"param": "arraysize", "values": "2^20..2^28"}: the server
+ * expands the short forms (lib/sweep.h) and names what is wrong with them. */
+static int put_sweep(json_t *req, const char *arg, struct pp_error *err)
+{
+    const char *eq = strchr(arg, '=');
+
+    if (json_object_get(req, "sweep"))
+        return pp_error_set(err, "--sweep is given once (one parameter swept)");
+    if (!eq || eq == arg || !eq[1])
+        return pp_error_set(err, "invalid --sweep \"%s\": expected NAME=VALUES", arg);
+    return put(req, "sweep", json_pack("{s:s%, s:s}", "param", arg, (size_t)(eq - arg), "values", eq + 1), err);
 }
 
 /* "copy,triad" as ["copy", "triad"]. */
@@ -124,6 +143,7 @@ static int parse(struct cli *c, int argc, char **argv, json_t *req, int *no_wait
         {"float", no_argument, NULL, 'f'},
         {"double", no_argument, NULL, 'd'},
         {"param", required_argument, NULL, 'x'},
+        {"sweep", required_argument, NULL, 'S'},
         {"priority", required_argument, NULL, 'P'},
         {"timeout", required_argument, NULL, 'T'},
         {"tag", required_argument, NULL, 'g'},
@@ -177,6 +197,9 @@ static int parse(struct cli *c, int argc, char **argv, json_t *req, int *no_wait
             break;
         case 'x':
             bad = put_param(params, optarg, &err);
+            break;
+        case 'S':
+            bad = put_sweep(req, optarg, &err);
             break;
         case 'P':
             bad = put_number(req, "priority", "--priority", optarg, &err);
@@ -413,14 +436,41 @@ static int on_interrupt(struct cli *c, struct follow *f, int cancel)
     return CLI_INTERRUPTED;
 }
 
+/* Follows job id to its end (f holds the signal descriptor) and prints its outcome: the exit status. */
+static int follow_job(struct cli *c, struct follow *f, long long id, int cancel_on_int)
+{
+    struct http_reply r = {0};
+    struct pp_error err;
+    int status;
+
+    *f = (struct follow){.cli = c, .id = id, .state = "queued", .bar = f->bar, .sigfd = f->sigfd};
+    if (!f->bar)
+        fprintf(stderr, "job %lld submitted: %s/api/v1/jobs/%lld\n", id, c->http.server, id);
+    c->http.stop = f->sigfd >= 0 ? stop_hook : NULL;
+    c->http.stop_arg = f;
+    show(f);
+    if (follow(f, &r, &err) && !f->interrupted) {
+        pp_error_prefix(&err, "following job %lld", id);
+        status = cli_fail(c, &r, &err);
+    } else if (f->interrupted) {
+        status = on_interrupt(c, f, cancel_on_int);
+    } else {
+        status = outcome(c, f, r.json, &r);
+    }
+    c->http.stop = NULL;
+    http_reply_clear(&r);
+    return status;
+}
+
 int submit_main(struct cli *c, int argc, char **argv)
 {
     struct follow f = {.cli = c, .state = "queued", .bar = isatty(STDERR_FILENO), .sigfd = -1};
     struct http_reply r = {0};
-    json_t *req = json_object(), *id;
+    json_t *req = json_object(), *ids, *id;
     struct pp_error err;
     int no_wait = 0, cancel_on_int = 0, status;
     sigset_t sigs, old;
+    size_t i;
 
     if (!req)
         return cli_usage_error("out of memory");
@@ -439,39 +489,54 @@ int submit_main(struct cli *c, int argc, char **argv)
         status = cli_fail(c, &r, &err);
         goto out;
     }
+    /* A sweep's answer lists every job in "ids" (the first is "id"); a plain job's has "id" only. */
     id = json_object_get(r.json, "id");
-    if (!json_is_integer(id)) {
+    ids = json_object_get(r.json, "ids");
+    if (!json_is_integer(id) || (ids && !json_is_array(ids))) {
         fprintf(stderr, "ppbench: the server's answer has no job id\n");
         status = CLI_UNREACHABLE;
         goto out;
     }
-    f.id = (long long)json_integer_value(id);
-    if (no_wait) {
-        if (c->json)
-            cli_print_body(&r);
-        else
-            printf("%lld\n", f.id);
+    /* No live worker for it (the server's warning): said, and not followed, since it may wait for ever. */
+    const char *warning = json_string_value(json_object_get(r.json, "warning"));
+    if (warning)
+        fprintf(stderr, "ppbench: job %lld is queued, but %s\n", (long long)json_integer_value(id), warning);
+    if (no_wait && c->json) {
+        cli_print_body(&r);
         status = CLI_OK;
         goto out;
     }
-    if (!f.bar)
-        fprintf(stderr, "job %lld submitted: %s%s\n", f.id, c->http.server,
-                json_string_value(json_object_get(r.json, "url"))
-                    ? json_string_value(json_object_get(r.json, "url"))
-                    : "");
-    c->http.stop = f.sigfd >= 0 ? stop_hook : NULL;
-    c->http.stop_arg = &f;
-    show(&f);
-    if (follow(&f, &r, &err) && !f.interrupted) {
-        pp_error_prefix(&err, "following job %lld", f.id);
-        status = cli_fail(c, &r, &err);
+    if (warning && !no_wait) {
+        if (c->json)
+            cli_print_body(&r);
+        else
+            printf("%lld\n", (long long)json_integer_value(id));
+        status = CLI_NOT_SERVED;
         goto out;
     }
-    if (f.interrupted) {
-        status = on_interrupt(c, &f, cancel_on_int);
-        goto out;
+    if (ids && json_string_value(json_object_get(r.json, "sweep")))
+        fprintf(stderr, "%zu jobs tagged %s\n", json_array_size(ids),
+                json_string_value(json_object_get(r.json, "sweep")));
+    status = CLI_OK;
+    for (i = 0; i < (ids ? json_array_size(ids) : 1); i++) {
+        json_t *one = ids ? json_array_get(ids, i) : id;
+        int st;
+
+        if (!json_is_integer(one)) {
+            fprintf(stderr, "ppbench: the server's answer has no job id\n");
+            status = CLI_UNREACHABLE;
+            break;
+        }
+        if (no_wait) {
+            printf("%lld\n", (long long)json_integer_value(one));
+            continue;
+        }
+        st = follow_job(c, &f, (long long)json_integer_value(one), cancel_on_int);
+        if (status == CLI_OK)
+            status = st;
+        if (f.interrupted || st == CLI_UNREACHABLE)
+            break;
     }
-    status = outcome(c, &f, r.json, &r);
 out:
     c->http.stop = NULL;
     if (f.sigfd >= 0) {

@@ -171,11 +171,45 @@ struct pp_backend {
  * initializer:
  *     PP_SUITE_IMPL(mymodel, mysuite) = {.suite = "mysuite", .ops = &ops, .release = release};
  */
-#define PP_SUITE_IMPL(model, suite)                                                                          \
+#define PP_SUITE_IMPL(model, suite) PP_SUITE_IMPL_(model, suite) /* model may be a macro (OMP_MODEL) */
+#define PP_SUITE_IMPL_(model, suite)                                                                         \
     extern const struct pp_suite_impl model##_##suite##_impl __attribute__((visibility("hidden")));          \
     __attribute__((used, section("pp_suites_" #model)))                                                      \
     const struct pp_suite_impl *const model##_##suite##_impl_ref = &model##_##suite##_impl;                  \
     const struct pp_suite_impl model##_##suite##_impl
+
+/* The state slot of model's implementation of suite, for the suite's file in that model: the state is a T,
+ * private to the file, kept in the context's slots (slots: an expression of ctx, the context's struct
+ * pp_suite_slots: ctx->suites, opencl_ctx(ctx)->suites), created zeroed by the suite's alloc and freed at
+ * the context's close. Use at file scope, before the functions that use it; it declares the impl (defined
+ * further on with PP_SUITE_IMPL, whose .release is slot_close) and defines:
+ *     T *slot_get(ctx)        the state, NULL before the first alloc (takes no slot);
+ *     T *slot_new(ctx)        the state, created at the first call; NULL when out of memory or slots;
+ *     void slot_close(ctx)    release(ctx) (what alloc took; the file's ops' release, defined below), then
+ *                             the state itself: the impl's release, which the context's close calls.
+ * C and C++ (the CUDA files use it). */
+#define PP_SUITE_SLOT(model, suite, T, slots, release) PP_SUITE_SLOT_(model, suite, T, slots, release)
+#define PP_SUITE_SLOT_(model, suite, T, slots, release)                                                      \
+    extern const struct pp_suite_impl model##_##suite##_impl __attribute__((visibility("hidden")));          \
+    static void release(struct pp_ctx *ctx);                                                                 \
+    static inline T *slot_get(struct pp_ctx *ctx)                                                            \
+    {                                                                                                        \
+        return (T *)pp_suite_state_get(&(slots), &model##_##suite##_impl);                                   \
+    }                                                                                                        \
+    static inline T *slot_new(struct pp_ctx *ctx)                                                            \
+    {                                                                                                        \
+        return (T *)pp_suite_state_new(&(slots), &model##_##suite##_impl, sizeof(T));                        \
+    }                                                                                                        \
+    static void slot_close(struct pp_ctx *ctx)                                                               \
+    {                                                                                                        \
+        void **state = pp_suite_state(&(slots), &model##_##suite##_impl);                                    \
+        release(ctx);                                                                                        \
+        free(*state);                                                                                        \
+        *state = NULL;                                                                                       \
+    }
+
+/* The function k instantiated for prec (k##_fp32 or k##_fp64: kernels/precisions.h), called with the rest. */
+#define PP_BY_PRECISION(prec, k, ...) ((prec) == PP_FP32 ? k##_fp32(__VA_ARGS__) : k##_fp64(__VA_ARGS__))
 
 /* The range of model's registrations, for its struct pp_backend: .suites = ..., .suites_end = ... */
 #define PP_SUITES_DECLARE(model)                                                                             \

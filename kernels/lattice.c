@@ -290,3 +290,48 @@ void lattice_random_su3_fill(uint64_t *state, double *u, size_t n)
     }
     *state = start + (uint64_t)n * 18 * SPLITMIX_GAMMA;
 }
+
+void lattice_check_samples(const struct lattice_check *warm, const struct lattice_check *last,
+                           struct suite_kernel *k)
+{
+    k->tolerance = last->tolerance;
+    k->max_rel_err = last->max_err > warm->max_err ? last->max_err : warm->max_err;
+    k->verified = !last->failed && !warm->failed;
+    if (warm->failed && !last->failed)
+        snprintf(k->error, sizeof(k->error), "warm-up: %s (the last sample verified)", warm->detail);
+    else if (last->failed && !warm->failed)
+        snprintf(k->error, sizeof(k->error), "%s (last sample only; the warm-up verified)", last->detail);
+    else
+        snprintf(k->error, sizeof(k->error), "%s", last->detail);
+}
+
+static int lattice_apply(void *arg, unsigned *applications, double *seconds, struct pp_error *err)
+{
+    const struct lattice_calls *c = arg;
+
+    (void)seconds;
+    return c->dslash(c->ctx, *applications, err);
+}
+
+static int lattice_poison(void *arg, struct pp_error *err)
+{
+    const struct lattice_calls *c = arg;
+
+    return c->poison(c->ctx, err);
+}
+
+static int lattice_keep_warmup(void *arg, struct pp_error *err)
+{
+    const struct lattice_calls *c = arg;
+
+    return c->download(c->ctx, c->out_warm, err);
+}
+
+struct sample_kernel lattice_sample_kernel(struct lattice_calls *c, struct suite_kernel *out)
+{
+    return (struct sample_kernel){.out = out,
+                                  .apply = lattice_apply,
+                                  .poison = lattice_poison,
+                                  .keep_warmup = lattice_keep_warmup,
+                                  .arg = c};
+}

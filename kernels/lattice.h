@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "kernels/backend.h"
+#include "kernels/sample.h"
 #include "lib/error.h"
 
 #define LATTICE_MIN_EXTENT         4
@@ -86,6 +87,27 @@ struct lattice_check {
 };
 void lattice_check_odd(const unsigned dims[4], int comps, enum pp_precision prec, const double *packed,
                        const double *ref, const double *scale, struct lattice_check *out);
+
+/* The calls of a lattice suite's Dslash as the sample loop times it (kernels/sample.h), the same for both
+ * suites: the timed unit is one blocking dslash of `applications` applications; poisoning is the ops' poison
+ * (NaN); the warm-up's output is downloaded into out_warm. The ops' functions are the suite's (struct
+ * pp_wilson_ops, pp_staggered_ops: the same signatures). */
+struct lattice_calls {
+    struct pp_ctx *ctx;
+    int (*dslash)(struct pp_ctx *ctx, unsigned iterations, struct pp_error *err);
+    int (*poison)(struct pp_ctx *ctx, struct pp_error *err);
+    int (*download)(struct pp_ctx *ctx, double *out, struct pp_error *err);
+    double *out_warm;
+};
+
+/* The sample loop's kernel for c (borrowed, outlives the loop), reporting into out. */
+struct sample_kernel lattice_sample_kernel(struct lattice_calls *c, struct suite_kernel *out);
+
+/* The kernel's verdict from the checks of the two samples a lattice driver verifies, the warm-up's and the
+ * last one's (each poisoned before it): verified when both pass, the last one's bound, the worse error, and
+ * a failure that says which sample ("warm-up: ...", "... (last sample only; the warm-up verified)"). */
+void lattice_check_samples(const struct lattice_check *warm, const struct lattice_check *last,
+                           struct suite_kernel *k);
 
 /* Test-only hook of the suite drivers (docs/METHODOLOGY.md), applied to the packed arrays before upload:
  * PPBENCH_TEST_FAULT=link[:<i>] adds 0.5 to links[i * link_stride] (the first real of output site i's first

@@ -1,7 +1,8 @@
 /*
  * lattice_hop: the input site of a hop on the checkerboarded lattice, computed instead of read from a
  * neighbour table, in the subset that C99, OpenCL C 1.2 and CUDA C++ share (the Wilson and staggered GPU
- * kernels; OpenCL programs get this file embedded before theirs, CL_SHARED in the Makefile). No state.
+ * kernels; OpenCL programs get this file embedded before theirs). No state.
+ * OpenCL: embedded as pp_cl_lattice_hop (the Makefile's CL_SHARED finds this line).
  *
  * The index is the drivers' (kernels/lattice.h, the packing of kernels/wilson/wilson.c and
  * kernels/staggered/staggered.c): sites in lexicographic order with x fastest, X even, and the checkerboard

@@ -543,10 +543,13 @@ json_t *suite_catalog_json(void)
         for (size_t p = 0; p < s->nparams; p++)
             if (!s->params[p].standalone)
                 json_array_append_new(params, param_json(&s->params[p]));
-        json_array_append_new(suites,
-                              json_pack("{s:s, s:s, s:o, s:o, s:s, s:s, s:s, s:s}", "name", s->name, "title",
-                                        s->title, "kernels", kernels, "params", params, "figure", s->figure,
-                                        "size", s->size, "timing", s->timing, "bound", s->bound));
+        const struct suite_figure *f = s->figure;
+        json_array_append_new(
+            suites,
+            json_pack("{s:s, s:s, s:o, s:o, s:s, s:{s:s, s:s, s:s, s:f, s:b}, s:s, s:s, s:s}", "name",
+                      s->name, "title", s->title, "kernels", kernels, "params", params, "figure", f->name,
+                      "figure_of", "label", f->label, "unit", f->unit, "from", f->from, "scale", f->scale,
+                      "flops", f->flops, "size", s->size, "timing", s->timing, "bound", s->bound));
     }
     for (const char *const *m = suite_models; *m; m++)
         json_array_append_new(models, json_string(*m));

@@ -57,17 +57,29 @@ struct suite_param {
 
 struct suite_driver; /* kernels/suite_driver.h: the worker's part */
 
+/* A figure of merit, as every reader of results (the CLI's tables, the dashboard's charts) derives it from a
+ * stored result's fields, so that a suite with a figure of its own needs no code outside its row. */
+struct suite_figure {
+    const char *name;  /* "bandwidth", "gflops", "interactions": the catalogue's `figure` */
+    const char *label; /* "bandwidth (GB/s)": a chart's axis */
+    const char *unit;  /* "GB/s": a table's column */
+    /* the result's field it is read from ("bandwidth_bytes_per_s", "gflops"), or "size": the problem's size
+     * (in the suite's size unit) per second of the suite's timing statistic (stats_s.min or .mean) */
+    const char *from;
+    double scale; /* the figure in unit is the field (or the rate) times scale */
+    /* proportional to GFLOP/s (a fixed flop count per unit of size): tables show GFLOP/s beside bandwidth */
+    bool flops;
+};
+
 struct suite {
     const char *name;           /* "stream" */
     const char *title;          /* "STREAM (BabelStream, paper 004)" */
     const char *const *kernels; /* NULL-terminated, at most SUITE_MAX_KERNELS, in run order */
     const struct suite_param *params;
-    size_t nparams; /* at most SUITE_MAX_PARAMS */
-    /* the figure of merit its tables show first: "bandwidth", "gflops" or "interactions" (interactions per
-     * second: problem.size, the interactions of one application, over the timing statistic) */
-    const char *figure;
-    const char *size;   /* what a result's size counts: "elements", "sites", "rows" */
-    const char *timing; /* the statistic its rates come from: "min" or "mean" */
+    size_t nparams;                    /* at most SUITE_MAX_PARAMS */
+    const struct suite_figure *figure; /* the figure of merit its tables and charts show first */
+    const char *size;                  /* what a result's size counts: "elements", "sites", "rows" */
+    const char *timing;                /* the statistic its rates come from: "min" or "mean" */
     /* what limits it: "memory" (a working set that fits the last-level cache is not a DRAM figure: such a
      * result is flagged cache_resident, and CPU defaults grow to 4x the cache) or "compute" (the working set
      * is meant to sit in cache, as HACC's leaves do: neither applies) */

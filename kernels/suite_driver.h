@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "kernels/backend.h"
+#include "kernels/sample.h"
 #include "kernels/suite.h"
 #include "lib/error.h"
 #include "lib/stats.h"
@@ -28,25 +29,10 @@ struct suite_run {
     void *progress_arg;
 };
 
-/* What the report says of one kernel (the same for every suite). */
-struct suite_kernel {
-    const char *name;
-    bool verified;
-    const char *error; /* the failure, read when !verified */
-    /* bytes: the paper's byte model per timed unit; bytes_compulsory: the compulsory traffic (each input
-     * read once, each output written once), the least any implementation moves, which bounds the
-     * architectural efficiency (docs/METHODOLOGY.md); bandwidth is bytes / the timing rule's time. */
-    double bytes, bytes_compulsory, flops, bandwidth, gflops;
-    const struct pp_stats *stats;
-    const double *times; /* ntimes samples, as measured (a warm-up included where the suite times one) */
-    size_t ntimes;
-    double max_rel_err, tolerance;
-};
-
 /* What a finished run reports, filled by the driver's run: the suite's problem, variant and phases (new
- * references the runner steals into the JSON report), its kernels (pointing into the driver's state, valid
- * until release) and whether every kernel verified. The problem holds "size" (in the suite's size unit) and
- * "precision" beside the suite's own keys. */
+ * references the runner steals into the JSON report), its kernels (the driver's, valid until release) and
+ * whether every kernel verified. The problem holds "size" (in the suite's size unit) and "precision" beside
+ * the suite's own keys. */
 struct suite_output {
     json_t *problem, *variant, *phases;
     json_t *
@@ -54,7 +40,7 @@ struct suite_output {
     /* optional: a JSON array of strings, what a reader of the result must know (a problem accepted with a
      * caveat, such as staggered third neighbours aliasing on an extent of 4 or 6): the report's "warnings" */
     json_t *warnings;
-    struct suite_kernel kernels[SUITE_MAX_KERNELS];
+    const struct suite_kernel *kernels; /* nkernels of them, in run order */
     size_t nkernels;
     bool verified;
 };

@@ -63,6 +63,23 @@ static const char *const precisions[] = {"fp64", "fp32", NULL};
             "smallest even L^4 whose fields are at least 4x a known last-level cache)"                       \
     }
 
+/* The figures of merit (kernels/suite.h): a suite's row names one; a suite with a figure of its own adds one
+ * here. */
+static const struct suite_figure bandwidth = {.name = "bandwidth",
+                                              .label = "bandwidth (GB/s)",
+                                              .unit = "GB/s",
+                                              .from = "bandwidth_bytes_per_s",
+                                              .scale = 1e-9};
+static const struct suite_figure gflops = {
+    .name = "gflops", .label = "GFLOP/s", .unit = "GFLOP/s", .from = "gflops", .scale = 1, .flops = true};
+/* interactions per second: problem.size, the interactions of one application, over the timing statistic */
+static const struct suite_figure interactions = {.name = "interactions",
+                                                 .label = "G interactions/s",
+                                                 .unit = "Ginter/s",
+                                                 .from = "size",
+                                                 .scale = 1e-9,
+                                                 .flops = true};
+
 /* ---- stream (paper 004, BabelStream) ---- */
 static const char *const stream_kernels[] = {"copy", "mul", "add", "triad", "dot", "nstream", NULL};
 static const char *const stores[] = {"temporal", "streaming", NULL};
@@ -197,15 +214,15 @@ extern const struct suite_driver hacc_driver __attribute__((weak));
 
 static const struct suite suites[] = {
     {"stream", "STREAM (BabelStream, paper 004)", stream_kernels, stream_params, COUNT(stream_params),
-     "bandwidth", "elements", "min", "memory", &stream_driver},
-    {"wilson", "Wilson Dslash (paper 000)", dslash_kernels, wilson_params, COUNT(wilson_params), "gflops",
+     &bandwidth, "elements", "min", "memory", &stream_driver},
+    {"wilson", "Wilson Dslash (paper 000)", dslash_kernels, wilson_params, COUNT(wilson_params), &gflops,
      "lattice sites", "min", "memory", &wilson_driver},
     {"staggered", "MILC staggered Dslash (paper 001)", dslash_kernels, staggered_params,
-     COUNT(staggered_params), "gflops", "lattice sites", "mean", "memory", &staggered_driver},
-    {"cg", "CG solve (Kokkos SYCL, paper 002)", cg_kernels, cg_params, COUNT(cg_params), "bandwidth", "rows",
+     COUNT(staggered_params), &gflops, "lattice sites", "mean", "memory", &staggered_driver},
+    {"cg", "CG solve (Kokkos SYCL, paper 002)", cg_kernels, cg_params, COUNT(cg_params), &bandwidth, "rows",
      "min", "memory", &cg_driver},
     {"hacc", "HACC short-range pair kernels (CRK-HACC, paper 003)", hacc_kernels, hacc_params,
-     COUNT(hacc_params), "interactions", "interactions", "min", "compute", &hacc_driver},
+     COUNT(hacc_params), &interactions, "interactions", "min", "compute", &hacc_driver},
 };
 
 _Static_assert(COUNT(stream_params) <= SUITE_MAX_PARAMS && COUNT(wilson_params) <= SUITE_MAX_PARAMS &&

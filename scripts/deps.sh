@@ -1,16 +1,27 @@
 #!/bin/sh
-# Installs the Debian packages ppbench needs to build, test and run. As root it runs apt-get; otherwise it
-# prints the exact apt-get line and stops, so nothing is installed behind a user's back.
+# deps.sh [run|test]: installs the Debian packages ppbench needs. `run` (make run, make all): what building and
+# running the service need; `test` (make test): those and the test and benchmark tooling (a browser, Slurm,
+# Prometheus, clang's libFuzzer, numpy). As root it runs apt-get; otherwise it prints the exact apt-get line and
+# stops, so nothing is installed behind a user's back.
 set -eu
+purpose=${1:-run}
 
-# python3-numpy: the lattice suites' second reference (tests/ref/dslash.py, run by tests/suites/reference.sh).
+# Building and running: the compiler, the libraries, PostgreSQL (the embedded default starts its own cluster),
+# PoCL (OpenCL on the CPU), Chart.js (the dashboard's charts), dmidecode (provenance), jq (run-standalone).
 PKGS="build-essential pkg-config git jq libjansson-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
-      libcurl4-openssl-dev libmicrohttpd-dev libpq-dev libsystemd-dev postgresql curl wrk
-      libjs-chart.js chromium nodejs clang libclang-rt-14-dev slurm-wlm munge prometheus python3-numpy
-      python3-jsonschema dmidecode"
+      libcurl4-openssl-dev libmicrohttpd-dev libpq-dev libsystemd-dev postgresql curl libjs-chart.js dmidecode"
+# Testing: headless Chromium and node (tests/browser), Slurm and munge (tests/service/slurm.sh), Prometheus (the
+# rules and the scrape), clang with libFuzzer (tests/fuzz), numpy (tests/ref/dslash.py, the lattice suites'
+# second reference), jsonschema (the OpenAPI check), wrk (bench/server.sh).
+TEST_PKGS="chromium nodejs clang libclang-rt-14-dev slurm-wlm munge prometheus python3-numpy python3-jsonschema wrk"
+case $purpose in
+run) ;;
+test) PKGS="$PKGS $TEST_PKGS" ;;
+*) echo "usage: scripts/deps.sh [run|test]" >&2; exit 2 ;;
+esac
 # The dashboard's browser test needs npm: Debian's package, unless the installed nodejs brings its own (NodeSource's
 # nodejs provides and conflicts with Debian's npm).
-command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
+[ "$purpose" = run ] || command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 
 # Optional: the offload compilers of the omp-target model (OpenMP target offload to NVIDIA GPUs): GCC's nvptx
 # offload compiler, and clang 19 with LLVM's OpenMP runtime, whose libomp-19-dev holds the nvptx device runtime

@@ -2,7 +2,7 @@
  * config: the settings table and its parser. Runs on the main thread (startup and SIGHUP); the struct it
  * fills is read by other threads only after startup, and reloads touch only the fields marked reloadable.
  */
-#include "config.h"
+#include "server/config.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -38,6 +38,8 @@ static const struct setting {
     {"request_timeout_s", T_LONG, S(request_timeout_s), "30", false, 1, 3600},
     {"max_connections_per_ip", T_LONG, S(max_connections_per_ip), "64", false, 1, 65536},
     {"lease_s", T_LONG, S(lease_s), "30", true, 2, 3600},
+    {"queue_timeout_s", T_LONG, S(queue_timeout_s), "86400", true, 1, 31 * 86400},
+    {"db_timeout_s", T_LONG, S(db_timeout_s), "10", true, 1, 3600},
     {"heartbeat_s", T_LONG, S(heartbeat_s), "5", true, 1, 600},
     {"max_wait_s", T_LONG, S(max_wait_s), "60", true, 0, 600},
     {"noise_best_percent", T_LONG, S(noise_best_percent), "10", true, 1, 100000},
@@ -45,7 +47,7 @@ static const struct setting {
     {"noise_repeats", T_LONG, S(noise_repeats), "2", true, 0, 10},
     {"require_read_token", T_BOOL, S(require_read_token), "false", true, 0, 0},
     {"embedded_workers", T_BOOL, S(embedded_workers), "true", false, 0, 0},
-    /* the Slurm executor (server/slurm.c, docs/ARCHITECTURE.md "Slurm"): off while slurm_partition is empty
+    /* the Slurm executor (server/slurm/, docs/ARCHITECTURE.md "Slurm"): off while slurm_partition is empty
      */
     {"slurm_partition", T_STRING, S(slurm_partition), "", false, 0, 0},
     {"slurm_platforms", T_STRING, S(slurm_platforms), "all", false, 0, 0},
@@ -72,8 +74,9 @@ static const struct setting {
     {"outlier_min_peers", T_LONG, S(outlier_min_peers), "4", true, 1, 1000},
     {"webhook_url", T_STRING, S(webhook_url), "", true, 0, 0},
     {"drain_hook", T_STRING, S(drain_hook), "", true, 0, 0},
+    {"drain_hook_timeout_s", T_LONG, S(drain_hook_timeout_s), "30", true, 1, 3600},
     {"metrics_max_series", T_LONG, S(metrics_max_series), "10000", true, 1, 1000000},
-    /* one measurement at a time where measurements disturb each other (server/api_worker.c's claim) */
+    /* one measurement at a time where measurements disturb each other (server/api/worker.c's claim) */
     {"exclusive_cpu", T_EXCLUSIVE, S(exclusive[KIND_CPU]), "host", true, 0, 0},
     {"exclusive_gpu", T_EXCLUSIVE, S(exclusive[KIND_GPU]), "device", true, 0, 0},
     {"exclusive_accel", T_EXCLUSIVE, S(exclusive[KIND_ACCEL]), "device", true, 0, 0},

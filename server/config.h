@@ -10,7 +10,7 @@
 
 #include "lib/error.h"
 
-/* How the jobs of one platform kind keep apart from the other jobs of their host (server/api_worker.c's
+/* How the jobs of one platform kind keep apart from the other jobs of their host (server/api/worker.c's
  * claim, docs/ARCHITECTURE.md "One measurement at a time"): host, alone on its host; device, alone on its
  * device and never beside a job of a host-exclusive kind; none, no rule beyond one job per worker. */
 enum exclusive { EXCLUSIVE_HOST, EXCLUSIVE_DEVICE, EXCLUSIVE_NONE };
@@ -32,6 +32,8 @@ struct config {
     long request_timeout_s;      /* the whole of a request's headers and body, however slowly they come */
     long max_connections_per_ip; /* well below max_connections: one address cannot take them all */
     long lease_s;                /* a claim's lease; heartbeats extend it */
+    long queue_timeout_s;        /* a job queued this long (no worker took it) fails */
+    long db_timeout_s;           /* statement_timeout; no answer 2 s past it: stuck */
     long heartbeat_s;
     long max_wait_s; /* longest claim long-poll */
     /* the noise rule (docs/METHODOLOGY.md, "Noise"): a job whose figure is less stable than this many percent
@@ -41,7 +43,7 @@ struct config {
     long noise_best_percent, noise_mean_percent, noise_repeats;
     bool require_read_token;
     bool embedded_workers; /* start one worker per local platform (embedded default) */
-    /* The Slurm executor (server/slurm.c): on when slurm_partition is set. Queued jobs of the platforms
+    /* The Slurm executor (server/slurm/): on when slurm_partition is set. Queued jobs of the platforms
      * slurm_platforms selects ("all", "kind=gpu", "host=gpu*", or both) become sbatch jobs in that partition
      * (and account), asking slurm_gres for a GPU, slurm_time_margin_s above the job's timeout, running
      * `slurm_worker serve --once --job ID --server slurm_server_url` with the worker token read on the node
@@ -59,7 +61,7 @@ struct config {
     long slurm_poll_s;
     long slurm_time_margin_s;
     long slurm_nodes_s; /* sinfo of the partition's nodes: their state, the platforms found on them */
-    /* fleet health (server/health.c, schema/functions/judge.sql) */
+    /* fleet health (server/fleet/health.c, schema/functions/judge.sql) */
     long baseline_window;        /* K: a baseline is the median and MAD of the last K results of a segment */
     long baseline_min_results;   /* results a baseline needs before it judges */
     long judge_z;                /* |z| beyond this is a regression or an improvement */
@@ -68,6 +70,7 @@ struct config {
     long outlier_min_peers;      /* peers (same device model and driver) needed to judge outliers */
     char webhook_url[1024];      /* gets a JSON document per confirmed event and recovery ("": none) */
     char drain_hook[1024];       /* run with the platform and the reason when a platform needs attention */
+    long drain_hook_timeout_s;   /* then killed, with its process group */
     long metrics_max_series;     /* per-platform series per family in GET /metrics */
     int exclusive[KIND_COUNT];   /* enum exclusive per platform kind: exclusive_cpu, _gpu, _accel */
 };

@@ -1,10 +1,10 @@
 /*
  * counters: the service's in-memory counters (requests by route and status with latency histograms, database
- * errors, finished jobs with a duration histogram): atomics, incremented on the request path by http.c, db.c
- * and api_worker.c, read at scrape time by metrics.c. A leaf: it includes nothing of the server, so the
- * modules that count do not depend on the one that serves /metrics. Any thread.
+ * errors, finished jobs with a duration histogram): atomics, incremented on the request path by http/http.c,
+ * db.c and api/worker.c, read at scrape time by api/metrics.c. A leaf: it includes nothing of the server, so
+ * the modules that count do not depend on the one that serves /metrics. Any thread.
  */
-#include "counters.h"
+#include "server/counters.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /*
  * counters: the service's in-memory counters, a leaf module (see counters.c): what the request path counts
- * and what metrics.c reads at scrape time.
+ * and what api/metrics.c reads at scrape time.
  */
 #ifndef PP_COUNTERS_H
 #define PP_COUNTERS_H

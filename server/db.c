@@ -1,26 +1,45 @@
 /*
  * db: per-thread connections and lazily prepared statements. Any thread; each thread touches only its own
  * connection (a PGconn belongs to one thread). The conninfo is written once by db_init before threads start.
+ *
+ * Deadlines (issue 26): a PostgreSQL that is paused (SIGSTOP, a hung host, a dead network path) answers
+ * nothing and closes nothing, and blocking libpq calls would wait for ever, each holding an HTTP thread (and
+ * every connection of that thread, /healthz's too). So every connection is made and every statement run
+ * without blocking (PQconnectStart, PQsend*, poll on PQsocket) until a deadline: db_timeout_s, which is also
+ * each connection's statement_timeout, plus DB_MARGIN_S for a live server to say so itself (57014, answered
+ * 503). And a watch thread (db_watch_start) asks "SELECT 1" once a second on a connection of its own: when
+ * that gets no answer within DB_PROBE_S the database is stuck, every call waiting on it gives up (within
+ * 100 ms) and every new one fails at once as unavailable, until the watch is answered again.
  */
-#include "db.h"
+#include "server/db.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/clock.h"
 #include "lib/log.h"
 #include "server/counters.h"
 
 #define MAX_STATEMENTS 128
+#define DB_MARGIN_S    2.0 /* past statement_timeout: a live server has said "canceled" by then */
+#define DB_PROBE_S     2.0 /* the watch's and the readiness probe's deadline */
 
 struct thread_conn {
     PGconn *conn;
     const char *prepared[MAX_STATEMENTS]; /* SQL text pointers prepared on conn; index = statement name */
     int nprepared;
+    long timeout_s; /* the statement_timeout set on conn */
 };
 
 static char *conninfo;
+static atomic_long timeout_s = 10;  /* db_configure */
+static atomic_bool stuck;           /* the watch got no answer within DB_PROBE_S */
+static _Thread_local bool watching; /* this thread is the watch: it alone asks a stuck database */
 static pthread_key_t conn_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
@@ -46,6 +65,11 @@ void db_init(const char *info)
     pthread_once(&key_once, make_key);
 }
 
+void db_configure(long statement_timeout_s)
+{
+    atomic_store(&timeout_s, statement_timeout_s);
+}
+
 static void set_error(struct db_error *err, PGconn *conn, const PGresult *res, const char *what)
 {
     const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
@@ -57,8 +81,10 @@ static void set_error(struct db_error *err, PGconn *conn, const PGresult *res, c
     /* Class 08 (connection exception), 57P (operator intervention: shutdown, crash recovery), 53 (resources).
      */
     /* A result without a SQLSTATE is libpq's own: the connection broke under the statement. */
+    /* 57014: cancelled at statement_timeout, an overloaded server's answer too */
     err->unavailable = !conn || PQstatus(conn) != CONNECTION_OK || !strncmp(err->sqlstate, "08", 2) ||
-                       !strncmp(err->sqlstate, "57P", 3) || !strncmp(err->sqlstate, "53", 2) ||
+                       !strncmp(err->sqlstate, "57P", 3) || !strcmp(err->sqlstate, "57014") ||
+                       !strncmp(err->sqlstate, "53", 2) ||
                        (res && !state && PQresultStatus(res) == PGRES_FATAL_ERROR);
     pp_error_set(&err->e, "%s: %.*s", what, (int)strcspn(msg, "\n"), msg);
 }
@@ -70,23 +96,124 @@ static void on_notice(void *arg, const char *message)
     log_debug("postgresql: %.*s", (int)strcspn(message, "\n"), message);
 }
 
-PGconn *db_connect(struct db_error *err)
+/* No answer by the deadline, or the watch found the database stuck meanwhile. */
+static void timed_out(struct db_error *err, const char *what, double seconds)
 {
-    PGconn *c = PQconnectdb(conninfo ? conninfo : "");
+    counters_db_error();
+    memset(err, 0, sizeof(*err));
+    err->unavailable = err->timed_out = true;
+    if (!watching && atomic_load(&stuck))
+        pp_error_set(&err->e, "%s: the database does not answer", what);
+    else
+        pp_error_set(&err->e, "%s: no answer from the database within %.0f s", what, seconds);
+}
 
-    PQsetNoticeProcessor(c, on_notice, NULL);
+/* Wait until c's socket is ready for events, at most until deadline (and, but for the watch, no longer than
+ * the database is not stuck): 0, or -1 with err filled. */
+static int wait_socket(PGconn *c, short events, double deadline, double seconds, struct db_error *err)
+{
+    struct pollfd p = {.fd = PQsocket(c), .events = events};
+
+    if (p.fd < 0) {
+        set_error(err, c, NULL, "socket");
+        return -1;
+    }
+    for (;;) {
+        double left = deadline - clock_now();
+        int n;
+
+        if (left <= 0 || (!watching && atomic_load(&stuck))) {
+            timed_out(err, "wait", seconds);
+            return -1;
+        }
+        if ((n = poll(&p, 1, left < 0.1 ? (int)(left * 1000) + 1 : 100)) > 0)
+            return 0;
+        if (n < 0 && errno != EINTR) {
+            set_error(err, c, NULL, "poll");
+            return -1;
+        }
+    }
+}
+
+/* A connection of its own, made by deadline without blocking past it (seconds: the deadline's length, for
+ * the message), or NULL with err filled. */
+static PGconn *connect_by(double deadline, double seconds, struct db_error *err)
+{
+    PGconn *c = PQconnectStart(conninfo ? conninfo : "");
+    PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+
+    if (!c) {
+        pp_error_set(&err->e, "connect: out of memory");
+        return NULL;
+    }
+    while (PQstatus(c) != CONNECTION_BAD && st != PGRES_POLLING_OK && st != PGRES_POLLING_FAILED) {
+        if (wait_socket(c, st == PGRES_POLLING_READING ? POLLIN : POLLOUT, deadline, seconds, err)) {
+            if (err->timed_out)
+                pp_error_set(&err->e, "connect: no answer from the database within %.0f s", seconds);
+            PQfinish(c);
+            return NULL;
+        }
+        st = PQconnectPoll(c);
+    }
     if (PQstatus(c) != CONNECTION_OK) {
         set_error(err, NULL, NULL, "connect");
         pp_error_set(&err->e, "connect: %.*s", (int)strcspn(PQerrorMessage(c), "\n"), PQerrorMessage(c));
         PQfinish(c);
         return NULL;
     }
+    PQsetNoticeProcessor(c, on_notice, NULL);
     return c;
 }
 
-static struct thread_conn *thread_conn(struct db_error *err, bool *fresh)
+PGconn *db_connect(struct db_error *err)
+{
+    double seconds = (double)atomic_load(&timeout_s) + DB_MARGIN_S;
+
+    memset(err, 0, sizeof(*err));
+    return connect_by(clock_now() + seconds, seconds, err);
+}
+
+/* The one result of the statement just sent on c (PQsend*), awaited by deadline without blocking past it;
+ * NULL with err filled when none came (the connection is then in an unknown state: the caller closes it). */
+static PGresult *await_result(PGconn *c, double deadline, double seconds, struct db_error *err)
+{
+    PGresult *res = NULL, *next;
+    int f;
+
+    while ((f = PQflush(c)) == 1)
+        if (wait_socket(c, POLLIN | POLLOUT, deadline, seconds, err) || !PQconsumeInput(c))
+            goto fail;
+    if (f < 0)
+        goto fail;
+    for (;;) {
+        while (PQisBusy(c))
+            if (wait_socket(c, POLLIN, deadline, seconds, err) || !PQconsumeInput(c))
+                goto fail;
+        if (!(next = PQgetResult(c)))
+            return res;
+        if (res && PQresultStatus(res) == PGRES_FATAL_ERROR)
+            PQclear(next); /* the error stays the answer */
+        else {
+            PQclear(res);
+            res = next;
+        }
+    }
+fail:
+    PQclear(res);
+    if (!err->e.msg[0])
+        set_error(err, c, NULL, "query");
+    return NULL;
+}
+
+static PGresult *exec_sent(struct thread_conn *tc, int sent, double deadline, double seconds,
+                           struct db_error *err);
+
+/* This thread's connection, made by deadline when it has none, with db_timeout_s as its statement_timeout. */
+static struct thread_conn *thread_conn(double deadline, double seconds, struct db_error *err, bool *fresh)
 {
     struct thread_conn *tc = pthread_getspecific(conn_key);
+    long want = atomic_load(&timeout_s);
+    char set[64];
 
     if (!tc) {
         tc = calloc(1, sizeof(*tc));
@@ -103,8 +230,18 @@ static struct thread_conn *thread_conn(struct db_error *err, bool *fresh)
     if (!tc->conn) {
         *fresh = true;
         tc->nprepared = 0;
-        if (!(tc->conn = db_connect(err)))
+        tc->timeout_s = 0;
+        if (!(tc->conn = connect_by(deadline, seconds, err)))
             return NULL;
+        PQsetnonblocking(tc->conn, 1);
+    }
+    if (tc->timeout_s != want) { /* a new connection, or db_timeout_s reloaded */
+        PGresult *res;
+        snprintf(set, sizeof(set), "SET statement_timeout = %ld", want * 1000);
+        if (!(res = exec_sent(tc, PQsendQuery(tc->conn, set), deadline, seconds, err)))
+            return NULL;
+        PQclear(res);
+        tc->timeout_s = want;
     }
     return tc;
 }
@@ -118,40 +255,85 @@ static bool read_only(const char *sql)
            !strstr(sql, "DELETE");
 }
 
-static PGresult *query_once(const char *sql, int nparams, const char *const *params, bool *fresh,
-                            struct db_error *err);
+static PGresult *query_once(const char *sql, int nparams, const char *const *params, double seconds,
+                            bool *fresh, struct db_error *err);
 
-/* After a failure that means the connection is gone (PostgreSQL restarted, killed, unreachable), close it so
- * the next statement on this thread connects afresh instead of finding out on its next use. A read that
- * failed so on a connection it reused (it may have died idle) is run once more on a new one. */
-PGresult *db_query(const char *sql, int nparams, const char *const *params, struct db_error *err)
+/* While the database is stuck, a call fails at once (but the watch's). 0, or -1 with err filled. */
+static int gate(struct db_error *err)
+{
+    memset(err, 0, sizeof(*err));
+    if (watching || !atomic_load(&stuck))
+        return 0;
+    err->unavailable = err->timed_out = true;
+    pp_error_set(&err->e, "the database does not answer (no answer to SELECT 1 within %.0f s)", DB_PROBE_S);
+    return -1;
+}
+
+static PGresult *query(const char *sql, int nparams, const char *const *params, double seconds,
+                       struct db_error *err)
 {
     bool fresh = false;
     PGresult *res;
 
-    memset(err, 0, sizeof(*err));
-    res = query_once(sql, nparams, params, &fresh, err);
-
-    if (res || !err->unavailable)
-        return res;
-    db_thread_close();
-    if (fresh || !read_only(sql))
+    if (gate(err))
         return NULL;
-    log_debug("database connection lost: %s; retrying the read on a new connection", err->e.msg);
-    res = query_once(sql, nparams, params, &fresh, err);
-    if (!res && err->unavailable)
+    res = query_once(sql, nparams, params, seconds, &fresh, err);
+    if (!res && err->unavailable) {
         db_thread_close();
+        if (!fresh && !err->timed_out && read_only(sql)) {
+            log_debug("database connection lost: %s; retrying the read on a new connection", err->e.msg);
+            res = query_once(sql, nparams, params, seconds, &fresh, err);
+            if (!res && err->unavailable)
+                db_thread_close();
+        }
+    }
     return res;
 }
 
-/* Run sql on tc's connection, preparing it there the first time. */
+/* After a failure that means the connection is gone (PostgreSQL restarted, killed, unreachable, or no answer
+ * by the deadline), close it so the next statement on this thread connects afresh instead of finding out on
+ * its next use. A read that failed so on a connection it reused (it may have died idle) is run once more on
+ * a new one, unless it got no answer. */
+PGresult *db_query(const char *sql, int nparams, const char *const *params, struct db_error *err)
+{
+    return query(sql, nparams, params, (double)atomic_load(&timeout_s) + DB_MARGIN_S, err);
+}
+
+PGresult *db_query_probe(const char *sql, int nparams, const char *const *params, struct db_error *err)
+{
+    return query(sql, nparams, params, DB_PROBE_S, err);
+}
+
+/* The result of what was just sent on tc's connection (sent: PQsend*'s answer), by deadline; NULL with err
+ * filled when the statement failed or no answer came. */
+static PGresult *exec_sent(struct thread_conn *tc, int sent, double deadline, double seconds,
+                           struct db_error *err)
+{
+    PGresult *res;
+    ExecStatusType st;
+
+    if (!sent) {
+        set_error(err, tc->conn, NULL, "send");
+        return NULL;
+    }
+    if (!(res = await_result(tc->conn, deadline, seconds, err)))
+        return NULL;
+    st = PQresultStatus(res);
+    if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
+        set_error(err, tc->conn, res, "query");
+        PQclear(res);
+        return NULL;
+    }
+    return res;
+}
+
+/* Run sql on tc's connection, preparing it there the first time, by deadline. */
 static PGresult *exec_on(struct thread_conn *tc, const char *sql, int nparams, const char *const *params,
-                         struct db_error *err)
+                         double deadline, double seconds, struct db_error *err)
 {
     char name[16];
     int idx = -1;
     PGresult *res;
-    ExecStatusType st;
 
     for (int i = 0; i < tc->nprepared; i++)
         if (tc->prepared[i] == sql)
@@ -163,71 +345,68 @@ static PGresult *exec_on(struct thread_conn *tc, const char *sql, int nparams, c
         }
         idx = tc->nprepared;
         snprintf(name, sizeof(name), "s%d", idx);
-        res = PQprepare(tc->conn, name, sql, nparams, NULL);
-        if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-            set_error(err, tc->conn, res, "prepare");
-            PQclear(res);
+        if (!(res = exec_sent(tc, PQsendPrepare(tc->conn, name, sql, nparams, NULL), deadline, seconds, err)))
             return NULL;
-        }
         PQclear(res);
         tc->prepared[tc->nprepared++] = sql;
     }
     snprintf(name, sizeof(name), "s%d", idx);
-    res = PQexecPrepared(tc->conn, name, nparams, params, NULL, NULL, 0);
-    st = PQresultStatus(res);
-    if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
-        set_error(err, tc->conn, res, "query");
-        PQclear(res);
-        return NULL;
-    }
-    return res;
+    return exec_sent(tc, PQsendQueryPrepared(tc->conn, name, nparams, params, NULL, NULL, 0), deadline,
+                     seconds, err);
 }
 
-static PGresult *query_once(const char *sql, int nparams, const char *const *params, bool *fresh,
-                            struct db_error *err)
+static PGresult *query_once(const char *sql, int nparams, const char *const *params, double seconds,
+                            bool *fresh, struct db_error *err)
 {
-    struct thread_conn *tc = thread_conn(err, fresh);
+    double deadline = clock_now() + seconds;
+    struct thread_conn *tc;
 
-    return tc ? exec_on(tc, sql, nparams, params, err) : NULL;
+    memset(err, 0, sizeof(*err));
+    tc = thread_conn(deadline, seconds, err, fresh);
+
+    return tc ? exec_on(tc, sql, nparams, params, deadline, seconds, err) : NULL;
 }
 
-/* A transaction statement on tc's connection; 0 or -1 with err filled. */
-static int exec_plain(struct thread_conn *tc, const char *sql, struct db_error *err)
+/* A transaction statement on tc's connection, by deadline; 0 or -1 with err filled. */
+static int exec_plain(struct thread_conn *tc, const char *sql, double deadline, double seconds,
+                      struct db_error *err)
 {
-    PGresult *res = PQexec(tc->conn, sql);
-    int rc = 0;
+    PGresult *res = exec_sent(tc, PQsendQuery(tc->conn, sql), deadline, seconds, err);
 
-    if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-        set_error(err, tc->conn, res, sql);
-        rc = -1;
-    }
     PQclear(res);
-    return rc;
+    return res ? 0 : -1;
 }
 
 PGresult *db_query_after(const char *first_sql, int nfirst, const char *const *first_params, const char *sql,
                          int nparams, const char *const *params, struct db_error *err)
 {
     bool fresh = false;
-    struct thread_conn *tc;
+    double seconds = (double)atomic_load(&timeout_s) + DB_MARGIN_S, deadline = clock_now() + seconds;
+    struct thread_conn *tc = NULL;
     PGresult *res = NULL, *first;
 
-    memset(err, 0, sizeof(*err));
-    if (!(tc = thread_conn(err, &fresh)))
+    if (gate(err))
         return NULL;
-    if (exec_plain(tc, "BEGIN", err))
+    if (!(tc = thread_conn(deadline, seconds, err, &fresh)))
         goto fail;
-    if (!(first = exec_on(tc, first_sql, nfirst, first_params, err)))
+    if (exec_plain(tc, "BEGIN", deadline, seconds, err))
+        goto fail;
+    if (!(first = exec_on(tc, first_sql, nfirst, first_params, deadline, seconds, err)))
         goto fail;
     PQclear(first);
-    if (!(res = exec_on(tc, sql, nparams, params, err)) || exec_plain(tc, "COMMIT", err))
+    if (!(res = exec_on(tc, sql, nparams, params, deadline, seconds, err)) ||
+        exec_plain(tc, "COMMIT", deadline, seconds, err))
         goto fail;
     return res;
 fail:
     PQclear(res);
-    if (PQstatus(tc->conn) == CONNECTION_OK && PQtransactionStatus(tc->conn) != PQTRANS_IDLE)
-        PQclear(PQexec(tc->conn, "ROLLBACK"));
-    if (err->unavailable || PQstatus(tc->conn) != CONNECTION_OK)
+    if (tc && !err->unavailable && PQstatus(tc->conn) == CONNECTION_OK &&
+        PQtransactionStatus(tc->conn) != PQTRANS_IDLE) {
+        struct db_error rollback; /* err keeps why */
+        exec_plain(tc, "ROLLBACK", clock_now() + DB_PROBE_S, DB_PROBE_S, &rollback);
+    }
+    if (!tc || err->unavailable || PQstatus(tc->conn) != CONNECTION_OK ||
+        PQtransactionStatus(tc->conn) != PQTRANS_IDLE)
         db_thread_close();
     return NULL;
 }
@@ -238,4 +417,57 @@ void db_thread_close(void)
 
     thread_conn_free(tc);
     pthread_setspecific(conn_key, NULL);
+}
+
+struct db_watch {
+    pthread_t thread;
+    atomic_bool stop;
+};
+
+/* The watch: SELECT 1 once a second within DB_PROBE_S on this thread's connection; the database is stuck
+ * while that gets no answer (a refused connection is not stuck: it fails fast on its own). */
+static void *watch(void *arg)
+{
+    struct db_watch *w = arg;
+
+    watching = true;
+    while (!atomic_load(&w->stop)) {
+        struct db_error err;
+        PGresult *res = query("SELECT 1", 0, NULL, DB_PROBE_S, &err);
+        bool silent = !res && err.timed_out;
+
+        PQclear(res);
+        if (silent && !atomic_load(&stuck))
+            log_warn("database: %s; every call fails at once until it answers", err.e.msg);
+        else if (!silent && atomic_load(&stuck))
+            log_notice("database: answering again");
+        atomic_store(&stuck, silent);
+        for (int i = 0; i < 10 && !atomic_load(&w->stop); i++)
+            poll(NULL, 0, 100);
+    }
+    db_thread_close();
+    return NULL;
+}
+
+int db_watch_start(struct db_watch **out, struct pp_error *err)
+{
+    struct db_watch *w = calloc(1, sizeof(*w));
+
+    if (!w)
+        return pp_error_set(err, "out of memory");
+    if (pthread_create(&w->thread, NULL, watch, w)) {
+        free(w);
+        return pp_error_set(err, "cannot start the database watch thread");
+    }
+    *out = w;
+    return 0;
+}
+
+void db_watch_stop(struct db_watch *w)
+{
+    if (!w)
+        return;
+    atomic_store(&w->stop, true);
+    pthread_join(w->thread, NULL);
+    free(w);
 }

@@ -1,7 +1,9 @@
 /*
  * db: PostgreSQL access for ppbenchd. Each thread has its own connection (created on first use, re-created
  * after a failure); statements are prepared on each connection the first time they run there, keyed by their
- * SQL text, which lives next to the code that uses it. Every query is parameterised.
+ * SQL text, which lives next to the code that uses it. Every query is parameterised. Every connection and
+ * statement has a deadline (db_configure): a database that does not answer fails the call as unavailable
+ * instead of holding its thread, and while it stays silent (db_watch_start) other calls fail at once.
  */
 #ifndef PP_DB_H
 #define PP_DB_H
@@ -15,17 +17,29 @@ struct db_error {
     struct pp_error e; /* for the log: may hold libpq's text, never sent to a client */
     char sqlstate[6];  /* "23505" etc., "" when none */
     bool unavailable;  /* the database could not be reached: answer 503 */
+    bool timed_out;    /* it gave no answer by the deadline, or is stuck (unavailable too) */
 };
+
+struct db_watch;
 
 /* Before any thread queries. conninfo is copied. */
 void db_init(const char *conninfo);
 
-/* A new connection of its own (LISTEN, migrations), or NULL. The caller PQfinish()es it. */
+/* The statement deadline in seconds (db_timeout_s): each connection's statement_timeout, and how long a call
+ * waits for an answer (2 s more). Any thread, any time (SIGHUP); a connection takes a new value at its next
+ * statement. */
+void db_configure(long statement_timeout_s);
+
+/* A new connection of its own (LISTEN, migrations; blocking, no statement_timeout), made within the deadline,
+ * or NULL. The caller PQfinish()es it. */
 PGconn *db_connect(struct db_error *err);
 
 /* Run a statement on this thread's connection with text parameters (NULL is SQL NULL). Returns the result
  * (caller PQclear()s) or NULL with err filled. The statement is prepared once per connection. */
 PGresult *db_query(const char *sql, int nparams, const char *const *params, struct db_error *err);
+
+/* db_query for a probe (readyz): an answer within 2 s, or unavailable. */
+PGresult *db_query_probe(const char *sql, int nparams, const char *const *params, struct db_error *err);
 
 /* Two statements in one transaction on this thread's connection: first_sql (a lock), then sql, whose
  * snapshot (READ COMMITTED) is taken after first_sql ran, so it sees what committed while first_sql waited.
@@ -33,6 +47,11 @@ PGresult *db_query(const char *sql, int nparams, const char *const *params, stru
  * twice: a connection that broke is closed and the caller answers as for any failure. */
 PGresult *db_query_after(const char *first_sql, int nfirst, const char *const *first_params, const char *sql,
                          int nparams, const char *const *params, struct db_error *err);
+
+/* The watch thread (the daemon, after startup): SELECT 1 once a second; while that gets no answer within 2 s
+ * the database is stuck: every call fails at once as unavailable, and calls waiting on it give up. */
+int db_watch_start(struct db_watch **out, struct pp_error *err) PP_WUR;
+void db_watch_stop(struct db_watch *w);
 
 /* Close this thread's connection (thread exit, tests). */
 void db_thread_close(void);

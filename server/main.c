@@ -19,23 +19,26 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
-#include "server/api.h"
-#include "server/auth.h"
-#include "server/config.h"
-#include "server/db.h"
-#include "server/http.h"
-#include "lib/log.h"
-#include "server/migrate.h"
-#include "server/notify.h"
-#include "server/slurm.h"
-#include "server/alerts.h"
-#include "server/health.h"
-#include "server/counters.h"
 #include "lib/clock.h"
-#include "server/pgembed.h"
+#include "lib/log.h"
+#include "server/api/api.h"
+#include "server/api/routes.h"
+#include "server/config.h"
+#include "server/counters.h"
+#include "server/db.h"
+#include "server/embed/pgembed.h"
+#include "server/embed/statedir.h"
+#include "server/embed/supervise.h"
+#include "server/fleet/alerts.h"
+#include "server/fleet/health.h"
+#include "server/fleet/notify.h"
+#include "server/http/auth.h"
+#include "server/http/http.h"
+#include "server/migrate.h"
+#include "server/slurm/executor.h"
+#include "server/slurm/node.h"
+#include "server/slurm/slurm.h"
 #include "server/spawn.h"
-#include "server/statedir.h"
-#include "server/supervise.h"
 
 struct options {
     const char *config_file;
@@ -295,8 +298,10 @@ static void apply_settings(const struct config *c)
     s.exclusive_on = config_exclusive_json(c, s.exclusive, sizeof(s.exclusive));
     http_set_limits((size_t)c->max_body_bytes, c->require_read_token);
     api_configure(&s);
+    notify_configure(c->lease_s, c->queue_timeout_s);
+    db_configure(c->db_timeout_s);
     health_configure(&h);
-    alerts_configure(c->webhook_url, c->drain_hook);
+    alerts_configure(c->webhook_url, c->drain_hook, c->drain_hook_timeout_s);
     counters_configure(c->metrics_max_series);
 }
 
@@ -345,6 +350,7 @@ int main(int argc, char **argv)
     struct pp_error err;
     struct pgembed *pg = NULL;
     struct notifier *notifier = NULL;
+    struct db_watch *watch = NULL;
     struct slurm *slurm = NULL;
     struct alerts *alerts = NULL;
     struct http_server *http = NULL;
@@ -373,7 +379,7 @@ int main(int argc, char **argv)
     }
     apply_settings(&o.cfg);
     /* The OOM killer should take a benchmark (a worker's job child) long before ppbenchd or the embedded
-     * PostgreSQL, which inherits this score; supervised workers go back to 0 (server/supervise.c). */
+     * PostgreSQL, which inherits this score; supervised workers go back to 0 (server/embed/supervise.c). */
     spawn_oom_score("-500");
     if ((sfd = signals_fd()) < 0) {
         log_err("signalfd: %s", strerror(errno));
@@ -388,7 +394,7 @@ int main(int argc, char **argv)
         log_err("startup: %s", err.msg);
         goto out;
     }
-    if (notify_start(&notifier, &err) || alerts_start(&alerts, &err) ||
+    if (db_watch_start(&watch, &err) || notify_start(&notifier, &err) || alerts_start(&alerts, &err) ||
         http_start(addr, port, (unsigned)o.cfg.threads, (unsigned)o.cfg.max_connections,
                    (unsigned)o.cfg.connection_timeout_s, (unsigned)o.cfg.request_timeout_s,
                    (unsigned)o.cfg.max_connections_per_ip, api_routes, &http, &err)) {
@@ -467,6 +473,7 @@ out:
     http_stop(http);
     notify_stop(notifier);
     alerts_stop(alerts);
+    db_watch_stop(watch);
     db_thread_close();
     pgembed_stop(pg);
     if (lock_fd >= 0)

@@ -16,7 +16,7 @@
  * functions and types, so such a dependency would stop the migration with PostgreSQL's message rather than be
  * dropped with them.
  */
-#include "migrate.h"
+#include "server/migrate.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

@@ -1,7 +1,8 @@
 /*
- * spawn: the clean slate a daemon's child needs. Runs in a forked child only.
+ * spawn: the clean slate a daemon's child needs (in a forked child only), and the process group of a child
+ * that may have to be killed with what it started.
  */
-#include "spawn.h"
+#include "server/spawn.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -45,4 +46,22 @@ void spawn_oom_score(const char *adj)
         /* not permitted: keep the inherited score */
     }
     close(fd);
+}
+
+void spawn_own_group(void)
+{
+    setpgid(0, 0);
+}
+
+void spawn_own_group_of(pid_t pid)
+{
+    setpgid(pid, pid); /* EACCES once the child has exec'd: it made its group itself by then */
+}
+
+void spawn_kill_group(pid_t pid)
+{
+    if (pid <= 0)
+        return;
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
 }

@@ -1,14 +1,14 @@
 // compare: two sides side by side, kernel by kernel: two runs (jobs), two platforms or two models (any side is
 // a job, or a platform and model, of one suite). Each row is one problem (suite, kernel, precision, size and
 // the result's problem key); a side's figure is its job's result, or the best verified one of the platform and
-// model. The change is B against A in %, and it is "beyond the noise" when it exceeds twice the larger
-// coefficient of variation (stddev / mean of the timed samples) of the two results: within that, the two
-// cannot be told apart. Flagged results are left out of both sides, with a line saying how many, unless the
+// model. B against A is a ratio (+4.2 % near 1, ×112 past a factor of two; verdict below says when it is beyond
+// the noise), with a chart of both sides per problem beside the table. Flagged results are left out of both sides, with a line saying how many, unless the
 // switch includes them (ui.js flaggedSplit; then they count as any other and carry their badges).
 // #/compare?a_job=12&b_job=13, #/compare?suite=stream&a_platform=h/cpu0&a_model=openmp&
 // b_platform=h/gpu0&b_model=opencl&include_flagged=true. Results from GET /api/v1/results (filtered in the server).
-import {api, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue, hiddenLine, includeFlagged,
-        num, option, platformsById, resultLink, setQuery, suites, figureLabel, figureValue} from './ui.js';
+import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
+        hiddenLine, includeFlagged, num, option, platformsById, plural, resultLink, setQuery, suites, wantsLog, figureLabel,
+        figureValue} from './ui.js';
 
 const LIMIT = 1000;
 
@@ -45,17 +45,65 @@ function bestByProblem(results, catalog) {
     return out;
 }
 
+// B against A: the ratio of their figures, and whether it is beyond the noise: twice the larger coefficient of
+// variation of the two results' timed samples; where one has none (an import keeps its table's min, mean and
+// max times only), beyond the larger spread of the two, max/min of the samples (B outside every ratio the
+// samples of either side span); with neither, the noise is unknown and the ratio is still shown.
 export function verdict(a, b, va, vb) {
     if (!(va > 0) || !(vb > 0))
-        return {change: null, text: 'n/a', cls: 'noise'};
-    const change = (vb - va) / va;
+        return {ratio: null, text: 'n/a', cls: 'noise'};
+    const ratio = vb / va, change = ratio - 1;
+    const dir = change > 0 ? 'up' : 'down';
     const cvs = [a.cv, b.cv].filter((c) => c !== null && c !== undefined);
-    if (cvs.length < 2)
-        return {change, text: 'noise unknown', cls: 'noise'};
-    const noise = 2 * Math.max(...cvs);
-    if (Math.abs(change) <= noise)
-        return {change, text: `within the noise (±${(100 * noise).toFixed(1)} %)`, cls: 'noise'};
-    return {change, text: `beyond the noise (±${(100 * noise).toFixed(1)} %)`, cls: change > 0 ? 'up' : 'down'};
+    if (cvs.length === 2) {
+        const noise = 2 * Math.max(...cvs);
+        return Math.abs(change) <= noise ? {ratio, text: `within the noise (±${(100 * noise).toFixed(1)} %)`, cls: 'noise'}
+                                         : {ratio, text: `beyond the noise (±${(100 * noise).toFixed(1)} %)`, cls: dir};
+    }
+    const spreads = [a.max_min, b.max_min].filter((m) => m !== null && m !== undefined && m >= 1);
+    if (spreads.length === 2) {
+        const s = Math.max(...spreads);
+        const within = ratio <= s && ratio >= 1 / s;
+        return {ratio, text: `${within ? 'within' : 'beyond'} the spread of the samples (max/min ×${s.toFixed(3)}; ` +
+                             'no cv for an import)', cls: within ? 'noise' : dir};
+    }
+    return {ratio, text: 'noise unknown', cls: 'noise'};
+}
+
+// A ratio as a reader takes it in: "+4.2 %" near 1, "×112" or "÷35" past a factor of two.
+export function ratioText(ratio) {
+    if (ratio === null)
+        return '';
+    const f = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+    if (ratio >= 2)
+        return `×${f(ratio)}`;
+    if (ratio <= 0.5)
+        return `÷${f(1 / ratio)}`;
+    return `${ratio >= 1 ? '+' : ''}${(100 * (ratio - 1)).toFixed(1)} %`;
+}
+
+// Bars of A and B per problem, one chart per figure of merit (GB/s, GFLOP/s, ...), the axis logarithmic where
+// the figures ask for it (ui.js wantsLog).
+function compareCharts(ctx, parent, rows) {
+    const byUnit = new Map();
+    for (const x of rows) {
+        if (!byUnit.has(x.unit))
+            byUnit.set(x.unit, []);
+        byUnit.get(x.unit).push(x);
+    }
+    for (const [unit, list] of byUnit) {
+        const log = wantsLog(list.flatMap((x) => [x.va, x.vb]));
+        chart(ctx, parent, 60 + 34 * list.length, {
+            label: `${unit}: A and B per problem`,
+            type: 'bar',
+            data: {labels: list.map((x) => x.label),
+                   datasets: [{label: 'A', data: list.map((x) => x.va), backgroundColor: COLORS[0]},
+                              {label: 'B', data: list.map((x) => x.vb), backgroundColor: COLORS[1]}]},
+            options: {indexAxis: 'y',
+                      scales: {x: {type: log ? 'logarithmic' : 'linear', beginAtZero: !log,
+                                   title: {display: true, text: `${unit}${log ? ' (logarithmic)' : ''}`}}}},
+        });
+    }
 }
 
 function sideForm(f, side, platforms, models) {
@@ -68,7 +116,9 @@ function sideForm(f, side, platforms, models) {
                     [...platforms.keys()].map((p) => option(p, p, p === f[`${side}_platform`])))),
               el('label', {class: 'filter'}, 'model',
                  el('select', {name: `${side}_model`}, option('', 'any'),
-                    models.map((m) => option(m, m, m === f[`${side}_model`])))));
+                    // an imported model (kokkos, ...) is not one of the catalogue's: kept when the link names it
+                    [...new Set([...models, f[`${side}_model`]].filter(Boolean))]
+                        .map((m) => option(m, m, m === f[`${side}_model`])))));
 }
 
 export async function render(root, route, ctx) {
@@ -86,11 +136,12 @@ export async function render(root, route, ctx) {
     const body = el('div', {id: 'compare-body'});
     root.append(el('h1', {}, 'Compare'),
                 el('p', {class: 'muted'}, 'two runs (job ids), two platforms or two models, kernel by kernel; ' +
-                   'a change is beyond the noise when it exceeds twice the larger coefficient of variation of ' +
-                   'the two results'), filters, body);
+                   'B / A is beyond the noise when it exceeds twice the larger coefficient of variation of ' +
+                   'the two results, or, for an import (no samples kept), the larger spread max/min of the two'), filters, body);
 
     async function load() {
         const qa = sideQuery(f, 'a'), qb = sideQuery(f, 'b');
+        destroyCharts(body);
         body.replaceChildren();
         if (!qa || !qb) {
             body.append(empty('choose both sides: a job id, or a platform (and model) for A and for B'));
@@ -110,15 +161,20 @@ export async function render(root, route, ctx) {
             body.append(empty(`no ${hidden ? 'unflagged ' : ''}verified results on either side`));
             return;
         }
-        let beyond = 0;
+        let beyond = 0, unknown = 0;
+        const bars = [];
         const rows = keys.map((k) => {
             const a = A.get(k), b = B.get(k);
             const r = a || b;
             const suite = catalog.suites.find((s) => s.name === r.suite) || {};
             const va = a ? figureValue(suite.figure, a) : null, vb = b ? figureValue(suite.figure, b) : null;
-            const v = a && b ? verdict(a, b, va, vb) : {change: null, text: `only in ${a ? 'A' : 'B'}`, cls: 'noise'};
+            const v = a && b ? verdict(a, b, va, vb) : {ratio: null, text: `only in ${a ? 'A' : 'B'}`, cls: 'noise'};
             if (v.cls === 'up' || v.cls === 'down')
                 beyond++;
+            if (v.text === 'noise unknown')
+                unknown++;
+            bars.push({unit: figureLabel(suite.figure), label: `${r.suite}.${r.kernel} ${r.precision} ${r.size}`,
+                       va: va ?? null, vb: vb ?? null});
             const cell = (x, val) => (x ? [num(val), ' ', el('small', {class: 'muted'},
                                                             x.cv === null || x.cv === undefined ? ''
                                                                 : `cv ${(100 * x.cv).toFixed(1)} %`),
@@ -127,15 +183,17 @@ export async function render(root, route, ctx) {
             return el('tr', {'data-key': k.replaceAll('\u0000', '/')},
                       el('td', {}, `${r.suite}.${r.kernel}`), el('td', {}, r.precision), el('td', {}, String(r.size)),
                       el('td', {}, figureLabel(suite.figure)), el('td', {}, cell(a, va)), el('td', {}, cell(b, vb)),
-                      el('td', {class: `change ${v.cls}`},
-                         v.change === null ? '' : `${v.change >= 0 ? '+' : ''}${(100 * v.change).toFixed(1)} %`),
+                      el('td', {class: `change ${v.cls}`}, ratioText(v.ratio)),
                       el('td', {class: `verdict ${v.cls}`}, v.text));
         });
         body.append(el('p', {id: 'compare-summary'},
-                       `${keys.length} problems, ${beyond} changed beyond the noise`),
+                       `${plural(keys.length, 'problem')}, ${beyond} changed beyond the noise` +
+                       (unknown ? `, ${unknown} whose noise is unknown` : '')));
+        compareCharts(ctx, body, bars);
+        body.append(
                     el('table', {id: 'compare-table'},
                        el('thead', {}, el('tr', {}, ['problem', 'precision', 'size', 'figure', 'A', 'B',
-                                                      'change (B vs A)', ''].map((h) => el('th', {}, h)))),
+                                                      'B / A', ''].map((h) => el('th', {}, h)))),
                        el('tbody', {}, rows)));
     }
 

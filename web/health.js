@@ -7,7 +7,8 @@
 // run now, last outcome).
 // Refreshed every 10 s. Calls GET /api/v1/health and /api/v1/schedules; POST /api/v1/schedules[/{id}/...]
 // and /api/v1/health/clear with the saved (admin) token. Styles are inline: this page owns no CSS.
-import {ago, api, el, empty, errorBox, pageHref, table, when} from './ui.js';
+import {ago, api, badge, el, empty, errorBox, option, pageHref, plural, suites, table, tick, when} from './ui.js';
+import {paramInput, paramValue} from './submit.js';
 
 const REFRESH_MS = 10000;
 
@@ -62,8 +63,10 @@ function scheduleRows(list, act) {
                      s.name, el('code', {}, s.spec), `${s.suite} ${s.model} ${(s.kernels || []).join(',')}`,
                      Object.entries(s.selector || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'every platform',
                      s.paused ? 'paused' : when(s.due_at),
-                     s.last ? `${ago(s.last.fired_at)}: ${s.last.jobs.length} jobs` : 'never',
-                     s.last ? el('span', {class: 'reason'}, s.last.outcome) : '',
+                     s.last ? `${ago(s.last.fired_at)}: ${plural(s.last.jobs.length, 'job')}` : 'never',
+                     s.last ? (['succeeded', 'failed', 'running'].includes(s.last.outcome) ? badge(s.last.outcome)
+                                                                                           : el('span', {class: 'reason'}, s.last.outcome))
+                            : '',
                      el('span', {style: 'display:flex;gap:6px'},
                         el('button', {type: 'button', onclick: () => act(s.id, s.paused ? 'resume' : 'pause')},
                            s.paused ? 'resume' : 'pause'),
@@ -71,18 +74,45 @@ function scheduleRows(list, act) {
                  ]));
 }
 
-function scheduleForm(onCreate) {
-    const f = el('form', {class: 'job-form', style: 'display:flex;flex-wrap:wrap;gap:8px;align-items:end'},
-                 ...[['name', 'nightly-gpus'], ['spec', '30 2 * * *'], ['suite', 'stream'], ['model', 'openmp'],
-                     ['kernels', 'triad'], ['kind', 'gpu'], ['host', 'node*']].map(([n, ph]) =>
-                     el('label', {}, n, el('br'), el('input', {name: n, placeholder: ph, size: 12}))),
+// The form of a new schedule: the suite, model and kind offered as choices, the suite's kernels as ticks and its
+// parameters as the Submit page takes them (the catalogue, GET /api/v1/suites); the API checks what is sent.
+function scheduleForm(catalog, onCreate) {
+    const suiteSel = el('select', {name: 'suite'}, catalog.suites.map((x) => option(x.name, x.name)));
+    const modelSel = el('select', {name: 'model'}, catalog.models.map((m) => option(m, m)));
+    const kernels = el('span', {class: 'checks', id: 'schedule-kernels'});
+    const params = el('div', {id: 'schedule-params'});
+    const f = el('form', {class: 'job-form', id: 'schedule-form'},
+                 el('div', {style: 'display:flex;flex-wrap:wrap;gap:8px;align-items:end'},
+                    el('label', {}, 'name', el('br'), el('input', {name: 'name', placeholder: 'nightly-gpus', size: 14})),
+                    el('label', {}, 'spec (cron, UTC)', el('br'),
+                       el('input', {name: 'spec', placeholder: '30 2 * * *', size: 12})),
+                    el('label', {}, 'suite', el('br'), suiteSel), el('label', {}, 'model', el('br'), modelSel),
+                    el('label', {}, 'kind', el('br'),
+                       el('select', {name: 'kind'}, option('', 'any'), ['cpu', 'gpu', 'accel'].map((k) => option(k, k)))),
+                    el('label', {}, 'host', el('br'), el('input', {name: 'host', placeholder: 'node* (any)', size: 12}))),
+                 el('div', {style: 'margin:8px 0'}, 'kernels ', kernels), params,
                  el('button', {type: 'submit'}, 'create'));
+    const suite = () => catalog.suites.find((x) => x.name === suiteSel.value) || catalog.suites[0];
+    function fill() {
+        kernels.replaceChildren(...suite().kernels.map((k) => tick('checkbox', 'kernel', k, true, k)));
+        params.replaceChildren(...suite().params.map((p) => paramInput(p, modelSel.value)));
+    }
+    suiteSel.addEventListener('change', fill);
+    modelSel.addEventListener('change', fill);
+    fill();
     f.addEventListener('submit', (ev) => {
         ev.preventDefault();
         const v = Object.fromEntries(new FormData(f).entries());
-        const body = {name: v.name, spec: v.spec, suite: v.suite, model: v.model};
-        if (v.kernels)
-            body.kernels = v.kernels.split(',').map((k) => k.trim()).filter(Boolean);
+        const s = suite();
+        const body = {name: v.name, spec: v.spec, suite: s.name, model: v.model, params: {}};
+        const ticked = [...kernels.querySelectorAll('input:checked')].map((i) => i.value);
+        if (ticked.length !== s.kernels.length)
+            body.kernels = ticked;
+        for (const p of s.params) {
+            const value = paramValue(p, f.querySelector(`[name="params.${p.name}"]`));
+            if (value !== undefined)
+                body.params[p.name] = value;
+        }
         const selector = {};
         if (v.kind)
             selector.kind = v.kind;
@@ -119,7 +149,7 @@ export async function render(root, route, ctx) {
     const scheduleAct = (id, verb) => act(() => api(`/api/v1/schedules/${id}/${verb}`, {method: 'POST', auth: true}),
                                           `${verb} schedule ${id}`);
     const create = (body) => act(() => api('/api/v1/schedules', {method: 'POST', body, auth: true}), 'create');
-    const form = scheduleForm(create);
+    const form = scheduleForm(await suites(), create);
 
     async function refresh() {
         const [doc, schedules] = await Promise.all([api('/api/v1/health'), api('/api/v1/schedules')]);
@@ -134,7 +164,7 @@ export async function render(root, route, ctx) {
                             : empty('no platforms yet: start a worker (see the Fleet page)');
         grid.replaceChildren(healthCounts(doc.counts, chosen),
                              chosen ? el('p', {class: 'note', id: 'health-filter'}, `only ${STATES[chosen].label}: `,
-                                         el('a', {href: pageHref('health')}, 'show all')) : null,
+                                         el('a', {href: pageHref('health')}, 'show all')) : '',
                              el('div', {style: 'height:12px'}),
                              platforms.length ? el('div', {class: 'devices', style: 'display:flex;flex-wrap:wrap;gap:10px'},
                                                    platforms.map((p) => tile(p, clear)))

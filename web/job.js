@@ -3,18 +3,26 @@
 // (array size, or lattice and sites) and variant, a table and bars of bandwidth (GFLOP/s for the lattice
 // suites), with % of peak where the platform has one (GET /api/v1/platforms). Its repeats for noise and its
 // note (why it ran again, or was flagged: docs/API.md) follow the events too; a queued job held back by one
-// measurement at a time per host says which running job holds it (waiting). Cancel posts
+// measurement at a time per host says which running job holds it (waiting), one no live worker serves says so
+// (warning). Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
 import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, link, num, pageHref, pct,
-        peakFraction, platformsById, resultLink, sizeText, table, variantText, when, suites, figureLabel,
-        figureValue} from './ui.js';
+        peakCell, peakFraction, platformsById, resultLink, sizeText, table, variantText, when, suites, figureLabel,
+        figureValue, figureFlops} from './ui.js';
 
-function resultsTable(results, platforms) {
+// The statistic a job's rates come from: the job's "timing" parameter where its suite takes one (best: the
+// minimum), else the suite's rule (GET /api/v1/suites; kernels/suite.c suite_timing).
+function jobTiming(job, suite) {
+    const t = (job.params || {}).timing;
+    return t === 'best' ? 'min' : t || suite.timing || '';
+}
+
+function resultsTable(results, platforms, timing) {
     return table(['result', 'kernel', 'GB/s', '% of peak', 'GFLOP/s', 'timing', 'min s', 'mean s', 'max s',
                   'timed samples', 'flags', 'verified'],
                  results.map((r) => [
-                     resultLink(r), r.kernel, gbs(r.bandwidth_bytes_per_s), pct(peakFraction(r, platforms)),
-                     num(r.gflops), r.timing || '', num(r.stats_s.min), num(r.stats_s.mean), num(r.stats_s.max),
+                     resultLink(r), r.kernel, gbs(r.bandwidth_bytes_per_s), peakCell(r, platforms),
+                     num(r.gflops), r.timing || timing, num(r.stats_s.min), num(r.stats_s.mean), num(r.stats_s.max),
                      String(r.stats_s.count), flagBadges(r),
                      r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`),
                  ]));
@@ -23,7 +31,7 @@ function resultsTable(results, platforms) {
 // Bars per kernel of the suite's figure of merit (GET /api/v1/suites: `figure`; ui.js figureValue).
 function resultsChart(ctx, parent, suite, results, platforms) {
     const ok = results.filter((r) => r.verified);
-    const flops = suite.figure === 'gflops' || suite.figure === 'interactions';
+    const flops = figureFlops(suite.figure);
     return chart(ctx, parent, 80 + 36 * ok.length, {
         label: `${figureLabel(suite.figure)} per kernel`,
         type: 'bar',
@@ -80,6 +88,8 @@ export async function render(root, route, ctx) {
     const noteEl = el('dd', {id: 'job-note'}, job.note || 'none');
     // a queued job held back by one measurement at a time per host: the running job that holds it
     const waitingEl = el('dd', {id: 'job-waiting'}, job.waiting || '-');
+    // a queued job no live worker serves (the server's warning): it may wait for ever
+    const warningEl = el('div', {id: 'job-warning', class: 'error', hidden: !job.warning}, job.warning || '');
     const where = job.platform ? link(pageHref('platform', {id: job.platform}), job.platform)
                                : `selector ${JSON.stringify(job.selector)}`;
     const ranOn = job.ran_on && job.ran_on !== job.platform ? ` (ran on ${job.ran_on})` : '';
@@ -94,7 +104,7 @@ export async function render(root, route, ctx) {
                    el('dt', {}, 'waiting'), waitingEl,
                    el('dt', {}, 'created'), el('dd', {}, when(job.created_at)),
                    el('dt', {}, 'started'), startedEl, el('dt', {}, 'finished'), finishedEl),
-                el('div', {class: 'progress'}, bar, ' ', barText, ' ', live), errorEl, actions, results);
+                warningEl, el('div', {class: 'progress'}, bar, ' ', barText, ' ', live), errorEl, actions, results);
 
     let state = job.state;
     let es = null;
@@ -128,11 +138,11 @@ export async function render(root, route, ctx) {
             results.append(empty(why[full.state] || 'no results: the job failed'));
             return;
         }
+        const suite = catalog.suites.find((s) => s.name === full.suite) || {};
         results.append(problemFacts(full.results));
-        resultsChart(ctx, results, catalog.suites.find((s) => s.name === full.suite) || {}, full.results,
-                     platforms);
+        resultsChart(ctx, results, suite, full.results, platforms);
         const all = pageHref('results', {suite: full.suite, platform: full.ran_on, model: full.model});
-        results.append(resultsTable(full.results, platforms),
+        results.append(resultsTable(full.results, platforms, jobTiming(full, suite)),
                        el('p', {}, link(all, 'all results of this platform and model')));
     }
 
@@ -153,8 +163,10 @@ export async function render(root, route, ctx) {
                 repeatsEl.textContent = String(data.repeats);
             if (data.note !== undefined)
                 noteEl.textContent = data.note || 'none';
-            if (state !== 'queued')
+            if (state !== 'queued') {
                 waitingEl.textContent = '-';
+                warningEl.hidden = true;
+            }
         }
         if (data.progress !== undefined) {
             bar.value = data.progress;

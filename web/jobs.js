@@ -2,7 +2,7 @@
 // platform, suite and tag (GET /api/v1/jobs?state=&platform=&suite=&tag=&cursor=), a page at a time ("more"
 // follows next_cursor). #/jobs?state=queued&platform=h/cpu0&suite=stream&tag=nightly. Fleet's queue depth
 // links here.
-import {TERMINAL, api, badge, el, empty, errorBox, link, option, pageHref, pct, platformsById, setQuery, table,
+import {TERMINAL, api, badge, el, empty, errorBox, link, option, pageHref, pct, platformsById, plural, setQuery, table,
         when, suites} from './ui.js';
 
 const PAGE = 50;
@@ -64,7 +64,7 @@ export async function render(root, route, ctx) {
         let cursor = doc.next_cursor;
         const more = el('button', {type: 'button', id: 'jobs-more'}, 'more');
         const say = () => {
-            count.textContent = `${shown} jobs${cursor ? ', more below' : ''}`;
+            count.textContent = `${plural(shown, 'job')}${cursor ? ', more below' : ''}`;
             more.hidden = !cursor;
         };
         more.addEventListener('click', async () => {

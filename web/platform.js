@@ -9,7 +9,7 @@
 // result's problem,
 // the verdict it got, the band of the baseline it was judged against (GET /api/v1/baselines?platform=&result=:
 // median +- z_limit x scale, drawn behind the lines, with the median dashed) and the result ringed.
-import {COLORS, ago, api, badge, chart, destroyCharts, el, empty, errorBox, errorBars, fact, figureSpread,
+import {color, ago, api, badge, chart, destroyCharts, el, empty, errorBox, errorBars, fact, figureSpread,
         flagBadges, flaggedSplit, flaggedSwitch, flaggedValue, gbs, hiddenLine, includeFlagged, link, num, option,
         pageHref, problemKey, resultHref, resultLink, setQuery, sizeText, table, variantText, when, suites} from './ui.js';
 
@@ -224,8 +224,8 @@ function historyChart(ctx, parent, results, metric, evidence) {
                             hi: spread ? spread[1] : null};
                 }),
                 problem: k,
-                borderColor: COLORS[i % COLORS.length],
-                backgroundColor: COLORS[i % COLORS.length],
+                borderColor: color(i),
+                backgroundColor: color(i),
                 pointStyle: series.get(k).map((r) => ((r.flags || []).length ? 'triangle' : 'circle')),
                 pointRadius: series.get(k).map((r) => ((r.flags || []).length ? 7 : 4)),
                 pointHoverRadius: 8,

@@ -13,7 +13,7 @@
 // switch includes them (include_flagged=true, sent to GET /api/v1/pp as is): then each figure of the PP table
 // that comes from a flagged result carries its badges (GET /api/v1/results/{id}: efficiencies carry no flags).
 // #/portability?problem=wilson.dslash&platforms=a,b&efficiency=app&precision=fp32&include_flagged=true
-import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSwitch, flaggedValue, gbs,
+import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSwitch, flaggedValue, gbs,
         hiddenLine, includeFlagged, link, num, option, pageHref, queryString, setQuery, sizeUnit, table, tick,
         suites} from './ui.js';
 
@@ -63,7 +63,7 @@ function cascade(ctx, parent, doc, names, apps, label, flagged = new Map()) {
             datasets: apps.map((a, i) => ({
                 label: `${a.application} (PP ${ppText(doc, a)})`,
                 data: sorted[i].map((e) => e.efficiency),
-                borderColor: COLORS[i % COLORS.length],
+                borderColor: color(i),
                 backgroundColor: 'rgba(0, 0, 0, 0)', // hollow markers: points that coincide stay visible
                 pointStyle: STYLES[i % STYLES.length],
                 pointRadius: 6 + (i % 3) * 2,
@@ -107,7 +107,7 @@ function cascade(ctx, parent, doc, names, apps, label, flagged = new Map()) {
         data: {
             labels: apps.map((a) => [a.application, `PP ${ppText(doc, a)}`]),
             datasets: [{label: 'PP', data: apps.map((a) => a.pp), minBarLength: 3, // PP 0 still draws a bar
-                        backgroundColor: apps.map((_, i) => COLORS[i % COLORS.length])}],
+                        backgroundColor: apps.map((_, i) => color(i))}],
         },
         options: {
             scales: {y: {min: 0, max, title: {display: true, text: 'PP (harmonic mean of the efficiencies)'}}},
@@ -120,6 +120,8 @@ function cascade(ctx, parent, doc, names, apps, label, flagged = new Map()) {
 // The navigation chart (paper 003 Fig. 13): PP against code convergence, one point per policy that has both.
 function navigation(ctx, parent, doc) {
     const pols = doc.policies.filter((p) => p.code_convergence !== null && p.pp !== null);
+    if (!pols.length)
+        return 0; // no empty frame: the note under the heading says why no policy has a point
     const box = el('div', {class: 'navigation'});
     parent.append(box);
     chart(ctx, box, 380, {
@@ -129,7 +131,7 @@ function navigation(ctx, parent, doc) {
             datasets: pols.map((p, i) => ({
                 label: `${p.policy} (PP ${num(p.pp, 3)}, convergence ${num(p.code_convergence, 3)})`,
                 data: [{x: p.code_convergence, y: p.pp}],
-                borderColor: COLORS[i % COLORS.length],
+                borderColor: color(i),
                 backgroundColor: 'rgba(0, 0, 0, 0)',
                 pointStyle: STYLES[i % STYLES.length],
                 pointRadius: 7 + (i % 3) * 2,
@@ -324,7 +326,7 @@ export async function render(root, route, ctx) {
         body.append(el('h3', {}, 'Navigation chart'));
         const drawn = navigation(ctx, body, pols);
         if (drawn < pols.policies.length)
-            body.append(el('p', {class: 'note'}, `${pols.policies.length - drawn} of ${pols.policies.length} `,
+            body.append(el('p', {class: 'note', id: 'navigation-note'}, `${pols.policies.length - drawn} of ${pols.policies.length} `,
                            'policies have no point: ',
                            [...new Set(pols.policies.filter((p) => p.code_convergence === null || p.pp === null)
                                .map((p) => p.divergence_note || p.pp_note || 'undefined'))].join('; ')));

@@ -8,16 +8,29 @@
 import {api, badge, el, empty, errorBox, fact, flagBadges, gbs, link, noiseText, num, pageHref, resultLink, sizeText,
         variantText, when, suites, figureLabel, figureValue} from './ui.js';
 
-// The provenance object flattened into rows: "backend.openmp.threads" -> 16, in the order the worker wrote.
+// The provenance object flattened into rows: "backend.openmp.threads" -> 16, in the order the worker wrote; an
+// array of objects row by row ("platform.devices[0].name"), an array of plain values on one row.
 function flatten(obj, prefix = '', out = []) {
     for (const [k, v] of Object.entries(obj || {})) {
         const key = prefix ? `${prefix}.${k}` : k;
-        if (v && typeof v === 'object' && !Array.isArray(v))
+        if (Array.isArray(v) && v.some((x) => x && typeof x === 'object'))
+            v.forEach((x, i) => (x && typeof x === 'object' ? flatten(x, `${key}[${i}]`, out)
+                                                            : out.push([`${key}[${i}]`, String(x)])));
+        else if (v && typeof v === 'object' && !Array.isArray(v))
             flatten(v, key, out);
         else
             out.push([key, Array.isArray(v) ? v.join(', ') : String(v)]);
     }
     return out;
+}
+
+// The timed samples' statistics that were stored (an import keeps min, mean and max only).
+function samplesText(r, s) {
+    const parts = [['min', s.min], ['median', s.median], ['mean', s.mean], ['max', s.max], ['stddev', s.stddev]]
+        .filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k} ${num(v)} s`).join(', ');
+    if (r.origin === 'import')
+        return `none stored (an import keeps its table's times only): ${parts || 'no times'}`;
+    return `${s.count ?? ''}: ${parts}`;
 }
 
 function adminForm(r, onDone) {
@@ -89,8 +102,7 @@ export async function render(root, route, ctx) {
                    fact('bandwidth', `${gbs(r.bandwidth_bytes_per_s)} GB/s (paper's bytes), ` +
                         `${gbs(r.bandwidth_compulsory_bytes_per_s)} GB/s compulsory`),
                    fact('GFLOP/s', num(r.gflops)),
-                   fact('timed samples', `${s.count ?? ''}: min ${num(s.min)} s, median ${num(s.median)} s, ` +
-                        `mean ${num(s.mean)} s, max ${num(s.max)} s, stddev ${num(s.stddev)} s`),
+                   fact('timed samples', el('span', {id: 'result-samples'}, samplesText(r, s))),
                    fact('noise', el('span', {id: 'result-noise'},
                                      r.noise ? noiseText(r.noise)
                                              : r.origin === 'import' ? 'not judged: an import has no timed samples'

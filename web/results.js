@@ -7,11 +7,12 @@
 // badges. Bars: the best verified figure of each platform, model, suite, kernel, precision and size (its best
 // variant); bandwidth, GFLOP/s or % of the platform's peak bandwidth (only where the platform has a peak); a
 // flagged bar has a border in the flags' colour. Each row links to the result's page.
-import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
-        gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, peakFraction, platformsById, resultLink,
-        setQuery, sizeText, table, variantText, when, suites} from './ui.js';
+import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
+        gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, peakCell, peakFraction, platformsById, resultLink,
+        setQuery, sizeText, table, variantText, wantsLog, when, suites} from './ui.js';
 
 const LIMIT = 1000;
+const PAGE = 50; // table rows per page
 const METRICS = {
     bw: {label: 'bandwidth (GB/s)', value: (r) => r.bandwidth_bytes_per_s / 1e9},
     gflops: {label: 'GFLOP/s', value: (r) => r.gflops},
@@ -41,8 +42,9 @@ function best(results) {
     return [...groups.values()].sort(order);
 }
 
-// One bar per series: the rows grouped by kernel and platform (and precision and size when they differ), one
-// colour per model.
+// One chart per suite (its figures share a scale only within a suite), each with one bar per series: the rows
+// grouped by kernel and platform (and precision and size when they differ), one colour per model, the axis
+// logarithmic where the figures ask for it (ui.js wantsLog: a CPU's 0.005 GB/s beside a GPU's 1349).
 function barsChart(ctx, parent, rows, platforms, metric) {
     const m = METRICS[metric] || METRICS.bw;
     const shown = rows.filter((r) => m.value(r, peakFraction(r, platforms)) !== null);
@@ -52,14 +54,21 @@ function barsChart(ctx, parent, rows, platforms, metric) {
                                               : 'nothing to draw'));
         return;
     }
+    for (const suite of [...new Set(shown.map((r) => r.suite))])
+        suiteBars(ctx, parent, shown.filter((r) => r.suite === suite), platforms, m);
+}
+
+function suiteBars(ctx, parent, shown, platforms, m) {
+    const log = wantsLog(shown.map((r) => m.value(r, peakFraction(r, platforms))));
     const mixed = new Set(shown.map((r) => `${r.precision} ${r.size}`)).size > 1;
-    const kernelOf = (r) => (r.suite === 'stream' ? r.kernel : `${r.suite}.${r.kernel}`);
+    const kernelOf = (r) => `${r.suite}.${r.kernel}`;
     const labelOf = (r) => `${kernelOf(r)} · ${r.platform}${mixed ? ` · ${r.precision} ${r.size}` : ''}`;
     const labels = [...new Set(shown.map(labelOf))];
     const models = [...new Set(shown.map((r) => r.model))];
     const row = (label, model) => shown.find((r) => labelOf(r) === label && r.model === model);
+    parent.append(el('h3', {}, shown[0].suite));
     chart(ctx, parent, 90 + 22 * labels.length * models.length, {
-        label: `results: ${m.label}`,
+        label: `${shown[0].suite} results: ${m.label}`,
         type: 'bar',
         data: {
             labels,
@@ -69,14 +78,15 @@ function barsChart(ctx, parent, rows, platforms, metric) {
                     const r = row(l, model);
                     return r ? m.value(r, peakFraction(r, platforms)) : null;
                 }),
-                backgroundColor: COLORS[i % COLORS.length],
+                backgroundColor: color(i),
                 borderColor: '#b35900',
                 borderWidth: labels.map((l) => ((row(l, model)?.flags || []).length ? 3 : 0)),
             })),
         },
         options: {
             indexAxis: 'y',
-            scales: {x: {beginAtZero: true, title: {display: true, text: m.label}}},
+            scales: {x: {type: log ? 'logarithmic' : 'linear', beginAtZero: !log,
+                         title: {display: true, text: `${m.label}${log ? ' (logarithmic)' : ''}`}}},
             plugins: {
                 tooltip: {callbacks: {afterLabel: (item) => {
                     const r = row(labels[item.dataIndex], models[item.datasetIndex]);
@@ -100,7 +110,7 @@ function resultsTable(results, platforms) {
                      link(pageHref('platform', {id: r.platform, suite: r.suite, kernel: r.kernel}), r.platform),
                      r.model, r.suite, r.kernel, r.precision, sizeText(r), el('small', {}, variantText(r)),
                      gbs(r.bandwidth_bytes_per_s),
-                     pct(peakFraction(r, platforms)), num(r.gflops), r.timing || '', flagBadges(r),
+                     peakCell(r, platforms), num(r.gflops), r.timing || '', flagBadges(r),
                      r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`),
                  ]));
 }
@@ -166,36 +176,43 @@ export async function render(root, route, ctx) {
         barsChart(ctx, body, rows, platforms, f.metric);
         const bs = new URLSearchParams(params);
         bs.set('format', 'babelstream');
-        const shown = 200;
-        const t = resultsTable(results.slice(0, shown), platforms);
-        t.id = 'results-table';
-        const more = el('button', {type: 'button', id: 'results-more'}, 'more');
-        let rest = results.slice(shown), cursor = doc.next_cursor;
-        more.hidden = !rest.length && !cursor;
-        more.addEventListener('click', async () => {
-            if (!rest.length && cursor) {
-                const next = await api(`/api/v1/results?${new URLSearchParams({...Object.fromEntries(params),
-                                                                               cursor})}`);
-                rest = flaggedSplit(next.results, on).shown;
-                cursor = next.next_cursor;
-                loaded = loaded.concat(next.results);
+        // The table a page at a time (PAGE rows; "next" fetches the server's next page when the loaded run out).
+        let all = results, cursor = doc.next_cursor, at = 0;
+        const tableBox = el('div');
+        const pos = el('span', {class: 'muted', id: 'results-pages'});
+        const prev = el('button', {type: 'button', id: 'results-prev'}, 'previous');
+        const next = el('button', {type: 'button', id: 'results-next'}, 'next');
+        function showPage() {
+            const t = resultsTable(all.slice(at, at + PAGE), platforms);
+            t.id = 'results-table';
+            tableBox.replaceChildren(t);
+            pos.textContent = `rows ${at + 1}–${Math.min(at + PAGE, all.length)} of ${all.length}${cursor ? '+' : ''}`;
+            prev.disabled = at === 0;
+            next.disabled = at + PAGE >= all.length && !cursor;
+        }
+        prev.addEventListener('click', () => ((at = Math.max(0, at - PAGE)), showPage()));
+        next.addEventListener('click', async () => {
+            while (at + PAGE >= all.length && cursor) {
+                const more = await api(`/api/v1/results?${new URLSearchParams({...Object.fromEntries(params), cursor})}`);
+                all = all.concat(flaggedSplit(more.results, on).shown);
+                cursor = more.next_cursor;
+                loaded = loaded.concat(more.results);
                 const now = hiddenLine(flaggedSplit(loaded, on).hidden, filters);
                 if (now) {
                     line ? line.replaceWith(now) : body.prepend(now);
                     line = now;
                 }
             }
-            const tb = t.querySelector('tbody');
-            for (const tr of resultsTable(rest.slice(0, shown), platforms).querySelectorAll('tbody tr'))
-                tb.append(tr);
-            rest = rest.slice(shown);
-            more.hidden = !rest.length && !cursor;
+            if (at + PAGE < all.length)
+                at += PAGE;
+            showPage();
         });
+        showPage();
         body.append(el('h2', {}, `Latest results (${results.length}${doc.next_cursor ? '+' : ''})`),
                     el('p', {}, el('a', {href: `/api/v1/results?${csv}`}, 'CSV of these results'),
                        ' (each row with its platform, model, variant, date, job and timing rule) · ',
                        el('a', {href: `/api/v1/results?${bs}`}, 'BabelStream CSV')),
-                    t, more);
+                    tableBox, el('p', {class: 'pager'}, prev, ' ', pos, ' ', next));
     }
 
     filters.addEventListener('submit', (ev) => ev.preventDefault());

@@ -1,11 +1,11 @@
 // scaling: a suite's figure of merit against problem size on one platform (paper 002's Figures 1-5: effective
 // bandwidth against rows, from the latency-bound regime to the DRAM-bound one), one line per kernel, model and
 // precision, x logarithmic, with the platform's verified STREAM triad at its largest size as the reference line. Results come
-// from sweeps (POST /api/v1/jobs with "sweep"), or any jobs of several sizes. Where one size has several
+// from sweeps (the Submit page's sweep field, ppbench submit --sweep, POST /api/v1/jobs with "sweep"), or any jobs of several sizes. Where one size has several
 // results, the line takes the best (the table says how many). Flagged results, the reference's too, are left out
 // with a line saying how many, unless the switch includes them (ui.js flaggedSplit): then a flagged point is a
 // triangle and its row has its badges. #/scaling?platform=h/cpu0&suite=cg&precision=fp64&include_flagged=true
-import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
+import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
         gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, setQuery, sizeUnit, suites, table,
         figureLabel, figureValue} from './ui.js';
 
@@ -44,11 +44,11 @@ function scalingChart(ctx, parent, suite, series, triad) {
             pointStyle: points.map(([, p]) => ((p.r.flags || []).length ? 'triangle' : 'circle')), // flagged: included
             pointRadius: points.map(([, p]) => ((p.r.flags || []).length ? 7 : 3)),
             showLine: true,
-            borderColor: COLORS[i % COLORS.length],
-            backgroundColor: COLORS[i % COLORS.length],
+            borderColor: color(i),
+            backgroundColor: color(i),
         };
     });
-    if (triad && suite.figure === 'bandwidth') {
+    if (triad && suite.figure_of.from === 'bandwidth_bytes_per_s') {
         const xs = datasets.flatMap((d) => d.data.map((p) => p.x));
         datasets.push({label: `STREAM triad at ${triad.size} elements (${gbs(triad.bandwidth_bytes_per_s)} GB/s)`,
                        data: [{x: Math.min(...xs), y: triad.bandwidth_bytes_per_s / 1e9},
@@ -79,8 +79,10 @@ export async function render(root, route, ctx) {
                precision: q.get('precision') || '', include_flagged: flaggedValue(includeFlagged(q))};
     root.append(el('h1', {}, 'Scaling'),
                 el('p', {class: 'muted'}, 'the figure of merit against problem size on one platform, one line per ',
-                   'kernel, model and precision; submit a sweep (one job per size) from the API: ',
-                   el('code', {}, '"sweep": {"param": "n", "values": [10, 20, 40, 80, 160]}')));
+                   'kernel, model and precision; a sweep (one job per size) comes from the ',
+                   link(pageHref('submit', {suite: f.suite, platform: f.platform}), 'Submit page'), '\'s sweep field, ',
+                   el('code', {}, `ppbench submit --sweep ${f.suite === 'cg' ? 'n=20..100:20' : 'arraysize=2^20..2^28'}`),
+                   ' or the API (', el('code', {}, '"sweep": {"param": "n", "values": "20..100:20"}'), ')'));
     if (!plats.platforms.length) {
         root.append(empty('no platforms yet: start a worker (see ', link('#/fleet', 'Fleet'), ')'));
         return;
@@ -140,7 +142,7 @@ export async function render(root, route, ctx) {
         for (const [key, at] of series)
             for (const [size, p] of [...at.entries()].sort((a, b) => a[0] - b[0]))
                 rows.push([key, `${size} ${sizeUnit(suite.name)}`, num(p.best), String(p.n),
-                           triad && suite.figure === 'bandwidth' ? pct(p.best * 1e9 / triad.bandwidth_bytes_per_s) : '',
+                           triad && suite.figure_of.from === 'bandwidth_bytes_per_s' ? pct(p.best * 1e9 / triad.bandwidth_bytes_per_s) : '',
                            p.r.job_id ? link(`#/job/${p.r.job_id}`, `#${p.r.job_id}`) : 'import', flagBadges(p.r)]);
         body.append(el('p', {class: 'muted', id: 'scaling-note'},
                        `${series.size} line${series.size === 1 ? '' : 's'} over ${sizes.size} sizes; ` +

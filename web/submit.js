@@ -3,8 +3,10 @@
 // platforms and the models each runs from GET /api/v1/platforms.
 // The browser does not validate: POST /api/v1/jobs does, and its 422 message is shown next to the field it
 // names (error.field). The token saved in the header authorises the request. #/submit?platform=&model=&suite=
-// preselects.
-import {ApiError, api, el, empty, errorBox, link, option, setQuery, tick, suites} from './ui.js';
+// preselects. A sweep (one job per value of one parameter, "2^20..2^28", "20..100:20" or "20,40,80", expanded by
+// the server) leaves the form for the sweep's jobs; the Scaling page draws them. Platforms without a worker
+// (imports, Slurm nodes not yet registered) offer no model: they come last, marked, and are never the default.
+import {ApiError, api, el, empty, errorBox, link, option, pageHref, setQuery, tick, suites} from './ui.js';
 
 const ANY = {'any:cpu': {kind: 'cpu'}, 'any:gpu': {kind: 'gpu'}};
 
@@ -17,7 +19,7 @@ function field(name, label, input, help) {
 // (the catalogue's choice_models, e.g. the aosoa layout or the GPU strategies on openmp) is not listed. An
 // optional parameter (no default: the worker decides, e.g. the device's lattice or the model's strategy) starts
 // empty and is left out of the job when it stays so.
-function paramInput(p, model) {
+export function paramInput(p, model) {
     const name = `params.${p.name}`;
     if (p.choices) {
         const blank = p.optional ? [option('', 'default (the worker decides)', true)] : [];
@@ -35,7 +37,7 @@ function paramInput(p, model) {
 }
 
 // A parameter's value from its input: undefined (left out of the job) when empty.
-function paramValue(p, input) {
+export function paramValue(p, input) {
     if (p.type === 'integer')
         return numberValue(input);
     if (p.type === 'number') {
@@ -74,8 +76,17 @@ export async function render(root, route, ctx) {
     }
 
     const suiteSel = el('select', {name: 'suite'}, catalog.suites.map((s) => option(s.name, s.name)));
-    const platformSel = el('select', {name: 'platform'}, platforms.map((p) => option(p.id, `${p.id} (${p.name})`)),
+    const served = (p) => (p.models || []).length > 0;
+    const ordered = [...platforms.filter(served), ...platforms.filter((p) => !served(p))];
+    const platformSel = el('select', {name: 'platform'},
+                           ordered.map((p) => option(p.id, `${p.id} (${p.name})${served(p) ? '' : ': no worker, no model'}`)),
                            option('any:cpu', 'any CPU platform'), option('any:gpu', 'any GPU platform'));
+    const sweepParam = el('select', {name: 'sweep.param'});
+    const sweepBox = field('sweep.values', 'sweep',
+                           el('span', {class: 'sweep'}, sweepParam,
+                              el('input', {name: 'sweep.values', type: 'text', placeholder: '2^20..2^28'})),
+                           'one job per value of a parameter (at most 64): 2^20..2^28 (each power of two), ' +
+                           '20..100:20 (a step) or 20,40,80 (a list); the Scaling page draws them');
     const modelSel = el('select', {name: 'model'});
     const kernelsBox = el('div', {class: 'checks'});
     const paramsBox = el('div');
@@ -91,7 +102,7 @@ export async function render(root, route, ctx) {
                     field('platform', 'platform', platformSel),
                     field('model', 'model', modelSel, 'the models the platform runs'),
                     field('kernels', 'kernels', kernelsBox),
-                    paramsBox, advanced,
+                    paramsBox, sweepBox, advanced,
                     el('div', {class: 'actions'}, el('button', {type: 'submit', id: 'submit-job'}, 'Submit'), status));
     root.append(form);
 
@@ -116,6 +127,9 @@ export async function render(root, route, ctx) {
         const s = suite();
         kernelsBox.replaceChildren(...s.kernels.map((k) => tick('checkbox', 'kernel', k, true, k)));
         paramsBox.replaceChildren(...s.params.map((p) => paramInput(p, modelSel.value)));
+        const was = sweepParam.value;
+        sweepParam.replaceChildren(option('', 'no sweep', true),
+                                   ...s.params.map((p) => option(p.name, p.name, p.name === was)));
     }
 
     function remember() {
@@ -138,7 +152,8 @@ export async function render(root, route, ctx) {
 
     // Show an API error next to the field it names ("params.arraysize", "kernels", "selector.kind", ...).
     function showError(err) {
-        const name = err instanceof ApiError && err.field ? err.field.replace(/^selector\b.*/, 'platform') : '';
+        const name = err instanceof ApiError && err.field ?
+            err.field.replace(/^selector\b.*/, 'platform').replace(/^sweep\b.*/, 'sweep.values') : '';
         const fields = [...form.querySelectorAll('.field')];
         const target = fields.find((f) => f.dataset.field === name) ||
                        fields.find((f) => name && name.startsWith(`${f.dataset.field}[`));
@@ -163,12 +178,15 @@ export async function render(root, route, ctx) {
         const kernels = [...kernelsBox.querySelectorAll('input:checked')].map((i) => i.value);
         if (kernels.length !== s.kernels.length)
             job.kernels = kernels;
+        const swept = sweepParam.value;
         for (const p of s.params) {
             const input = form.querySelector(`[name="params.${p.name}"]`);
             const v = paramValue(p, input);
-            if (v !== undefined)
+            if (v !== undefined && p.name !== swept)
                 job.params[p.name] = v;
         }
+        if (swept)
+            job.sweep = {param: swept, values: form.querySelector('[name="sweep.values"]').value.trim()};
         for (const name of ['priority', 'timeout_s', 'max_attempts']) {
             const v = numberValue(form.querySelector(`[name="${name}"]`));
             if (v !== undefined)
@@ -181,7 +199,7 @@ export async function render(root, route, ctx) {
         try {
             const res = await api('/api/v1/jobs', {method: 'POST', body: job, auth: true});
             if (!ctx.left)
-                location.hash = `#/job/${res.id}`;
+                location.hash = res.sweep ? pageHref('jobs', {tag: res.sweep}) : `#/job/${res.id}`;
         } catch (e) {
             showError(e);
         }

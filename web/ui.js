@@ -154,6 +154,18 @@ export function gbs(bytesPerS) {
     return bytesPerS === null || bytesPerS === undefined ? '' : (bytesPerS / 1e9).toPrecision(4);
 }
 
+// Whether a chart of these figures wants a logarithmic axis: they span more than a factor of 20 (a CPU's and a
+// GPU's side by side), where a linear one leaves the small ones invisible.
+export function wantsLog(values) {
+    const v = values.filter((x) => x > 0);
+    return v.length > 1 && Math.max(...v) / Math.min(...v) > 20;
+}
+
+// "1 job", "3 jobs".
+export function plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 export function pct(fraction) {
     return fraction === null || fraction === undefined ? '' : `${(fraction * 100).toFixed(1)} %`;
 }
@@ -186,6 +198,18 @@ export const TERMINAL = ['succeeded', 'failed', 'cancelled'];
 // Colours of the data series, in order (the browser test looks for them on the canvas).
 export const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
 
+// The colour of line or bar i: the eight of COLORS, then the lighter Tableau 20 tones, then hues a golden
+// angle apart, so that no two of a chart's lines share a colour however many there are.
+const MORE_COLORS = ['#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5', '#c49c94', '#f7b6d2', '#9edae5',
+                     '#7f7f7f', '#bcbd22', '#393b79', '#637939'];
+export function color(i) {
+    if (i < COLORS.length)
+        return COLORS[i];
+    if (i < COLORS.length + MORE_COLORS.length)
+        return MORE_COLORS[i - COLORS.length];
+    return `hsl(${Math.round((i * 137.508) % 360)}, 60%, 45%)`;
+}
+
 // A Chart.js chart in a box of the given height; destroyed when the page is left.
 export function chart(ctx, parent, height, config) {
     const canvas = el('canvas', {role: 'img', 'aria-label': config.label || 'chart'});
@@ -215,6 +239,14 @@ export function peakFraction(result, platforms) {
     const p = platforms.get(result.platform);
     const peak = p && p.peak_bandwidth_bytes_per_s;
     return peak ? result.bandwidth_bytes_per_s / peak : null;
+}
+
+// A table's "% of peak" cell: the fraction, or "peak unknown" (set one on the Platform page) where there is none.
+export function peakCell(result, platforms) {
+    const f = peakFraction(result, platforms);
+    return f === null ? el('span', {class: 'muted', title: 'no peak bandwidth known for this platform: an admin ' +
+                                                            'sets one on its Platform page'}, 'peak unknown')
+                      : pct(f);
 }
 
 // What a result measured: "33554432 elements" for STREAM, "4x4x4x8 lattice (512 sites)" for the lattice suites
@@ -256,18 +288,32 @@ export function sizeUnit(suite) {
     return s ? s.size : 'elements';
 }
 
-// A result's figure of merit in the suite's unit (GET /api/v1/suites: `figure`): GB/s, GFLOP/s, or G
-// interactions per second (a result's size is its interactions per application).
+// The suite table's description of a figure of merit (GET /api/v1/suites: `figure_of`: its label, unit, the
+// result's field it comes from or "size", and its scale), by the figure's name.
+function figureOf(figure) {
+    const s = catalogDoc && catalogDoc.suites.find((x) => x.figure === figure);
+    return s ? {...s.figure_of, timing: s.timing}
+             : {label: 'bandwidth (GB/s)', unit: 'GB/s', from: 'bandwidth_bytes_per_s', scale: 1e-9, timing: 'min'};
+}
+
+// A result's figure of merit in its unit: a field of the result times the scale, or for `from` "size" the
+// problem's size per second of the suite's timing statistic (a result's size is its work per application).
 export function figureValue(figure, r) {
-    if (figure === 'gflops')
-        return r.gflops;
-    if (figure === 'interactions')
-        return r.stats_s && r.stats_s.min > 0 ? r.size / r.stats_s.min / 1e9 : null;
-    return r.bandwidth_bytes_per_s / 1e9;
+    const f = figureOf(figure);
+    if (f.from === 'size') {
+        const t = r.stats_s && r.stats_s[f.timing];
+        return t > 0 ? r.size / t * f.scale : null;
+    }
+    return r[f.from] == null ? null : r[f.from] * f.scale;
 }
 
 export function figureLabel(figure) {
-    return {gflops: 'GFLOP/s', interactions: 'G interactions/s'}[figure] || 'bandwidth (GB/s)';
+    return figureOf(figure).label;
+}
+
+// Whether the figure is proportional to GFLOP/s (a chart's axis then says it follows the suite's timing rule).
+export function figureFlops(figure) {
+    return !!figureOf(figure).flops;
 }
 
 

@@ -4,7 +4,8 @@
  *
  * Peaks: an operator value (PPBENCH_PEAK_GBS_<ID>, e.g. PPBENCH_PEAK_GBS_CPU0=204.8) wins; otherwise NVIDIA
  * GPUs get NVML's max memory clock x bus width x 2, and the CPU its memory channels x speed x width from
- * SMBIOS (worker/smbios.c); otherwise the peak is unknown (architectural efficiency is then not computed).
+ * SMBIOS (worker/smbios.c); otherwise the peak is unknown (architectural efficiency is then not computed). A
+ * peak from any source beyond PP_PEAK_MAX_BYTES_PER_S (lib/peak.h) is unknown too, with the reason.
  *
  * Last-level caches: an operator value (PPBENCH_LLC_BYTES_<ID>, bytes; 0 for unknown) wins; otherwise a CPU's
  * comes from sysfs (kernels/cpucache.h) whatever model asked, a GPU's from its driver (CUDA's L2 first, then
@@ -21,6 +22,7 @@
 
 #include "kernels/cpucache.h"
 #include "kernels/registry.h"
+#include "lib/peak.h"
 #include "worker/nvml.h"
 #include "worker/smbios.h"
 
@@ -124,7 +126,7 @@ static int cmp_platform(const void *pa, const void *pb)
     return strcmp(a->name, b->name);
 }
 
-static void find_peak(struct pp_platform *p)
+static void find_peak_source(struct pp_platform *p)
 {
     char var[64];
     const char *v;
@@ -136,13 +138,14 @@ static void find_peak(struct pp_platform *p)
     if ((v = getenv(var)) && *v) {
         char *end;
         double gbs = strtod(v, &end);
-        if (*end == '\0' && gbs > 0) {
+        if (*end == '\0' && pp_peak_ok(gbs * 1e9)) {
             p->peak_bw = gbs * 1e9;
             snprintf(p->peak_source, sizeof(p->peak_source), "operator: %s=%s", var, v);
             return;
         }
-        snprintf(p->peak_source, sizeof(p->peak_source), "unknown: %s=\"%s\" is not a positive number", var,
-                 v);
+        snprintf(p->peak_source, sizeof(p->peak_source),
+                 "unknown: %s=\"%s\" is not a number of GB/s above 0 and at most %.0f", var, v,
+                 PP_PEAK_MAX_GBS);
         return;
     }
     if (p->kind == PP_DEVICE_GPU && (p->uuid[0] || p->pci_bus_id[0])) {
@@ -160,6 +163,20 @@ static void find_peak(struct pp_platform *p)
         return;
     }
     snprintf(p->peak_source, sizeof(p->peak_source), "unknown: set %s (GB/s)", var);
+}
+
+/* The peak and its source; one beyond the bound is unknown, whatever gave it. */
+static void find_peak(struct pp_platform *p)
+{
+    char source[sizeof(p->peak_source)];
+
+    find_peak_source(p);
+    if (p->peak_bw != 0 && !pp_peak_ok(p->peak_bw)) {
+        snprintf(source, sizeof(source), "%s", p->peak_source);
+        snprintf(p->peak_source, sizeof(p->peak_source), "unknown: %.3g B/s is beyond %g (%s)", p->peak_bw,
+                 PP_PEAK_MAX_BYTES_PER_S, source);
+        p->peak_bw = 0;
+    }
 }
 
 int platform_discover(struct pp_platform_list *out, struct pp_error *err)

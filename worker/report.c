@@ -48,9 +48,9 @@ static json_t *kernel_json(const struct suite_kernel *k, double peak_bw)
         "gflops", k->gflops, "efficiency_arch",
         peak_bw > 0 && k->bytes > 0 ? json_real(k->bandwidth * k->bytes_compulsory / k->bytes / peak_bw)
                                     : json_null(),
-        "stats_s", "count", (int)k->stats->count, "min", k->stats->min, "max", k->stats->max, "mean",
-        k->stats->mean, "median", k->stats->median, "stddev", k->stats->stddev, "times_s", times,
-        "max_rel_err", k->max_rel_err, "tolerance", k->tolerance);
+        "stats_s", "count", (int)k->stats.count, "min", k->stats.min, "max", k->stats.max, "mean",
+        k->stats.mean, "median", k->stats.median, "stddev", k->stats.stddev, "times_s", times, "max_rel_err",
+        k->max_rel_err, "tolerance", k->tolerance);
 }
 
 int report_json(FILE *f, const struct run_report *r, struct suite_output *o, struct pp_error *err)

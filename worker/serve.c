@@ -570,7 +570,12 @@ static int serve_loop(struct serve *s)
     enum call c;
     int rc;
 
-    /* An idle heartbeat goes before each claim: the claim must end within the lease. */
+    /* An idle heartbeat goes before each claim, and a claim's long poll lasts at most one heartbeat period: an
+     * idle worker beats every heartbeat_s as a busy one does (a waiting claim does not refresh its heartbeat, and
+     * "last heartbeat 25 s ago" of a worker told to beat every 5 s reads as a fault), and the claim ends within
+     * the lease. */
+    if (s->heartbeat_s < wait_s)
+        wait_s = s->heartbeat_s >= 1 ? (long)s->heartbeat_s : 1;
     if (s->lease_s - s->heartbeat_s < wait_s)
         wait_s = s->lease_s - s->heartbeat_s > 1 ? (long)(s->lease_s - s->heartbeat_s) : 1;
     if (s->once && !s->only_job) /* --job long-polls: its job may wait for its host to be free */

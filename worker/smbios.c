@@ -13,17 +13,27 @@
  * channel share its bandwidth), unless every device's bank or device locator names its channel ("P0 CHANNEL
  * A", "P0_Node0_Channel0_Dimm0", "ChannelA-DIMM0"); then a channel is the locator's text up to the channel's
  * id, within one memory array (one per socket on most boards), and it runs at its slowest device's rate.
+ *
+ * What is read is outside input (a copy of the entries may sit in any folder, PPBENCH_SMBIOS_ROOT): an entry
+ * is read only when it is a regular file (opened without blocking: a FIFO or a device is refused, never
+ * waited on) of at most SMBIOS_RAW_MAX bytes, and a peak beyond PP_PEAK_MAX_BYTES_PER_S (lib/peak.h) is
+ * refused, whatever the entries claim.
  */
 #include "smbios.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/peak.h"
 
 static unsigned word(const unsigned char *b, size_t at)
 {
@@ -116,22 +126,36 @@ int smbios_parse_dimm(const unsigned char *buf, size_t len, struct smbios_dimm *
     return 1;
 }
 
+/* root/name/raw into buf (at most size bytes), when it is a regular file of at most size bytes. */
 static int read_raw(const char *root, const char *name, unsigned char *buf, size_t size, size_t *len,
                     struct pp_error *err)
 {
     char path[PATH_MAX];
-    FILE *f;
+    struct stat st;
+    unsigned char more;
+    ssize_t n = 0;
+    int fd, rc = 0;
 
+    *len = 0;
     snprintf(path, sizeof(path), "%s/%s/raw", root, name);
-    if (!(f = fopen(path, "rb")))
+    if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
         return pp_error_set(err, "%s", strerror(errno));
-    *len = fread(buf, 1, size, f);
-    if (ferror(f)) {
-        fclose(f);
-        return pp_error_set(err, "read failed");
+    if (fstat(fd, &st) != 0)
+        rc = pp_error_set(err, "%s", strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        rc = pp_error_set(err, "not a regular file");
+    else if (st.st_size > (off_t)size)
+        rc = pp_error_set(err, "%lld bytes, more than %zu", (long long)st.st_size, size);
+    while (rc == 0 && *len < size && (n = read(fd, buf + *len, size - *len)) != 0) {
+        if (n < 0 && errno != EINTR)
+            rc = pp_error_set(err, "read: %s", strerror(errno));
+        else if (n > 0)
+            *len += (size_t)n;
     }
-    fclose(f);
-    return 0;
+    if (rc == 0 && *len == size && read(fd, &more, 1) > 0) /* sysfs gives no size: read to know */
+        rc = pp_error_set(err, "more than %zu bytes", size);
+    close(fd);
+    return rc;
 }
 
 static int cmp_channel(const void *a, const void *b)
@@ -168,7 +192,7 @@ int smbios_peak(const char *root, double *bytes_per_s, char *source, size_t sour
     if (!(dir = opendir(root)))
         return pp_error_set(err, "%s: %s", root, strerror(errno));
     while ((e = readdir(dir))) {
-        unsigned char buf[4096];
+        unsigned char buf[SMBIOS_RAW_MAX];
         struct smbios_dimm d;
         struct pp_error why;
         size_t len = 0;
@@ -215,6 +239,9 @@ int smbios_peak(const char *root, double *bytes_per_s, char *source, size_t sour
         wmin = dimms[i].width_bits / 8.0 < wmin ? dimms[i].width_bits / 8.0 : wmin;
         wmax = dimms[i].width_bits / 8.0 > wmax ? dimms[i].width_bits / 8.0 : wmax;
     }
+    if (!pp_peak_ok(total))
+        return pp_error_set(err, "%zu memory devices give %.3g B/s, beyond %g: not believed", n, total,
+                            PP_PEAK_MAX_BYTES_PER_S);
     range(speeds, sizeof(speeds), smin, smax);
     range(widths, sizeof(widths), wmin, wmax);
     *bytes_per_s = total;

@@ -12,6 +12,7 @@
 
 #define SMBIOS_ROOT_DEFAULT "/sys/firmware/dmi/entries"
 #define SMBIOS_MAX_DIMMS    256
+#define SMBIOS_RAW_MAX      4096 /* bytes of one entry's raw file: a larger one is refused */
 
 /* One populated memory device, as the peak needs it. */
 struct smbios_dimm {
@@ -28,7 +29,8 @@ int smbios_parse_dimm(const unsigned char *buf, size_t len, struct smbios_dimm *
 
 /* Peak = the sum over channels of the channel's slowest populated device (speed x data width / 8), bytes/s;
  * source says how it was counted. root: the entries' folder, NULL for $PPBENCH_SMBIOS_ROOT or the default.
- * Fails, saying why, when no populated device could be read. */
+ * An entry that is not a regular file of at most SMBIOS_RAW_MAX bytes is skipped (never waited on). Fails,
+ * saying why, when no populated device could be read or the peak is beyond PP_PEAK_MAX_BYTES_PER_S. */
 int smbios_peak(const char *root, double *bytes_per_s, char *source, size_t source_size,
                 struct pp_error *err) PP_WUR;
 

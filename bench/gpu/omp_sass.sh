@@ -59,5 +59,5 @@ sass "triad alone" "$T/alone.c"
 sass "triad + blocked dot" "$T/blocked.c"
 sass "triad + combined dot" "$T/combined.c"
 make -s "BUILD=${BUILD:-build}" "${BUILD:-build}/gen/buildinfo.h" >/dev/null
-sass "ppbench stream" "$PWD/kernels/stream/omptarget.c" -I"$PWD" -I"$PWD/${BUILD:-build}/gen" -D_GNU_SOURCE -std=c11 |
+sass "ppbench stream" "$PWD/kernels/stream/openmp.c" -I"$PWD" -I"$PWD/${BUILD:-build}/gen" -D_GNU_SOURCE -DPP_OMP_TARGET -std=c11 |
     grep -E '_(triad|copy|dot)_fp64_l[0-9]+$'

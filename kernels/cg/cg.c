@@ -16,7 +16,6 @@
 #include <float.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,31 +292,14 @@ int cg_device_solve(const struct pp_cg_ops *ops, struct pp_ctx *ctx, unsigned it
 
 /* ---- verification ---- */
 
-static void fail_kernel(struct cg_kernel_result *kr, double e, double tol, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void fail_kernel(struct cg_kernel_result *kr, double e, double tol, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!kr->verified)
-        return; /* keep the first reason */
-    kr->verified = false;
-    kr->max_rel_err = e;
-    kr->tolerance = tol;
-    va_start(ap, fmt);
-    vsnprintf(kr->detail, sizeof(kr->detail), fmt, ap);
-    va_end(ap);
-}
-
 static double eps(enum pp_precision prec)
 {
     return prec == PP_FP32 ? (double)FLT_EPSILON : DBL_EPSILON;
 }
 
 /* Element-wise: |got - want| / scale against tol; the worst element (NaN counts as infinite) named. */
-static void check_elements(struct cg_kernel_result *kr, const char *what, const double *got,
-                           const double *want, const double *scale, size_t n, double tol)
+static void check_elements(struct suite_kernel *kr, const char *what, const double *got, const double *want,
+                           const double *scale, size_t n, double tol)
 {
     size_t worst = 0;
     double max = -1.0;
@@ -335,7 +317,7 @@ static void check_elements(struct cg_kernel_result *kr, const char *what, const 
     kr->max_rel_err = max;
     kr->tolerance = tol;
     if (!(max <= tol))
-        fail_kernel(kr, max, tol,
+        sample_fail(kr, max, tol,
                     "%s: element %zu = %.17g, expected %.17g (error %.3g of the scale %.3g > %.3g)", what,
                     worst, got[worst], want[worst], max, scale[worst], tol);
 }
@@ -410,64 +392,99 @@ static int host_build(struct host *h, const struct cg_params *p, struct pp_error
     return 0;
 }
 
-/* Time numtimes samples of one standalone kernel; poison its output before the last. */
-static int time_kernel(const struct pp_cg_ops *ops, struct pp_ctx *ctx, struct cg_result *res,
-                       struct cg_kernel_result *kr, double *sum, unsigned *done, unsigned total,
-                       struct pp_error *err)
+/* A call of one kernel: its operands and where its result goes. */
+struct call {
+    const struct pp_cg_ops *ops;
+    struct pp_ctx *ctx;
+    enum cg_kernel kernel;
+    double *sum;            /* dot */
+    struct cg_solve *solve; /* cg */
+    const struct cg_params *p;
+};
+
+/* The timed unit of a standalone kernel: one blocking call on the fixed operands (X = 0.75 P - 1.25 R, P.R,
+ * AP = A P), which computes the same values every sample. */
+static int apply(void *arg, unsigned *applications, double *seconds, struct pp_error *err)
 {
-    const struct cg_params *p = &res->params;
+    const struct call *c = arg;
 
-    for (unsigned it = 0; it < p->numtimes; it++) {
-        int rc;
-        double t0;
-
-        if (it == p->numtimes - 1 && kr->kernel != CG_DOT &&
-            ops->fill(ctx, kr->kernel == CG_AXPBY ? PP_CG_X : PP_CG_AP, NAN, err))
-            return pp_error_prefix(err, "%s: poison", cg_kernel_name(kr->kernel));
-        t0 = clock_now();
-        switch (kr->kernel) {
-        case CG_AXPBY:
-            rc = ops->axpby(ctx, PP_CG_X, CG_AXPBY_ALPHA, PP_CG_P, CG_AXPBY_BETA, PP_CG_R, err);
-            break;
-        case CG_DOT:
-            rc = ops->dot(ctx, PP_CG_P, PP_CG_R, sum, err);
-            break;
-        default:
-            rc = ops->spmv(ctx, PP_CG_AP, PP_CG_P, err);
-            break;
-        }
-        kr->times[it] = clock_now() - t0;
-        if (rc)
-            return pp_error_prefix(err, "%s, sample %u", cg_kernel_name(kr->kernel), it);
-        if (p->progress)
-            p->progress(p->progress_arg, ++*done, total);
+    (void)applications, (void)seconds;
+    switch (c->kernel) {
+    case CG_AXPBY:
+        return c->ops->axpby(c->ctx, PP_CG_X, CG_AXPBY_ALPHA, PP_CG_P, CG_AXPBY_BETA, PP_CG_R, err);
+    case CG_DOT:
+        return c->ops->dot(c->ctx, PP_CG_P, PP_CG_R, c->sum, err);
+    default:
+        return c->ops->spmv(c->ctx, PP_CG_AP, PP_CG_P, err);
     }
+}
+
+/* The timed unit of cg: one solve from x = 0, its untimed setup first; the time of its iterations, per
+ * iteration it ran. */
+static int apply_solve(void *arg, unsigned *applications, double *seconds, struct pp_error *err)
+{
+    const struct call *c = arg;
+
+    if (cg_device_solve(c->ops, c->ctx, c->p->iterations, c->p->tolerance, c->solve, seconds, err))
+        return -1;
+    *applications = c->solve->iterations;
     return 0;
 }
 
+/* The outputs to NaN before the verified sample: axpby's X, spmv's AP, cg's P and AP. */
+static int poison(void *arg, struct pp_error *err)
+{
+    const struct call *c = arg;
+
+    switch (c->kernel) {
+    case CG_AXPBY:
+        return c->ops->fill(c->ctx, PP_CG_X, NAN, err);
+    case CG_SPMV:
+        return c->ops->fill(c->ctx, PP_CG_AP, NAN, err);
+    default:
+        return c->ops->fill(c->ctx, PP_CG_P, NAN, err) || c->ops->fill(c->ctx, PP_CG_AP, NAN, err) ? -1 : 0;
+    }
+}
+
+/* numtimes samples of the kernel of c (times[0] the warm-up); its output poisoned before the last, which the
+ * driver checks (the dot returns its sum from every call: nothing to poison). */
+static int time_kernel(struct call *c, struct suite_kernel *kr, struct sample_progress *progress,
+                       struct pp_error *err)
+{
+    const struct sample_rule rule = {
+        .samples = c->p->numtimes, .iterations = 1, .stats = STATS_BEST, .poison = SAMPLE_POISON_LAST};
+    const struct sample_kernel k = {.out = kr,
+                                    .apply = c->kernel == CG_SOLVE ? apply_solve : apply,
+                                    .poison = c->kernel == CG_DOT ? NULL : poison,
+                                    .arg = c};
+
+    return sample_run(&rule, &k, 1, progress, NULL, err);
+}
+
 static int run_standalone(const struct pp_cg_ops *ops, struct pp_ctx *ctx, struct cg_result *res,
-                          struct host *h, struct cg_kernel_result *kr, unsigned *done, unsigned total,
-                          struct pp_error *err)
+                          struct host *h, enum cg_kernel kernel, struct suite_kernel *kr,
+                          struct sample_progress *progress, struct pp_error *err)
 {
     const enum pp_precision prec = res->params.prec;
     const size_t rows = res->rows;
     double sum = 0.0, t0;
+    struct call call = {.ops = ops, .ctx = ctx, .kernel = kernel, .sum = &sum, .p = &res->params};
 
-    if (time_kernel(ops, ctx, res, kr, &sum, done, total, err))
+    if (time_kernel(&call, kr, progress, err))
         return -1;
     t0 = clock_now();
-    if (kr->kernel != CG_DOT && ops->download(ctx, kr->kernel == CG_AXPBY ? PP_CG_X : PP_CG_AP, h->out, err))
-        return pp_error_prefix(err, "%s: read-back", cg_kernel_name(kr->kernel));
+    if (kernel != CG_DOT && ops->download(ctx, kernel == CG_AXPBY ? PP_CG_X : PP_CG_AP, h->out, err))
+        return pp_error_prefix(err, "%s: read-back", cg_kernel_name(kernel));
     res->read_seconds += clock_now() - t0;
 
-    if (kr->kernel == CG_AXPBY) {
+    if (kernel == CG_AXPBY) {
         for (size_t i = 0; i < rows; i++) {
             h->ref[i] = CG_AXPBY_ALPHA * h->p[i] + CG_AXPBY_BETA * h->r[i]; /* exact in double */
             h->aux[i] = fabs(CG_AXPBY_ALPHA * h->p[i]) + fabs(CG_AXPBY_BETA * h->r[i]);
         }
         /* one rounding of the sum (the products are exact in either precision), FMA or not */
         check_elements(kr, "axpby", h->out, h->ref, h->aux, rows, 4 * eps(prec));
-    } else if (kr->kernel == CG_SPMV) {
+    } else if (kernel == CG_SPMV) {
         cg_ref_spmv(&h->m, prec, h->p, h->ref, h->aux);
         /* at most 27 products and 26 additions per row, in any order */
         check_elements(kr, "spmv: row", h->out, h->ref, h->aux, rows, 29 * eps(prec));
@@ -487,14 +504,14 @@ static int run_standalone(const struct pp_cg_ops *ops, struct pp_ctx *ctx, struc
         kr->max_rel_err = isnan(e) ? INFINITY : e;
         kr->tolerance = tol;
         if (!(e <= tol))
-            fail_kernel(kr, e, tol, "dot: sum = %.17g, expected %.17g (relative error %.3g > %.3g)", sum,
+            sample_fail(kr, e, tol, "dot: sum = %.17g, expected %.17g (relative error %.3g > %.3g)", sum,
                         (double)want, e, tol);
     }
     return 0;
 }
 
 /* Compare the cg kernel's last solve with the reference's. */
-static int verify_solve(struct cg_result *res, struct host *h, struct cg_kernel_result *kr,
+static int verify_solve(struct cg_result *res, struct host *h, struct suite_kernel *kr,
                         const struct cg_solve *dev, struct pp_error *err)
 {
     const struct cg_params *p = &res->params;
@@ -511,7 +528,7 @@ static int verify_solve(struct cg_result *res, struct host *h, struct cg_kernel_
     kr->verified = true;
     kr->tolerance = CG_RES_FACTOR - 1;
     if (dev->status == CG_BREAKDOWN) {
-        fail_kernel(
+        sample_fail(
             kr, INFINITY, kr->tolerance,
             "cg: breakdown in iteration %u: p.Ap = %.6g, not positive (reference: %s after %u iterations)",
             dev->iterations + 1, dev->breakdown_pap, cg_status_name(ref.status), ref.iterations);
@@ -532,7 +549,7 @@ static int verify_solve(struct cg_result *res, struct host *h, struct cg_kernel_
                                         (double)LDBL_EPSILON * (double)res->rows) /
                                        rf);
         if (k <= CG_RES_TIGHT_ITERS && !(e <= bound))
-            fail_kernel(
+            sample_fail(
                 kr, e, bound,
                 "cg: iteration %u: relative residual %.9g, reference %.9g (relative difference %.3g > "
                 "%.3g)",
@@ -540,7 +557,7 @@ static int verify_solve(struct cg_result *res, struct host *h, struct cg_kernel_
         e = fabs(env_dev - env_ref) / env_ref;
         worst = e > worst ? e : worst;
         if (!(env_dev <= CG_RES_FACTOR * env_ref && env_ref <= CG_RES_FACTOR * env_dev))
-            fail_kernel(kr, e, kr->tolerance,
+            sample_fail(kr, e, kr->tolerance,
                         "cg: iteration %u: lowest relative residual so far %.6g, reference %.6g (more than a "
                         "factor %g apart)",
                         k, env_dev, env_ref, CG_RES_FACTOR);
@@ -549,11 +566,11 @@ static int verify_solve(struct cg_result *res, struct host *h, struct cg_kernel_
         kr->max_rel_err = worst;
     if (dev->iterations != ref.iterations &&
         !(dev->residual[dev->iterations] <= floor * r0 && ref.residual[ref.iterations] <= floor * r0))
-        fail_kernel(kr, INFINITY, kr->tolerance,
+        sample_fail(kr, INFINITY, kr->tolerance,
                     "cg: stopped after %u iterations (%s), the reference after %u (%s)", dev->iterations,
                     cg_status_name(dev->status), ref.iterations, cg_status_name(ref.status));
     if (dev->iterations > 0 && !(dev->residual[dev->iterations] < dev->residual[0]))
-        fail_kernel(kr, INFINITY, kr->tolerance,
+        sample_fail(kr, INFINITY, kr->tolerance,
                     "cg: the residual did not decrease: %.6g after %u iterations, %.6g at the start",
                     dev->residual[dev->iterations], dev->iterations, dev->residual[0]);
     /* The solutions themselves: ||b - A x|| in double with the true matrix, read back against reference. */
@@ -565,7 +582,7 @@ static int verify_solve(struct cg_result *res, struct host *h, struct cg_kernel_
         tr += (h->b[i] - h->aux[i]) * (h->b[i] - h->aux[i]);
     res->true_residual = sqrt(tr);
     if (!(sqrt(tr) <= CG_TRUE_FACTOR * sqrt(ref_tr) + floor * r0))
-        fail_kernel(
+        sample_fail(
             kr, sqrt(tr) / r0, kr->tolerance,
             "cg: the solution read back has relative residual ||b - Ax|| = %.6g, the reference's %.6g",
             sqrt(tr) / r0, sqrt(ref_tr) / r0);
@@ -573,24 +590,15 @@ static int verify_solve(struct cg_result *res, struct host *h, struct cg_kernel_
 }
 
 static int run_solve(const struct pp_cg_ops *ops, struct pp_ctx *ctx, struct cg_result *res, struct host *h,
-                     struct cg_kernel_result *kr, unsigned *done, unsigned total, struct pp_error *err)
+                     struct suite_kernel *kr, struct sample_progress *progress, struct pp_error *err)
 {
     const struct cg_params *p = &res->params;
     struct cg_solve s = {.residual = res->residual};
+    struct call call = {.ops = ops, .ctx = ctx, .kernel = CG_SOLVE, .solve = &s, .p = p};
     double t0;
 
-    for (unsigned it = 0; it < p->numtimes; it++) {
-        double seconds = 0.0;
-
-        if (it == p->numtimes - 1 &&
-            (ops->fill(ctx, PP_CG_P, NAN, err) || ops->fill(ctx, PP_CG_AP, NAN, err)))
-            return pp_error_prefix(err, "cg: poison");
-        if (cg_device_solve(ops, ctx, p->iterations, p->tolerance, &s, &seconds, err))
-            return pp_error_prefix(err, "sample %u", it);
-        kr->times[it] = seconds / (s.iterations ? s.iterations : 1);
-        if (p->progress)
-            p->progress(p->progress_arg, ++*done, total);
-    }
+    if (time_kernel(&call, kr, progress, err))
+        return -1;
     res->status = s.status;
     res->cg_iterations = s.iterations;
     res->converged = p->tolerance > 0 && s.residual[s.iterations] <= p->tolerance * s.residual[0];
@@ -601,7 +609,7 @@ static int run_solve(const struct pp_cg_ops *ops, struct pp_ctx *ctx, struct cg_
     if (verify_solve(res, h, kr, &s, err))
         return -1;
     if (kr->verified && p->tolerance > 0 && !res->converged)
-        snprintf(kr->detail, sizeof(kr->detail),
+        snprintf(kr->error, sizeof(kr->error),
                  "cg: did not converge: relative residual %.6g after %u iterations, tolerance %g",
                  s.residual[s.iterations] / s.residual[0], s.iterations, p->tolerance);
     return 0;
@@ -612,7 +620,7 @@ int cg_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct cg_param
 {
     const struct pp_cg_ops *ops = pp_backend_ops(b, "cg");
     struct host h;
-    unsigned done = 0, total = 0;
+    struct sample_progress progress = {.fn = p->progress, .arg = p->progress_arg};
     uint32_t saved = 0;
     size_t faulty;
     double t0;
@@ -629,19 +637,17 @@ int cg_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct cg_param
     res->rows = (size_t)cg_rows(p->n);
     res->nnz = (size_t)cg_nnz(p->n);
     for (unsigned k = 0; k < CG_NKERNELS; k++) {
-        struct cg_kernel_result *kr;
+        struct suite_kernel *kr;
 
         if (!(p->kernels & (1u << k)))
             continue;
+        res->which[res->nkernels] = (enum cg_kernel)k;
         kr = &res->kernels[res->nkernels++];
-        kr->kernel = (enum cg_kernel)k;
-        kr->bytes = cg_kernel_bytes(kr->kernel, res->rows, res->nnz, p->prec);
-        kr->flops = cg_kernel_flops(kr->kernel, res->rows, res->nnz);
-        if (!(kr->times = calloc(p->numtimes, sizeof(double)))) {
-            pp_error_set(err, "out of memory for timings");
-            goto out;
-        }
-        total += p->numtimes;
+        kr->name = kernel_names[k];
+        kr->bytes = cg_kernel_bytes((enum cg_kernel)k, res->rows, res->nnz, p->prec);
+        kr->bytes_compulsory = kr->bytes; /* the suite's model is the compulsory traffic */
+        kr->flops = cg_kernel_flops((enum cg_kernel)k, res->rows, res->nnz);
+        progress.total += p->numtimes;
     }
     if (!(res->residual = calloc(p->iterations + 1, sizeof(double))) ||
         !(res->ref_residual = calloc(p->iterations + 1, sizeof(double)))) {
@@ -672,16 +678,13 @@ int cg_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct cg_param
     res->init_seconds = clock_now() - t0;
 
     for (size_t i = 0; i < res->nkernels; i++) {
-        struct cg_kernel_result *kr = &res->kernels[i];
+        struct suite_kernel *kr = &res->kernels[i];
 
-        if (kr->kernel == CG_SOLVE ? run_solve(ops, ctx, res, &h, kr, &done, total, err)
-                                   : run_standalone(ops, ctx, res, &h, kr, &done, total, err))
+        if (res->which[i] == CG_SOLVE ? run_solve(ops, ctx, res, &h, kr, &progress, err)
+                                      : run_standalone(ops, ctx, res, &h, res->which[i], kr, &progress, err))
             goto out;
-        stats_timed(kr->times, p->numtimes, kr->bytes, kr->flops, &kr->stats, &kr->bandwidth, &kr->gflops);
     }
-    res->verified = true;
-    for (size_t i = 0; i < res->nkernels; i++)
-        res->verified &= res->kernels[i].verified;
+    res->verified = sample_all_verified(res->kernels, res->nkernels);
     rc = 0;
 out:
     if (allocated)
@@ -694,10 +697,8 @@ out:
 
 void cg_result_release(struct cg_result *res)
 {
-    for (size_t i = 0; i < res->nkernels; i++) {
-        free(res->kernels[i].times);
-        res->kernels[i].times = NULL;
-    }
+    for (size_t i = 0; i < res->nkernels; i++)
+        sample_kernel_release(&res->kernels[i]);
     res->nkernels = 0;
     free(res->residual);
     free(res->ref_residual);

@@ -3,7 +3,7 @@
  * (-DREAL=float or -DREAL=double -DPP_FP64) and the SPMV's work-items per row ITEMS (-DITEMS=1 .. 32, a power
  * of two). Vectors of n elements, one element per work-item in the element-wise kernels; the global size is
  * rounded up to the work-group size and the extra work-items do nothing. No restrict: AXPBY's z may be x or
- * y. Embedded into the binary as pp_cl_cg (kernels/opencl/embedded.h), driven by kernels/cg/opencl.c.
+ * y. Embedded into the binary as pp_cl_cg (OPENCL_SOURCE), driven by kernels/cg/opencl.c.
  */
 #ifdef PP_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable

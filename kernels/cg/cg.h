@@ -13,6 +13,7 @@
 #include "kernels/backend.h"
 #include "kernels/cg/cg_ops.h"
 #include "kernels/cg/cg_ref.h"
+#include "kernels/sample.h"
 #include "lib/error.h"
 #include "lib/stats.h"
 
@@ -43,28 +44,19 @@ struct cg_params {
     void *progress_arg;
 };
 
-struct cg_kernel_result {
-    enum cg_kernel kernel;
-    double *times;         /* numtimes seconds per application (cg: per iteration); times[0] is the warm-up */
-    struct pp_stats stats; /* over times[1..numtimes) */
-    double bytes;          /* compulsory bytes per application (cg: per iteration; docs/METHODOLOGY.md) */
-    double flops;          /* flops per application (cg: per iteration) */
-    double bandwidth;      /* bytes / stats.min, bytes per second */
-    double gflops;         /* flops / stats.min / 1e9 */
-    bool verified;
-    double max_rel_err; /* worst error found, relative to the quantity's scale (see tolerance) */
-    double tolerance;   /* the bound it was held to */
-    char detail[256];   /* on failure (or a cg that did not converge): what, where, value, expected */
-};
-
 struct cg_result {
     struct cg_params params;      /* as resolved */
     struct pp_cg_variant variant; /* what ran */
     size_t rows, nnz;
     double build_seconds;              /* host: matrix, right-hand side and vectors */
     double init_seconds, read_seconds; /* uploads; read-backs for verification */
-    size_t nkernels;                   /* entries used in kernels[], in run order */
-    struct cg_kernel_result kernels[CG_NKERNELS];
+    size_t nkernels;                   /* entries used, in run order */
+    enum cg_kernel which[CG_NKERNELS]; /* the kernel of each entry */
+    /* each entry as the report has it (kernels/sample.h): compulsory bytes and flops per application (cg: per
+     * iteration; docs/METHODOLOGY.md), numtimes times (times[0] the warm-up), statistics and rates from the
+     * minimum; the check: the worst error relative to the quantity's scale, the bound, and on failure (or a
+     * cg that did not converge) what, where, value, expected */
+    struct suite_kernel kernels[CG_NKERNELS];
     /* The cg kernel's last sample (verified), when cg ran: */
     enum cg_status status;   /* how it stopped */
     unsigned cg_iterations;  /* iterations it completed (the times are per iteration of these) */

@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "kernels/cg/cg_ops.h"
-#include "kernels/opencl/embedded.h"
+
+OPENCL_SOURCE(cg);
 
 /*
  * Defaults per device kind. GPUs: SPMV work-groups of 32 rows (the paper's rows per team) x 8 work-items per
@@ -46,17 +47,12 @@ struct ocl_cg {
     char options[128];
 };
 
-extern const struct pp_suite_impl opencl_cg_impl;
-
-static struct ocl_cg **slot(struct pp_ctx *ctx)
-{
-    return (struct ocl_cg **)pp_suite_state(&opencl_ctx(ctx)->suites, &opencl_cg_impl);
-}
+PP_SUITE_SLOT(opencl, cg, struct ocl_cg, opencl_ctx(ctx)->suites, cg_release)
 
 static int state(struct pp_ctx *ctx, struct ocl_cg **out, struct pp_error *err)
 {
-    *out = *slot(ctx);
-    return *out ? 0 : pp_error_set(err, "cg: no matrix allocated (alloc first)");
+    *out = slot_get(ctx);
+    return *out && (*out)->rows ? 0 : pp_error_set(err, "cg: no matrix allocated (alloc first)");
 }
 
 static int fail(struct pp_error *err, cl_int rc, const char *call, int k)
@@ -69,7 +65,7 @@ static int fail(struct pp_error *err, cl_int rc, const char *call, int k)
 
 static void cg_release(struct pp_ctx *ctx)
 {
-    struct ocl_cg **sp = slot(ctx), *s = *sp;
+    struct ocl_cg *s = slot_get(ctx);
 
     if (!s)
         return;
@@ -86,8 +82,7 @@ static void cg_release(struct pp_ctx *ctx)
     if (s->program)
         clReleaseProgram(s->program);
     free(s->host_partials);
-    free(s);
-    *sp = NULL;
+    memset((void *)s, 0, offsetof(struct ocl_cg, options)); /* the build options stay, for describe */
 }
 
 static size_t round_up(size_t n, size_t m)
@@ -133,9 +128,8 @@ static int cg_alloc(struct pp_ctx *ctx, size_t rows, size_t nnz, enum pp_precisi
         rpg = cpu ? SPMV_ROWS_CPU : SPMV_ROWS_GPU;
     if (!items)
         items = cpu ? SPMV_ITEMS_CPU : SPMV_ITEMS_GPU;
-    if (!(s = calloc(1, sizeof(*s))))
+    if (!(s = slot_new(ctx)))
         return pp_error_set(err, "out of memory");
-    *slot(ctx) = s;
     s->rows = rows;
     s->nnz = nnz;
     s->prec = prec;
@@ -405,7 +399,7 @@ static int cg_spmv(struct pp_ctx *ctx, enum pp_cg_vector y, enum pp_cg_vector x,
 
 static void cg_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
-    struct ocl_cg *s = *slot(ctx);
+    struct ocl_cg *s = slot_get(ctx);
 
     if (s)
         info_add(out, "opencl.cg_build_options", "%s", s->options);
@@ -427,6 +421,6 @@ static const struct pp_cg_ops opencl_cg_ops = {
 PP_SUITE_IMPL(opencl, cg) = {
     .suite = "cg",
     .ops = &opencl_cg_ops,
-    .release = cg_release,
+    .release = slot_close,
     .describe = cg_describe,
 };

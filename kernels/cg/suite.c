@@ -63,24 +63,7 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
 
     if (cg_run(b, ctx, p, &st->res, err))
         return -1;
-    for (size_t i = 0; i < res->nkernels; i++) {
-        const struct cg_kernel_result *k = &res->kernels[i];
-        out->kernels[i] = (struct suite_kernel){
-            .name = cg_kernel_name(k->kernel),
-            .verified = k->verified,
-            .error = k->detail,
-            .bytes = k->bytes,
-            .bytes_compulsory = k->bytes, /* the suite's model is the compulsory traffic */
-            .flops = k->flops,
-            .bandwidth = k->bandwidth,
-            .gflops = k->gflops,
-            .stats = &k->stats,
-            .times = k->times,
-            .ntimes = p->numtimes,
-            .max_rel_err = k->max_rel_err,
-            .tolerance = k->tolerance,
-        };
-    }
+    out->kernels = res->kernels;
     out->nkernels = res->nkernels;
     out->verified = res->verified;
     out->problem = json_pack("{s:I, s:i, s:I, s:I, s:s, s:i, s:i, s:i, s:i, s:f, s:s, s:I}", "size",
@@ -129,11 +112,11 @@ static void table(FILE *f, const struct suite_header *h, const void *state)
     fprintf(f, "%-10s%14s%12s%12s%12s%12s%12s%8s  %s\n", "Function", "MBytes/sec", "GFLOP/s", "Min (sec)",
             "Max", "Average", "Median", "%Peak", "Verified");
     for (size_t i = 0; i < res->nkernels; i++) {
-        const struct cg_kernel_result *k = &res->kernels[i];
+        const struct suite_kernel *k = &res->kernels[i];
         char peak[16] = "-", name[16];
         if (h->peak_bw > 0)
             snprintf(peak, sizeof(peak), "%.1f", 100.0 * k->bandwidth / h->peak_bw);
-        snprintf(name, sizeof(name), "%s", cg_kernel_name(k->kernel));
+        snprintf(name, sizeof(name), "%s", k->name);
         name[0] = (char)(name[0] - 'a' + 'A');
         fprintf(f, "%-10s%14.3f%12.3f%12.5g%12.5g%12.5g%12.5g%8s  %s\n", name, k->bandwidth * 1e-6, k->gflops,
                 k->stats.min, k->stats.max, k->stats.mean, k->stats.median, peak, k->verified ? "yes" : "NO");
@@ -153,11 +136,11 @@ static void csv(FILE *f, const void *state)
     fprintf(f, "function,num_times,n,rows,nnz,sizeof,spmv_variant,rows_per_group,items_per_row,"
                "max_mbytes_per_sec,gflops,min_runtime,max_runtime,avg_runtime\n");
     for (size_t i = 0; i < res->nkernels; i++) {
-        const struct cg_kernel_result *k = &res->kernels[i];
-        fprintf(f, "%s,%u,%u,%zu,%zu,%zu,%s,%u,%u,%.6f,%.6f,%.9g,%.9g,%.9g\n", cg_kernel_name(k->kernel),
-                p->numtimes, p->n, res->rows, res->nnz, pp_precision_bytes(p->prec),
-                cg_spmv_name(res->variant.spmv), res->variant.rows_per_group, res->variant.items_per_row,
-                k->bandwidth * 1e-6, k->gflops, k->stats.min, k->stats.max, k->stats.mean);
+        const struct suite_kernel *k = &res->kernels[i];
+        fprintf(f, "%s,%u,%u,%zu,%zu,%zu,%s,%u,%u,%.6f,%.6f,%.9g,%.9g,%.9g\n", k->name, p->numtimes, p->n,
+                res->rows, res->nnz, pp_precision_bytes(p->prec), cg_spmv_name(res->variant.spmv),
+                res->variant.rows_per_group, res->variant.items_per_row, k->bandwidth * 1e-6, k->gflops,
+                k->stats.min, k->stats.max, k->stats.mean);
     }
 }
 

@@ -14,7 +14,6 @@
 #include <float.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,11 +68,11 @@ double hacc_flops(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs)
     return hacc_interactions(leaf_size, pairs) * (k == PP_HACC_GRAVITY ? HACC_FLOPS_GRAVITY : HACC_FLOPS_SPH);
 }
 
-double hacc_bytes(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs, size_t nparticles,
+double hacc_bytes(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs, size_t touched_particles,
                   enum pp_precision prec)
 {
     (void)leaf_size;
-    return (double)nparticles * (n_in[k] + n_out[k]) * (double)pp_precision_bytes(prec) + 8.0 * (double)pairs;
+    return (double)touched_particles * (n_in[k] + n_out[k]) * (double)pp_precision_bytes(prec) + 8.0 * (double)pairs;
 }
 
 double hacc_bytes_per_pair(enum pp_hacc_kernel k, unsigned leaf_size, enum pp_precision prec)
@@ -147,21 +146,6 @@ int hacc_resolve(struct hacc_params *p, const struct pp_device *dev, struct pp_e
 
 /* ---- verification ---- */
 
-static void fail_kernel(struct hacc_kernel_result *kr, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void fail_kernel(struct hacc_kernel_result *kr, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!kr->verified)
-        return; /* keep the first reason */
-    kr->verified = false;
-    va_start(ap, fmt);
-    vsnprintf(kr->detail, sizeof(kr->detail), fmt, ap);
-    va_end(ap);
-}
-
 struct host {
     struct hacc_problem prob;
     double *ref[PP_HACC_NOUT], *got[PP_HACC_NOUT], *scale_acc, *scale_du, *shifted[3];
@@ -217,20 +201,20 @@ static double worst_error(const struct host *h, enum pp_hacc_kernel k, size_t *a
     return worst;
 }
 
-static void check_outputs(struct hacc_kernel_result *kr, const struct host *h, enum pp_hacc_kernel k,
-                          bool translated)
+static void check_outputs(struct suite_kernel *kr, struct hacc_kernel_figures *fig, const struct host *h,
+                          enum pp_hacc_kernel k, bool translated)
 {
     const char *what;
     size_t i;
     double e = worst_error(h, k, &i, &what);
 
     if (translated)
-        kr->translation = e;
+        fig->translation = e;
     else
         kr->max_rel_err = e;
     if (!(e <= kr->tolerance))
-        fail_kernel(
-            kr,
+        sample_fail(
+            kr, kr->max_rel_err, kr->tolerance,
             "%s%s: particle %zu (leaf %zu): %s (%.9g, %.9g, %.9g), expected (%.9g, %.9g, %.9g): error "
             "%.3g of its scale > %.3g",
             hacc_kernel_name(k), translated ? " translated" : "", i, i / h->prob.leaf_size, what,
@@ -239,7 +223,8 @@ static void check_outputs(struct hacc_kernel_result *kr, const struct host *h, e
 }
 
 /* Newton's third law: sum m a = 0; sph also conserves energy: sum m (du + v.a) = 0. */
-static void check_conservation(struct hacc_kernel_result *kr, const struct host *h, enum pp_hacc_kernel k)
+static void check_conservation(struct suite_kernel *kr, struct hacc_kernel_figures *fig, const struct host *h,
+                               enum pp_hacc_kernel k)
 {
     const struct hacc_problem *p = &h->prob;
     double mom[3] = {0, 0, 0}, mom_scale = 0, en = 0, en_scale = 0, m;
@@ -256,20 +241,22 @@ static void check_conservation(struct hacc_kernel_result *kr, const struct host 
         mom_scale += m * h->scale_acc[i];
         en_scale += m * (h->scale_du[i] + sqrt(v2) * h->scale_acc[i]);
     }
-    kr->momentum =
+    fig->momentum =
         sqrt(mom[0] * mom[0] + mom[1] * mom[1] + mom[2] * mom[2]) / (mom_scale > 0 ? mom_scale : 1);
-    if (isnan(kr->momentum))
-        kr->momentum = INFINITY;
-    if (!(kr->momentum <= kr->tolerance))
-        fail_kernel(kr, "%s: total momentum (%.6g, %.6g, %.6g) is not zero: %.3g of its scale > %.3g",
-                    hacc_kernel_name(k), mom[0], mom[1], mom[2], kr->momentum, kr->tolerance);
+    if (isnan(fig->momentum))
+        fig->momentum = INFINITY;
+    if (!(fig->momentum <= kr->tolerance))
+        sample_fail(kr, kr->max_rel_err, kr->tolerance,
+                    "%s: total momentum (%.6g, %.6g, %.6g) is not zero: %.3g of its scale > %.3g",
+                    hacc_kernel_name(k), mom[0], mom[1], mom[2], fig->momentum, kr->tolerance);
     if (k != PP_HACC_SPH)
         return;
-    kr->energy = fabs(en) / (en_scale > 0 ? en_scale : 1);
-    if (isnan(kr->energy))
-        kr->energy = INFINITY;
-    if (!(kr->energy <= kr->tolerance))
-        fail_kernel(kr, "sph: total energy rate %.6g is not zero: %.3g of its scale > %.3g", en, kr->energy,
+    fig->energy = fabs(en) / (en_scale > 0 ? en_scale : 1);
+    if (isnan(fig->energy))
+        fig->energy = INFINITY;
+    if (!(fig->energy <= kr->tolerance))
+        sample_fail(kr, kr->max_rel_err, kr->tolerance,
+                    "sph: total energy rate %.6g is not zero: %.3g of its scale > %.3g", en, fig->energy,
                     kr->tolerance);
 }
 
@@ -349,31 +336,53 @@ static int upload(const struct pp_hacc_ops *ops, struct pp_ctx *ctx, struct host
     return rc;
 }
 
+struct call {
+    const struct pp_hacc_ops *ops;
+    struct pp_ctx *ctx;
+    enum pp_hacc_kernel kernel;
+};
+
+/* The timed unit: one blocking application over every leaf pair. */
+static int apply(void *arg, unsigned *applications, double *seconds, struct pp_error *err)
+{
+    const struct call *c = arg;
+
+    (void)applications, (void)seconds;
+    return c->ops->run(c->ctx, c->kernel, err);
+}
+
+/* The kernels accumulate: their outputs are zeroed before every sample (this suite's poisoning). */
+static int zero(void *arg, struct pp_error *err)
+{
+    const struct call *c = arg;
+
+    return c->ops->fill(c->ctx, 0.0, err);
+}
+
 static int run_kernel(const struct pp_hacc_ops *ops, struct pp_ctx *ctx, struct hacc_result *res,
-                      struct host *h, struct hacc_kernel_result *kr, size_t faulty, unsigned *done,
-                      unsigned total, struct pp_error *err)
+                      struct host *h, size_t i, size_t faulty, struct sample_progress *progress,
+                      struct pp_error *err)
 {
     const struct hacc_params *p = &res->params;
-    const char *name = hacc_kernel_name(kr->kernel);
+    struct suite_kernel *kr = &res->kernels[i];
+    struct hacc_kernel_figures *fig = &res->figures[i];
+    const char *name = hacc_kernel_name(fig->kernel);
+    const struct sample_rule rule = {
+        .samples = p->numtimes, .iterations = 1, .stats = STATS_BEST, .poison = SAMPLE_POISON_EVERY};
+    struct call call = {ops, ctx, fig->kernel};
     double t0;
 
-    for (unsigned it = 0; it < p->numtimes; it++) {
-        if (ops->fill(ctx, 0.0, err))
-            return pp_error_prefix(err, "%s: zero the outputs", name);
-        t0 = clock_now();
-        if (ops->run(ctx, kr->kernel, err))
-            return pp_error_prefix(err, "%s, sample %u", name, it);
-        kr->times[it] = clock_now() - t0;
-        if (p->progress)
-            p->progress(p->progress_arg, ++*done, total);
-    }
+    if (sample_run(&rule, &(struct sample_kernel){.out = kr, .apply = apply, .poison = zero, .arg = &call}, 1,
+                   progress, NULL, err))
+        return -1;
+    fig->rate = kr->stats.min > 0 ? fig->interactions / kr->stats.min : 0;
     t0 = clock_now();
     if (ops->download(ctx, h->got, err))
         return pp_error_prefix(err, "%s: read-back", name);
     res->read_seconds += clock_now() - t0;
 
     t0 = clock_now();
-    if (hacc_ref(&h->prob, kr->kernel, h->ref, h->scale_acc, h->scale_du, &res->chain, err))
+    if (hacc_ref(&h->prob, fig->kernel, h->ref, h->scale_acc, h->scale_du, &res->chain, &fig->inside, err))
         return -1;
     res->reference_seconds += clock_now() - t0;
     /* Each output is a sum of at most chain terms, each with a few roundings; independent rounding errors
@@ -382,15 +391,15 @@ static int run_kernel(const struct pp_hacc_ops *ops, struct pp_ctx *ctx, struct 
     kr->tolerance =
         8.0 * (sqrt((double)res->chain) + 16) * (p->prec == PP_FP32 ? (double)FLT_EPSILON : DBL_EPSILON);
     kr->verified = true;
-    check_outputs(kr, h, kr->kernel, false);
-    check_conservation(kr, h, kr->kernel);
+    check_outputs(kr, fig, h, fig->kernel, false);
+    check_conservation(kr, fig, h, fig->kernel);
 
     /* translation invariance: the same interactions on translated positions (exact in fp32) */
     if (upload(ops, ctx, h, true, faulty, false, err) || ops->fill(ctx, 0.0, err) ||
-        ops->run(ctx, kr->kernel, err) || ops->download(ctx, h->got, err) ||
+        ops->run(ctx, fig->kernel, err) || ops->download(ctx, h->got, err) ||
         upload(ops, ctx, h, false, faulty, false, err))
         return pp_error_prefix(err, "%s: translated run", name);
-    check_outputs(kr, h, kr->kernel, true);
+    check_outputs(kr, fig, h, fig->kernel, true);
     return 0;
 }
 
@@ -399,7 +408,7 @@ int hacc_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct hacc_p
 {
     const struct pp_hacc_ops *ops = pp_backend_ops(b, "hacc");
     struct host h;
-    unsigned done = 0, total = 0;
+    struct sample_progress progress = {.fn = p->progress, .arg = p->progress_arg};
     size_t faulty;
     double t0;
     int rc = -1, allocated = 0;
@@ -418,21 +427,20 @@ int hacc_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct hacc_p
     res->grid = h.prob.grid;
     res->nleaves = h.prob.nleaves;
     res->nparticles = h.prob.nparticles;
+    res->touched = h.prob.touched;
     for (unsigned k = 0; k < PP_HACC_NKERNELS; k++) {
-        struct hacc_kernel_result *kr;
+        struct suite_kernel *kr = &res->kernels[res->nkernels];
+        struct hacc_kernel_figures *fig = &res->figures[res->nkernels];
 
         if (!(p->kernels & (1u << k)))
             continue;
-        kr = &res->kernels[res->nkernels++];
-        kr->kernel = (enum pp_hacc_kernel)k;
-        kr->interactions = hacc_interactions(p->leaf_size, p->leaf_pairs);
-        kr->flops = hacc_flops(kr->kernel, p->leaf_size, p->leaf_pairs);
-        kr->bytes = hacc_bytes(kr->kernel, p->leaf_size, p->leaf_pairs, res->nparticles, p->prec);
-        if (!(kr->times = calloc(p->numtimes, sizeof(double)))) {
-            pp_error_set(err, "out of memory for timings");
-            goto out;
-        }
-        total += p->numtimes;
+        res->nkernels++;
+        fig->kernel = (enum pp_hacc_kernel)k;
+        fig->interactions = hacc_interactions(p->leaf_size, p->leaf_pairs);
+        kr->name = kernel_names[k];
+        kr->flops = hacc_flops(fig->kernel, p->leaf_size, p->leaf_pairs);
+        kr->bytes = hacc_bytes(fig->kernel, p->leaf_size, p->leaf_pairs, res->touched * p->leaf_size, p->prec);
+        progress.total += p->numtimes;
     }
 
     if (ops->alloc(ctx, h.prob.nleaves, p->leaf_size, h.prob.npairs, p->prec,
@@ -445,17 +453,10 @@ int hacc_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct hacc_p
         goto out;
     res->init_seconds = clock_now() - t0;
 
-    for (size_t i = 0; i < res->nkernels; i++) {
-        struct hacc_kernel_result *kr = &res->kernels[i];
-
-        if (run_kernel(ops, ctx, res, &h, kr, faulty, &done, total, err))
-            goto out;
-        stats_timed(kr->times, p->numtimes, kr->bytes, kr->flops, &kr->stats, &kr->bandwidth, &kr->gflops);
-        kr->rate = kr->stats.min > 0 ? kr->interactions / kr->stats.min : 0;
-    }
-    res->verified = true;
     for (size_t i = 0; i < res->nkernels; i++)
-        res->verified &= res->kernels[i].verified;
+        if (run_kernel(ops, ctx, res, &h, i, faulty, &progress, err))
+            goto out;
+    res->verified = sample_all_verified(res->kernels, res->nkernels);
     rc = 0;
 out:
     if (allocated)
@@ -468,9 +469,7 @@ out:
 
 void hacc_result_release(struct hacc_result *res)
 {
-    for (size_t i = 0; i < res->nkernels; i++) {
-        free(res->kernels[i].times);
-        res->kernels[i].times = NULL;
-    }
+    for (size_t i = 0; i < res->nkernels; i++)
+        sample_kernel_release(&res->kernels[i]);
     res->nkernels = 0;
 }

@@ -4,7 +4,7 @@
  * work-items, the lower 16 holding particles of leaf a, the upper 16 of leaf b. Built per kernel and
  * variant with -DREAL=float|double [-DPP_FP64] -DSPH=0|1 -DVARIANT=<enum pp_hacc_variant> -DLEAF=<leaf_size>
  * [-DSHUFFLE_KHR | -DSHUFFLE_INTEL] and the constants -DK_<name> of kernels/hacc/hacc_ops.h. Embedded as
- * pp_cl_hacc (kernels/opencl/embedded.h), driven by kernels/hacc/opencl.c.
+ * pp_cl_hacc (OPENCL_SOURCE, kernels/opencl/opencl.h), driven by kernels/hacc/opencl.c.
  */
 #ifdef PP_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable

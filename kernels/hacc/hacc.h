@@ -12,6 +12,7 @@
 
 #include "kernels/backend.h"
 #include "kernels/hacc/hacc_ops.h"
+#include "kernels/sample.h"
 #include "lib/error.h"
 #include "lib/stats.h"
 
@@ -25,7 +26,7 @@
 
 /* Flops per interaction (one particle's update by one partner; docs/METHODOLOGY.md counts them). */
 #define HACC_FLOPS_GRAVITY 30
-#define HACC_FLOPS_SPH     68
+#define HACC_FLOPS_SPH     69
 
 struct hacc_params {
     unsigned leaf_size;  /* particles per leaf: a multiple of 16, 16 .. 256 */
@@ -38,21 +39,15 @@ struct hacc_params {
     void *progress_arg;
 };
 
-struct hacc_kernel_result {
+/* What hacc says of a kernel beyond its report entry (struct hacc_result's kernels[]). */
+struct hacc_kernel_figures {
     enum pp_hacc_kernel kernel;
-    double *times;         /* numtimes seconds per application; times[0] is the warm-up */
-    struct pp_stats stats; /* over times[1..numtimes) */
-    double interactions;   /* per application: 2 leaf_size^2 per pair */
-    double bytes;          /* compulsory bytes per application */
-    double flops;          /* interactions x flops per interaction */
-    double rate;           /* interactions per second, from stats.min */
-    double bandwidth, gflops;
-    bool verified;
-    double max_rel_err, tolerance; /* worst per-particle error relative to its scale, and the bound */
-    double momentum;               /* |sum m a| / sum m scale: Newton's third law */
-    double energy;                 /* sph: |sum m (du + v.a)| / its scale; 0 for gravity */
-    double translation;            /* worst error of the translated run, relative as max_rel_err */
-    char detail[256];              /* on failure: what, where, value, expected */
+    double interactions; /* per application: 2 leaf_size^2 per pair */
+    double rate;         /* interactions per second, from the minimum */
+    double momentum;     /* |sum m a| / sum m scale: Newton's third law */
+    double energy;       /* sph: |sum m (du + v.a)| / its scale; 0 for gravity */
+    double translation;  /* worst error of the translated run, relative as max_rel_err */
+    double inside;       /* the fraction of the interactions whose term is not zero (within rmax, the support) */
 };
 
 struct hacc_result {
@@ -60,10 +55,16 @@ struct hacc_result {
     struct pp_hacc_launch launch;
     unsigned grid;
     size_t nleaves, nparticles;
+    size_t touched; /* leaves the pair list names: the particles a kernel reads and writes */
     size_t chain; /* most interactions summed into one particle */
     double build_seconds, init_seconds, read_seconds, reference_seconds;
     size_t nkernels;
-    struct hacc_kernel_result kernels[PP_HACC_NKERNELS];
+    struct hacc_kernel_figures figures[PP_HACC_NKERNELS];
+    /* each kernel as the report has it (kernels/sample.h): compulsory bytes and flops (interactions x flops
+     * per interaction) per application, numtimes times (times[0] the warm-up), statistics and rates from the
+     * minimum; the check: the worst per-particle error relative to its scale, the bound, and on failure what,
+     * where, value, expected */
+    struct suite_kernel kernels[PP_HACC_NKERNELS];
     bool verified;
 };
 
@@ -74,12 +75,13 @@ int hacc_variant_parse(const char *name);
 
 void hacc_params_default(struct hacc_params *p);
 
-/* Models per application of kernel k: interactions, flops, compulsory bytes (each particle's inputs read
- * once, its outputs written once, the pair list read once), and the bytes one leaf pair moves as the GPU
- * kernels are built (both leaves read, their outputs updated atomically: read and written). */
+/* Models per application of kernel k: interactions, flops, compulsory bytes (the inputs of each particle the
+ * pair list touches read once, its outputs written once, the pair list read once: touched particles, not the
+ * grid's), and the bytes one leaf pair moves as the GPU kernels are built (both leaves read, their outputs
+ * updated atomically: read and written). */
 double hacc_interactions(unsigned leaf_size, size_t pairs);
 double hacc_flops(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs);
-double hacc_bytes(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs, size_t nparticles,
+double hacc_bytes(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs, size_t touched_particles,
                   enum pp_precision prec);
 double hacc_bytes_per_pair(enum pp_hacc_kernel k, unsigned leaf_size, enum pp_precision prec);
 

@@ -2,7 +2,7 @@
  * hacc_pair: the HACC suite's per-pair arithmetic in C, shared by the two OpenMP builds: the host loops
  * (kernels/hacc/openmp_kernels.h) and the offloaded ones (kernels/hacc/omptarget_kernels.h), so that both
  * compute every interaction with the same source lines (docs/METHODOLOGY.md has the formulas and the flop
- * counts). Written once per precision: the including file defines REAL, SQRT and KERNEL(name) first, as for
+ * counts). Written once per precision: the including file defines REAL, SQRT, RSQRT and KERNEL(name) first, as for
  * the kernels' headers, and includes this file once per definition (hence no include guard). Every function
  * is static inline and pure, so it inlines into omp simd loops and into target regions (the offload file
  * includes it inside `declare target`).
@@ -13,13 +13,14 @@ struct KERNEL(term) {
     REAL x, y, z, du;
 };
 
-/* HACCmk's short-range force of partner j (at xj, mass mj) on particle i (at xi): 30 flops. */
+/* HACCmk's short-range force of partner j (at xj, mass mj) on particle i (at xi): 30 flops with its
+ * accumulation (HACC_FLOPS_GRAVITY, counted by tests/unit/test_hacc_flops.cc; RSQRT counts 1). */
 static inline struct KERNEL(term)
     KERNEL(gravity_pair)(REAL xi, REAL yi, REAL zi, REAL xj, REAL yj, REAL zj, REAL mj)
 {
     const REAL dx = xj - xi, dy = yj - yi, dz = zj - zi;
     const REAL r2 = dx * dx + dy * dy + dz * dz;
-    const REAL t = (REAL)1 / SQRT(r2 + (REAL)PP_HACC_EPS2);
+    const REAL t = RSQRT(r2 + (REAL)PP_HACC_EPS2);
     const REAL poly =
         (REAL)PP_HACC_MA0 +
         r2 * ((REAL)PP_HACC_MA1 +
@@ -35,8 +36,13 @@ static inline REAL KERNEL(spline)(REAL r, REAL h)
 {
     const REAL ih = (REAL)1 / h, q = r * ih, sh = (REAL)PP_HACC_INV_PI * ih * ih * ih * ih;
 
-    return q < 1 ? sh * q * ((REAL)-3 + (REAL)2.25 * q)
-                 : (q < 2 ? sh * (REAL)-0.75 * ((REAL)2 - q) * ((REAL)2 - q) : (REAL)0);
+    if (q < 1) /* 10 flops on either branch */
+        return sh * q * ((REAL)-3 + (REAL)2.25 * q);
+    if (q < 2) {
+        const REAL u = (REAL)2 - q;
+        return sh * (REAL)-0.75 * u * u;
+    }
+    return (REAL)0;
 }
 
 /* One particle of the sph kernel: what a pair term reads of it. */
@@ -44,7 +50,8 @@ struct KERNEL(sph_particle) {
     REAL x, y, z, vx, vy, vz, m, rho, h;
 };
 
-/* The sph pair term of partner j on particle i: acceleration and energy rate (68 flops). */
+/* The sph pair term of partner j on particle i: acceleration and energy rate (HACC_FLOPS_SPH with its
+ * accumulation, counted by tests/unit/test_hacc_flops.cc). */
 static inline struct KERNEL(term)
     KERNEL(sph_pair)(struct KERNEL(sph_particle) i, struct KERNEL(sph_particle) j)
 {

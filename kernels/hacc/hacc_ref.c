@@ -107,7 +107,8 @@ int hacc_problem_build(struct hacc_problem *p, unsigned leaf_size, size_t npairs
                 p->in[PP_HACC_VX + c][i] = round_to(uniform(i, 3 + c, -0.5, 1.0), prec);
             p->in[PP_HACC_MASS][i] = round_to(uniform(i, 6, 0.5, 1.0), prec);
             p->in[PP_HACC_RHO][i] = round_to(uniform(i, 7, 0.8, 0.4), prec);
-            p->in[PP_HACC_HSML][i] = round_to(uniform(i, 8, 0.5, 0.2), prec);
+            /* the largest support 2h is the cell's side, as a cell list's cell is its cut-off */
+            p->in[PP_HACC_HSML][i] = round_to(uniform(i, 8, 0.4 * PP_HACC_CELL, 0.1 * PP_HACC_CELL), prec);
         }
     }
     for (size_t c = 0; c < p->nleaves && n < npairs; c++)
@@ -124,6 +125,14 @@ int hacc_problem_build(struct hacc_problem *p, unsigned leaf_size, size_t npairs
             p->pairs[2 * n + 1] = (uint32_t)(((size_t)z * g + (size_t)y) * g + (size_t)x);
             n++;
         }
+    { /* the leaves the pair list touches: what a kernel reads and writes (the byte model) */
+        unsigned char *seen = calloc(p->nleaves, 1);
+        if (!seen)
+            goto oom;
+        for (size_t q = 0; q < 2 * npairs; q++)
+            p->touched += !seen[p->pairs[q]]++;
+        free(seen);
+    }
     return 0;
 oom:
     hacc_problem_release(p);
@@ -142,7 +151,7 @@ uint32_t hacc_far_leaf(const struct hacc_problem *p, uint32_t a)
 /* ---- the interactions, in double ---- */
 
 /* HACCmk's short-range force of source j on particle i; the scale adds the magnitudes of both parts. */
-static void gravity(const struct hacc_problem *p, size_t i, size_t j, double acc[4], double scale[2])
+static int gravity(const struct hacc_problem *p, size_t i, size_t j, double acc[4], double scale[2])
 {
     const double d[3] = {p->in[PP_HACC_X][j] - p->in[PP_HACC_X][i], p->in[PP_HACC_Y][j] - p->in[PP_HACC_Y][i],
                          p->in[PP_HACC_Z][j] - p->in[PP_HACC_Z][i]};
@@ -150,7 +159,7 @@ static void gravity(const struct hacc_problem *p, size_t i, size_t j, double acc
     double s, poly, abs_poly, f;
 
     if (!(r2 > 0 && r2 < PP_HACC_RMAX2))
-        return;
+        return 0;
     s = pow(r2 + PP_HACC_EPS2, -1.5);
     poly =
         PP_HACC_MA0 +
@@ -163,6 +172,7 @@ static void gravity(const struct hacc_problem *p, size_t i, size_t j, double acc
     for (int c = 0; c < 3; c++)
         acc[c] += f * d[c];
     scale[0] += m * (s + abs_poly) * sqrt(r2);
+    return 1;
 }
 
 /* The cubic spline's dW/dr at r for smoothing length h (support 2h), and the bound of its magnitude. */
@@ -179,7 +189,7 @@ static double spline_dr(double r, double h, double *bound)
 }
 
 /* The SPH pair term of j on i (docs/METHODOLOGY.md): acceleration and energy rate. */
-static void sph(const struct hacc_problem *p, size_t i, size_t j, double acc[4], double scale[2])
+static int sph(const struct hacc_problem *p, size_t i, size_t j, double acc[4], double scale[2])
 {
     double d[3], v[3], r2 = 0, w = 0, vv = 0, r, bi, bj, fbar, bound, hbar, rhobar, mu = 0, pi, g, s;
 
@@ -191,12 +201,12 @@ static void sph(const struct hacc_problem *p, size_t i, size_t j, double acc[4],
         vv += v[c] * v[c];
     }
     if (!(r2 > 0))
-        return;
+        return 0;
     r = sqrt(r2);
     fbar = 0.5 * (spline_dr(r, p->in[PP_HACC_HSML][i], &bi) + spline_dr(r, p->in[PP_HACC_HSML][j], &bj)) / r;
     bound = 0.5 * (bi + bj);
     if (bound == 0)
-        return;
+        return 0; /* beyond both particles' support */
     hbar = 0.5 * (p->in[PP_HACC_HSML][i] + p->in[PP_HACC_HSML][j]);
     rhobar = 0.5 * (p->in[PP_HACC_RHO][i] + p->in[PP_HACC_RHO][j]);
     if (w < 0)
@@ -209,11 +219,13 @@ static void sph(const struct hacc_problem *p, size_t i, size_t j, double acc[4],
     acc[3] += 0.5 * s * fbar * w;
     scale[0] += fabs(s) * (fabs(fbar) * r + bound);
     scale[1] += 0.5 * fabs(s) * (fabs(fbar) * r + bound) * sqrt(vv);
+    return 1;
 }
 
 int hacc_ref(const struct hacc_problem *p, enum pp_hacc_kernel k, double *const out[PP_HACC_NOUT],
-             double *scale_acc, double *scale_du, size_t *chain, struct pp_error *err)
+             double *scale_acc, double *scale_du, size_t *chain, double *inside, struct pp_error *err)
 {
+    size_t working = 0;
     const size_t L = p->leaf_size;
     size_t *start = calloc(p->nleaves + 1, sizeof(size_t)), most = 0;
     uint32_t *other = malloc(2 * p->npairs * sizeof(uint32_t) + 1);
@@ -245,17 +257,14 @@ int hacc_ref(const struct hacc_problem *p, enum pp_hacc_kernel k, double *const 
         free(fill);
     }
     *chain = most * L;
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : working)
     for (size_t a = 0; a < p->nleaves; a++)
         for (size_t i = a * L; i < (a + 1) * L; i++) {
             double acc[4] = {0, 0, 0, 0}, scale[2] = {0, 0};
             for (size_t e = start[a]; e < start[a + 1]; e++)
-                for (size_t j = other[e] * L; j < (other[e] + 1) * L; j++) {
-                    if (k == PP_HACC_GRAVITY)
-                        gravity(p, i, j, acc, scale);
-                    else
-                        sph(p, i, j, acc, scale);
-                }
+                for (size_t j = other[e] * L; j < (other[e] + 1) * L; j++)
+                    working += (size_t)(k == PP_HACC_GRAVITY ? gravity(p, i, j, acc, scale)
+                                                             : sph(p, i, j, acc, scale));
             for (int o = 0; o < PP_HACC_NOUT; o++)
                 out[o][i] = acc[o];
             scale_acc[i] = scale[0];
@@ -263,5 +272,6 @@ int hacc_ref(const struct hacc_problem *p, enum pp_hacc_kernel k, double *const 
         }
     free(start);
     free(other);
+    *inside = p->npairs ? (double)working / (2.0 * (double)L * L * (double)p->npairs) : 0;
     return 0;
 }

@@ -33,6 +33,7 @@ static const double PP_HACC_SHIFT[3] = {-5.25, 3.5, 1.125};
 struct hacc_problem {
     unsigned leaf_size, grid;
     size_t nleaves, npairs, nparticles;
+    size_t touched;          /* leaves the pair list names (the rest of the grid is never read) */
     double *in[PP_HACC_NIN]; /* nparticles each, rounded to the working precision */
     uint32_t *pairs;         /* 2 npairs: a0, b0, a1, b1, ... */
 };
@@ -54,9 +55,10 @@ uint32_t hacc_far_leaf(const struct hacc_problem *p, uint32_t a);
 /*
  * Kernel k's outputs in double: out[o][i] for o < PP_HACC_NOUT (gravity leaves DU at 0), and the scales of
  * each particle's acceleration (scale_acc) and energy rate (scale_du, 0 for gravity). *chain gets the
- * most interactions summed into one particle. -1 with err when out of memory.
+ * most interactions summed into one particle, *inside the fraction of the interactions whose term is not zero
+ * (gravity: 0 < r < rmax; sph: r within the support 2h of either particle). -1 with err when out of memory.
  */
 int hacc_ref(const struct hacc_problem *p, enum pp_hacc_kernel k, double *const out[PP_HACC_NOUT],
-             double *scale_acc, double *scale_du, size_t *chain, struct pp_error *err) PP_WUR;
+             double *scale_acc, double *scale_du, size_t *chain, double *inside, struct pp_error *err) PP_WUR;
 
 #endif

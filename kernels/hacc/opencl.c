@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "kernels/hacc/hacc_ops.h"
-#include "kernels/opencl/embedded.h"
+
+OPENCL_SOURCE(hacc);
 
 struct ocl_hacc {
     cl_program program[PP_HACC_NKERNELS];
@@ -26,22 +27,17 @@ struct ocl_hacc {
     char options[1100];
 };
 
-extern const struct pp_suite_impl opencl_hacc_impl;
-
-static struct ocl_hacc **slot(struct pp_ctx *ctx)
-{
-    return (struct ocl_hacc **)pp_suite_state(&opencl_ctx(ctx)->suites, &opencl_hacc_impl);
-}
+PP_SUITE_SLOT(opencl, hacc, struct ocl_hacc, opencl_ctx(ctx)->suites, hacc_release)
 
 static int state(struct pp_ctx *ctx, struct ocl_hacc **out, struct pp_error *err)
 {
-    *out = *slot(ctx);
-    return *out ? 0 : pp_error_set(err, "hacc: no particles allocated (alloc first)");
+    *out = slot_get(ctx);
+    return *out && (*out)->nleaves ? 0 : pp_error_set(err, "hacc: no particles allocated (alloc first)");
 }
 
 static void hacc_release(struct pp_ctx *ctx)
 {
-    struct ocl_hacc **sp = slot(ctx), *s = *sp;
+    struct ocl_hacc *s = slot_get(ctx);
 
     if (!s)
         return;
@@ -61,8 +57,7 @@ static void hacc_release(struct pp_ctx *ctx)
             clReleaseMemObject(s->out[o]);
     if (s->pairs)
         clReleaseMemObject(s->pairs);
-    free(s);
-    *sp = NULL;
+    memset((void *)s, 0, offsetof(struct ocl_hacc, options)); /* the build options stay, for describe */
 }
 
 /* The sub-group size of the select program (its probe kernel), or 0. */
@@ -123,9 +118,8 @@ static int hacc_alloc(struct pp_ctx *ctx, size_t nleaves, unsigned leaf_size, si
         return pp_error_set(err,
                             "unsupported: a work-group of %zu work-items (2 leaf_size) exceeds the %zu of %s",
                             group, c->max_work_group, c->name);
-    if (!(s = calloc(1, sizeof(*s))))
+    if (!(s = slot_new(ctx)))
         return pp_error_set(err, "out of memory");
-    *slot(ctx) = s;
     s->nleaves = nleaves;
     s->npairs = npairs;
     s->n = n;
@@ -295,7 +289,7 @@ static int hacc_download(struct pp_ctx *ctx, double *const out[PP_HACC_NOUT], st
 
 static void hacc_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
-    struct ocl_hacc *s = *slot(ctx);
+    struct ocl_hacc *s = slot_get(ctx);
 
     if (s)
         info_add(out, "opencl.hacc_build_options", "%s", s->options);
@@ -315,6 +309,6 @@ static const struct pp_hacc_ops opencl_hacc_ops = {
 PP_SUITE_IMPL(opencl, hacc) = {
     .suite = "hacc",
     .ops = &opencl_hacc_ops,
-    .release = hacc_release,
+    .release = slot_close,
     .describe = hacc_describe,
 };

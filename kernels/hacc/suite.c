@@ -53,37 +53,26 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
         return -1;
     }
     for (size_t i = 0; i < res->nkernels; i++) {
-        const struct hacc_kernel_result *k = &res->kernels[i];
-        out->kernels[i] = (struct suite_kernel){
-            .name = hacc_kernel_name(k->kernel),
-            .verified = k->verified,
-            .error = k->detail,
-            .bytes = k->bytes,
-            .flops = k->flops,
-            .bandwidth = k->bandwidth,
-            .gflops = k->gflops,
-            .stats = &k->stats,
-            .times = k->times,
-            .ntimes = p->numtimes,
-            .max_rel_err = k->max_rel_err,
-            .tolerance = k->tolerance,
-        };
+        const struct hacc_kernel_figures *k = &res->figures[i];
         json_array_append_new(
             kernels,
-            json_pack("{s:s, s:f, s:f, s:i, s:f, s:f, s:f, s:f}", "kernel", hacc_kernel_name(k->kernel),
-                      "interactions", k->interactions, "interactions_per_s", k->rate, "flops_per_interaction",
+            json_pack("{s:s, s:f, s:f, s:f, s:i, s:f, s:f, s:f, s:f}", "kernel", hacc_kernel_name(k->kernel),
+                      "interactions", k->interactions, "inside_fraction", k->inside, "interactions_per_s",
+                      k->rate, "flops_per_interaction",
                       k->kernel == PP_HACC_GRAVITY ? HACC_FLOPS_GRAVITY : HACC_FLOPS_SPH,
                       "bytes_per_leaf_pair", hacc_bytes_per_pair(k->kernel, p->leaf_size, p->prec),
                       "momentum_rel_err", k->momentum, "energy_rel_err", k->energy, "translation_rel_err",
                       k->translation));
     }
+    out->kernels = res->kernels;
     out->nkernels = res->nkernels;
     out->verified = res->verified;
     out->problem = json_pack(
-        "{s:f, s:s, s:i, s:i, s:i, s:I, s:I, s:I, s:i, s:i, s:f, s:s, s:I}", "size",
+        "{s:f, s:s, s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:i, s:i, s:f, s:s, s:I}", "size",
         hacc_interactions(p->leaf_size, p->leaf_pairs), "precision", pp_precision_name(p->prec), "leaf_size",
         (int)p->leaf_size, "leaf_pairs", (int)p->leaf_pairs, "grid", (int)res->grid, "leaves",
-        (json_int_t)res->nleaves, "particles", (json_int_t)res->nparticles, "chain", (json_int_t)res->chain,
+        (json_int_t)res->nleaves, "particles", (json_int_t)res->nparticles, "leaves_touched",
+        (json_int_t)res->touched, "chain", (json_int_t)res->chain,
         "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes", (int)p->numtimes, "cell", 2.0, "box",
         "leaves of random particles in cubic cells, pairs of neighbouring cells", "working_set_bytes",
         (json_int_t)hacc_working_set(p->leaf_size, p->leaf_pairs, p->prec));
@@ -121,12 +110,12 @@ static void table(FILE *f, const struct suite_header *h, const void *state)
     fprintf(f, "%-10s%14s%12s%14s%12s%12s%12s%12s  %s\n", "Function", "GInter/s", "GFLOP/s", "MBytes/sec",
             "Min (sec)", "Max", "Average", "Median", "Verified");
     for (size_t i = 0; i < res->nkernels; i++) {
-        const struct hacc_kernel_result *k = &res->kernels[i];
+        const struct suite_kernel *k = &res->kernels[i];
         char name[16];
-        snprintf(name, sizeof(name), "%s", hacc_kernel_name(k->kernel));
+        snprintf(name, sizeof(name), "%s", k->name);
         name[0] = (char)(name[0] - 'a' + 'A');
-        fprintf(f, "%-10s%14.3f%12.3f%14.3f%12.5g%12.5g%12.5g%12.5g  %s\n", name, k->rate * 1e-9, k->gflops,
-                k->bandwidth * 1e-6, k->stats.min, k->stats.max, k->stats.mean, k->stats.median,
+        fprintf(f, "%-10s%14.3f%12.3f%14.3f%12.5g%12.5g%12.5g%12.5g  %s\n", name, res->figures[i].rate * 1e-9,
+                k->gflops, k->bandwidth * 1e-6, k->stats.min, k->stats.max, k->stats.mean, k->stats.median,
                 k->verified ? "yes" : "NO");
     }
 }
@@ -139,10 +128,11 @@ static void csv(FILE *f, const void *state)
     fprintf(f, "function,num_times,leaf_size,leaf_pairs,sizeof,variant,interactions,interactions_per_sec,"
                "gflops,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime\n");
     for (size_t i = 0; i < res->nkernels; i++) {
-        const struct hacc_kernel_result *k = &res->kernels[i];
-        fprintf(f, "%s,%u,%u,%u,%zu,%s,%.0f,%.6g,%.6f,%.6f,%.9g,%.9g,%.9g\n", hacc_kernel_name(k->kernel),
-                p->numtimes, p->leaf_size, p->leaf_pairs, pp_precision_bytes(p->prec),
-                hacc_variant_name((enum pp_hacc_variant)p->variant), k->interactions, k->rate, k->gflops,
+        const struct suite_kernel *k = &res->kernels[i];
+        const struct hacc_kernel_figures *fig = &res->figures[i];
+        fprintf(f, "%s,%u,%u,%u,%zu,%s,%.0f,%.6g,%.6f,%.6f,%.9g,%.9g,%.9g\n", k->name, p->numtimes,
+                p->leaf_size, p->leaf_pairs, pp_precision_bytes(p->prec),
+                hacc_variant_name((enum pp_hacc_variant)p->variant), fig->interactions, fig->rate, k->gflops,
                 k->bandwidth * 1e-6, k->stats.min, k->stats.max, k->stats.mean);
     }
 }

@@ -47,6 +47,18 @@ static inline struct opencl_ctx *opencl_ctx(struct pp_ctx *ctx)
     return (struct opencl_ctx *)ctx;
 }
 
+/* An OpenCL source embedded in the binary: the Makefile turns every kernels/<suite>/<name>.cl (and every
+ * header of device code shared with CUDA whose head comment says "OpenCL: embedded as pp_cl_<name>") into the
+ * NUL-terminated read-only string pp_cl_<name>; a suite's opencl.c declares those it builds at run time with
+ * OPENCL_SOURCE(name), so the model's core names no suite. */
+#define OPENCL_SOURCE(name) extern const char pp_cl_##name[]
+
+/* The other way: the struct pp_ctx * of c (for the suite slot's accessors, kernels/backend.h). */
+static inline struct pp_ctx *opencl_pp_ctx(struct opencl_ctx *c)
+{
+    return (struct pp_ctx *)c;
+}
+
 /* Readable name of an OpenCL status code ("CL_OUT_OF_RESOURCES"); "CL_UNKNOWN_ERROR" for codes it lacks. */
 const char *opencl_strerror(cl_int rc);
 

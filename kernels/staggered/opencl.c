@@ -18,8 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/opencl/embedded.h"
 #include "kernels/staggered/staggered_ops.h"
+
+OPENCL_SOURCE(staggered);
 
 /* staggered.cl numbers the strategies and orders as staggered_ops.h does. */
 _Static_assert(PP_STAG_1LP == 0 && PP_STAG_2LP == 1 && PP_STAG_3LP_1 == 2 && PP_STAG_3LP_2 == 3 &&
@@ -53,17 +54,11 @@ struct opencl_staggered {
     size_t global, local;
 };
 
-extern const struct pp_suite_impl opencl_staggered_impl;
-
-/* The state of c: NULL before the first alloc. */
-static struct opencl_staggered *state(struct opencl_ctx *c)
-{
-    return pp_suite_state_get(&c->suites, &opencl_staggered_impl);
-}
+PP_SUITE_SLOT(opencl, staggered, struct opencl_staggered, opencl_ctx(ctx)->suites, staggered_release)
 
 static void staggered_release(struct pp_ctx *ctx)
 {
-    struct opencl_staggered *st = state(opencl_ctx(ctx));
+    struct opencl_staggered *st = slot_get(ctx);
     cl_mem mems[4];
 
     if (!st)
@@ -77,16 +72,6 @@ static void staggered_release(struct pp_ctx *ctx)
     if (st->program)
         clReleaseProgram(st->program);
     memset(st, 0, sizeof(*st));
-}
-
-/* The context's close: the device objects and the state. */
-static void staggered_free(struct pp_ctx *ctx)
-{
-    void **slot = pp_suite_state(&opencl_ctx(ctx)->suites, &opencl_staggered_impl);
-
-    staggered_release(ctx);
-    free(*slot);
-    *slot = NULL;
 }
 
 /* Refuse a work-group above the device's limit (before building: the kernels require their work-group size),
@@ -261,7 +246,7 @@ out:
 
 static int need_arrays(struct opencl_ctx *c, struct pp_error *err)
 {
-    const struct opencl_staggered *st = state(c);
+    const struct opencl_staggered *st = slot_get(opencl_pp_ctx(c));
 
     return st && st->kernel ? 0 : pp_error_set(err, "no staggered arrays allocated (alloc first)");
 }
@@ -270,7 +255,7 @@ static int need_arrays(struct opencl_ctx *c, struct pp_error *err)
 static int write_reals(struct opencl_ctx *c, cl_mem mem, const double *src, size_t count, const char *name,
                        struct pp_error *err)
 {
-    const struct opencl_staggered *st = state(c);
+    const struct opencl_staggered *st = slot_get(opencl_pp_ctx(c));
     float *narrow = NULL;
     const void *host = src;
     char what[64];
@@ -297,7 +282,7 @@ static int staggered_upload(struct pp_ctx *ctx, const double *links, const doubl
                             struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_staggered *st = state(c);
+    struct opencl_staggered *st = slot_get(ctx);
     cl_int rc;
 
     if (need_arrays(c, err) != 0 ||
@@ -312,7 +297,7 @@ static int staggered_upload(struct pp_ctx *ctx, const double *links, const doubl
 static int staggered_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_staggered *st = state(c);
+    struct opencl_staggered *st = slot_get(ctx);
     cl_int rc;
 
     if (need_arrays(c, err) != 0)
@@ -332,7 +317,7 @@ static int staggered_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_e
 static int staggered_poison(struct pp_ctx *ctx, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    const struct opencl_staggered *st = state(c);
+    const struct opencl_staggered *st = slot_get(ctx);
     const cl_uchar ones = 0xff;
     size_t bytes = 0;
     cl_int rc;
@@ -350,7 +335,7 @@ static int staggered_poison(struct pp_ctx *ctx, struct pp_error *err)
 static int staggered_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_staggered *st = state(c);
+    struct opencl_staggered *st = slot_get(ctx);
     size_t count;
     float *narrow = NULL;
     cl_int rc;
@@ -382,5 +367,5 @@ static const struct pp_staggered_ops opencl_staggered_ops = {
 PP_SUITE_IMPL(opencl, staggered) = {
     .suite = "staggered",
     .ops = &opencl_staggered_ops,
-    .release = staggered_free,
+    .release = slot_close,
 };

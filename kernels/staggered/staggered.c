@@ -396,16 +396,7 @@ static int verify(struct staggered_result *res, const struct fields *f, struct p
     /* the warm-up's output, then the last timed sample's; each was poisoned before its sample */
     lattice_check_odd(p->dims, 6, p->prec, f->out_warm, ref, scale, &warm);
     lattice_check_odd(p->dims, 6, p->prec, f->out, ref, scale, &check);
-    res->tolerance = check.tolerance;
-    res->max_rel_err = check.max_err > warm.max_err ? check.max_err : warm.max_err;
-    res->verified = !check.failed && !warm.failed;
-    if (warm.failed && !check.failed)
-        snprintf(res->detail, sizeof(res->detail), "warm-up: %s (the last sample verified)", warm.detail);
-    else if (check.failed && !warm.failed)
-        snprintf(res->detail, sizeof(res->detail), "%s (last sample only; the warm-up verified)",
-                 check.detail);
-    else
-        snprintf(res->detail, sizeof(res->detail), "%s", check.detail);
+    lattice_check_samples(&warm, &check, &res->dslash);
     rc = 0;
 out:
     free(ref);
@@ -413,44 +404,22 @@ out:
     return rc;
 }
 
-/* The paper's timing rule: one warm-up application, then runs samples of iterations applications each. The
- * output is poisoned (NaN) before the warm-up and before the last sample, outside the timed region, and the
- * warm-up's output is read back into warm, so that verification sees both (a site no application of a
- * sample writes fails). */
-static int measure(const struct pp_staggered_ops *ops, struct pp_ctx *ctx, const struct staggered_params *p,
-                   struct staggered_result *res, double *warm, struct pp_error *err)
-{
-    double t0;
-
-    if (ops->poison(ctx, err))
-        return pp_error_prefix(err, "poison before the warm-up");
-    t0 = clock_now();
-    if (ops->dslash(ctx, 1, err))
-        return pp_error_prefix(err, "dslash, warm-up");
-    res->warmup_seconds = clock_now() - t0;
-    if (ops->download(ctx, warm, err))
-        return pp_error_prefix(err, "download after the warm-up");
-    for (unsigned r = 0; r < p->runs; r++) {
-        if (r == p->runs - 1 && ops->poison(ctx, err))
-            return pp_error_prefix(err, "poison before run %u", r);
-        t0 = clock_now();
-        if (ops->dslash(ctx, p->iterations, err))
-            return pp_error_prefix(err, "dslash, run %u", r);
-        res->times[r] = (clock_now() - t0) / p->iterations;
-        if (p->progress)
-            p->progress(p->progress_arg, r + 1, p->runs);
-    }
-    stats_compute(res->times, p->runs, &res->stats);
-    res->seconds = p->timing == STAGGERED_TIMING_BEST ? res->stats.min : res->stats.mean;
-    res->bandwidth = res->seconds > 0 ? res->bytes / res->seconds : 0.0;
-    res->gflops = res->seconds > 0 ? res->flops / res->seconds * 1e-9 : 0.0;
-    return 0;
-}
-
 int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct staggered_params *p,
                   struct staggered_result *res, struct pp_error *err)
 {
     const struct pp_staggered_ops *ops = pp_backend_ops(b, "staggered");
+    /* The paper's timing rule: one warm-up application, then runs samples of iterations applications each,
+     * the rates from the mean (or the best). The output is poisoned (NaN) before the warm-up and before the
+     * last sample, outside the timed region, and the warm-up's output is read back, so that verification sees
+     * both (a site no application of a sample writes fails). */
+    const struct sample_rule rule = {.samples = p->runs,
+                                     .iterations = p->iterations,
+                                     .warmup_apart = true,
+                                     .stats = p->timing == STAGGERED_TIMING_BEST ? STATS_BEST : STATS_MEAN,
+                                     .poison = SAMPLE_POISON_WARMUP | SAMPLE_POISON_LAST};
+    struct sample_progress progress = {.fn = p->progress, .arg = p->progress_arg, .total = p->runs};
+    struct lattice_calls calls;
+    struct sample_kernel k;
     struct fields f;
     double t0;
     int rc = -1, allocated = 0;
@@ -466,13 +435,10 @@ int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct s
         return -1;
     res->sites = f.volume;
     res->out_sites = f.n;
-    res->flops = staggered_flops(p->dims);
-    res->bytes = staggered_bytes_per_site(p->prec) * (double)f.n;
-    res->bytes_compulsory = staggered_bytes_compulsory_per_site(p->prec) * (double)f.n;
-    if (!(res->times = calloc(p->runs ? p->runs : 1, sizeof(double)))) {
-        pp_error_set(err, "out of memory for timings");
-        goto out;
-    }
+    res->dslash.name = "dslash";
+    res->dslash.flops = staggered_flops(p->dims);
+    res->dslash.bytes = staggered_bytes_per_site(p->prec) * (double)f.n;
+    res->dslash.bytes_compulsory = staggered_bytes_compulsory_per_site(p->prec) * (double)f.n;
     staggered_random_fields(p->dims, p->seed, f.fat, f.lng, f.vec);
     pack(p->dims, f.fat, f.lng, f.vec, f.links, f.even, f.nbr);
     /* the test hook: the fat link U_x(x) of an output site (term l = 0), its x + 1 neighbour */
@@ -485,7 +451,9 @@ int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct s
     if (ops->upload(ctx, f.links, f.even, f.nbr, err))
         goto out;
     res->init_seconds = clock_now() - t0;
-    if (measure(ops, ctx, p, res, f.out_warm, err))
+    calls = (struct lattice_calls){ctx, ops->dslash, ops->poison, ops->download, f.out_warm};
+    k = lattice_sample_kernel(&calls, &res->dslash);
+    if (sample_run(&rule, &k, 1, &progress, &res->warmup_seconds, err))
         goto out;
     t0 = clock_now();
     if (ops->download(ctx, f.out, err))
@@ -503,6 +471,5 @@ out:
 
 void staggered_result_release(struct staggered_result *res)
 {
-    free(res->times);
-    res->times = NULL;
+    sample_kernel_release(&res->dslash);
 }

@@ -57,23 +57,9 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
 
     if (staggered_run(b, ctx, p, &st->res, err))
         return -1;
-    out->kernels[0] = (struct suite_kernel){
-        .name = "dslash",
-        .verified = s->verified,
-        .error = s->detail,
-        .bytes = s->bytes,
-        .bytes_compulsory = s->bytes_compulsory,
-        .flops = s->flops,
-        .bandwidth = s->bandwidth,
-        .gflops = s->gflops,
-        .stats = &s->stats,
-        .times = s->times,
-        .ntimes = p->runs,
-        .max_rel_err = s->max_rel_err,
-        .tolerance = s->tolerance,
-    };
+    out->kernels = &s->dslash;
     out->nkernels = 1;
-    out->verified = s->verified;
+    out->verified = s->dslash.verified;
     out->problem = json_pack(
         "{s:I, s:[i,i,i,i], s:I, s:I, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:s, s:i, s:f, s:f, s:I}",
         "size", (json_int_t)s->sites, "lattice", p->dims[0], p->dims[1], p->dims[2], p->dims[3], "sites",
@@ -123,6 +109,7 @@ static void table(FILE *f, const struct suite_header *h, const void *state)
 {
     const struct staggered_result *s = &((const struct state *)state)->res;
     const struct staggered_params *p = &s->params;
+    const struct suite_kernel *k = &s->dslash;
     char peak[16] = "-", variant[96];
 
     variant_text(&s->variant, variant, sizeof(variant));
@@ -139,20 +126,21 @@ static void table(FILE *f, const struct suite_header *h, const void *state)
         f,
         "Model per application: %.0f flop (%d per site), %.0f bytes (%.0f per site, no reuse), compulsory "
         "%.0f bytes (%%Peak uses it)\n",
-        s->flops, STAGGERED_FLOPS_PER_SITE, s->bytes, staggered_bytes_per_site(p->prec), s->bytes_compulsory);
+        k->flops, STAGGERED_FLOPS_PER_SITE, k->bytes, staggered_bytes_per_site(p->prec), k->bytes_compulsory);
     if (h->peak_bw > 0)
         snprintf(peak, sizeof(peak), "%.1f",
-                 100.0 * s->bandwidth * s->bytes_compulsory / s->bytes / h->peak_bw);
+                 100.0 * k->bandwidth * k->bytes_compulsory / k->bytes / h->peak_bw);
     fprintf(f, "%-10s%12s%12s%12s%12s%12s%12s%8s  %s\n", "Function", "GFLOP/s", "GB/s", "Min (sec)", "Max",
             "Average", "Median", "%Peak", "Verified");
-    fprintf(f, "%-10s%12.3f%12.3f%12.4g%12.4g%12.4g%12.4g%8s  %s\n", "Dslash", s->gflops, s->bandwidth * 1e-9,
-            s->stats.min, s->stats.max, s->stats.mean, s->stats.median, peak, s->verified ? "yes" : "NO");
+    fprintf(f, "%-10s%12.3f%12.3f%12.4g%12.4g%12.4g%12.4g%8s  %s\n", "Dslash", k->gflops, k->bandwidth * 1e-9,
+            k->stats.min, k->stats.max, k->stats.mean, k->stats.median, peak, k->verified ? "yes" : "NO");
 }
 
 static void csv(FILE *f, const void *state)
 {
     const struct staggered_result *s = &((const struct state *)state)->res;
     const struct staggered_params *p = &s->params;
+    const struct suite_kernel *k = &s->dslash;
 
     fprintf(f,
             "function,runs,iterations,lattice,strategy,order,work_group,sizeof,timing,gflops,gbytes_per_sec,"
@@ -160,8 +148,8 @@ static void csv(FILE *f, const void *state)
     fprintf(f, "Dslash,%u,%u,%ux%ux%ux%u,%s,%s,%u,%zu,%s,%.6f,%.6f,%.9g,%.9g,%.9g\n", p->runs, p->iterations,
             p->dims[0], p->dims[1], p->dims[2], p->dims[3], staggered_strategy_name(s->variant.strategy),
             staggered_order_name(s->variant.order), s->variant.work_group, pp_precision_bytes(p->prec),
-            timing_name(p->timing), s->gflops, s->bandwidth * 1e-9, s->stats.min, s->stats.max,
-            s->stats.mean);
+            timing_name(p->timing), k->gflops, k->bandwidth * 1e-9, k->stats.min, k->stats.max,
+            k->stats.mean);
 }
 
 static void release(void *state)

@@ -18,9 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/opencl/embedded.h"
 #include "kernels/stream/stream_ops.h"
 #include "lib/env.h"
+
+OPENCL_SOURCE(stream);
 
 /*
  * Work-group size of every kernel. GPUs: at most 1024 (CUDA's block limit), capped by
@@ -78,13 +79,7 @@ struct opencl_stream {
     const char *variant; /* "vec16" or "scalar" once arrays were allocated; kept by release, for describe */
 };
 
-extern const struct pp_suite_impl opencl_stream_impl;
-
-/* The state of c: NULL before the first alloc. */
-static struct opencl_stream *state(struct opencl_ctx *c)
-{
-    return pp_suite_state_get(&c->suites, &opencl_stream_impl);
-}
+PP_SUITE_SLOT(opencl, stream, struct opencl_stream, opencl_ctx(ctx)->suites, stream_release)
 
 struct kernel_spec {
     const char *function; /* in stream.cl */
@@ -119,7 +114,7 @@ static int fail(struct pp_error *err, cl_int rc, const char *call, int k)
 static void stream_release(struct pp_ctx *ctx)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_stream *s = state(c);
+    struct opencl_stream *s = slot_get(ctx);
     cl_mem mems[5];
     const char *variant;
 
@@ -143,19 +138,9 @@ static void stream_release(struct pp_ctx *ctx)
     s->variant = variant;
 }
 
-/* The context's close: the device objects and the state. */
-static void stream_free(struct pp_ctx *ctx)
-{
-    void **slot = pp_suite_state(&opencl_ctx(ctx)->suites, &opencl_stream_impl);
-
-    stream_release(ctx);
-    free(*slot);
-    *slot = NULL;
-}
-
 static void stream_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
-    const struct opencl_stream *s = state(opencl_ctx(ctx));
+    const struct opencl_stream *s = slot_get(ctx);
 
     if (s && s->variant)
         info_add(out, "opencl.variant", "%s", s->variant);
@@ -411,7 +396,7 @@ static int run(struct opencl_ctx *c, struct opencl_stream *s, int k, struct pp_e
 static int stream_init(struct pp_ctx *ctx, double a, double b, double c, struct pp_error *err)
 {
     struct opencl_ctx *cx = opencl_ctx(ctx);
-    struct opencl_stream *s = state(cx);
+    struct opencl_stream *s = slot_get(ctx);
     cl_uint arg = first_extra_arg(OPENCL_STREAM_INIT);
 
     if (need_arrays(s, err) != 0 || set_real(s, OPENCL_STREAM_INIT, arg, a, err) != 0 ||
@@ -424,7 +409,7 @@ static int stream_init(struct pp_ctx *ctx, double a, double b, double c, struct 
 static int stream_read(struct pp_ctx *ctx, void *a, void *b, void *c, struct pp_error *err)
 {
     struct opencl_ctx *cx = opencl_ctx(ctx);
-    struct opencl_stream *s = state(cx);
+    struct opencl_stream *s = slot_get(ctx);
     struct {
         cl_mem mem;
         void *host;
@@ -453,7 +438,7 @@ static int stream_read(struct pp_ctx *ctx, void *a, void *b, void *c, struct pp_
 static int stream_copy(struct pp_ctx *ctx, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_stream *s = state(c);
+    struct opencl_stream *s = slot_get(ctx);
 
     if (need_arrays(s, err) != 0)
         return -1;
@@ -463,7 +448,7 @@ static int stream_copy(struct pp_ctx *ctx, struct pp_error *err)
 static int stream_mul(struct pp_ctx *ctx, double scalar, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_stream *s = state(c);
+    struct opencl_stream *s = slot_get(ctx);
 
     if (need_arrays(s, err) != 0 || set_scalar(s, OPENCL_STREAM_MUL, scalar, err) != 0)
         return -1;
@@ -473,7 +458,7 @@ static int stream_mul(struct pp_ctx *ctx, double scalar, struct pp_error *err)
 static int stream_add(struct pp_ctx *ctx, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_stream *s = state(c);
+    struct opencl_stream *s = slot_get(ctx);
 
     if (need_arrays(s, err) != 0)
         return -1;
@@ -483,7 +468,7 @@ static int stream_add(struct pp_ctx *ctx, struct pp_error *err)
 static int stream_triad(struct pp_ctx *ctx, double scalar, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_stream *s = state(c);
+    struct opencl_stream *s = slot_get(ctx);
 
     if (need_arrays(s, err) != 0 || set_scalar(s, OPENCL_STREAM_TRIAD, scalar, err) != 0)
         return -1;
@@ -493,7 +478,7 @@ static int stream_triad(struct pp_ctx *ctx, double scalar, struct pp_error *err)
 static int stream_nstream(struct pp_ctx *ctx, double scalar, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_stream *s = state(c);
+    struct opencl_stream *s = slot_get(ctx);
 
     if (need_arrays(s, err) != 0 || set_scalar(s, OPENCL_STREAM_NSTREAM, scalar, err) != 0)
         return -1;
@@ -505,7 +490,7 @@ static int stream_nstream(struct pp_ctx *ctx, double scalar, struct pp_error *er
 static int stream_dot(struct pp_ctx *ctx, double *sum, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_stream *s = state(c);
+    struct opencl_stream *s = slot_get(ctx);
     const size_t elem = pp_precision_bytes(s->prec);
     size_t global = s->dot_groups * s->work_group;
     cl_int rc;
@@ -552,6 +537,6 @@ static const struct pp_stream_ops opencl_stream_ops = {
 PP_SUITE_IMPL(opencl, stream) = {
     .suite = "stream",
     .ops = &opencl_stream_ops,
-    .release = stream_free,
+    .release = slot_close,
     .describe = stream_describe,
 };

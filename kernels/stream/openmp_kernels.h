@@ -1,28 +1,31 @@
 /*
- * stream_kernels: the OpenMP STREAM kernels, written once and instantiated per precision by openmp.c, which
- * defines REAL (the element type) and KERNEL(name) (the function name for that type) before including it.
- * Every loop uses the same static schedule as the first-touch init, so each thread works on the pages it
- * placed in its own NUMA node.
+ * openmp_kernels: the STREAM kernels of both OpenMP models (kernels/stream/openmp.c, kernels/openmp/body.h),
+ * written once over REAL and KERNEL(name) and instantiated per precision (kernels/precisions.h). Each loop is
+ * OMB_FOR: on the host the same static schedule as the first-touch init, so each thread works on the pages it
+ * placed in its own NUMA node; on the device BabelStream's `target teams distribute parallel for simd` over
+ * the device arrays (OMPStream.cpp, OMP_TARGET_GPU). Indices are size_t: n * sizeof(REAL) may exceed 2^31.
  *
- * Two forms of each kernel that writes an array (x->stores): temporal, the plain loop (what gcc makes of
- * McCalpin's and BabelStream's: each written cache line is first read for ownership, so triad moves four
- * arrays' worth of lines for the three it is credited with), and streaming: each thread takes its
+ * Host only, two forms of each kernel that writes an array (x->stores): temporal, the plain loop (what gcc
+ * makes of McCalpin's and BabelStream's: each written cache line is first read for ownership, so triad moves
+ * four arrays' worth of lines for the three it is credited with), and streaming: each thread takes its
  * schedule(static) share (openmp_share), stores the 16-byte-aligned middle of it with SSE2 non-temporal
  * stores (movntdq: whole lines go to memory through the write-combining buffers, nothing is read for them),
  * the unaligned ends with plain stores, and fences its stores (sfence) before the loop's closing barrier.
+ * The dots differ by model: the host's one reduction over the team, the device's blocks (openmp.c).
  */
 
-static void KERNEL(init)(struct openmp_stream *x, double va, double vb, double vc)
+static void KERNEL(init)(struct pp_ctx *ctx, struct omb_stream *x, double va, double vb, double vc)
 {
-    REAL *restrict a = x->a, *restrict b = x->b, *restrict c = x->c;
+    REAL *OMB_RESTRICT a = x->a, *OMB_RESTRICT b = x->b, *OMB_RESTRICT c = x->c;
     const REAL ra = (REAL)va, rb = (REAL)vb, rc = (REAL)vc;
     const size_t n = x->n;
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++) {
-        a[i] = ra;
-        b[i] = rb;
-        c[i] = rc;
-    }
+
+    OMB_FOR(
+        ctx, is_device_ptr(a, b, c), for (size_t i = 0; i < n; i++) {
+            a[i] = ra;
+            b[i] = rb;
+            c[i] = rc;
+        });
 }
 
 #if OPENMP_STREAMING
@@ -134,71 +137,89 @@ static void KERNEL(nstream_nt)(REAL *restrict a, const REAL *restrict b, const R
 #define STREAMED(x, name, ...)
 #endif
 
-static void KERNEL(copy)(struct openmp_stream *x)
+static void KERNEL(copy)(struct pp_ctx *ctx, struct omb_stream *x)
 {
-    const REAL *restrict a = x->a;
-    REAL *restrict c = x->c;
+    const REAL *OMB_RESTRICT a = x->a;
+    REAL *OMB_RESTRICT c = x->c;
     const size_t n = x->n;
     STREAMED(x, copy, a, c)
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++)
-        c[i] = a[i];
+    OMB_FOR(ctx, is_device_ptr(a, c), for (size_t i = 0; i < n; i++) c[i] = a[i];);
 }
 
-static void KERNEL(mul)(struct openmp_stream *x, REAL s)
+static void KERNEL(mul)(struct pp_ctx *ctx, struct omb_stream *x, REAL s)
 {
-    REAL *restrict b = x->b;
-    const REAL *restrict c = x->c;
+    REAL *OMB_RESTRICT b = x->b;
+    const REAL *OMB_RESTRICT c = x->c;
     const size_t n = x->n;
     STREAMED(x, mul, b, c, s)
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++)
-        b[i] = s * c[i];
+    OMB_FOR(ctx, is_device_ptr(b, c), for (size_t i = 0; i < n; i++) b[i] = s * c[i];);
 }
 
-static void KERNEL(add)(struct openmp_stream *x)
+static void KERNEL(add)(struct pp_ctx *ctx, struct omb_stream *x)
 {
-    const REAL *restrict a = x->a, *restrict b = x->b;
-    REAL *restrict c = x->c;
+    const REAL *OMB_RESTRICT a = x->a, *OMB_RESTRICT b = x->b;
+    REAL *OMB_RESTRICT c = x->c;
     const size_t n = x->n;
     STREAMED(x, add, a, b, c)
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++)
-        c[i] = a[i] + b[i];
+    OMB_FOR(ctx, is_device_ptr(a, b, c), for (size_t i = 0; i < n; i++) c[i] = a[i] + b[i];);
 }
 
-static void KERNEL(triad)(struct openmp_stream *x, REAL s)
+static void KERNEL(triad)(struct pp_ctx *ctx, struct omb_stream *x, REAL s)
 {
-    REAL *restrict a = x->a;
-    const REAL *restrict b = x->b, *restrict c = x->c;
+    REAL *OMB_RESTRICT a = x->a;
+    const REAL *OMB_RESTRICT b = x->b, *OMB_RESTRICT c = x->c;
     const size_t n = x->n;
     STREAMED(x, triad, a, b, c, s)
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++)
-        a[i] = b[i] + s * c[i];
+    OMB_FOR(ctx, is_device_ptr(a, b, c), for (size_t i = 0; i < n; i++) a[i] = b[i] + s * c[i];);
 }
 
-static void KERNEL(nstream)(struct openmp_stream *x, REAL s)
+static void KERNEL(nstream)(struct pp_ctx *ctx, struct omb_stream *x, REAL s)
 {
-    REAL *restrict a = x->a;
-    const REAL *restrict b = x->b, *restrict c = x->c;
+    REAL *OMB_RESTRICT a = x->a;
+    const REAL *OMB_RESTRICT b = x->b, *OMB_RESTRICT c = x->c;
     const size_t n = x->n;
     STREAMED(x, nstream, a, b, c, s)
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++)
-        a[i] += b[i] + s * c[i];
+    OMB_FOR(ctx, is_device_ptr(a, b, c), for (size_t i = 0; i < n; i++) a[i] += b[i] + s * c[i];);
 }
 
-static REAL KERNEL(dot)(struct openmp_stream *x)
+#if OMB_TARGET
+/* One sum per block of ceil(n / blocks) elements on the device, the blocks' sums added here in REAL. */
+static int KERNEL(dot)(struct pp_ctx *ctx, struct omb_stream *x, double *sum, struct pp_error *err)
+{
+    const REAL *a = x->a, *b = x->b;
+    REAL *part = x->partials, *host = x->host_parts, total = 0;
+    const size_t n = x->n, nb = x->blocks, chunk = (n + nb - 1) / nb;
+
+    OMPT_TEAMS_FOR(
+        ctx, is_device_ptr(a, b, part), for (size_t t = 0; t < nb; t++) {
+            const size_t lo = t * chunk, hi = lo + chunk < n ? lo + chunk : n;
+            REAL s = 0;
+            _Pragma("omp parallel for simd reduction(+ : s)") for (size_t i = lo; i < hi; i++) s +=
+                a[i] * b[i];
+            part[t] = s;
+        });
+    if (omptarget_to_host(ctx, host, part, nb * sizeof(REAL), err))
+        return -1;
+    for (size_t t = 0; t < nb; t++)
+        total += host[t];
+    *sum = (double)total;
+    return 0;
+}
+#else
+static int KERNEL(dot)(struct pp_ctx *ctx, struct omb_stream *x, double *sum, struct pp_error *err)
 {
     const REAL *restrict a = x->a, *restrict b = x->b;
     const size_t n = x->n;
-    REAL sum = 0;
+    REAL s = 0;
+
+    (void)ctx, (void)err;
     /* simd: each thread keeps vector-lane partial sums, so the adds do not wait on one another. */
-#pragma omp parallel for simd schedule(static) reduction(+ : sum)
+#pragma omp parallel for simd schedule(static) reduction(+ : s)
     for (size_t i = 0; i < n; i++)
-        sum += a[i] * b[i];
-    return sum;
+        s += a[i] * b[i];
+    *sum = (double)s;
+    return 0;
 }
+#endif
 
 #undef STREAMED

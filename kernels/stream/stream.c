@@ -11,7 +11,6 @@
 
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,33 +144,43 @@ static int call_kernel(const struct pp_stream_ops *ops, struct pp_ctx *ctx, enum
     }
 }
 
-/* Time every selected kernel of [first, last] once per iteration, numtimes iterations. */
+struct call {
+    const struct pp_stream_ops *ops;
+    struct pp_ctx *ctx;
+    enum stream_kernel kernel;
+    double *sum;
+};
+
+/* The timed unit: one blocking call of the kernel. */
+static int apply(void *arg, unsigned *applications, double *seconds, struct pp_error *err)
+{
+    const struct call *c = arg;
+
+    (void)applications, (void)seconds;
+    return call_kernel(c->ops, c->ctx, c->kernel, c->sum, err);
+}
+
+/* numtimes iterations of the selected kernels of [first, last], each iteration every one of them once in run
+ * order, each call timed alone; times[0] is the warm-up. No poisoning: the arrays carry every iteration into
+ * the end, where the replay checks them (and the dot's last sum). */
 static int time_loop(const struct pp_backend *b, struct pp_ctx *ctx, struct stream_result *res,
-                     enum stream_kernel first, enum stream_kernel last, unsigned *done, unsigned total,
+                     enum stream_kernel first, enum stream_kernel last, struct sample_progress *progress,
                      double *sum, struct pp_error *err)
 {
-    const struct stream_params *p = &res->params;
-    const struct pp_stream_ops *ops = pp_backend_ops(b, "stream");
-    int any = 0;
+    const struct sample_rule rule = {
+        .samples = res->params.numtimes, .iterations = 1, .stats = STATS_BEST, .poison = SAMPLE_POISON_NONE};
+    struct call calls[STREAM_NKERNELS];
+    struct sample_kernel ks[STREAM_NKERNELS];
+    size_t n = 0;
 
-    for (size_t i = 0; i < res->nkernels; i++)
-        any |= res->kernels[i].kernel >= first && res->kernels[i].kernel <= last;
-    for (unsigned it = 0; any && it < p->numtimes; it++) {
-        for (size_t i = 0; i < res->nkernels; i++) {
-            struct stream_kernel_result *kr = &res->kernels[i];
-            double t0;
-
-            if (kr->kernel < first || kr->kernel > last)
-                continue;
-            t0 = clock_now();
-            if (call_kernel(ops, ctx, kr->kernel, sum, err))
-                return pp_error_prefix(err, "%s, iteration %u", stream_kernel_name(kr->kernel), it);
-            kr->times[it] = clock_now() - t0;
-        }
-        if (p->progress)
-            p->progress(p->progress_arg, ++*done, total);
+    for (size_t i = 0; i < res->nkernels; i++) {
+        if (res->which[i] < first || res->which[i] > last)
+            continue;
+        calls[n] = (struct call){pp_backend_ops(b, "stream"), ctx, res->which[i], sum};
+        ks[n] = (struct sample_kernel){.out = &res->kernels[i], .apply = apply, .arg = &calls[n]};
+        n++;
     }
-    return 0;
+    return sample_run(&rule, ks, n, progress, NULL, err);
 }
 
 /* Test-only hook (docs/METHODOLOGY.md): PPBENCH_TEST_FAULT=<kernel>[:<index>] plants a wrong value in what
@@ -222,29 +231,13 @@ static enum stream_kernel last_writer(unsigned mask, char array)
     return last;
 }
 
-static struct stream_kernel_result *find_kernel(struct stream_result *res, enum stream_kernel k)
+/* The entry of kernel k, or NULL when it did not run. */
+static struct suite_kernel *find_kernel(struct stream_result *res, enum stream_kernel k)
 {
     for (size_t i = 0; i < res->nkernels; i++)
-        if (res->kernels[i].kernel == k)
+        if (res->which[i] == k)
             return &res->kernels[i];
     return NULL;
-}
-
-static void fail_kernel(struct stream_kernel_result *kr, double err, double tol, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void fail_kernel(struct stream_kernel_result *kr, double err, double tol, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!kr->verified)
-        return; /* keep the first reason */
-    kr->verified = false;
-    kr->max_rel_err = err;
-    kr->tolerance = tol;
-    va_start(ap, fmt);
-    vsnprintf(kr->detail, sizeof(kr->detail), fmt, ap);
-    va_end(ap);
 }
 
 static void verify(struct stream_result *res, void *arrays[3], double sum)
@@ -267,33 +260,31 @@ static void verify(struct stream_result *res, void *arrays[3], double sum)
 
         int ok = stream_ref_check_array(arrays[ai], p->n, p->prec, want, tol, &worst, &value, &e);
         for (size_t i = 0; i < res->nkernels; i++)
-            if (res->kernels[i].kernel != STREAM_DOT && res->kernels[i].verified &&
-                kernel_model[res->kernels[i].kernel].writes == array && e > res->kernels[i].max_rel_err)
+            if (res->which[i] != STREAM_DOT && res->kernels[i].verified &&
+                kernel_model[res->which[i]].writes == array && e > res->kernels[i].max_rel_err)
                 res->kernels[i].max_rel_err = e;
         if (ok)
             continue;
         w = last_writer(p->kernels, array);
         for (size_t i = 0; i < res->nkernels; i++) {
-            struct stream_kernel_result *kr = &res->kernels[i];
-            if (w == STREAM_NKERNELS || kr->kernel == w)
-                fail_kernel(kr, e, tol, "%s: %c[%zu] = %.17g, expected %.17g (relative error %.3g > %.3g)",
+            if (w == STREAM_NKERNELS || res->which[i] == w)
+                sample_fail(&res->kernels[i], e, tol,
+                            "%s: %c[%zu] = %.17g, expected %.17g (relative error %.3g > %.3g)",
                             w == STREAM_NKERNELS ? "init" : stream_kernel_name(w), array, worst, value, want,
                             e, tol);
         }
     }
-    struct stream_kernel_result *dot = find_kernel(res, STREAM_DOT);
+    struct suite_kernel *dot = find_kernel(res, STREAM_DOT);
     if (dot) {
         double dtol = stream_ref_dot_tolerance(p->prec, res->layout.dot_chain);
         double e = gold.sum != 0.0 ? fabs(sum - gold.sum) / fabs(gold.sum) : fabs(sum);
         dot->tolerance = dtol;
         dot->max_rel_err = isnan(e) ? INFINITY : e;
         if (!(e <= dtol))
-            fail_kernel(dot, e, dtol, "dot: sum = %.17g, expected %.17g (relative error %.3g > %.3g)", sum,
+            sample_fail(dot, e, dtol, "dot: sum = %.17g, expected %.17g (relative error %.3g > %.3g)", sum,
                         gold.sum, e, dtol);
     }
-    res->verified = true;
-    for (size_t i = 0; i < res->nkernels; i++)
-        res->verified &= res->kernels[i].verified;
+    res->verified = sample_all_verified(res->kernels, res->nkernels);
 }
 
 int stream_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct stream_params *p,
@@ -302,7 +293,7 @@ int stream_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct stre
     const struct pp_stream_ops *ops = pp_backend_ops(b, "stream");
     size_t beta = pp_precision_bytes(p->prec);
     void *arrays[3] = {NULL, NULL, NULL};
-    unsigned done = 0, total;
+    struct sample_progress progress = {.fn = p->progress, .arg = p->progress_arg};
     double sum = 0.0, t0;
     int rc = -1, allocated = 0;
 
@@ -311,22 +302,19 @@ int stream_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct stre
     if (!ops)
         return pp_error_set(err, "model %s has no stream suite", b->name);
     for (unsigned k = 0; k < STREAM_NKERNELS; k++) {
-        struct stream_kernel_result *kr;
+        struct suite_kernel *kr;
 
         if (!(p->kernels & (1u << k)))
             continue;
+        res->which[res->nkernels] = (enum stream_kernel)k;
         kr = &res->kernels[res->nkernels++];
-        kr->kernel = (enum stream_kernel)k;
+        kr->name = kernel_model[k].name;
         kr->bytes = (double)kernel_model[k].arrays * (double)p->n * (double)beta;
+        kr->bytes_compulsory = kr->bytes; /* BabelStream's weights are the compulsory traffic */
         kr->flops = (double)kernel_model[k].flops * (double)p->n;
-        kr->times = calloc(p->numtimes, sizeof(double));
-        if (!kr->times) {
-            pp_error_set(err, "out of memory for timings");
-            goto out;
-        }
     }
-    total = p->numtimes * ((p->kernels & ~(1u << STREAM_NSTREAM)) ? 1u : 0u) +
-            p->numtimes * ((p->kernels & (1u << STREAM_NSTREAM)) ? 1u : 0u);
+    progress.total = p->numtimes * ((p->kernels & ~(1u << STREAM_NSTREAM)) ? 1u : 0u) +
+                     p->numtimes * ((p->kernels & (1u << STREAM_NSTREAM)) ? 1u : 0u);
 
     res->layout.stores = p->stores;
     if (ops->alloc(ctx, p->n, p->prec, &res->layout, err))
@@ -337,8 +325,8 @@ int stream_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct stre
         goto out;
     res->init_seconds = clock_now() - t0;
 
-    if (time_loop(b, ctx, res, STREAM_COPY, STREAM_DOT, &done, total, &sum, err) ||
-        time_loop(b, ctx, res, STREAM_NSTREAM, STREAM_NSTREAM, &done, total, &sum, err))
+    if (time_loop(b, ctx, res, STREAM_COPY, STREAM_DOT, &progress, &sum, err) ||
+        time_loop(b, ctx, res, STREAM_NSTREAM, STREAM_NSTREAM, &progress, &sum, err))
         goto out;
 
     for (int i = 0; i < 3; i++) {
@@ -355,10 +343,6 @@ int stream_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct stre
 
     plant_fault(p, arrays, &sum);
     verify(res, arrays, sum);
-    for (size_t i = 0; i < res->nkernels; i++) {
-        struct stream_kernel_result *kr = &res->kernels[i];
-        stats_timed(kr->times, p->numtimes, kr->bytes, kr->flops, &kr->stats, &kr->bandwidth, &kr->gflops);
-    }
     rc = 0;
 out:
     if (allocated)
@@ -370,9 +354,7 @@ out:
 
 void stream_result_release(struct stream_result *res)
 {
-    for (size_t i = 0; i < res->nkernels; i++) {
-        free(res->kernels[i].times);
-        res->kernels[i].times = NULL;
-    }
+    for (size_t i = 0; i < res->nkernels; i++)
+        sample_kernel_release(&res->kernels[i]);
     res->nkernels = 0;
 }

@@ -5,7 +5,7 @@
  * vector, contiguous and coalesced across the work-group; the next n % VEC work-items move one tail element
  * each; the rest of the global size (rounded up to the work-group size) does nothing. The arrays are REALV
  * (a VEC-wide vector); clCreateBuffer aligns them far beyond 16 bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN).
- * Embedded into the binary as pp_cl_stream (kernels/opencl/embedded.h) and driven by kernels/stream/opencl.c.
+ * Embedded into the binary as pp_cl_stream (OPENCL_SOURCE) and driven by kernels/stream/opencl.c.
  */
 #ifdef PP_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernels/sample.h"
 #include "kernels/stream/stream_ops.h"
 #include "lib/error.h"
 #include "lib/stats.h"
@@ -44,26 +45,15 @@ struct stream_params {
     void *progress_arg;
 };
 
-struct stream_kernel_result {
-    enum stream_kernel kernel;
-    double *times;         /* numtimes seconds; times[0] is the warm-up */
-    struct pp_stats stats; /* over times[1..numtimes) */
-    double bytes;          /* byte model per application */
-    double flops;          /* flop model per application */
-    double bandwidth;      /* bytes / stats.min, bytes per second */
-    double gflops;         /* flops / stats.min / 1e9 */
-    bool verified;
-    double max_rel_err; /* worst relative error found (dot: of the sum) */
-    double tolerance;   /* the bound it was held to */
-    char detail[256];   /* on failure: the kernel, worst element, its value and expected value */
-};
-
 struct stream_result {
     struct stream_params params;
     struct pp_stream_layout layout;
     double init_seconds, read_seconds;
-    size_t nkernels; /* entries used in kernels[], in run order */
-    struct stream_kernel_result kernels[STREAM_NKERNELS];
+    size_t nkernels;                           /* entries used, in run order */
+    enum stream_kernel which[STREAM_NKERNELS]; /* the kernel of each entry */
+    /* each entry as the report has it (kernels/sample.h): byte and flop models per application, numtimes
+     * times (times[0] the warm-up), statistics and rates from the minimum, the check (dot: of the sum) */
+    struct suite_kernel kernels[STREAM_NKERNELS];
     bool verified; /* every kernel verified */
 };
 

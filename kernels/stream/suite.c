@@ -54,24 +54,7 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
 
     if (stream_run(b, ctx, p, &s->res, err))
         return -1;
-    for (size_t i = 0; i < res->nkernels; i++) {
-        const struct stream_kernel_result *k = &res->kernels[i];
-        out->kernels[i] = (struct suite_kernel){
-            .name = stream_kernel_name(k->kernel),
-            .verified = k->verified,
-            .error = k->detail,
-            .bytes = k->bytes,
-            .bytes_compulsory = k->bytes, /* BabelStream's weights are the compulsory traffic */
-            .flops = k->flops,
-            .bandwidth = k->bandwidth,
-            .gflops = k->gflops,
-            .stats = &k->stats,
-            .times = k->times,
-            .ntimes = p->numtimes,
-            .max_rel_err = k->max_rel_err,
-            .tolerance = k->tolerance,
-        };
-    }
+    out->kernels = res->kernels;
     out->nkernels = res->nkernels;
     out->verified = res->verified;
     out->problem = json_pack("{s:I, s:I, s:s, s:i, s:i, s:i, s:f, s:f, s:f, s:I}", "size", (json_int_t)p->n,
@@ -110,11 +93,11 @@ static void table(FILE *f, const struct suite_header *h, const void *state)
     fprintf(f, "%-10s%14s%12s%12s%12s%12s%8s  %s\n", "Function", "MBytes/sec", "Min (sec)", "Max", "Average",
             "Median", "%Peak", "Verified");
     for (size_t i = 0; i < res->nkernels; i++) {
-        const struct stream_kernel_result *k = &res->kernels[i];
+        const struct suite_kernel *k = &res->kernels[i];
         char peak[16] = "-";
         if (h->peak_bw > 0)
             snprintf(peak, sizeof(peak), "%.1f", 100.0 * k->bandwidth / h->peak_bw);
-        fprintf(f, "%-10s%14.3f%12.5f%12.5f%12.5f%12.5f%8s  %s\n", label(k->kernel), k->bandwidth * 1e-6,
+        fprintf(f, "%-10s%14.3f%12.5f%12.5f%12.5f%12.5f%8s  %s\n", label(res->which[i]), k->bandwidth * 1e-6,
                 k->stats.min, k->stats.max, k->stats.mean, k->stats.median, peak, k->verified ? "yes" : "NO");
     }
 }
@@ -127,8 +110,8 @@ static void csv(FILE *f, const void *state)
     fprintf(f,
             "function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime\n");
     for (size_t i = 0; i < res->nkernels; i++) {
-        const struct stream_kernel_result *k = &res->kernels[i];
-        fprintf(f, "%s,%u,%zu,%zu,%.6f,%.9g,%.9g,%.9g\n", label(k->kernel), p->numtimes, p->n,
+        const struct suite_kernel *k = &res->kernels[i];
+        fprintf(f, "%s,%u,%zu,%zu,%.6f,%.9g,%.9g,%.9g\n", label(res->which[i]), p->numtimes, p->n,
                 pp_precision_bytes(p->prec), k->bandwidth * 1e-6, k->stats.min, k->stats.max, k->stats.mean);
     }
 }

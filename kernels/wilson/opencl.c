@@ -21,10 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/opencl/embedded.h"
 #include "kernels/wilson/wilson_gpu.h"
 #include "kernels/wilson/wilson_layout.h"
 #include "kernels/wilson/wilson_ops.h"
+
+OPENCL_SOURCE(lattice_hop);
+OPENCL_SOURCE(wilson_dslash);
+OPENCL_SOURCE(wilson);
 
 /* Work-items per work-group on CPUs: a work-group becomes one loop over its work-items on one thread; 64
  * sites keep the groups many on small lattices. GPUs and accelerators: WILSON_GPU_WORK_GROUP, as CUDA. */
@@ -52,17 +55,11 @@ struct opencl_wilson {
     struct wilson_built built; /* kept by release */
 };
 
-extern const struct pp_suite_impl opencl_wilson_impl;
-
-/* The state of c: NULL before the first alloc. */
-static struct opencl_wilson *state(struct opencl_ctx *c)
-{
-    return pp_suite_state_get(&c->suites, &opencl_wilson_impl);
-}
+PP_SUITE_SLOT(opencl, wilson, struct opencl_wilson, opencl_ctx(ctx)->suites, wilson_release)
 
 static void wilson_release(struct pp_ctx *ctx)
 {
-    struct opencl_wilson *w = state(opencl_ctx(ctx));
+    struct opencl_wilson *w = slot_get(ctx);
     cl_mem mems[4];
     struct wilson_built built;
 
@@ -81,20 +78,10 @@ static void wilson_release(struct pp_ctx *ctx)
     w->built = built;
 }
 
-/* The context's close: the device objects and the state. */
-static void wilson_free(struct pp_ctx *ctx)
-{
-    void **slot = pp_suite_state(&opencl_ctx(ctx)->suites, &opencl_wilson_impl);
-
-    wilson_release(ctx);
-    free(*slot);
-    *slot = NULL;
-}
-
 /* The last kernel built, with its limits. */
 static void wilson_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
-    const struct opencl_wilson *w = state(opencl_ctx(ctx));
+    const struct opencl_wilson *w = slot_get(ctx);
 
     if (!w || !w->built.index_bits)
         return;
@@ -133,7 +120,7 @@ static char *program_source(void)
  * PPBENCH_OPENCL_WILSON_OPTIONS appended. */
 static int build(struct opencl_ctx *c, const struct wilson_gpu_launch *l, struct pp_error *err)
 {
-    struct opencl_wilson *w = state(c);
+    struct opencl_wilson *w = slot_get(opencl_pp_ctx(c));
     const char *extra = getenv("PPBENCH_OPENCL_WILSON_OPTIONS");
     char options[256], regs[40] = "", *source = program_source();
     cl_int rc;
@@ -173,7 +160,7 @@ out:
  * compiled kernel allows (recorded for describe with its private memory). */
 static int choose_work_group(struct opencl_ctx *c, size_t want, struct pp_error *err)
 {
-    struct opencl_wilson *w = state(c);
+    struct opencl_wilson *w = slot_get(opencl_pp_ctx(c));
     size_t limit = c->max_work_group, v = 0;
     cl_ulong priv = 0;
     cl_int rc;
@@ -210,7 +197,7 @@ static int create_buffer(struct opencl_ctx *c, size_t bytes, const char *name, c
 
 static int set_args(struct opencl_ctx *c, unsigned index_bits, struct pp_error *err)
 {
-    struct opencl_wilson *w = state(c);
+    struct opencl_wilson *w = slot_get(opencl_pp_ctx(c));
     cl_mem mems[] = {w->spinor, w->gauge, w->nbr, w->out};
     cl_uint n32 = (cl_uint)w->n;
     cl_ulong n64 = w->n;
@@ -286,7 +273,7 @@ out:
 static int put_field(struct opencl_ctx *c, cl_mem dst, const double *src, unsigned per_site, const char *what,
                      struct pp_error *err)
 {
-    struct opencl_wilson *w = state(c);
+    struct opencl_wilson *w = slot_get(opencl_pp_ctx(c));
     const size_t bytes = w->ld * per_site * pp_precision_bytes(w->prec);
     void *host = calloc(1, bytes); /* the tail of the last aosoa block zeroed */
     char call[64];
@@ -308,7 +295,7 @@ static int wilson_upload(struct pp_ctx *ctx, const double *gauge, const double *
                          struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_wilson *w = state(c);
+    struct opencl_wilson *w = slot_get(ctx);
     cl_int rc;
 
     if (!w || !w->kernel)
@@ -323,7 +310,7 @@ static int wilson_upload(struct pp_ctx *ctx, const double *gauge, const double *
 static int wilson_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_wilson *w = state(c);
+    struct opencl_wilson *w = slot_get(ctx);
     cl_int rc;
 
     if (!w || !w->kernel)
@@ -343,7 +330,7 @@ static int wilson_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_erro
 static int wilson_poison(struct pp_ctx *ctx, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_wilson *w = state(c);
+    struct opencl_wilson *w = slot_get(ctx);
     const cl_uchar ones = 0xff;
     size_t bytes = 0;
     cl_int rc;
@@ -361,7 +348,7 @@ static int wilson_poison(struct pp_ctx *ctx, struct pp_error *err)
 static int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
 {
     struct opencl_ctx *c = opencl_ctx(ctx);
-    struct opencl_wilson *w = state(c);
+    struct opencl_wilson *w = slot_get(ctx);
     const size_t bytes = w->ld * WILSON_SPINOR_REALS * pp_precision_bytes(w->prec);
     void *host;
     cl_int rc;
@@ -391,6 +378,6 @@ static const struct pp_wilson_ops opencl_wilson_ops = {
 PP_SUITE_IMPL(opencl, wilson) = {
     .suite = "wilson",
     .ops = &opencl_wilson_ops,
-    .release = wilson_free,
+    .release = slot_close,
     .describe = wilson_describe,
 };

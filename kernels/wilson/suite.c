@@ -46,23 +46,9 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
 
     if (wilson_run(b, ctx, p, &s->res, err))
         return -1;
-    out->kernels[0] = (struct suite_kernel){
-        .name = "dslash",
-        .verified = w->verified,
-        .error = w->detail,
-        .bytes = w->bytes,
-        .bytes_compulsory = w->bytes_compulsory,
-        .flops = w->flops,
-        .bandwidth = w->bandwidth,
-        .gflops = w->gflops,
-        .stats = &w->stats,
-        .times = w->times,
-        .ntimes = p->numtimes,
-        .max_rel_err = w->max_rel_err,
-        .tolerance = w->tolerance,
-    };
+    out->kernels = &w->dslash;
     out->nkernels = 1;
-    out->verified = w->verified;
+    out->verified = w->dslash.verified;
     out->problem = json_pack(
         "{s:I, s:[i,i,i,i], s:I, s:I, s:s, s:s, s:i, s:i, s:i, s:i, s:I, s:s, s:i, s:f, s:f, s:I}", "size",
         (json_int_t)w->sites, "lattice", p->dims[0], p->dims[1], p->dims[2], p->dims[3], "sites",
@@ -83,6 +69,7 @@ static void table(FILE *f, const struct suite_header *h, const void *state)
 {
     const struct wilson_result *w = &((const struct state *)state)->res;
     const struct wilson_params *p = &w->params;
+    const struct suite_kernel *k = &w->dslash;
     char peak[16] = "-";
 
     fprintf(f, "ppbench Wilson Dslash (paper 000, even to odd checkerboard)\nVersion: %s\n", h->version);
@@ -98,26 +85,27 @@ static void table(FILE *f, const struct suite_header *h, const void *state)
     fprintf(f,
             "Model per application: %.0f flop (1320 per site), %.0f bytes (Eq. 2, R = 0), compulsory %.0f "
             "bytes (R = 7; %%Peak uses it)\n",
-            w->flops, w->bytes, w->bytes_compulsory);
+            k->flops, k->bytes, k->bytes_compulsory);
     if (h->peak_bw > 0)
         snprintf(peak, sizeof(peak), "%.1f",
-                 100.0 * w->bandwidth * w->bytes_compulsory / w->bytes / h->peak_bw);
+                 100.0 * k->bandwidth * k->bytes_compulsory / k->bytes / h->peak_bw);
     fprintf(f, "%-10s%12s%14s%12s%12s%12s%12s%8s  %s\n", "Function", "GFLOP/s", "MBytes/sec", "Min (sec)",
             "Max", "Average", "Median", "%Peak", "Verified");
-    fprintf(f, "%-10s%12.3f%14.3f%12.5f%12.5f%12.5f%12.5f%8s  %s\n", "Dslash", w->gflops, w->bandwidth * 1e-6,
-            w->stats.min, w->stats.max, w->stats.mean, w->stats.median, peak, w->verified ? "yes" : "NO");
+    fprintf(f, "%-10s%12.3f%14.3f%12.5f%12.5f%12.5f%12.5f%8s  %s\n", "Dslash", k->gflops, k->bandwidth * 1e-6,
+            k->stats.min, k->stats.max, k->stats.mean, k->stats.median, peak, k->verified ? "yes" : "NO");
 }
 
 static void csv(FILE *f, const void *state)
 {
     const struct wilson_result *w = &((const struct state *)state)->res;
     const struct wilson_params *p = &w->params;
+    const struct suite_kernel *k = &w->dslash;
 
     fprintf(f, "function,num_times,lattice,layout,sizeof,gflops,max_mbytes_per_sec,min_runtime,max_runtime,"
                "avg_runtime\n");
     fprintf(f, "Dslash,%u,%ux%ux%ux%u,%s,%zu,%.6f,%.6f,%.9g,%.9g,%.9g\n", p->numtimes, p->dims[0], p->dims[1],
             p->dims[2], p->dims[3], wilson_layout_name(w->variant.layout), pp_precision_bytes(p->prec),
-            w->gflops, w->bandwidth * 1e-6, w->stats.min, w->stats.max, w->stats.mean);
+            k->gflops, k->bandwidth * 1e-6, k->stats.min, k->stats.max, k->stats.mean);
 }
 
 static void release(void *state)

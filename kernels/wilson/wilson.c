@@ -236,16 +236,7 @@ static int verify(struct wilson_result *res, const struct fields *f, struct pp_e
     /* the warm-up's output, then the last timed sample's; each was poisoned before its sample */
     lattice_check_odd(p->dims, 24, p->prec, f->out_warm, ref, scale, &warm);
     lattice_check_odd(p->dims, 24, p->prec, f->out, ref, scale, &check);
-    res->tolerance = check.tolerance;
-    res->max_rel_err = check.max_err > warm.max_err ? check.max_err : warm.max_err;
-    res->verified = !check.failed && !warm.failed;
-    if (warm.failed && !check.failed)
-        snprintf(res->detail, sizeof(res->detail), "warm-up: %s (the last sample verified)", warm.detail);
-    else if (check.failed && !warm.failed)
-        snprintf(res->detail, sizeof(res->detail), "%s (last sample only; the warm-up verified)",
-                 check.detail);
-    else
-        snprintf(res->detail, sizeof(res->detail), "%s", check.detail);
+    lattice_check_samples(&warm, &check, &res->dslash);
     rc = 0;
 out:
     free(ref);
@@ -257,7 +248,17 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
                struct wilson_result *res, struct pp_error *err)
 {
     const struct pp_wilson_ops *ops = pp_backend_ops(b, "wilson");
+    /* Verification sees the warm-up sample and the last timed one: the output is poisoned (NaN) before each
+     * and read back after it, outside the timed region, so a site that no application of the sample writes
+     * fails, whatever earlier samples left there. */
+    const struct sample_rule rule = {.samples = p->numtimes,
+                                     .iterations = p->iterations,
+                                     .stats = STATS_BEST,
+                                     .poison = SAMPLE_POISON_WARMUP | SAMPLE_POISON_LAST};
+    struct sample_progress progress = {.fn = p->progress, .arg = p->progress_arg, .total = p->numtimes};
     struct fields f;
+    struct lattice_calls calls;
+    struct sample_kernel k;
     double t0;
     int rc = -1, allocated = 0;
 
@@ -274,13 +275,10 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
         return -1;
     res->sites = f.volume;
     res->out_sites = f.n;
-    res->flops = (double)WILSON_FLOPS_PER_SITE * (double)f.n;
-    res->bytes = wilson_bytes_per_site(p->prec) * (double)f.n;
-    res->bytes_compulsory = wilson_bytes_compulsory_per_site(p->prec) * (double)f.n;
-    if (!(res->times = calloc(p->numtimes, sizeof(double)))) {
-        pp_error_set(err, "out of memory for timings");
-        goto out;
-    }
+    res->dslash.name = "dslash";
+    res->dslash.flops = (double)WILSON_FLOPS_PER_SITE * (double)f.n;
+    res->dslash.bytes = wilson_bytes_per_site(p->prec) * (double)f.n;
+    res->dslash.bytes_compulsory = wilson_bytes_compulsory_per_site(p->prec) * (double)f.n;
     wilson_random_fields(p->dims, p->seed, f.u, f.psi);
     pack(p->dims, f.u, f.psi, f.gauge, f.spinor, f.nbr);
     /* the test hook: the forward x link U_x(x) of an output site, its forward x neighbour */
@@ -293,25 +291,10 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
     if (ops->upload(ctx, f.gauge, f.spinor, f.nbr, err))
         goto out;
     res->init_seconds = clock_now() - t0;
-    /* Verification sees the warm-up sample and the last timed one: the output is poisoned (NaN) before each
-     * and read back after it, outside the timed region, so a site that no application of the sample writes
-     * fails, whatever earlier samples left there. */
-    for (unsigned it = 0; it < p->numtimes; it++) {
-        if ((it == 0 || it == p->numtimes - 1) && ops->poison(ctx, err)) {
-            pp_error_prefix(err, "poison before sample %u", it);
-            goto out;
-        }
-        t0 = clock_now();
-        if (ops->dslash(ctx, p->iterations, err)) {
-            pp_error_prefix(err, "dslash, sample %u", it);
-            goto out;
-        }
-        res->times[it] = (clock_now() - t0) / p->iterations;
-        if (it == 0 && ops->download(ctx, f.out_warm, err))
-            goto out;
-        if (p->progress)
-            p->progress(p->progress_arg, it + 1, p->numtimes);
-    }
+    calls = (struct lattice_calls){ctx, ops->dslash, ops->poison, ops->download, f.out_warm};
+    k = lattice_sample_kernel(&calls, &res->dslash);
+    if (sample_run(&rule, &k, 1, &progress, NULL, err))
+        goto out;
     t0 = clock_now();
     if (ops->download(ctx, f.out, err))
         goto out;
@@ -319,7 +302,6 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
 
     if (verify(res, &f, err) || dump(p, b, &f, err))
         goto out;
-    stats_timed(res->times, p->numtimes, res->bytes, res->flops, &res->stats, &res->bandwidth, &res->gflops);
     rc = 0;
 out:
     if (allocated)
@@ -330,6 +312,5 @@ out:
 
 void wilson_result_release(struct wilson_result *res)
 {
-    free(res->times);
-    res->times = NULL;
+    sample_kernel_release(&res->dslash);
 }

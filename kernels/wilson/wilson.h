@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/sample.h"
 #include "kernels/wilson/wilson_ops.h"
 #include "lib/error.h"
 #include "lib/stats.h"
@@ -42,17 +43,12 @@ struct wilson_result {
     struct pp_wilson_variant variant;
     size_t sites, out_sites;           /* lattice volume; output (odd) sites = volume / 2 */
     double init_seconds, read_seconds; /* upload, download */
-    double *times;                     /* numtimes seconds per application; times[0] is the warm-up */
-    struct pp_stats stats;             /* over times[1..numtimes) */
-    double bytes;                      /* byte model per application: Eq. 2 with R = 0, r = 0 */
-    double bytes_compulsory;           /* compulsory traffic per application: Eq. 2 with R = 7, r = 0 */
-    double flops;                      /* 1320 per output site */
-    double bandwidth;                  /* bytes / stats.min */
-    double gflops;                     /* flops / stats.min / 1e9 */
-    bool verified;
-    double max_rel_err; /* worst |out - ref| / scale over every component of every output site */
-    double tolerance;
-    char detail[256]; /* on failure: the site, component, value and expected value */
+    /* the kernel as the report has it (kernels/sample.h): numtimes times per application (times[0] the
+     * warm-up), statistics and rates from the minimum; bytes the byte model per application (Eq. 2 with R =
+     * 0, r = 0), bytes_compulsory the compulsory traffic (R = 7, r = 0), flops 1320 per output site; the
+     * check: the worst |out - ref| / scale over every component of every output site, and on failure the
+     * site, component, value and expected value */
+    struct suite_kernel dslash;
 };
 
 void wilson_params_default(struct wilson_params *p);

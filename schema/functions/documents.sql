@@ -56,6 +56,35 @@ BEGIN
 END
 $$;
 
+-- Why a queued job may wait for ever, or NULL: no live worker (not gone, a heartbeat within p_stale_s) serves its
+-- platform, or none serves a platform its selector matches. A job the Slurm executor owns, or one on a Slurm
+-- node's platform, waits in Slurm's queue: no warning. The job's document and the submission's answer carry it
+-- (ppbench submit says so and does not follow such a job).
+CREATE FUNCTION job_warning(j jobs, p_stale_s double precision) RETURNS text LANGUAGE sql STABLE AS $$
+    WITH live AS (
+        SELECT p.id FROM platforms p
+        JOIN workers w ON w.platform_id = p.id AND w.state <> 'gone'
+                          AND w.last_heartbeat >= now() - make_interval(secs => p_stale_s)),
+    slurm AS (SELECT p.id FROM platforms p JOIN hosts h ON h.id = p.host_id JOIN slurm_nodes sn ON sn.name = h.name)
+    SELECT CASE
+        WHEN j.state <> 'queued' OR j.slurm_partition IS NOT NULL OR j.slurm_job_id IS NOT NULL THEN NULL
+        WHEN j.platform_id IS NOT NULL THEN
+            CASE WHEN j.platform_id IN (SELECT id FROM live) OR j.platform_id IN (SELECT id FROM slurm) THEN NULL
+                 ELSE coalesce(
+                     (SELECT format('the worker of %s has sent no heartbeat since %s: the job waits until it is back',
+                                    j.platform_id, to_char(w.last_heartbeat AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+                      FROM workers w WHERE w.platform_id = j.platform_id AND w.state <> 'gone'
+                      ORDER BY w.id DESC LIMIT 1),
+                     format('no worker serves %s: the job waits until one registers', j.platform_id)) END
+        WHEN EXISTS (SELECT 1 FROM platforms p LEFT JOIN hosts h ON h.id = p.host_id
+                     WHERE j.model = ANY (p.models) AND (j.selector->>'kind' IS NULL OR p.kind = j.selector->>'kind')
+                       AND (j.selector->>'host' IS NULL OR h.name = j.selector->>'host')
+                       AND (p.id IN (SELECT id FROM live) OR p.id IN (SELECT id FROM slurm))) THEN NULL
+        ELSE format('no live worker serves a platform of kind %s%s with model %s: the job waits until one does',
+                    coalesce(j.selector->>'kind', 'any'), coalesce(' on host ' || (j.selector->>'host'), ''), j.model)
+    END
+$$;
+
 CREATE FUNCTION jobs_record_event() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' OR NEW.state IS DISTINCT FROM OLD.state THEN
@@ -76,3 +105,15 @@ $$;
 
 CREATE TRIGGER jobs_events AFTER INSERT OR UPDATE OF state, progress ON jobs
     FOR EACH ROW EXECUTE FUNCTION jobs_record_event();
+
+-- A job back in the queue is queued from now on (queue_timeout_s counts from here; the column's default covers
+-- a submission), whichever statement put it back.
+CREATE FUNCTION jobs_queued_at() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.queued_at := now();
+    RETURN NEW;
+END
+$$;
+
+CREATE TRIGGER jobs_queued_at BEFORE UPDATE OF state ON jobs
+    FOR EACH ROW WHEN (NEW.state = 'queued' AND OLD.state <> 'queued') EXECUTE FUNCTION jobs_queued_at();

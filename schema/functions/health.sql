@@ -132,7 +132,11 @@ CREATE FUNCTION health_doc(p_stale_s double precision) RETURNS jsonb LANGUAGE sq
                                                                  'YYYY-MM-DD"T"HH24:MI:SS"Z"')) END
                 WHEN 'unavailable' THEN format('slurm node %s is %s%s', pl.snode, pl.sstate,
                                                coalesce(': ' || pl.sreason, ''))
-                WHEN 'never_measured' THEN CASE WHEN pl.judged IS NULL THEN 'no result yet' ELSE coalesce(
+                WHEN 'never_measured' THEN CASE WHEN pl.judged IS NULL THEN coalesce(
+                    (SELECT format('no baseline yet: %s imported result%s, and imports are not judged', count(*),
+                                   CASE WHEN count(*) > 1 THEN 's' ELSE '' END)
+                     FROM results r WHERE r.platform_id = pl.id AND r.origin = 'import' HAVING count(*) > 0),
+                    'no result yet') ELSE coalesce(
                     (SELECT format('no baseline yet: %s flagged result%s (%s), and flagged results are not judged',
                                    x.n, CASE WHEN x.n > 1 THEN 's' ELSE '' END, x.flags)
                      FROM (SELECT count(*) AS n,

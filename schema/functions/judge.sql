@@ -269,10 +269,12 @@ BEGIN
 END
 $$;
 
--- Any path that stores results (a worker's report, an import, SQL, COPY) queues them.
+-- Any path that stores results (a worker's report, SQL, COPY) queues them; imports are not judged: a table of
+-- figures measured elsewhere, with no samples, neither raises, confirms nor clears a platform's health (issue 26:
+-- six imported rows made a worker's platform "regressed" and drained its node).
 CREATE FUNCTION results_judge_rows() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO judge_queue (result_id) SELECT n.id FROM new_rows n;
+    INSERT INTO judge_queue (result_id) SELECT n.id FROM new_rows n WHERE n.origin IS DISTINCT FROM 'import';
     PERFORM pg_notify('ppbench_judge', '');
     RETURN NULL;
 END

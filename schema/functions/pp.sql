@@ -355,7 +355,8 @@ END
 $$;
 
 -- The P3 export, one problem per key: the problem column is suite.kernel/<problem key> (the key holds the
--- precision and the size), since the library keys on it alone; problem_key is also the last column.
+-- precision and the size), since the library keys on it alone; problem_key is also the last column. Text cells
+-- through csv_cell and csv_text (schema/functions/results.sql: CSV injection neutralised).
 CREATE FUNCTION pp_p3_csv(p_suite text, p_kernel text, p_platform text, p_model text, p_since timestamptz,
                           p_limit bigint) RETURNS text LANGUAGE plpgsql STABLE SET jit = off AS $$
 DECLARE
@@ -380,12 +381,13 @@ BEGIN
               ORDER BY f.suite, f.kernel, f.precision, f.problem_key, f.platform_id, f.model, f.fom DESC, f.id) r),
     line AS (
         SELECT b.suite, b.kernel, b.precision, b.problem_key, b.platform_id, b.model,
-               concat_ws(',', b.suite || '.' || b.kernel || '/' || b.problem_key, b.platform_id,
-                         b.model, b.fom, to_char(b.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+               concat_ws(',', csv_cell(b.suite || '.' || b.kernel || '/' || b.problem_key), csv_cell(b.platform_id),
+                         csv_cell(b.model), b.fom,
+                         to_char(b.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
                          CASE WHEN b.platform_best > 0 THEN b.fom / b.platform_best ELSE 0 END,
                          coalesce((b.fom * result_compulsory_share(b.result_id) / p.peak_bandwidth)::text, ''),
-                         b.suite, b.kernel, b.precision, b.size, b.model,
-                         '"' || replace(b.variant, '"', '""') || '"', b.result_id, b.problem_key) AS text
+                         csv_cell(b.suite), csv_cell(b.kernel), csv_cell(b.precision), b.size, csv_cell(b.model),
+                         csv_text(b.variant), b.result_id, csv_cell(b.problem_key)) AS text
         FROM b JOIN platforms p ON p.id = b.platform_id
         WHERE p_model IS NULL OR b.model = p_model
         ORDER BY b.suite, b.kernel, b.precision, b.problem_key, b.platform_id, b.model
@@ -597,22 +599,21 @@ BEGIN
                                                         u.model, u.variant))),
     line AS (
         SELECT b.suite, b.kernel, b.precision, b.problem_key, b.platform_id, b.model, b.variant,
-               concat_ws(',', b.suite || '.' || b.kernel || '/' || b.problem_key, b.platform_id,
-                         '"' || replace(b.model || ':' || b.variant, '"', '""') || '"', b.fom,
+               concat_ws(',', csv_cell(b.suite || '.' || b.kernel || '/' || b.problem_key), csv_cell(b.platform_id),
+                         csv_text(b.model || ':' || b.variant), b.fom,
                          to_char(b.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
                          CASE WHEN b.platform_best > 0 THEN b.fom / b.platform_best ELSE 0 END,
                          coalesce((b.fom * result_compulsory_share(b.result_id) / p.peak_bandwidth)::text, ''),
-                         b.suite, b.kernel, b.precision, b.size, b.model,
-                         '"' || replace(b.variant, '"', '""') || '"', b.result_id, b.problem_key, '') AS text
+                         csv_cell(b.suite), csv_cell(b.kernel), csv_cell(b.precision), b.size, csv_cell(b.model),
+                         csv_text(b.variant), b.result_id, csv_cell(b.problem_key), '') AS text
         FROM best b JOIN platforms p ON p.id = b.platform_id
         WHERE p_model IS NULL OR b.model = p_model
         UNION ALL
         SELECT u.suite, u.kernel, u.precision, u.problem_key, u.platform_id, u.model, u.variant,
-               concat_ws(',', u.suite || '.' || u.kernel || '/' || u.problem_key, u.platform_id,
-                         '"' || replace(u.model || ':' || u.variant, '"', '""') || '"', '', '', '', '',
-                         u.suite, u.kernel, u.precision, u.size, u.model,
-                         '"' || replace(u.variant, '"', '""') || '"', '', u.problem_key,
-                         '"' || replace(u.reason, '"', '""') || '"')
+               concat_ws(',', csv_cell(u.suite || '.' || u.kernel || '/' || u.problem_key), csv_cell(u.platform_id),
+                         csv_text(u.model || ':' || u.variant), '', '', '', '',
+                         csv_cell(u.suite), csv_cell(u.kernel), csv_cell(u.precision), u.size, csv_cell(u.model),
+                         csv_text(u.variant), '', csv_cell(u.problem_key), csv_text(u.reason))
         FROM unsup u
         WHERE p_model IS NULL OR u.model = p_model),
     page AS (

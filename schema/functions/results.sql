@@ -1,6 +1,7 @@
 -- results: what a row of results gets as it is stored, whatever path it takes (a worker's report, an import,
 -- SQL): its flags (above_ceiling against its platform's peak; 'noisy' comes with the row from ppbenchd, whose
--- setting is the bound) and its problem key. docs/METHODOLOGY.md, "Performance portability", says why.
+-- setting is the bound) and its problem key. docs/METHODOLOGY.md, "Performance portability", says why. And how
+-- a text cell of the CSV exports is written.
 
 -- The share of a result's byte model that is compulsory: its figure of merit (bandwidth from the paper's
 -- model) times this is the compulsory bandwidth, which architectural efficiency divides by the peak.
@@ -40,3 +41,16 @@ END
 $$;
 
 CREATE TRIGGER results_problem_key BEFORE INSERT ON results FOR EACH ROW EXECUTE FUNCTION results_problem_key();
+
+-- A text cell of the CSV exports (the default CSV, BabelStream's, both P3 forms), neutralised against CSV
+-- injection as OWASP describes: a value a spreadsheet would take for a formula (it begins with = + - @, a tab
+-- or a carriage return) gets a single quote in front, inside the quotes. Numbers never pass here: a negative
+-- figure stays a number. csv_text is always quoted (the columns that always were); csv_cell only where it
+-- must be (a formula, a comma, a quote or a line break), so plain names stay bare. NULL stays NULL.
+CREATE FUNCTION csv_text(v text) RETURNS text LANGUAGE sql IMMUTABLE STRICT AS $$
+    SELECT '"' || CASE WHEN v ~ '^[-=+@\t\r]' THEN '''' ELSE '' END || replace(v, '"', '""') || '"'
+$$;
+
+CREATE FUNCTION csv_cell(v text) RETURNS text LANGUAGE sql IMMUTABLE STRICT AS $$
+    SELECT CASE WHEN v ~ '^[-=+@\t\r]|[",\r\n]' THEN csv_text(v) ELSE v END
+$$;

@@ -1,9 +1,10 @@
--- schedules: schedules submit one job per matching platform when due (server/schedule.c claims the due ones,
--- FOR UPDATE SKIP LOCKED, and fires them here), and their documents.
+-- schedules: schedules submit one job per matching platform when due (server/fleet/schedule.c claims the due
+-- ones, FOR UPDATE SKIP LOCKED, and fires them here), and their documents.
 
--- Fires schedule p_id: one job per matching platform that can take one now, served by a live worker or on a
--- Slurm node that can take a job (its job goes through the executor); returns the jobs' ids.
-CREATE FUNCTION schedule_fire(p_id bigint) RETURNS bigint[] LANGUAGE sql AS $$
+-- Fires schedule p_id: one job per matching platform that can take one now, served by a live worker (not gone,
+-- a heartbeat within p_stale_s: a stale worker's platform would hold its job queued and the schedule "running")
+-- or on a Slurm node that can take a job (its job goes through the executor); returns the jobs' ids.
+CREATE FUNCTION schedule_fire(p_id bigint, p_stale_s double precision) RETURNS bigint[] LANGUAGE sql AS $$
     WITH ins AS (
         INSERT INTO jobs (suite, kernels, model, platform_id, params, priority, timeout_s, max_attempts, tags)
         SELECT s.job->>'suite', ARRAY(SELECT jsonb_array_elements_text(s.job->'kernels')), s.job->>'model', p.id,
@@ -14,7 +15,8 @@ CREATE FUNCTION schedule_fire(p_id bigint) RETURNS bigint[] LANGUAGE sql AS $$
         JOIN hosts h ON h.id = p.host_id
         WHERE s.id = p_id AND (s.selector->>'kind' IS NULL OR p.kind = s.selector->>'kind')
           AND (s.host_like IS NULL OR h.name LIKE s.host_like)
-          AND (EXISTS (SELECT 1 FROM workers w WHERE w.platform_id = p.id AND w.state <> 'gone')
+          AND (EXISTS (SELECT 1 FROM workers w WHERE w.platform_id = p.id AND w.state <> 'gone'
+                                                    AND w.last_heartbeat >= now() - make_interval(secs => p_stale_s))
                OR EXISTS (SELECT 1 FROM slurm_nodes sn WHERE sn.name = h.name AND NOT slurm_unavailable(sn.state)))
         ORDER BY p.id
         RETURNING id)

@@ -1,4 +1,4 @@
--- slurm: the nodes of the Slurm executor's partition as sinfo last showed them (server/slurm_fleet.c), the
+-- slurm: the nodes of the Slurm executor's partition as sinfo last showed them (server/slurm/fleet.c), the
 -- platforms discovered from them before any run, and the drain or resume each health event asks of a node.
 
 -- A Slurm node no job can start on now: down, drained or draining, failing, not responding ("idle*").

@@ -323,17 +323,36 @@ await check('portability page compares models on wilson.dslash (fp32, the suite 
 });
 
 await check('scaling page draws a cg sweep against size with the triad as reference', async () => {
-    // A sweep of three sizes through the API (the form submits one job; sweeps are an API feature).
-    const sub = await page.evaluate(async ([cpu, token]) => {
-        const r = await fetch('/api/v1/jobs', {method: 'POST', headers: {'Content-Type': 'application/json',
-                                                                         Authorization: `Bearer ${token}`},
-                              body: JSON.stringify({suite: 'cg', model: 'openmp', platform: cpu, kernels: ['spmv', 'axpby'],
-                                                    params: {numtimes: 3, iterations: 5},
-                                                    sweep: {param: 'n', values: [3, 6, 12]}})});
-        return {status: r.status, body: await r.json()};
-    }, [CPU, TOKEN]);
-    ensure(sub.status === 202 && sub.body.ids.length === 3, `sweep: ${sub.status} ${JSON.stringify(sub.body)}`);
-    for (const id of sub.body.ids) {
+    // A sweep of three sizes from the Submit page's sweep field, as a user makes one: the form leaves for the
+    // sweep's jobs (the Jobs page filtered by its tag).
+    async function sweepForm(values) {
+        await go(page, `#/submit?platform=${CPU}&model=openmp&suite=cg`);
+        await page.waitForSelector('#submit-job');
+        for (const k of await page.$$('input[name="kernel"]'))
+            if (!['spmv', 'axpby'].includes(await k.getAttribute('value')))
+                await k.uncheck();
+        await page.fill('[name="params.numtimes"]', '3');
+        await page.fill('[name="params.iterations"]', '5');
+        await page.selectOption('[name="sweep.param"]', 'n');
+        await page.fill('[name="sweep.values"]', values);
+        await page.click('#submit-job');
+    }
+    const toJobs = () => page.waitForFunction(() => /#\/jobs\?.*tag=sweep/.test(location.hash), null, {timeout: 10000});
+    await sweepForm('3..3'); // one value: a sweep of one job is still a sweep
+    await toJobs();
+    await sweepForm('12..6');
+    await page.waitForSelector('[data-field="sweep.values"].invalid', {timeout: 10000});
+    const why = await page.textContent('[data-field="sweep.values"] .field-error');
+    ensure(/a range is a\.\.b/.test(why), `a malformed sweep: "${why}" next to the field`);
+    await page.fill('[name="sweep.values"]', '6,12');
+    await page.click('#submit-job');
+    await toJobs();
+    const tag = decodeURIComponent(page.url().replace(/.*tag=/, '').replace(/&.*/, ''));
+    const listed = await page.evaluate(async (t) => (await fetch(`/api/v1/jobs?tag=${encodeURIComponent(t)}`)).json(), tag);
+    const jobs = await page.evaluate(async () => (await fetch('/api/v1/jobs?suite=cg&limit=50')).json());
+    const ids = jobs.jobs.filter((j) => (j.tags || []).some((t) => /^sweep:/.test(t))).map((j) => j.id);
+    ensure(listed.jobs.length === 2 && ids.length === 3, `sweep ${tag}: ${listed.jobs.length} jobs, ${ids.length} in all`);
+    for (const id of ids) {
         const t0 = Date.now();
         for (;;) {
             const j = await page.evaluate(async (i) => (await fetch(`/api/v1/jobs/${i}`)).json(), id);
@@ -444,7 +463,7 @@ await check('compare page: two runs kernel by kernel, % change and whether beyon
     await page.waitForSelector('#compare-table tbody tr', {timeout: 10000});
     const rows = await page.$$eval('#compare-table tbody tr', (r) => r.map((x) => x.textContent));
     ensure(rows.length === 6, `${rows.length} rows for two stream jobs of six kernels`);
-    ensure(rows.every((t) => /[+-]\d+\.\d %/.test(t) && /noise/.test(t)), `rows: ${rows.join(' | ')}`);
+    ensure(rows.every((t) => /([+-]\d+\.\d %|[×÷]\d)/.test(t) && /noise/.test(t)), `rows: ${rows.join(' | ')}`);
     // Two models on one platform, chosen in the form.
     if (second) {
         await go(page, '#/compare');
@@ -459,6 +478,26 @@ await check('compare page: two runs kernel by kernel, % change and whether beyon
         ensure(/b_model=/.test(await page.evaluate(() => location.hash)), 'the sides are not in the link');
     }
     await shot(page, '12-compare');
+    // Two imports 100x apart (a CPU's and a GPU's figure): a ratio, judged on the samples' spread (an import has
+    // no cv), and a chart with a logarithmic axis beside the table.
+    const csv = (mbs, t) => 'function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime\n' +
+                           `Triad,100,33554432,8,${mbs},${t},${t * 1.05},${t * 1.02}\n`;
+    for (const [id, mbs, t] of [['cmp-slow', 2013.26592, 0.4], ['cmp-fast', 201326.592, 0.004]]) {
+        const r = await fetch(`${URL_}/api/v1/import/babelstream?platform=${id}&model=kokkos`, {
+            method: 'POST', headers: {Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'text/csv'}, body: csv(mbs, t)});
+        ensure(r.status === 201, `import ${id}: ${r.status}`);
+    }
+    await go(page, '#/compare?suite=stream&a_platform=cmp-slow&a_model=kokkos&b_platform=cmp-fast&b_model=kokkos');
+    await page.waitForSelector('#compare-table tbody tr', {timeout: 10000});
+    const row = await page.textContent('#compare-table tbody tr');
+    ensure(await page.inputValue('#compare-form [name="a_model"]') === 'kokkos', 'the imported model is not kept in the form');
+    ensure(/×100(?!\d)/.test(row) && /beyond the spread of the samples \(max\/min ×1\.050/.test(row), `imports: "${row}"`);
+    const axis = await page.evaluate(() => window.Chart.getChart(document.querySelector('#compare-body canvas'))
+        ?.options.scales.x.type);
+    ensure(axis === 'logarithmic', `the chart's axis: ${axis}`);
+    await shot(page, '12-compare-imports');
+    for (const id of ['cmp-slow', 'cmp-fast'])
+        await apiCall('DELETE', `/api/v1/platforms/${id}`);
     return {note: await page.textContent('#compare-summary')};
 });
 
@@ -734,7 +773,7 @@ await check('platform, scaling and compare: the same switch, the same line for w
     const triad = '#compare-table tbody tr[data-key^="stream/triad/fp64/1000000/"]';
     ensure(/only in A/.test(await page.textContent(triad)), 'compare: the flagged B side counted without the switch');
     await on(`${triad} .flag.noisy`);
-    ensure(/[+-]\d+\.\d %/.test(await page.textContent(triad)), 'compare: no change with the flagged B side');
+    ensure(/([+-]\d+\.\d %|[×÷]\d)/.test(await page.textContent(triad)), 'compare: no change with the flagged B side');
     await shot(page, '20-compare-flagged');
 });
 
@@ -761,22 +800,14 @@ await check('result page: the noise in words with value and limit, cv and max/mi
     return {note: oneLine(note).slice(0, 80)};
 });
 
-await check('health: a platform whose results are all flagged (no baseline holds a result) is not "ok"', async () => {
-    const t0 = Date.now();
-    for (;;) { // judged within milliseconds of the import; the health row says it was
-        const p = (await apiCall('GET', '/api/v1/health')).doc.platforms.find((x) => x.id === CEILING);
-        if (p && p.last_result_at)
-            break;
-        ensure(Date.now() - t0 < 10000, `${CEILING} not judged: ${JSON.stringify(p)}`);
-        await new Promise((res) => setTimeout(res, 200));
-    }
+await check('health: a platform of imported results only (never judged) is not "ok", and says why', async () => {
     await go(page, '#/health?state=never_measured');
     const tile = await page.waitForSelector(`.device[data-platform="${CEILING}"]`, {timeout: 10000});
     const st = await tile.getAttribute('data-state');
     const text = await tile.textContent();
     ensure(st !== 'ok' && !/\bok\b/.test(text), `${CEILING} is "${st}": ${oneLine(text)}`);
     const reason = await tile.$eval('.reason', (n) => n.textContent);
-    ensure(/^no baseline yet: 5 flagged results \(above_ceiling 5\), and flagged results are not judged$/.test(reason),
+    ensure(/^no baseline yet: 5 imported results, and imports are not judged$/.test(reason),
            `reason: "${reason}"`);
     await shot(page, '23-health-no-baseline');
     // Nor does the evidence of a result that was never judged (flagged) say it was ok.
@@ -940,6 +971,117 @@ await check('fleet page: the health counts link to the Health page showing only 
     await page.waitForSelector('.device[data-platform="flagged-gpu"]');
     await page.waitForSelector(`.device[data-platform="${CPU}"]`);
     return {note: `regressed 1, ok ${ok}`};
+});
+
+await check('submit page: a platform without a worker (flagged-gpu, imported rows) is never the default', async () => {
+    await go(page, '#/submit');
+    await page.waitForSelector('#submit-job');
+    const chosen = await page.inputValue('[name="platform"]');
+    const models = await page.$$eval('[name="model"] option', (o) => o.map((x) => x.value));
+    const last = await page.$$eval('[name="platform"] option', (o) => o.map((x) => x.textContent));
+    ensure(chosen !== 'flagged-gpu' && models.length > 0, `default platform ${chosen}, models ${models}`);
+    ensure(last.some((t) => /^flagged-gpu .*no worker, no model$/.test(t)), `platforms offered: ${last}`);
+});
+
+await check('rendering: no literal null or [object Object], a timing per row, "peak unknown", a schedule from ' +
+            'choices whose success is green and "1 job"', async () => {
+    await go(page, '#/health');
+    await page.waitForSelector('.health-counts');
+    const grid = await page.textContent('.grid');
+    ensure(!/\bnull\b/.test(grid), `the health grid says null: "${grid.slice(0, 200)}"`);
+    // A schedule from the form's choices (suite, model, kind as selects; kernels as ticks; the suite's
+    // parameters), yearly so it only fires when run now.
+    await page.selectOption('#schedule-form [name="suite"]', 'stream');
+    await page.selectOption('#schedule-form [name="model"]', 'openmp');
+    await page.selectOption('#schedule-form [name="kind"]', 'cpu');
+    await page.fill('#schedule-form [name="name"]', 'browser-yearly');
+    await page.fill('#schedule-form [name="spec"]', '0 0 1 1 *');
+    await page.fill('#schedule-form [name="host"]', CPU.split('/')[0]);
+    for (const k of await page.$$('#schedule-kernels input'))
+        if (await k.getAttribute('value') !== 'triad')
+            await k.uncheck();
+    await page.fill('#schedule-form [name="params.arraysize"]', '1000');
+    await page.fill('#schedule-form [name="params.numtimes"]', '3');
+    await page.click('#schedule-form button[type="submit"]');
+    await page.waitForSelector('tr:has-text("browser-yearly")', {timeout: 10000});
+    const sched = (await apiCall('GET', '/api/v1/schedules')).doc.schedules.find((x) => x.name === 'browser-yearly');
+    ensure(sched && sched.selector.kind === 'cpu' && sched.selector.host === CPU.split('/')[0] &&
+           sched.params.arraysize === 1000 &&
+           JSON.stringify(sched.kernels) === '["triad"]', `schedule stored: ${JSON.stringify(sched)}`);
+    const fired = await apiCall('POST', `/api/v1/schedules/${sched.id}/run`);
+    for (const id of fired.doc.last.jobs)
+        await apiWait(id, ['succeeded'], 60000);
+    await go(page, '#/fleet');
+    await go(page, '#/health');
+    const row = await page.waitForSelector('tr:has-text("browser-yearly")', {timeout: 10000});
+    const text = await row.textContent();
+    const jobs = fired.doc.last.jobs.length;
+    const last = await row.$$eval('td', (t) => t[5].textContent);
+    ensure(last.endsWith(`: ${jobs} job${jobs === 1 ? '' : 's'}`), `schedule row: "${text}"`);
+    ensure(await row.$('.badge.succeeded'), `the succeeded outcome is not a green badge: "${text}"`);
+    // The job's timing column and % of peak; the result's provenance rows.
+    await go(page, `#/job/${fired.doc.last.jobs[0]}`);
+    await page.waitForSelector('#job-results table tbody tr, table tbody tr', {timeout: 10000});
+    const cells = await page.$$eval('table tbody tr td', (t) => t.map((x) => x.textContent));
+    ensure(cells.includes('min'), `the job's results have no timing: ${cells.join('|').slice(0, 300)}`);
+    const rid = (await apiCall('GET', `/api/v1/jobs/${fired.doc.last.jobs[0]}`)).doc.results[0].id;
+    await go(page, `#/result/${rid}`);
+    await page.waitForSelector('#result-provenance');
+    const prov = await page.textContent('#result-provenance');
+    ensure(!/object Object/.test(prov) && /platform\.devices\[0\]\./.test(prov), `provenance: ${prov.slice(0, 300)}`);
+    // An import: its samples say what an import keeps; its platform has no peak, which the table says.
+    const imp = await fetch(`${URL_}/api/v1/import/babelstream?platform=render-imp&model=kokkos`, {
+        method: 'POST', headers: {Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'text/csv'},
+        body: 'function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime\n' +
+              'Triad,100,33554432,8,201326.592,0.004,0.005,0.0045\n'});
+    const impDoc = await imp.json();
+    ensure(imp.status === 201, `import: ${imp.status} ${JSON.stringify(impDoc)}`);
+    await go(page, `#/result/${impDoc.result_ids[0]}`);
+    const samples = await (await page.waitForSelector('#result-samples')).textContent();
+    ensure(/^none stored .*: min 0\.0040* s, mean 0\.00450* s, max 0\.0050* s$/.test(samples), `import samples: "${samples}"`);
+    await go(page, '#/results?platform=render-imp');
+    await page.waitForSelector('table tbody tr');
+    const rowText = await page.textContent('table tbody tr');
+    ensure(/peak unknown/.test(rowText), `an import without a peak: "${rowText}"`);
+    await apiCall('DELETE', '/api/v1/platforms/render-imp');
+    // A problem without line sets for its variants: no empty navigation frame, a note saying why.
+    await go(page, '#/portability?problem=stream.triad');
+    const navNote = await (await page.waitForSelector('#navigation-note', {timeout: 15000})).textContent();
+    ensure(!(await page.$('.navigation canvas')) && /no line set/.test(navNote), `stream navigation: "${navNote}"`);
+    // A job for the stale noisy worker's platform: the Job page says it may wait for ever, and why.
+    const stale = await apiCall('POST', '/api/v1/jobs', {suite: 'stream', model: 'openmp', platform: NOISY,
+                                                        kernels: ['triad'], params: {arraysize: 1000, numtimes: 3}});
+    ensure(/no heartbeat since/.test(stale.doc.warning || ''), `no warning for a stale platform: ${JSON.stringify(stale.doc)}`);
+    await go(page, `#/job/${stale.doc.id}`);
+    const warning = await (await page.waitForSelector('#job-warning:not([hidden])', {timeout: 10000})).textContent();
+    ensure(/^the worker of noisyhost\/cpu0 has sent no heartbeat since/.test(warning), `job page warning: "${warning}"`);
+    await apiCall('POST', `/api/v1/jobs/${stale.doc.id}/cancel`);
+});
+
+await check('results: a chart per suite (log axis past a factor 20), the table a page of 50 rows at a time; ' +
+            'every line of a chart its own colour', async () => {
+    await go(page, '#/results');
+    await page.waitForSelector('#results-table tbody tr', {timeout: 10000});
+    const doc = (await apiCall('GET', '/api/v1/results?limit=1000')).doc;
+    const suitesShown = new Set(doc.results.filter((r) => r.verified && !(r.flags || []).length).map((r) => r.suite));
+    const charts = await page.$$eval('canvas', (c) => c.length);
+    ensure(charts === suitesShown.size, `${charts} charts for ${suitesShown.size} suites`);
+    const rows = await page.$$eval('#results-table tbody tr', (r) => r.length);
+    const pos = await page.textContent('#results-pages');
+    ensure(rows <= 50 && /^rows 1–\d+ of \d+/.test(pos), `${rows} rows, "${pos}"`);
+    if (Number(pos.match(/of (\d+)/)[1]) > 50) {
+        const first = await page.textContent('#results-table tbody tr');
+        await page.click('#results-next');
+        await page.waitForFunction(() => /^rows 51–/.test(document.querySelector('#results-pages').textContent));
+        ensure(await page.textContent('#results-table tbody tr') !== first, 'next shows the same rows');
+    }
+    const colours = await page.evaluate(async () => {
+        const ui = await import('/ui/ui.js');
+        return Array.from({length: 40}, (_, i) => ui.color(i));
+    });
+    ensure(new Set(colours).size === 40, `colours repeat within 40 lines: ${colours.join(' ')}`);
+    await shot(page, '24-results-paged');
+    return {note: pos};
 });
 
 await check('no console errors', async () => {

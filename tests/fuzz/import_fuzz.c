@@ -1,17 +1,17 @@
 /*
- * import_fuzz: libFuzzer target for the BabelStream CSV parser (server/import.c), the parser of the bodies of
- * POST /api/v1/import/babelstream. Every input must either parse into rows whose figures are finite and
- * ordered, or fail with a "line N: " message; nothing may crash, leak or read out of bounds. Built and run
- * for a few seconds by tests/service/server_pp.sh when clang has libFuzzer:
- *   clang -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE tests/fuzz/import_fuzz.c server/import.c \
- *       lib/error.c -lm -o import_fuzz && ./import_fuzz tests/fuzz/corpus
+ * import_fuzz: libFuzzer target for the BabelStream CSV parser (server/api/import.c), the parser of the
+ * bodies of POST /api/v1/import/babelstream. Every input must either parse into rows whose figures are finite
+ * and ordered, or fail with a "line N: " message; nothing may crash, leak or read out of bounds. Built and
+ * run for a few seconds by tests/service/server_pp.sh when clang has libFuzzer:
+ *   clang -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE tests/fuzz/import_fuzz.c \
+ *       server/api/import.c lib/error.c -lm -o import_fuzz && ./import_fuzz tests/fuzz/corpus
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/import.h"
+#include "server/api/import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,17 +1,17 @@
 /*
- * libFuzzer target: the check of a worker's registration document (server/register_check.c) on arbitrary
+ * libFuzzer target: the check of a worker's registration document (server/api/register_check.c) on arbitrary
  * bytes parsed as JSON. Whatever they hold, the check must not crash; a document it accepts must have a host
  * and a platform id of the allowed characters and lengths (no NUL inside, so that what is stored is what was
  * sent), a positive pid and a platform object with string id, kind and name; a refusal names the field and
  * says why, with an error code of status 422.
  *   clang -g -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE tests/fuzz/register_fuzz.c \
- *         server/register_check.c server/errors.c lib/error.c -ljansson -o register_fuzz
+ *         server/api/register_check.c server/http/errors.c lib/error.c -ljansson -o register_fuzz
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/register_check.h"
+#include "server/api/register_check.h"
 
 static int only(const char *s, size_t max, const char *chars)
 {

@@ -1,19 +1,20 @@
 /*
- * libFuzzer target: the check of a worker's result report against its job (server/report_check.c) on
+ * libFuzzer target: the check of a worker's result report against its job (server/api/report_check.c) on
  * arbitrary bytes. The first byte picks the job (a stream job for copy and add at 1000 elements, a Wilson job
  * on an 8^4 lattice, a staggered job on the device's default lattice); the rest is the report, parsed as
  * JSON. Whatever it holds, the check must not crash, and a report it accepts must hold each of the job's
  * kernels exactly once with finite figures, and a bandwidth that is its bytes over its samples' minimum
  * (stream, wilson) or mean (staggered) time.
  *   clang -g -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE tests/fuzz/report_fuzz.c \
- *         server/report_check.c server/catalog.c kernels/lattice.c lib/error.c -ljansson -lm -o report_fuzz
+ *         server/api/report_check.c server/api/catalog.c kernels/lattice.c lib/error.c -ljansson -lm \
+ *         -o report_fuzz
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/report_check.h"
+#include "server/api/report_check.h"
 
 static const struct {
     const char *suite, *kernels, *params;

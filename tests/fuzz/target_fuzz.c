@@ -1,20 +1,20 @@
 /*
- * libFuzzer target: the pure parsers of a request's target and headers (server/parse.c): the route matcher,
- * the allowed query names, ids (limit, cursor, size, job, path ids), platform lists, printable text, since
- * and Last-Event-ID. The first byte picks the parser; the rest is its input (two strings split at the first
- * newline where it takes two: pattern and path, list and name). Whatever the input, none may crash, and each
- * answer is checked against what it promises:
+ * libFuzzer target: the pure parsers of a request's target and headers (server/http/parse.c): the route
+ * matcher, the allowed query names, ids (limit, cursor, size, job, path ids), platform lists, printable text,
+ * since and Last-Event-ID. The first byte picks the parser; the rest is its input (two strings split at the
+ * first newline where it takes two: pattern and path, list and name). Whatever the input, none may crash, and
+ * each answer is checked against what it promises:
  *   a route match rebuilds the path from the pattern and the captured segments; a listed name is one of the
  *   list's comma-separated names; an id is the decimal it reads; a platform list splits into platform ids.
- *   clang -g -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE tests/fuzz/target_fuzz.c server/parse.c \
- *         -o target_fuzz
+ *   clang -g -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE tests/fuzz/target_fuzz.c \
+ *         server/http/parse.c -o target_fuzz
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/parse.h"
+#include "server/http/parse.h"
 
 /* The path a pattern names with its {param} segments replaced by args, in order. */
 static void rebuild(const char *pattern, char args[PARSE_MAX_ARGS][PARSE_ARG_MAX], int nargs, char *out,

@@ -14,9 +14,9 @@ case "$BUILD" in
 esac
 . "$(dirname "$0")/../lib/server.sh"
 [ -x "$SERVER" ] || { fail "browser" "ppbenchd not built"; exit 0; }
-[ -x /usr/bin/chromium ] || { fail "browser" "/usr/bin/chromium not found: install chromium (make deps)"; exit 0; }
+[ -x /usr/bin/chromium ] || { fail "browser" "/usr/bin/chromium not found: install chromium (make test-deps)"; exit 0; }
 command -v node >/dev/null && command -v npm >/dev/null ||
-    { fail "browser" "node and npm not found: install nodejs and npm (make deps)"; exit 0; }
+    { fail "browser" "node and npm not found: install nodejs and npm (make test-deps)"; exit 0; }
 
 DIR=tests/browser
 if [ ! -f "$DIR/node_modules/.package-lock.json" ] || [ "$DIR/package-lock.json" -nt "$DIR/node_modules/.package-lock.json" ]; then

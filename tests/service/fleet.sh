@@ -230,8 +230,40 @@ same "its repeat's result confirms (and a repeat is not repeated)" \
 api GET /api/v1/health
 check "never measured and the counts" \
     '(.platforms[] | select(.id | test("node-a/cpu0")) | .state == "never_measured") and .counts.regressed == 3 and .counts.outlier == 1'
-[ -x "$CLI" ] && expect "ppbench health: the platforms that need attention, with the reason" 0 \
-    '^sim-r +regressed +stream.triad openmp fp64 size 1048576: 85.00 GB/s, 15.0% below' -- "$CLI" --server "$URL" health
+# ppbench health's exit status is the worst state of the platforms it keeps (NHC style, for a node's cron job).
+worst=$(printf '%s' "$BODY" | jq '[.platforms[].state | {ok: 0, never_measured: 5, stale_worker: 6, unavailable: 7,
+                                   outlier: 8, regressed: 9, verification_failed: 10}[.] // 11] | max')
+[ -x "$CLI" ] && expect "ppbench health: the platforms that need attention, with the reason; exit $worst, the worst state" \
+    "$worst" '^sim-r +regressed +stream.triad openmp fp64 size 1048576: 85.00 GB/s, 15.0% below' -- "$CLI" --server "$URL" health
+[ -x "$CLI" ] && expect "ppbench health --platform: a regressed platform exits 9" 9 '^sim-r +regressed' -- \
+    "$CLI" --server "$URL" health --platform sim-r
+[ -x "$CLI" ] && expect "ppbench health --platform: a platform never measured exits 5" 5 '^node-a/cpu0 +never_measured' -- \
+    "$CLI" --server "$URL" health --all --platform node-a/cpu0
+register node-s cpu0 cpu
+psql_q "UPDATE workers SET last_heartbeat = now() - interval '1 hour' WHERE platform_id = 'node-s/cpu0'" >/dev/null
+[ -x "$CLI" ] && expect "ppbench health --host: a host whose worker is stale exits 6" 6 \
+    '^node-s/cpu0 +stale_worker +no heartbeat since' -- "$CLI" --server "$URL" health --host node-s
+# A stale worker's platform takes no schedule's job (it would stay queued, the schedule "running"), and a job
+# submitted to it is answered with a warning: ppbench submit says so and does not follow it (exit 5).
+api POST /api/v1/schedules "{\"name\": \"stale-node\", \"spec\": \"0 0 1 1 *\", $JOB, \"selector\": {\"host\": \"node-s\"}}" "$ADMIN"
+api POST "/api/v1/schedules/$(printf '%s' "$BODY" | jq -r .id)/run" "" "$ADMIN"
+check "a schedule does not fire onto a platform whose worker is stale" '.last.jobs == [] and .last.outcome == "no matching platform"'
+[ -x "$CLI" ] && expect "ppbench submit to a stale platform: the warning, not followed (exit 5)" 5 \
+    '^ppbench: job [0-9]+ is queued, but the worker of node-s/cpu0 has sent no heartbeat since .*: the job waits until it is back$' -- \
+    "$CLI" --server "$URL" --token "$ADMIN" submit --suite stream --model openmp --platform node-s/cpu0 --kernels triad
+api GET "/api/v1/jobs?platform=node-s/cpu0&state=queued"
+STALE_JOB=$(printf '%s' "$BODY" | jq -r '.jobs[0].id')
+api GET "/api/v1/jobs/$STALE_JOB"
+check "the stale platform's job says why it waits" '.warning | test("^the worker of node-s/cpu0 has sent no heartbeat since ")'
+api POST "/api/v1/jobs/$STALE_JOB/cancel" "" "$ADMIN"
+api POST /api/v1/jobs '{"suite": "stream", "model": "openmp", "kernels": ["triad"], "selector": {"kind": "cpu", "host": "node-s"}}' "$ADMIN"
+check "a selector no live worker matches: the answer's warning" '.warning | test("^no live worker serves a platform of kind cpu on host node-s with model openmp")'
+api POST "/api/v1/jobs/$(printf '%s' "$BODY" | jq -r .id)/cancel" "" "$ADMIN"
+api POST /api/v1/jobs '{"suite": "stream", "model": "openmp", "kernels": ["triad"], "platform": "node-a/cpu0"}' "$ADMIN"
+check "a live worker's platform: no warning" 'has("warning") | not'
+api POST "/api/v1/jobs/$(printf '%s' "$BODY" | jq -r .id)/cancel" "" "$ADMIN"
+[ -x "$CLI" ] && expect "ppbench health --host: an unknown host is refused" 2 'no platform on host nohost' -- \
+    "$CLI" --server "$URL" health --host nohost
 api GET "/api/v1/baselines?platform=sim-r"
 check "GET /api/v1/baselines: the baseline and the verdicts behind the state" \
     '.health.state == "regressed" and (.baselines[0].median | . > 99e9 and . < 101e9) and ([.verdicts[] | select(.verdict == "regressed")] | length) == 3'

@@ -10,6 +10,20 @@ server_start "lease_s = 5" "heartbeat_s = 1"
 export PPBENCH_SERVER=$URL PPBENCH_TOKEN=$ADMIN
 wait_cpu_worker
 expect "ppbench platforms" 0 "^$CPU +cpu" -- "$CLI" platforms
+# An idle worker beats every heartbeat_s (1 s here) as a busy one does: its last heartbeat, sampled for 5 s, is
+# never older than two periods (it was the claim's long poll, lease_s - heartbeat_s = 4 s, before).
+oldest=0
+for _ in $(seq 20); do
+    api GET /api/v1/workers
+    age=$(printf '%s' "$BODY" | jq --arg p "$CPU" '[.workers[] | select(.platform == $p and .state != "gone")][0].last_heartbeat
+        | . as $t | now - ($t | sub("\\.[0-9]+"; "") | sub("\\+00:00$"; "Z") | fromdateiso8601)
+          - (($t | capture("(?<f>\\.[0-9]+)") | .f | tonumber) // 0)' 2>&1)
+    [[ "$age" =~ ^-?[0-9.e-]+$ ]] || { oldest="no age: $age"; break; }
+    oldest=$(echo "$age $oldest" | awk '{print ($1 > $2) ? $1 : $2}')
+    sleep 0.25
+done
+[[ "$oldest" =~ ^[0-9.e-]+$ ]] && awk -v a="$oldest" 'BEGIN { exit !(a <= 2.5) }' && pass "an idle worker's last heartbeat stays within two periods" ||
+    fail "an idle worker's last heartbeat stays within two periods" "${oldest} s old at most"
 expect "ppbench submit waits and prints the verified results" 0 '^Triad +[0-9.]+ .* yes' -- \
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 5000 --numtimes 4
 expect "ppbench submit: server validation error with its field" 2 'unknown kernel "triadd".*field kernels' -- \
@@ -53,6 +67,27 @@ expect "ppbench results --format csv: a row names platform, model, variant, date
 expect "ppbench results: the table has the variant, the job and the timing rule" 0 \
     "^ *[0-9]+ +20[0-9-]+ [0-9:]+ +$id +$CPU +openmp +stream.triad +fp64 +1000 +[a-z_]+=[^ ]+ +[0-9.]+ +[0-9.]+ +min " -- \
     "$CLI" results --job "$id" --kernel triad --suite stream
+# A sweep from the command line: one job per value (2^10..2^12: three), followed one after another, each
+# stored at its size under one sweep tag; the forms of the values and their errors are the CLI's own.
+"$CLI" submit --suite stream --model openmp --platform "$CPU" --numtimes 3 --kernels triad \
+    --sweep arraysize=2^10..2^12 >"$TMP/sweep.out" 2>"$TMP/sweep.err"
+sweep=$(sed -n 's/^3 jobs tagged \(sweep:[0-9a-f-]*\)$/\1/p' "$TMP/sweep.err")
+api GET "/api/v1/results?tag=$sweep&kernel=triad"
+[ -n "$sweep" ] && [ "$(grep -c '^job [0-9]*: succeeded 100 %$' "$TMP/sweep.err")" = 3 ] &&
+    [ "$(printf '%s' "$BODY" | jq -c '[.results[].size] | sort')" = "[1024,2048,4096]" ] &&
+    pass "ppbench submit --sweep arraysize=2^10..2^12: three jobs followed, a result at each size" ||
+    fail "ppbench submit --sweep arraysize=2^10..2^12: three jobs followed, a result at each size" \
+        "$(tr '\n' '|' <"$TMP/sweep.err" | tail -c 300) $(printf '%s' "$BODY" | head -c 200)"
+ids=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --numtimes 3 --kernels triad --no-wait \
+    --sweep arraysize=1000..3000:1000 2>"$TMP/ids.err")
+[ "$(printf '%s\n' "$ids" | grep -c '^[0-9][0-9]*$')" = 3 ] &&
+    pass "ppbench submit --sweep a..b:step --no-wait prints every job's id" ||
+    fail "ppbench submit --sweep a..b:step --no-wait prints every job's id" "$ids"
+for i in $ids; do wait_job "$i" succeeded 30; done
+expect "ppbench submit --sweep: a list reaches the server, which names a bad value" 2 'sweep.values' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --sweep arraysize=1000,1000
+expect "ppbench submit --sweep: a malformed range" 2 'a range is a..b' -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --sweep arraysize=10..5
 expect "ppbench pp --help: each suite's default precision and size unit" 0 'wilson +fp32, lattice sites' -- "$CLI" pp --help
 expect "ppbench results --suite foo: refused by the server" 2 'unknown suite "foo"' -- "$CLI" results --suite foo
 

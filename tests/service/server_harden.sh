@@ -1,7 +1,7 @@
 # Issue 11's defects, each as the check that would have caught it: worker identity, reports checked against
 # their job, the state directory's lock and the supervised PostgreSQL, slow and oversized requests, and the
 # smaller protocol items. A real ppbenchd with its embedded PostgreSQL; no supervised workers (the worker
-# protocol is driven by hand, as two workers sharing one worker token).
+# protocol is driven by hand, as two workers sharing one worker token). At the end, issue 26's defects.
 . "$(dirname "$0")/../lib/check.sh"
 . "$(dirname "$0")/../lib/server.sh"
 SERVER_EMBEDDED=1 # the state directory's lock, the supervised PostgreSQL and the admin token file
@@ -316,3 +316,178 @@ if sh -c 'echo -500 >/proc/self/oom_score_adj' 2>/dev/null; then
 else
     skip "oom: ppbenchd and postgresql run with oom_score_adj -500" "lowering an oom score is not permitted here (CAP_SYS_RESOURCE)"
 fi
+
+# --- Issue 26's defects ---
+
+# CSV injection (defect 9): a text cell a spreadsheet would take for a formula (= + - @, a tab, a carriage
+# return first) is quoted with a single quote in front in every CSV export; numbers stay numbers. An import
+# names the platform -imp26 and the variant =HYPERLINK("http://x"), both as the API allows.
+printf 'function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime\nTriad,100,33554432,8,201326.592,0.004,0.005,0.0045\n' >"$TMP/bs.csv"
+code=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: text/csv' --data-binary @"$TMP/bs.csv" \
+    "$URL/api/v1/import/babelstream?platform=-imp26&model=kokkos&variant=%3DHYPERLINK(%22http://x%22)")
+for f in csv babelstream p3 p3v; do
+    q=$f; [ "$f" = p3v ] && q="p3&p3_rows=variant"
+    curl -s -H "Authorization: Bearer $ADMIN" "$URL/api/v1/results?format=$q&platform=-imp26" >"$TMP/export.$f"
+done
+out=$(python3 - "$TMP"/export.* <<'PY'
+import csv, sys
+bad, seen = [], {}
+for name in sys.argv[1:]:
+    seen[name] = set()
+    for row in csv.reader(open(name, newline="")):
+        for c in row:
+            if c[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                try:
+                    float(c)
+                except ValueError:
+                    bad.append(c)
+            if c in ("'-imp26", "'=HYPERLINK(\"http://x\")"):
+                seen[name].add(c)
+need = [n for n in sys.argv[1:] if "babelstream" not in n and len(seen[n]) != 2]
+print("bad", bad, "unseen", need)
+PY
+)
+[ "$code" = 201 ] && [ "$out" = "bad [] unseen []" ] &&
+    pass "csv injection: formulas in text cells are quoted with a leading ' in csv, babelstream and both p3 forms" ||
+    fail "csv injection: formulas in text cells are neutralised" "import $code; $out; $(grep -h imp26 "$TMP"/export.* | head -c 600)"
+
+# The rest on a server with a drain hook that hangs, killed after 2 s (drain_hook_timeout_s).
+cat >"$TMP/hang.sh" <<EOF2
+#!/bin/sh
+sleep 300 &
+echo \$! >$TMP/hook_child
+sleep 300
+EOF2
+chmod 755 "$TMP/hang.sh"
+server_stop
+server_start "embedded_workers = false" "drain_hook = $TMP/hang.sh" "drain_hook_timeout_s = 2"
+
+# A drain hook killed at its deadline (defect 8) is killed with its process group: the background child it
+# started is gone too (a zombie waiting for init counts as gone).
+psql_q "INSERT INTO alerts (kind, platform_id, state, reason, doc) VALUES ('raised', 'hosta/cpu0', 'regressed', 'hangs', '{}')"
+for _ in $(seq 100); do grep -q 'drain hook .* killed after' "$SERVER_LOG" && break; sleep 0.1; done
+child=$(cat "$TMP/hook_child" 2>/dev/null)
+st=$(ps -o stat= -p "${child:-0}" 2>/dev/null)
+if [ -n "$child" ] && grep -q 'drain hook .* killed after 2 s' "$SERVER_LOG" && [[ -z "$st" || "$st" == Z* ]]; then
+    pass "drain hook: killed at drain_hook_timeout_s with its process group, its background child too"
+else
+    fail "drain hook: killed with its process group" "child ${child:-none} state '${st}'; $(grep 'drain hook' "$SERVER_LOG" | tail -n 1)"
+fi
+
+# SMBIOS and peaks (defect 7): a FIFO where an entry's raw file should be is refused, never waited on (it hung
+# ppbench-worker list); and one bound on a peak everywhere (lib/peak.h, 1e15 B/s): a worker's registration
+# with a peak of 1e300 is refused as an admin's PUT and an import's peak_gbs beyond it are.
+mkdir -p "$TMP/fifo/17-0" && mkfifo "$TMP/fifo/17-0/raw"
+out=$(PPBENCH_SMBIOS_ROOT="$TMP/fifo" timeout 10 "$BUILD/bin/ppbench-worker" list 2>&1)
+rc=$?
+[ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q 'cpu0 peak: unknown: SMBIOS not readable (17-0/raw: not a regular file' &&
+    pass "smbios: a FIFO at 17-0/raw is refused at once, the peak unknown with the reason" ||
+    fail "smbios: a FIFO at 17-0/raw is refused at once" "exit $rc: $(printf '%s' "$out" | grep peak)"
+for peak in 1e300 0 -1 '"1e3"'; do
+    P=$(printf '%s' "$PLATFORM" | jq -c --argjson v "$peak" '.peak_bandwidth_bytes_per_s = $v')
+    want=out_of_range; [ "$peak" = '"1e3"' ] && want=wrong_type
+    AS_WORKER_SECRET="" expect_api "register: a peak of $peak is refused ($want)" 422 "$want" \
+        POST /api/v1/workers/register "{\"host\":\"hostp\",\"pid\":$$,\"platform\":$P}" "$WTOKEN"
+done
+P=$(printf '%s' "$PLATFORM" | jq -c '.peak_bandwidth_bytes_per_s = 1e15')
+AS_WORKER_SECRET="" api POST /api/v1/workers/register "{\"host\":\"hostp\",\"pid\":$$,\"platform\":$P}" "$WTOKEN"
+[ "$STATUS" = 201 ] && pass "register: a peak at the bound, 1e15 B/s, is taken" || fail "register: a peak of 1e15" "$STATUS $BODY"
+expect_api "peak: an admin's PUT beyond the bound is refused" 422 out_of_range \
+    PUT /api/v1/platforms/hostp/cpu0/peak '{"peak_gbs":1000001}' "$ADMIN"
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: text/csv' \
+    --data-binary @"$TMP/bs.csv" "$URL/api/v1/import/babelstream?platform=imp-peak&model=kokkos&peak_gbs=1e7")
+[ "$code" = 400 ] && pass "peak: an import's peak_gbs beyond the bound is refused" || fail "peak: an import's peak_gbs beyond the bound" "$code"
+
+# Framing (defect 10). HEAD on the event stream: the headers alone, then the next request on the same kept-alive
+# connection is answered as itself (a chunked stream's last chunk, 0\r\n\r\n, after HEAD's headers was read as
+# the start of the next answer). An unknown transfer coding with a valid token: 501 at once, not silence
+# until the request's deadline.
+api POST $J '{"suite":"stream","model":"openmp","platform":"hostp/cpu0","kernels":["copy"]}' "$SUBMIT"
+EJOB=$(printf '%s' "$BODY" | jq -r .id)
+out=$(python3 - "$PORT" "$EJOB" <<'PY'
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+s.sendall(b"HEAD /api/v1/jobs/%s/events HTTP/1.1\r\nHost: x\r\n\r\n" % sys.argv[2].encode())
+time.sleep(0.5)
+s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+data, t0 = b"", time.time()
+while time.time() - t0 < 3 and data.count(b"HTTP/1.1 ") < 2:
+    try:
+        chunk = s.recv(4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    data += chunk
+head, _, rest = data.partition(b"\r\n\r\n")
+print(head.split(b"\r\n")[0].decode(), "|", repr(rest[:20])[2:-1])
+PY
+)
+case "$out" in
+"HTTP/1.1 200 OK | HTTP/1.1 200"*) pass "HEAD on the event stream: headers alone, the next request on the connection answered as itself" ;;
+*) fail "HEAD on the event stream: headers alone" "$out" ;;
+esac
+t0=$(date +%s%N)
+got=$(raw "POST /api/v1/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer $SUBMIT\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+ms=$((($(date +%s%N) - t0) / 1000000))
+[[ "$got" == *" 501 "* ]] && [ "$ms" -lt 2000 ] && pass "framing: Transfer-Encoding gzip, chunked gets 501 at once (${ms} ms)" ||
+    fail "framing: Transfer-Encoding gzip, chunked gets 501 at once" "$got in $ms ms"
+got=$(raw "POST /api/v1/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer $SUBMIT\r\nContent-Type: application/json\r\nTransfer-Encoding: Chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+[[ "$got" == *" 422 "* ]] && pass "framing: a chunked body is still read (422 for {})" || fail "framing: a chunked body is still read" "$got"
+
+# A bound on the queue (defect 11): queue_timeout_s (reloadable; 2 s here after a SIGHUP) fails a job that no
+# worker took, counted from when it last entered the queue; a job the Slurm executor owns waits by Slurm's rules.
+qjob() { api POST $J '{"suite":"stream","model":"openmp","platform":"hostp/cpu0","kernels":["copy"]}' "$SUBMIT"; printf '%s' "$BODY" | jq -r .id; }
+QJ=$(qjob); SJ=$(qjob); RJ=$(qjob)
+psql_q "UPDATE jobs SET slurm_state = 'PENDING' WHERE id = $SJ" >/dev/null
+back=$(psql_q "UPDATE jobs SET state = 'running', queued_at = now() - interval '1 hour', worker_id = (SELECT max(id) FROM workers),
+                 lease_expires = now() + interval '1 minute' WHERE id = $RJ;
+               UPDATE jobs SET state = 'queued', worker_id = NULL, lease_expires = NULL WHERE id = $RJ; SELECT queued_at > now() - interval '1 minute' FROM jobs WHERE id = $RJ")
+same "queue: a job back in the queue is queued from then (jobs_queued_at)" "$back" t
+echo "queue_timeout_s = 2" >>"$TMP/ppbench.conf"
+kill -HUP "$SERVER_PID"
+for _ in $(seq 80); do
+    [ "$(psql_q "SELECT state FROM jobs WHERE id = $QJ")" = failed ] && break
+    sleep 0.1
+done
+api GET "$J/$QJ"; qdoc=$BODY
+api GET "$J/$SJ"
+if printf '%s' "$qdoc" | jq -e '.state == "failed" and .error == "queued for more than 2 s: no worker took it"' >/dev/null &&
+    [ "$(printf '%s' "$BODY" | jq -r .state)" = queued ]; then
+    pass "queue: queue_timeout_s fails a job no worker took, and leaves the Slurm executor's job alone"
+else
+    fail "queue: queue_timeout_s fails a job no worker took" "$(printf '%s' "$qdoc" | jq -c '{state, error}'); slurm's: $(printf '%s' "$BODY" | jq -c '{state, error}')"
+fi
+
+# A paused database (defect 6): the embedded PostgreSQL stopped (SIGSTOP of the postmaster and every backend)
+# under six requests. The watch (server/db.c) finds it silent within 3 s: the requests waiting on it answer 503,
+# /healthz answers at once, /readyz 503; then SIGCONT and all is well again without a restart. Before, all of
+# them hung until the database came back.
+api GET "/api/v1/jobs?limit=1" "" "$SUBMIT"
+PGPM=$(head -n 1 "$STATE/pg/data/postmaster.pid")
+PGALL="$PGPM $(ps -o pid= --ppid "$PGPM" | tr -s ' \n' ' ')"
+trap 'kill -CONT $PGALL 2>/dev/null; server_cleanup' EXIT
+kill -STOP $PGALL
+pids=()
+for i in 1 2 3 4 5 6; do
+    curl -s -m 12 -o /dev/null -w '%{http_code} %{time_total}\n' "$URL/api/v1/jobs?limit=1" >"$TMP/paused.$i" &
+    pids+=($!)
+done
+sleep 0.3
+h=$(curl -s -m 12 -o /dev/null -w '%{http_code} %{time_total}' "$URL/healthz")
+r=$(curl -s -m 12 -o /dev/null -w '%{http_code} %{time_total}' "$URL/readyz")
+wait "${pids[@]}"
+kill -CONT $PGALL
+trap server_cleanup EXIT
+slow=$(cat "$TMP"/paused.* | awk '$1 != 503 || $2 > 5' | wc -l)
+if [[ "$h" == "200 "* ]] && [[ "$r" == "503 "* ]] && awk -v h="${h#* }" -v r="${r#* }" 'BEGIN { exit !(h < 5 && r < 5) }' &&
+    [ "$slow" = 0 ]; then
+    pass "paused database: 6 requests answer 503 within 5 s, /healthz 200 (${h#* } s), /readyz 503 (${r#* } s)"
+else
+    fail "paused database: requests 503, healthz 200, readyz 503 within 5 s" "healthz $h, readyz $r, requests $(cat "$TMP"/paused.* | tr '\n' ',')"
+fi
+for _ in $(seq 100); do api GET /readyz; [ "$STATUS" = 200 ] && break; sleep 0.1; done
+api GET "/api/v1/jobs?limit=1" "" "$SUBMIT"
+[ "$STATUS" = 200 ] && grep -q 'database: answering again' "$SERVER_LOG" &&
+    pass "paused database: after SIGCONT ready again, the API answers, and the log says so" ||
+    fail "paused database: after SIGCONT ready again" "$STATUS $(grep 'database:' "$SERVER_LOG" | tail -n 2 | tr '\n' ' ')"

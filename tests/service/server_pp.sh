@@ -10,7 +10,7 @@ CLI="$BUILD/bin/ppbench"
 
 server_start "embedded_workers = false" "noise_repeats = 2"
 token() { "$SERVER" token create --role "$1" --state-dir "$STATE" 2>>"$SERVER_LOG"; }
-READ=$(token read); WORKER=$(token worker)
+READ=$(token read); WORKER=$(token worker); SUBMIT=$(token submit)
 
 # import NAME STATUS CODE QUERY FILE [TOKEN [CONTENT-TYPE]]: POST the file; sets STATUS and BODY.
 import() {
@@ -276,6 +276,7 @@ check "pp data: a working set within the last-level cache is flagged cache_resid
 [ "$s5" = succeeded ] || fail "pp data: the cache-resident result's job succeeds" "state $s5"
 bs5 $N 8 40000 >"$TMP/a.csv"; import "pp data: kokkos v1 imported into the registered platform" 201 - "platform=testhost/cpu0&model=kokkos&variant=v1" "$TMP/a.csv"
 import "import: a registered platform keeps its own description" 422 platform_registered "platform=testhost/cpu0&model=kokkos&peak_gbs=5" "$TMP/a.csv"
+import "import into a platform a worker measures needs an admin token" 403 forbidden "platform=testhost/cpu0&model=kokkos" "$TMP/a.csv" "$SUBMIT"
 
 # --- PP against hand-computed values ---
 PP="/api/v1/pp?problem=stream.triad"
@@ -429,10 +430,25 @@ expect "ppbench pp: server error with its field" 2 'unknown platform "nowhere".*
 expect "ppbench pp without --problem" 2 'needs --problem' -- "$CLI" pp
 expect "ppbench results --format p3" 0 '^problem,platform,application,fom,date,app eff,arch eff' -- "$CLI" results --format p3 --kernel triad
 
+# Imports are never judged: six tables at 100 GB/s then two at 10 GB/s into the worker's platform neither make
+# it regressed (nor confirm, nor drain) nor reach the judging queue (issue 26).
+api GET /api/v1/health
+before=$(printf '%s' "$BODY" | jq -r '.platforms[] | select(.id == "testhost/cpu0") | .state')
+for g in 100000 100000 100000 100000 100000 100000 10000 10000; do
+    bs5 $N 8 $g >"$TMP/a.csv"
+    import "import for judging: triad at $g MB/s into the worker's platform" 201 - "platform=testhost/cpu0&model=babelstream-omp" "$TMP/a.csv"
+done
+queued=$(psql_q "SELECT (SELECT count(*) FROM result_verdicts v JOIN results r ON r.id = v.result_id WHERE r.origin = 'import')
+    || ' ' || (SELECT count(*) FROM baselines b, unnest(b.window_ids) w JOIN results r ON r.id = w WHERE r.origin = 'import')" 2>&1)
+api GET /api/v1/health
+after=$(printf '%s' "$BODY" | jq -r '.platforms[] | select(.id == "testhost/cpu0") | .state')
+[ "$after" = "$before" ] && [ "$queued" = "0 0" ] && pass "imports are not judged: the worker's platform stays $before" ||
+    fail "imports are not judged: the worker's platform stays $before" "now $after; import rows with a verdict, in a baseline: $queued"
+
 # --- the CSV parser's fuzz target: a few seconds of libFuzzer from the seed corpus ---
 FUZZ_DIR=tests/fuzz
 if clang -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE -o "$TMP/import_fuzz" "$FUZZ_DIR/import_fuzz.c" \
-    server/import.c lib/error.c -lm >"$TMP/fuzz_build" 2>&1; then
+    server/api/import.c lib/error.c -lm >"$TMP/fuzz_build" 2>&1; then
     mkdir -p "$TMP/corpus"
     cp "$FUZZ_DIR"/corpus/* "$TMP/v5.csv" "$TMP/v6.csv" "$TMP/v5triad.csv" "$TMP/v5mib.csv" "$TMP/vdev.csv" "$TMP/corpus/"
     if "$TMP/import_fuzz" -max_total_time=3 -max_len=4096 -print_final_stats=1 "$TMP/corpus" >"$TMP/fuzz_log" 2>&1; then

@@ -111,8 +111,29 @@ printf 'function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_
 STATUS=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: text/csv' \
     --data-binary @"$TMP/bs.csv" "$URL/api/v1/import/babelstream?platform=imp-x&model=kokkos")
 [ "$STATUS" = 201 ] && pass "import a platform" || fail "import a platform" "$STATUS $(cat "$TMP/resp")"
+# A table measured earlier is dated when it was measured (measured_at), its provenance keeps both dates; a
+# malformed or future date is refused by name, and nothing is imported.
+imp() { # imp QUERY: POST bs.csv to the import with that query; STATUS and $TMP/resp
+    STATUS=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: text/csv' \
+        --data-binary @"$TMP/bs.csv" "$URL/api/v1/import/babelstream?$1")
+}
+imp "platform=imp-x&model=kokkos&measured_at=2026-11-20T09:30:00Z"
+api GET "$R?platform=imp-x"
+check "an import with measured_at is dated then, its provenance keeps when it was imported" \
+    '[.results[] | select(.created_at | startswith("2026-11-20T09:30:00"))] | length == 1 and
+     (.[0].provenance.imported_at != null)'
+imp "platform=imp-x&model=kokkos&measured_at=2026-11-20T10:30:00%2B01:00"
+api GET "$R?platform=imp-x"
+check "measured_at with an offset is the same instant in UTC" \
+    '[.results[] | select(.created_at | startswith("2026-11-20T09:30:00"))] | length == 2'
+for bad in 2026-13-01 "2026-11-20T09:30" 2026-11-20x 2999-01-01 "2026-11-20T09:30:00%2B1"; do
+    imp "platform=imp-x&model=kokkos&measured_at=$bad"
+    [ "$STATUS" = 400 ] && jq -e '.error.field == "measured_at"' "$TMP/resp" >/dev/null &&
+        pass "import: measured_at $bad is refused by name" ||
+        fail "import: measured_at $bad is refused by name" "$STATUS $(cat "$TMP/resp")"
+done
 api GET /api/v1/platforms
-check "an imported platform says so" '(.platforms[] | select(.id == "imp-x") | .origin == "import" and .results == 1)
+check "an imported platform says so" '(.platforms[] | select(.id == "imp-x") | .origin == "import" and .results == 3)
     and (.platforms[] | select(.id == "'"$CPU"'") | .origin == "worker")'
 expect_api "a registered platform is not removed" 422 platform_registered DELETE "/api/v1/platforms/$CPU" "" "$ADMIN"
 expect_api "an admin removes an imported platform" 200 - DELETE /api/v1/platforms/imp-x "" "$ADMIN"

@@ -307,7 +307,7 @@ fi
 api GET "$J?tag=sweep:ppb"
 jq_true "slurm: the sweep's jobs carry its tag" "$TMP/resp" '(.jobs | length) == 2'
 
-# 9. Health events drain and resume the node (schema/functions/slurm.sql, server/slurm_fleet.c). A planted
+# 9. Health events drain and resume the node (schema/functions/slurm.sql, server/slurm/fleet.c). A planted
 # regression: three copies of a real triad of n2 at 10x its figure make its baseline; the next real run is a
 # suspect, its automatic repeat (a Slurm job on n2 too) confirms it, and the node is drained with ppbench's
 # reason. Arrays beyond the node's L3 (the jobs run in Slurm's environment, slurm_export = NONE, so the worker

@@ -239,11 +239,11 @@ static void test_kernels(void)
                 CHECK(res.verified && res.nkernels == 4, "%s n %u %s not verified", m->b->name, n,
                       pp_precision_name(prec));
                 for (size_t k = 0; k < res.nkernels; k++) {
-                    const struct cg_kernel_result *kr = &res.kernels[k];
-                    CHECK(kr->verified, "%s n %u %s %s: %s", m->b->name, n, pp_precision_name(prec),
-                          cg_kernel_name(kr->kernel), kr->detail);
+                    const struct suite_kernel *kr = &res.kernels[k];
+                    CHECK(kr->verified, "%s n %u %s %s: %s", m->b->name, n, pp_precision_name(prec), kr->name,
+                          kr->error);
                     CHECK(kr->stats.count == 2 && kr->stats.min > 0, "%s %s: two timed samples", m->b->name,
-                          cg_kernel_name(kr->kernel));
+                          kr->name);
                 }
                 CHECK(res.nnz == cg_nnz(n) && res.rows == cg_rows(n), "sizes");
                 CHECK(res.kernels[CG_SPMV].flops == 2.0 * (double)res.nnz, "spmv flops");
@@ -283,7 +283,7 @@ static void test_shapes(void)
             if (!run(m, 7, PP_FP64, 10, 0, shapes[s][0], items, &res))
                 continue;
             CHECK(res.verified, "%s %u rows x %u items: %s", m->b->name, shapes[s][0], items,
-                  res.kernels[CG_SPMV].detail);
+                  res.kernels[CG_SPMV].error);
             CHECK(res.variant.rows_per_group == shapes[s][0] && res.variant.items_per_row == items,
                   "%s: shape %u x %u ran as %u x %u", m->b->name, shapes[s][0], items,
                   res.variant.rows_per_group, res.variant.items_per_row);
@@ -303,13 +303,13 @@ static void test_fault(void)
         setenv("PPBENCH_TEST_FAULT", "column:200", 1);
         if (run(m, 7, PP_FP64, 10, 0, 0, 0, &res)) {
             CHECK(!res.verified, "%s: a moved column index passed", m->b->name);
-            CHECK(!res.kernels[CG_SPMV].verified && strstr(res.kernels[CG_SPMV].detail, "row: element 200"),
-                  "%s: spmv names row 200: %s", m->b->name, res.kernels[CG_SPMV].detail);
+            CHECK(!res.kernels[CG_SPMV].verified && strstr(res.kernels[CG_SPMV].error, "row: element 200"),
+                  "%s: spmv names row 200: %s", m->b->name, res.kernels[CG_SPMV].error);
             CHECK(!res.kernels[CG_SOLVE].verified, "%s: cg caught it too", m->b->name);
             CHECK(res.kernels[CG_AXPBY].verified && res.kernels[CG_DOT].verified, "%s: vectors untouched",
                   m->b->name);
-            printf("  %s fault: %s | %s\n", m->b->name, res.kernels[CG_SPMV].detail,
-                   res.kernels[CG_SOLVE].detail);
+            printf("  %s fault: %s | %s\n", m->b->name, res.kernels[CG_SPMV].error,
+                   res.kernels[CG_SOLVE].error);
             cg_result_release(&res);
         }
         unsetenv("PPBENCH_TEST_FAULT");
@@ -358,16 +358,16 @@ static void test_convergence(void)
             continue;
         if (run(m, 30, PP_FP64, 3, 1e-10, 0, 0, &res)) {
             CHECK(res.verified && !res.converged && res.cg_iterations == 3 &&
-                      strstr(res.kernels[CG_SOLVE].detail, "did not converge"),
-                  "%s: %s", m->b->name, res.kernels[CG_SOLVE].detail);
-            printf("  %s: %s\n", m->b->name, res.kernels[CG_SOLVE].detail);
+                      strstr(res.kernels[CG_SOLVE].error, "did not converge"),
+                  "%s: %s", m->b->name, res.kernels[CG_SOLVE].error);
+            printf("  %s: %s\n", m->b->name, res.kernels[CG_SOLVE].error);
             cg_result_release(&res);
         }
         if (run(m, 7, PP_FP64, 500, 1e-8, 0, 0, &res)) {
             CHECK(res.verified && res.converged && res.status == CG_CONVERGED && res.cg_iterations < 500 &&
-                      res.kernels[CG_SOLVE].detail[0] == '\0',
+                      res.kernels[CG_SOLVE].error[0] == '\0',
                   "%s: converged %d after %u: %s", m->b->name, res.converged, res.cg_iterations,
-                  res.kernels[CG_SOLVE].detail);
+                  res.kernels[CG_SOLVE].error);
             cg_result_release(&res);
         }
     }

@@ -135,7 +135,8 @@ static void test_resolve(void)
     REJECTS("variant", "model openmp has no variant select (it has: scalar, simd)");
     CHECK(hacc_variant_parse("memory-object") == PP_HACC_MEMORY_OBJECT && hacc_variant_parse("x") == -1,
           "parse");
-    CHECK(hacc_interactions(128, 10) == 2.0 * 128 * 128 * 10 && hacc_flops(PP_HACC_SPH, 16, 1) == 68.0 * 512,
+    CHECK(hacc_interactions(128, 10) == 2.0 * 128 * 128 * 10 && hacc_flops(PP_HACC_SPH, 16, 1) == 69.0 * 512 &&
+              hacc_bytes(PP_HACC_GRAVITY, 16, 3, 2 * 16, PP_FP32) == 2 * 16 * 7 * 4.0 + 3 * 8,
           "models");
 #undef REJECTS
 }
@@ -173,18 +174,19 @@ static void test_variants(void)
                 if (rc)
                     continue;
                 CHECK(res.verified && res.nkernels == 2, "%s %s %s: %s / %s", models[i].b->name,
-                      hacc_variant_name(v), pp_precision_name(prec), res.kernels[0].detail,
-                      res.kernels[1].detail);
+                      hacc_variant_name(v), pp_precision_name(prec), res.kernels[0].error,
+                      res.kernels[1].error);
                 for (size_t k = 0; k < res.nkernels; k++) {
-                    const struct hacc_kernel_result *kr = &res.kernels[k];
+                    const struct suite_kernel *kr = &res.kernels[k];
+                    const struct hacc_kernel_figures *fig = &res.figures[k];
                     /* Newton's third law and translation invariance, to round-off: a small part of the bound
                      */
-                    CHECK(kr->momentum < kr->tolerance / 8 && kr->translation <= kr->tolerance &&
-                              kr->energy < kr->tolerance / 8 && kr->max_rel_err > 0,
+                    CHECK(fig->momentum < kr->tolerance / 8 && fig->translation <= kr->tolerance &&
+                              fig->energy < kr->tolerance / 8 && kr->max_rel_err > 0,
                           "%s %s %s: momentum %g, energy %g, translation %g, error %g, bound %g",
-                          models[i].b->name, hacc_variant_name(v), hacc_kernel_name(kr->kernel), kr->momentum,
-                          kr->energy, kr->translation, kr->max_rel_err, kr->tolerance);
-                    CHECK(kr->rate > 0 && kr->gflops > 0 && kr->stats.count == 1, "figures");
+                          models[i].b->name, hacc_variant_name(v), kr->name, fig->momentum, fig->energy,
+                          fig->translation, kr->max_rel_err, kr->tolerance);
+                    CHECK(fig->rate > 0 && kr->gflops > 0 && kr->stats.count == 1, "figures");
                 }
                 hacc_result_release(&res);
             }
@@ -210,10 +212,10 @@ static void test_faults(void)
             if (rc)
                 continue;
             CHECK(!res.kernels[0].verified && !res.kernels[1].verified &&
-                      strstr(res.kernels[0].detail, "gravity: particle") &&
-                      strstr(res.kernels[1].detail, "sph"),
-                  "%s %s not caught: %s / %s", models[i].b->name, faults[f], res.kernels[0].detail,
-                  res.kernels[1].detail);
+                      strstr(res.kernels[0].error, "gravity: particle") &&
+                      strstr(res.kernels[1].error, "sph"),
+                  "%s %s not caught: %s / %s", models[i].b->name, faults[f], res.kernels[0].error,
+                  res.kernels[1].error);
             hacc_result_release(&res);
         }
 }

@@ -3,9 +3,11 @@
  * fake /sys/firmware/dmi/entries folders: one DIMM per channel, locators that name channels (two DIMMs on a
  * channel count once, at the slower one's rate; the same names in another memory array are other channels),
  * empty slots, configured speed over speed, extended speeds, truncated entries skipped with their reason,
- * random bytes (parsed from buffers of exactly their length, so a sanitizer build sees any overread), and no
- * entries at all.
+ * random bytes (parsed from buffers of exactly their length, so a sanitizer build sees any overread), no
+ * entries at all, and hostile ones (issue 26): a FIFO, a device and an oversized file where raw should be are
+ * skipped without waiting on them, and 64 devices claiming the widest, fastest memory give no peak.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@ struct dimm {
     unsigned len;                 /* 0: 0x28 (SMBIOS 2.8) */
     unsigned array;               /* physical memory array handle */
     unsigned size;                /* MB; 0: an empty slot */
+    unsigned width;               /* data width in bits; 0: 64 */
     unsigned speed, configured;   /* MT/s */
     unsigned ext_speed, ext_conf; /* SMBIOS 3.3 */
     const char *device, *bank;
@@ -53,7 +56,7 @@ static size_t build(const struct dimm *d, unsigned char *out)
     full[1] = (unsigned char)len;
     put16(full, 0x04, d->array);
     put16(full, 0x08, 72);
-    put16(full, 0x0A, 64);
+    put16(full, 0x0A, d->width ? d->width : 64);
     put16(full, 0x0C, d->size);
     full[0x10] = 1; /* device locator: string 1 */
     full[0x11] = 2; /* bank locator: string 2 */
@@ -296,7 +299,8 @@ static void test_smbios_random_bytes(void)
         }
         write_raw(b, len);
     }
-    CHECK(peak(&bw, source) == 0 || strstr(source, "skipped") || strstr(source, "no populated"),
+    CHECK(peak(&bw, source) == 0 || strstr(source, "skipped") || strstr(source, "no populated") ||
+              strstr(source, "not believed"),
           "random entries: %s", source);
     cleanup();
 }
@@ -325,6 +329,63 @@ static void test_smbios_none(void)
     cleanup();
 }
 
+static void hung(int sig)
+{
+    (void)sig;
+    printf("FAIL test_smbios_hostile: smbios_peak still waits on a FIFO after 5 s\n");
+    fflush(stdout); /* a test's last word: no async-signal-safety needed */
+    _exit(1);
+}
+
+static void test_smbios_hostile(void)
+{
+    char source[160], path[600], big[SMBIOS_RAW_MAX + 1] = {0};
+    double bw;
+    FILE *f;
+
+    fresh("hostile");
+    add((struct dimm){.size = 8192, .speed = 3200}); /* 17-0: the good one */
+    snprintf(path, sizeof(path), "%s/17-1", root);
+    mkdirs(path);
+    strcat(path, "/raw");
+    CHECK(mkfifo(path, 0600) == 0, "mkfifo %s", path);
+    snprintf(path, sizeof(path), "%s/17-2", root);
+    mkdirs(path);
+    strcat(path, "/raw");
+    CHECK(symlink("/dev/zero", path) == 0, "symlink %s", path);
+    snprintf(path, sizeof(path), "%s/17-3", root);
+    mkdirs(path);
+    strcat(path, "/raw");
+    if ((f = fopen(path, "wb"))) {
+        big[0] = 17;
+        big[1] = 0x28;
+        fwrite(big, 1, sizeof(big), f);
+        fclose(f);
+    }
+    signal(SIGALRM, hung);
+    alarm(5);
+    CHECK(peak(&bw, source) == 0 && bw == 3200e6 * 8, "the good entry counts: %g GB/s (%s)", bw * 1e-9,
+          source);
+    alarm(0);
+    CHECK(strstr(source, "3 skipped: 17-1/raw: not a regular file"), "the FIFO is skipped, not read: %s",
+          source);
+    cleanup();
+
+    /* 64 DIMMs at 2^31-1 MT/s and 65534 bits gave 1.1e21 B/s: beyond PP_PEAK_MAX_BYTES_PER_S, no peak */
+    fresh("crafted");
+    for (int i = 0; i < 64; i++)
+        add((struct dimm){.len = 0x5C,
+                          .size = 8192,
+                          .width = 0xFFFE,
+                          .speed = 0xFFFF,
+                          .ext_speed = 0x7FFFFFFF,
+                          .configured = 0xFFFF,
+                          .ext_conf = 0x7FFFFFFF});
+    CHECK(peak(&bw, source) == -1 && strstr(source, "not believed"), "64 crafted DIMMs: %g B/s (%s)", bw,
+          source);
+    cleanup();
+}
+
 int main(void)
 {
     RUN(test_smbios_one_dimm_per_channel);
@@ -334,5 +395,6 @@ int main(void)
     RUN(test_smbios_truncated);
     RUN(test_smbios_random_bytes);
     RUN(test_smbios_none);
+    RUN(test_smbios_hostile);
     return check_failures != 0;
 }

@@ -399,17 +399,20 @@ static void test_models(void)
             p.iterations = 4;
             p.timing = (enum staggered_timing)timing;
             CHECK(staggered_run(v->m->b, v->m->ctx, &p, &res, &err) == 0, "run: %s", err.msg);
-            CHECK(res.verified, "run verified: %s", res.detail);
-            CHECK(res.out_sites == 256 && res.flops == 1146.0 * 256 && res.bytes == 3120.0 * 256,
-                  "flops %g bytes %g", res.flops, res.bytes);
+            CHECK(res.dslash.verified, "run verified: %s", res.dslash.error);
+            CHECK(res.out_sites == 256 && res.dslash.flops == 1146.0 * 256 &&
+                      res.dslash.bytes == 3120.0 * 256,
+                  "flops %g bytes %g", res.dslash.flops, res.dslash.bytes);
             /* compulsory: 16 matrices, one input and one output vector, (288 + 6 + 6) x 8 B per site */
-            CHECK(res.bytes_compulsory == 2400.0 * 256, "compulsory bytes %g", res.bytes_compulsory);
-            CHECK(res.stats.count == 3 && res.stats.min > 0 && res.warmup_seconds > 0,
+            CHECK(res.dslash.bytes_compulsory == 2400.0 * 256, "compulsory bytes %g",
+                  res.dslash.bytes_compulsory);
+            CHECK(res.dslash.stats.count == 3 && res.dslash.stats.min > 0 && res.warmup_seconds > 0,
                   "3 samples after a warm-up");
-            CHECK(res.seconds == (timing == STAGGERED_TIMING_BEST ? res.stats.min : res.stats.mean),
+            CHECK(res.dslash.seconds ==
+                      (timing == STAGGERED_TIMING_BEST ? res.dslash.stats.min : res.dslash.stats.mean),
                   "rates from the %s", timing == STAGGERED_TIMING_BEST ? "minimum" : "mean");
-            CHECK(fabs(res.gflops - res.flops / res.seconds * 1e-9) < 1e-9 &&
-                      fabs(res.bandwidth - res.bytes / res.seconds) < 1e-3,
+            CHECK(fabs(res.dslash.gflops - res.dslash.flops / res.dslash.seconds * 1e-9) < 1e-9 &&
+                      fabs(res.dslash.bandwidth - res.dslash.bytes / res.dslash.seconds) < 1e-3,
                   "rates from the chosen time");
             CHECK(res.variant.strategy == v->strategy && res.variant.threads >= 1, "variant");
             staggered_result_release(&res);
@@ -435,9 +438,9 @@ static void test_planted_faults(void)
                 setenv("PPBENCH_TEST_FAULT", specs[i], 1);
                 CHECK(staggered_run(v->m->b, v->m->ctx, &p, &res, &err) == 0, "run: %s", err.msg);
                 unsetenv("PPBENCH_TEST_FAULT");
-                CHECK(!res.verified && strstr(res.detail, i ? "[odd index 5]" : "[odd index 3]"),
+                CHECK(!res.dslash.verified && strstr(res.dslash.error, i ? "[odd index 5]" : "[odd index 3]"),
                       "%s %s %s not caught or not named: %s", specs[i], variant_name(v, name),
-                      pp_precision_name(p.prec), res.detail);
+                      pp_precision_name(p.prec), res.dslash.error);
                 staggered_result_release(&res);
             }
 }

@@ -18,8 +18,10 @@ static void test_table_complete(void)
         CHECK(s->driver != NULL, "suite %s has no driver linked into the worker", s->name);
         CHECK(suite_nkernels(s) >= 1 && suite_nkernels(s) <= SUITE_MAX_KERNELS, "suite %s kernels", s->name);
         CHECK(s->nparams <= SUITE_MAX_PARAMS, "suite %s has %zu parameters", s->name, s->nparams);
-        CHECK(!strcmp(s->figure, "bandwidth") || !strcmp(s->figure, "gflops") ||
-                  !strcmp(s->figure, "interactions"),
+        CHECK(s->figure && s->figure->name && s->figure->label && s->figure->unit && s->figure->scale > 0 &&
+                  s->figure->from &&
+                  (!strcmp(s->figure->from, "size") || !strcmp(s->figure->from, "gflops") ||
+                   !strcmp(s->figure->from, "bandwidth_bytes_per_s")),
               "suite %s figure", s->name);
         CHECK(!strcmp(s->timing, "min") || !strcmp(s->timing, "mean"), "suite %s timing", s->name);
         CHECK(suite_param(s, "precision") != NULL, "suite %s has no precision", s->name);

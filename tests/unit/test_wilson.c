@@ -520,14 +520,16 @@ static void test_models(void)
         params_for(&p, dims4448, PP_FP32, v->layout);
         p.numtimes = 3;
         CHECK(wilson_run(v->m->b, v->m->ctx, &p, &res, &err) == 0, "run: %s", err.msg);
-        CHECK(res.verified, "%s %s run verified: %s", v->m->b->name, wilson_layout_name(v->layout),
-              res.detail);
-        CHECK(res.out_sites == 256 && res.flops == 1320.0 * 256 && res.bytes == 1440.0 * 256,
-              "flops %g bytes %g", res.flops, res.bytes);
+        CHECK(res.dslash.verified, "%s %s run verified: %s", v->m->b->name, wilson_layout_name(v->layout),
+              res.dslash.error);
+        CHECK(res.out_sites == 256 && res.dslash.flops == 1320.0 * 256 && res.dslash.bytes == 1440.0 * 256,
+              "flops %g bytes %g", res.dslash.flops, res.dslash.bytes);
         /* compulsory: Eq. 2 with R = 7, (144 + 24 + 24) x 4 B per output site */
-        CHECK(res.bytes_compulsory == 768.0 * 256, "compulsory bytes %g", res.bytes_compulsory);
-        CHECK(res.stats.count == 2 && res.stats.min > 0, "warm-up excluded: %zu", res.stats.count);
-        CHECK(fabs(res.gflops - res.flops / res.stats.min * 1e-9) < 1e-9, "gflops from the minimum time");
+        CHECK(res.dslash.bytes_compulsory == 768.0 * 256, "compulsory bytes %g", res.dslash.bytes_compulsory);
+        CHECK(res.dslash.stats.count == 2 && res.dslash.stats.min > 0, "warm-up excluded: %zu",
+              res.dslash.stats.count);
+        CHECK(fabs(res.dslash.gflops - res.dslash.flops / res.dslash.stats.min * 1e-9) < 1e-9,
+              "gflops from the minimum time");
         wilson_result_release(&res);
     }
 
@@ -544,10 +546,11 @@ static void test_models(void)
     p.iterations = 5;
     counted_applications = 0;
     CHECK(wilson_run(&counting, models[0].ctx, &p, &res, &err) == 0, "run: %s", err.msg);
-    CHECK(res.verified && res.params.iterations == 5, "iterations run verified: %s", res.detail);
+    CHECK(res.dslash.verified && res.params.iterations == 5, "iterations run verified: %s", res.dslash.error);
     CHECK(counted_applications == 15, "15 applications, got %u", counted_applications);
-    CHECK(res.stats.min >= 20e-3 && res.stats.min < 60e-3,
-          "time per application %g s: a sample of 5 x 20 ms divided by 5 (100 ms undivided)", res.stats.min);
+    CHECK(res.dslash.stats.min >= 20e-3 && res.dslash.stats.min < 60e-3,
+          "time per application %g s: a sample of 5 x 20 ms divided by 5 (100 ms undivided)",
+          res.dslash.stats.min);
     wilson_result_release(&res);
     p.iterations = 0;
     CHECK(wilson_run(&counting, models[0].ctx, &p, &res, &err) && strstr(err.msg, "not resolved"),
@@ -573,9 +576,9 @@ static void test_planted_faults(void)
                 CHECK(wilson_run(v->m->b, v->m->ctx, &p, &res, &err) == 0, "run: %s", err.msg);
                 unsetenv("PPBENCH_TEST_FAULT");
                 unsetenv("PPBENCH_WILSON_HOPS");
-                CHECK(!res.verified && strstr(res.detail, i ? "[odd index 5]" : "[odd index 3]"),
+                CHECK(!res.dslash.verified && strstr(res.dslash.error, i ? "[odd index 5]" : "[odd index 3]"),
                       "%s %s %s %s not caught or not named: %s", v->m->b->name, wilson_layout_name(v->layout),
-                      specs[i], pp_precision_name(p.prec), res.detail);
+                      specs[i], pp_precision_name(p.prec), res.dslash.error);
                 wilson_result_release(&res);
             }
 }
