@@ -57,13 +57,8 @@ struct cuda_staggered {
     struct cudaFuncAttributes attr;
 };
 
-extern const struct pp_suite_impl cuda_staggered_impl;
-
-/* The state of ctx: NULL before the first alloc. */
-static struct cuda_staggered *state(struct pp_ctx *ctx)
-{
-    return (struct cuda_staggered *)pp_suite_state_get(&ctx->suites, &cuda_staggered_impl);
-}
+/* slot_get, slot_new, slot_close: the state in the context's suite slots (backend.h). */
+PP_SUITE_SLOT(cuda, staggered, struct cuda_staggered, ctx->suites, staggered_release)
 
 namespace
 {
@@ -382,10 +377,10 @@ const void *find_kernel(enum pp_staggered_strategy s, enum pp_staggered_order o,
 /* ---- host side ---- */
 
 /* Frees the arrays and the stream; the kernel's description stays for describe until the next alloc or
- * staggered_free. */
+ * slot_close. */
 static void staggered_release(struct pp_ctx *ctx)
 {
-    struct cuda_staggered *st = state(ctx);
+    struct cuda_staggered *st = slot_get(ctx);
 
     if (!st)
         return;
@@ -400,16 +395,6 @@ static void staggered_release(struct pp_ctx *ctx)
     st->nbr = NULL;
     st->stream = NULL;
     st->n = 0;
-}
-
-/* The context's close: the arrays and the state. */
-static void staggered_free(struct pp_ctx *ctx)
-{
-    void **slot = pp_suite_state(&ctx->suites, &cuda_staggered_impl);
-
-    staggered_release(ctx);
-    free(*slot);
-    *slot = NULL;
 }
 
 /* Refuse a block the kernel (registers, shared memory) or the device cannot run, naming --work-group. */
@@ -454,7 +439,7 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, const unsigned dims[4],
     if (hops && *hops && strcmp(hops, "table") != 0 && strcmp(hops, "lattice") != 0)
         return pp_error_set(err, "PPBENCH_STAGGERED_HOPS=%s: must be table or lattice", hops);
     staggered_release(ctx);
-    if ((st = state(ctx)))
+    if ((st = slot_get(ctx)))
         memset(st, 0, sizeof(*st)); /* the last kernel's description goes too */
     /* 32-bit thread and neighbour indices: the grid and the neighbour table stay below 2^32 */
     if (n == 0 || n > max_sites)
@@ -469,7 +454,7 @@ static int staggered_alloc(struct pp_ctx *ctx, size_t n, const unsigned dims[4],
         return pp_error_set(err, "the fields need %.2f GiB but the device has %.2f GiB free",
                             (double)bytes / (1 << 30), (double)free_bytes / (1 << 30));
 
-    st = (struct cuda_staggered *)pp_suite_state_new(&ctx->suites, &cuda_staggered_impl, sizeof(*st));
+    st = slot_new(ctx);
     if (!st)
         return pp_error_set(err, "out of memory");
     st->prec = prec;
@@ -507,7 +492,7 @@ out:
 
 static int need_arrays(struct pp_ctx *ctx, struct pp_error *err)
 {
-    const struct cuda_staggered *st = state(ctx);
+    const struct cuda_staggered *st = slot_get(ctx);
 
     return st && st->n ? 0 : pp_error_set(err, "no staggered arrays allocated (alloc first)");
 }
@@ -536,7 +521,7 @@ static int upload_reals(const struct cuda_staggered *st, void *dst, const double
 static int staggered_upload(struct pp_ctx *ctx, const double *links, const double *vec, const uint32_t *nbr,
                             struct pp_error *err)
 {
-    struct cuda_staggered *st = state(ctx);
+    struct cuda_staggered *st = slot_get(ctx);
 
     if (need_arrays(ctx, err) < 0 || upload_reals(st, st->links, links, st->n * LINK_REALS, err) < 0 ||
         upload_reals(st, st->vec, vec, st->n * VEC_REALS, err) < 0)
@@ -547,7 +532,7 @@ static int staggered_upload(struct pp_ctx *ctx, const double *links, const doubl
 
 static int staggered_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_error *err)
 {
-    struct cuda_staggered *st = state(ctx);
+    struct cuda_staggered *st = slot_get(ctx);
     stag_args<double2> a64;
     stag_args<float2> a32;
     void *args[1];
@@ -577,7 +562,7 @@ static int staggered_dslash(struct pp_ctx *ctx, unsigned iterations, struct pp_e
  * first values: cudaMalloc leaves them undefined. */
 static int staggered_poison(struct pp_ctx *ctx, struct pp_error *err)
 {
-    struct cuda_staggered *st = state(ctx);
+    struct cuda_staggered *st = slot_get(ctx);
 
     if (need_arrays(ctx, err) < 0)
         return -1;
@@ -589,7 +574,7 @@ static int staggered_poison(struct pp_ctx *ctx, struct pp_error *err)
 
 static int staggered_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
 {
-    struct cuda_staggered *st = state(ctx);
+    struct cuda_staggered *st = slot_get(ctx);
     const size_t count = st ? st->n * VEC_REALS : 0;
     float *narrow;
     int rc;
@@ -613,7 +598,7 @@ static int staggered_download(struct pp_ctx *ctx, double *out, struct pp_error *
 /* The staggered kernel of the last run (registers, spills, launch shape) as cuda.* keys; none without. */
 static void staggered_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
-    const struct cuda_staggered *st = state(ctx);
+    const struct cuda_staggered *st = slot_get(ctx);
 
     if (!st || !st->kernel)
         return;
@@ -636,6 +621,6 @@ static const struct pp_staggered_ops cuda_staggered_ops = {
 PP_SUITE_IMPL(cuda, staggered) = {
     .suite = "staggered",
     .ops = &cuda_staggered_ops,
-    .release = staggered_free,
+    .release = slot_close,
     .describe = staggered_describe,
 };

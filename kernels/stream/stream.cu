@@ -47,7 +47,8 @@ struct cuda_stream_state {
     unsigned dot_groups; /* blocks of the dot kernel: sm_count x dot blocks per SM */
 };
 
-extern const struct pp_suite_impl cuda_stream_impl;
+/* slot_get, slot_new, slot_close: the state in the context's suite slots (backend.h). */
+PP_SUITE_SLOT(cuda, stream, struct cuda_stream_state, ctx->suites, cuda_release)
 
 namespace
 {
@@ -266,16 +267,10 @@ int launch(const struct cuda_stream_state *st, const Op &op, const char *what, s
     return finish(what, err);
 }
 
-/* The state of ctx: NULL before the first alloc. */
-struct cuda_stream_state *state(struct pp_ctx *ctx)
-{
-    return (struct cuda_stream_state *)pp_suite_state_get(&ctx->suites, &cuda_stream_impl);
-}
-
 /* The state of ctx for a kernel: NULL with err when no arrays are allocated. */
 struct cuda_stream_state *arrays(struct pp_ctx *ctx, const char *what, struct pp_error *err)
 {
-    struct cuda_stream_state *st = state(ctx);
+    struct cuda_stream_state *st = slot_get(ctx);
 
     if (!st || !st->a) {
         (void)pp_error_set(err, "%s: arrays not allocated", what);
@@ -394,9 +389,12 @@ int read_env(struct cuda_stream_state *st, int device, struct pp_error *err)
     return env_unsigned("PPBENCH_CUDA_DOT_BLOCKS_PER_SM", 1, 64, &st->dot_per_sm, err);
 }
 
-void cuda_release(struct pp_ctx *ctx)
+} // namespace
+
+/* The ops' release: the arrays; the state (what describe reports) stays until slot_close. */
+static void cuda_release(struct pp_ctx *ctx)
 {
-    struct cuda_stream_state *st = state(ctx);
+    struct cuda_stream_state *st = slot_get(ctx);
 
     if (!st)
         return;
@@ -411,21 +409,13 @@ void cuda_release(struct pp_ctx *ctx)
     st->dot_groups = 0;
 }
 
-/* The context's close: the arrays and the state. */
-void cuda_stream_free(struct pp_ctx *ctx)
+namespace
 {
-    void **slot = pp_suite_state(&ctx->suites, &cuda_stream_impl);
-
-    cuda_release(ctx);
-    free(*slot);
-    *slot = NULL;
-}
 
 int cuda_alloc(struct pp_ctx *ctx, size_t n, enum pp_precision prec, struct pp_stream_layout *layout,
                struct pp_error *err)
 {
-    struct cuda_stream_state *st =
-        (struct cuda_stream_state *)pp_suite_state_new(&ctx->suites, &cuda_stream_impl, sizeof(*st));
+    struct cuda_stream_state *st = slot_new(ctx);
     const size_t elem = pp_precision_bytes(prec);
     unsigned w;
     size_t bytes, free_bytes = 0, total_bytes = 0;
@@ -555,7 +545,7 @@ template <typename T, unsigned W> void describe_kernels(struct pp_info_list *out
  * before one. */
 void cuda_stream_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
-    const struct cuda_stream_state *st = state(ctx);
+    const struct cuda_stream_state *st = slot_get(ctx);
 
     if (!st || !st->block)
         return;
@@ -595,6 +585,6 @@ static const struct pp_stream_ops cuda_stream_ops = {
 PP_SUITE_IMPL(cuda, stream) = {
     .suite = "stream",
     .ops = &cuda_stream_ops,
-    .release = cuda_stream_free,
+    .release = slot_close,
     .describe = cuda_stream_describe,
 };

@@ -75,7 +75,8 @@ struct cuda_wilson {
     unsigned local_bytes;       /* its local memory per thread (spills) */
 };
 
-extern const struct pp_suite_impl cuda_wilson_impl;
+/* slot_get, slot_new, slot_close: the state in the context's suite slots (backend.h). */
+PP_SUITE_SLOT(cuda, wilson, struct cuda_wilson, ctx->suites, wilson_release)
 
 namespace
 {
@@ -146,16 +147,10 @@ kernel_ref pick(enum pp_precision prec, bool idx32, int soa, unsigned minblocks)
                  : pick_layout<double, size_t>(soa, minblocks);
 }
 
-/* The state of ctx: NULL before the first alloc. */
-struct cuda_wilson *state(struct pp_ctx *ctx)
-{
-    return (struct cuda_wilson *)pp_suite_state_get(&ctx->suites, &cuda_wilson_impl);
-}
-
 /* The state of ctx for a kernel: NULL with err when no fields are allocated. */
 struct cuda_wilson *fields(struct pp_ctx *ctx, const char *what, struct pp_error *err)
 {
-    struct cuda_wilson *w = state(ctx);
+    struct cuda_wilson *w = slot_get(ctx);
 
     if (!w || !w->gauge) {
         (void)pp_error_set(err, "%s: fields not allocated", what);
@@ -164,9 +159,12 @@ struct cuda_wilson *fields(struct pp_ctx *ctx, const char *what, struct pp_error
     return w;
 }
 
-void wilson_release(struct pp_ctx *ctx)
+} // namespace
+
+/* The ops' release: the device arrays; the state (what describe reports) stays until slot_close. */
+static void wilson_release(struct pp_ctx *ctx)
 {
-    struct cuda_wilson *w = state(ctx);
+    struct cuda_wilson *w = slot_get(ctx);
 
     if (!w)
         return;
@@ -180,21 +178,13 @@ void wilson_release(struct pp_ctx *ctx)
     w->n = 0;
 }
 
-/* The context's close: the fields and the state. */
-void wilson_free(struct pp_ctx *ctx)
+namespace
 {
-    void **slot = pp_suite_state(&ctx->suites, &cuda_wilson_impl);
-
-    wilson_release(ctx);
-    free(*slot);
-    *slot = NULL;
-}
 
 int wilson_alloc(struct pp_ctx *ctx, size_t n, const unsigned dims[4], enum pp_precision prec,
                  enum pp_wilson_layout layout, struct pp_wilson_variant *variant, struct pp_error *err)
 {
-    struct cuda_wilson *w =
-        (struct cuda_wilson *)pp_suite_state_new(&ctx->suites, &cuda_wilson_impl, sizeof(*w));
+    struct cuda_wilson *w = slot_new(ctx);
     const size_t elem = pp_precision_bytes(prec);
     size_t bytes, ld;
     size_t free_bytes = 0, total_bytes = 0;
@@ -343,7 +333,7 @@ int wilson_download(struct pp_ctx *ctx, double *out, struct pp_error *err)
  * after a run. */
 void wilson_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
-    const struct cuda_wilson *w = state(ctx);
+    const struct cuda_wilson *w = slot_get(ctx);
 
     if (!w || !w->block)
         return; /* no Wilson run on this context */
@@ -369,6 +359,6 @@ static const struct pp_wilson_ops cuda_wilson_ops = {
 PP_SUITE_IMPL(cuda, wilson) = {
     .suite = "wilson",
     .ops = &cuda_wilson_ops,
-    .release = wilson_free,
+    .release = slot_close,
     .describe = wilson_describe,
 };
