@@ -37,6 +37,7 @@ OPENCL_SOURCE(wilson);
 struct wilson_built {
     unsigned index_bits;              /* 32 or 64; 0 before any */
     unsigned max_regs;                /* register budget applied (-cl-nv-maxrregcount); 0: none */
+    bool streaming;                   /* links and outputs with PTX's streaming hints (WILSON_NV_PTX) */
     unsigned long long private_bytes; /* CL_KERNEL_PRIVATE_MEM_SIZE: per work-item (spills) */
     size_t max_work_group;            /* CL_KERNEL_WORK_GROUP_SIZE */
     int hops_table;                   /* 1: the kernel reads the neighbour table; 0: it computes the hops */
@@ -88,6 +89,7 @@ static void wilson_describe(struct pp_ctx *ctx, struct pp_info_list *out)
     info_add(out, "opencl.wilson_index_bits", "%u", w->built.index_bits);
     info_add(out, "opencl.wilson_hops", "%s", w->built.hops_table ? "table" : "lattice");
     info_add(out, "opencl.wilson_max_regs", "%u", w->built.max_regs);
+    info_add(out, "opencl.wilson_streaming_hints", "%s", w->built.streaming ? "ptx" : "none");
     info_add(out, "opencl.wilson_kernel_max_work_group", "%zu", w->built.max_work_group);
     info_add(out, "opencl.wilson_kernel_private_bytes", "%llu", w->built.private_bytes);
 }
@@ -115,35 +117,42 @@ static char *program_source(void)
     return s;
 }
 
-/* Build the program for the precision, layout and index width, with the register budget where the compiler
- * takes one (NVIDIA: cl_nv_compiler_options; a driver that refuses the option gets the build without it) and
- * PPBENCH_OPENCL_WILSON_OPTIONS appended. */
+/* Build the program for the precision, layout and index width, with PPBENCH_OPENCL_WILSON_OPTIONS appended.
+ * Where the compiler is NVIDIA's (cl_nv_compiler_options) two more: the register budget
+ * (-cl-nv-maxrregcount) and -DWILSON_NV_PTX, the links read and the outputs written with PTX's streaming
+ * hints as CUDA's __ldcs and __stcs do (kernels/wilson/wilson_dslash.h; OpenCL C has no such hint). A driver
+ * that refuses either gets the build without the hints, then without the budget. */
 static int build(struct opencl_ctx *c, const struct wilson_gpu_launch *l, struct pp_error *err)
 {
     struct opencl_wilson *w = slot_get(opencl_pp_ctx(c));
     const char *extra = getenv("PPBENCH_OPENCL_WILSON_OPTIONS");
-    char options[256], regs[40] = "", *source = program_source();
+    char options[320], regs[40] = "", ptx[24] = "", *source = program_source();
     cl_int rc;
     int ret = -1;
 
     if (!source)
         return pp_error_set(err, "out of memory for the wilson program");
     w->built.max_regs = c->nv_compiler_options ? l->max_regs : 0;
+    w->built.streaming = c->nv_compiler_options;
     for (;;) {
+        regs[0] = ptx[0] = '\0';
         if (w->built.max_regs)
             snprintf(regs, sizeof(regs), " -cl-nv-maxrregcount=%u", w->built.max_regs);
-        else
-            regs[0] = '\0';
+        if (w->built.streaming)
+            snprintf(ptx, sizeof(ptx), " -DWILSON_NV_PTX=%d", w->prec == PP_FP64 ? 64 : 32);
         snprintf(options, sizeof(options),
-                 "-cl-std=CL1.2 -DREAL=%s -DWILSON_SOA=%d -DWILSON_SIZE=%s -DWILSON_HOPS_TABLE=%d%s%s%s",
+                 "-cl-std=CL1.2 -DREAL=%s -DWILSON_SOA=%d -DWILSON_SIZE=%s -DWILSON_HOPS_TABLE=%d%s%s%s%s",
                  w->prec == PP_FP64 ? "double" : "float", wilson_layout_index(w->layout),
-                 l->index_bits == 32 ? "uint" : "ulong", l->hops_table, regs, extra && *extra ? " " : "",
+                 l->index_bits == 32 ? "uint" : "ulong", l->hops_table, regs, ptx, extra && *extra ? " " : "",
                  extra ? extra : "");
         if (opencl_program_build(c, "wilson", source, options, &w->program, err) == 0)
             break;
-        if (!w->built.max_regs)
+        if (w->built.streaming)
+            w->built.streaming = false; /* again without the hints */
+        else if (w->built.max_regs)
+            w->built.max_regs = 0; /* again without the register budget */
+        else
             goto out;
-        w->built.max_regs = 0; /* again without the register budget */
     }
     w->kernel = clCreateKernel(w->program, "wilson_dslash", &rc);
     if (!w || !w->kernel) {

@@ -71,6 +71,30 @@
 #ifndef WILSON_FN
 #define WILSON_FN static inline __attribute__((always_inline))
 #endif
+/* NVIDIA's OpenCL compiler takes inline PTX: with WILSON_NV_PTX (32 or 64, REAL's bits; kernels/wilson/opencl.c
+ * passes it where the compiler is NVIDIA's) links are read and outputs written with the streaming hints that
+ * CUDA's __ldcs and __stcs give below, which OpenCL C cannot spell. The same instructions as CUDA's headers. */
+#if defined(WILSON_NV_PTX) && !defined(WILSON_LOAD_ONCE)
+#if WILSON_NV_PTX == 64
+#define WILSON_PTX_TYPE "f64"
+#define WILSON_PTX_REG  "d"
+#else
+#define WILSON_PTX_TYPE "f32"
+#define WILSON_PTX_REG  "f"
+#endif
+static inline REAL wilson_ldcs(global const REAL *p)
+{
+    REAL v;
+    asm("ld.global.cs." WILSON_PTX_TYPE " %0, [%1];" : "=" WILSON_PTX_REG(v) : "l"(p));
+    return v;
+}
+static inline void wilson_stcs(global REAL *p, REAL v)
+{
+    asm("st.global.cs." WILSON_PTX_TYPE " [%0], %1;" : : "l"(p), WILSON_PTX_REG(v) : "memory");
+}
+#define WILSON_LOAD_ONCE(p)     wilson_ldcs(p)
+#define WILSON_STORE_ONCE(p, v) wilson_stcs((p), (v))
+#endif
 #elif defined(__CUDACC__)
 #define WILSON_GLOBAL
 #define WILSON_RESTRICT __restrict__
