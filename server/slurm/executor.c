@@ -6,9 +6,10 @@
  *    then given to sbatch; a failed sbatch leaves the job queued with the reason and retries it later, one
  *    that Slurm refuses outright (an invalid partition, gres, account or node) fails it with Slurm's message;
  *  - follow: one squeue call for every job still active in Slurm records its state and reason; a ppbench job
- *    that was cancelled or failed has its Slurm job scancel'd; a Slurm job that ended while its ppbench job
- *    was still queued or running re-queues that job (a new Slurm job) or, when it was cancelled in Slurm or
- *    had no attempts left, fails it with Slurm's state and reason;
+ *    that was cancelled or failed (or succeeded elsewhere while its Slurm job pends) has its Slurm job
+ *    scancel'd; a Slurm job that ended while its ppbench job was still queued or running re-queues that job
+ *    (a new Slurm job) or, when it was cancelled in Slurm or had no attempts left, fails it with Slurm's
+ *    state and reason;
  *  - recover: a submission a ppbenchd did not finish (it died during sbatch) is found by its Slurm job's name
  *    (ppbench-<id>) and adopted, or submitted again;
  *  - the fleet's side (fleet.c): the partition's nodes, and the drain and resume that health events ask for.

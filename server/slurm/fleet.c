@@ -3,8 +3,9 @@
  * the partition's nodes from sinfo -N into slurm_nodes (their state for the Fleet and Health pages; a node
  * the executor runs jobs for becomes a platform <node>/gpu0 or <node>/cpu0 from its gres before any run:
  * schema/functions/slurm.sql); and the health events of platforms on Slurm nodes acted on once each
- * (alerts.slurm_done): a raised event drains the node with Reason="ppbench: <problem> <x> below baseline
- * <y>", a recovery (a passing run of that problem) resumes it when the drain is ppbench's own (node.c).
+ * (alerts.slurm_done): a raised event drains the node with Reason="ppbench: <problem> <x> GB/s below baseline
+ * <y> GB/s" (slurm_drain_reason, schema/functions/slurm.sql), a recovery (a passing run of that problem)
+ * resumes it when the drain is ppbench's own (node.c).
  *
  * A guessed platform is replaced by the device the first `serve --once` on the node registers. The platforms
  * and Health documents join slurm_nodes by host name (schema/functions/health.sql): a platform on a Slurm
