@@ -10,6 +10,14 @@
  * suite_values_from_json (in the server at submission, and again in the job's child, which gets the job's
  * JSON as it was claimed), into struct suite_values, which the suite's driver reads by name.
  *
+ * GET /api/v1/suites is suite_catalog_json(), the same document `ppbench-worker suites --json` prints; the
+ * dashboard's forms and charts and the CLI's tables read the parameters and the figure of merit from it
+ * (struct suite_figure, the catalogue's figure_of) rather than from lists of their own (the dashboard names
+ * suites only in its defaults and in what is STREAM's own: the triad reference line, BabelStream's import). A
+ * result stores the report's problem.size, in the unit the row names, and its problem key (suite_problem_key:
+ * the parameters the row marks key, which the driver's problem document holds under their names), which the
+ * runner builds and ppbenchd checks the same way.
+ *
  * Pure functions and constant tables: any thread.
  */
 #ifndef PP_SUITE_H

@@ -188,7 +188,7 @@ static const char *const hacc_kernels[] = {"gravity", "sph", NULL};
 static const char *const hacc_variants[] = {"select", "memory-32", "memory-object", "broadcast", "scalar",
                                             "simd",   NULL};
 /* omp-target takes every variant and refuses select and the memory exchanges as unsupported (with the reason)
- * at run time, so that a job records them (kernels/hacc/omptarget.c). */
+ * at run time, so that a job records them (kernels/hacc/openmp.c). */
 #define HACC_GPU_MODELS GPU_MODELS ",omp-target"
 static const char *const hacc_variant_models[] = {HACC_GPU_MODELS, HACC_GPU_MODELS,     HACC_GPU_MODELS,
                                                   HACC_GPU_MODELS, "openmp,omp-target", "openmp,omp-target"};

@@ -10,6 +10,11 @@
  * 503). And a watch thread (db_watch_start) asks "SELECT 1" once a second on a connection of its own: when
  * that gets no answer within DB_PROBE_S the database is stuck, every call waiting on it gives up (within
  * 100 ms) and every new one fails at once as unavailable, until the watch is answered again.
+ *
+ * Failures are classified (unavailable: 503 with Retry-After; else 500). A connection that broke is closed at
+ * once; a read that broke on a connection it reused (it may have died idle) is run once more on a new one.
+ * db_query_after runs a lock and then a statement in one transaction, so that the statement's snapshot is
+ * taken after the lock (the claim's host lock, server/api/worker.c).
  */
 #include "server/db.h"
 

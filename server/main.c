@@ -3,7 +3,11 @@
  * The main thread owns the configuration, the embedded PostgreSQL, the supervisor and the signals (signalfd:
  * SIGTERM/SIGINT stop, SIGHUP reloads, SIGCHLD reaps supervised workers); HTTP pool threads and the notifier
  * thread do the rest. Startup may die with a message; once ready, nothing a request, a worker or the database
- * does stops the server.
+ * does stops the server. The embedded PostgreSQL is watched from the main loop and started again when it
+ * dies (a backoff from 1 s to 30 s; the API answers 503 with Retry-After meanwhile).
+ *
+ * server/ is a folder per subject (docs/ARCHITECTURE.md, "The rooms of server/"); this is the one file that
+ * may include every folder.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,7 @@
 /*
  * health: `ppbench-worker health`, a node health check in seconds for Slurm's HealthCheckProgram or LBNL NHC:
- * per device one small verified STREAM run and one small verified Wilson Dslash (each in a child, as serve
+ * per device one small verified STREAM run and one small verified Wilson Dslash (8^4 sites on a CPU, 16^4 on
+ * a GPU; a second or two in all on the development machine; each in a child, as serve
  * runs jobs: a driver fault costs the check, not the process), the triad's and the Dslash's bandwidth held
  * against optional floors (--floor stream.triad=GBS, --floor wilson.dslash=GBS: the operator's floors of
  * the fleet-health page, in GB/s). NHC's conventions: silent and exit 0

@@ -1,7 +1,8 @@
 /*
  * run: `ppbench-worker list` and `ppbench-worker run`. Parses options and hands the run to the runner
  * (worker/runner.c: resolve, check, run, report), with the suite options derived from the suite table
- * (kernels/suites.c); `suites` prints that table; builds the platform objects of `list --json`, which are
+ * (kernels/suites.c: --<param> for every parameter, --param NAME=VALUE, the "--X is a S option" errors,
+ * --help); `suites` prints that table; builds the platform objects of `list --json`, which are
  * also what `serve` registers. Main thread; every error becomes one message on stderr and an exit status
  * (run.h).
  */

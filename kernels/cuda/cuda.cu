@@ -3,7 +3,8 @@
  * are in the suites' files (kernels/<suite>/<suite>.cu), each registered with PP_SUITE_IMPL(cuda, <suite>)
  * and keeping its state in the context's suite slots: this file names no suite. It is built by nvcc into
  * libppbench-cuda.so with the runtime linked statically; the worker finds the table with dlsym, so a host
- * without a CUDA driver only sees discover() fail.
+ * without a CUDA driver only sees discover() fail. Its dynamic symbols are pp_backend_cuda and the linker's
+ * __start_/__stop_pp_suites_cuda around the registrations (checked with nm -D on the 2026-11-28 build).
  *
  * Ownership: open() returns a context the caller frees with close(); close() also frees every suite's state.
  * Threads: discover() from any thread; a context from the thread that uses it, one at a time.

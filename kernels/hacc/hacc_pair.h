@@ -1,11 +1,11 @@
 /*
  * hacc_pair: the HACC suite's per-pair arithmetic in C, shared by the two OpenMP builds: the host loops
- * (kernels/hacc/openmp_kernels.h) and the offloaded ones (kernels/hacc/omptarget_kernels.h), so that both
- * compute every interaction with the same source lines (docs/METHODOLOGY.md has the formulas and the flop
- * counts). Written once per precision: the including file defines REAL, SQRT, RSQRT and KERNEL(name) first, as for
- * the kernels' headers, and includes this file once per definition (hence no include guard). Every function
- * is static inline and pure, so it inlines into omp simd loops and into target regions (the offload file
- * includes it inside `declare target`).
+ * (kernels/hacc/openmp_kernels.h) and the offloaded ones (the same header built with -DPP_OMP_TARGET), so
+ * that both compute every interaction with the same source lines (docs/METHODOLOGY.md has the formulas and
+ * the flop counts). Written once per precision: the including file defines REAL, SQRT, RSQRT and KERNEL(name)
+ * first, as for the kernels' headers, and includes this file once per definition (hence no include guard).
+ * Every function is static inline and pure, so it inlines into omp simd loops and into target regions (the
+ * offload file includes it inside `declare target`).
  */
 
 /* What one interaction adds to particle i: acceleration (x, y, z) and, for sph, the energy rate. */

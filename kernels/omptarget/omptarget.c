@@ -1,15 +1,20 @@
 /*
  * omptarget: the OpenMP offload model's table (pp_backend_omptarget), device discovery, contexts and
- * provenance. The kernels are in the suites' files (kernels/<suite>/omptarget.c), each registered with
- * PP_SUITE_IMPL(omptarget, <suite>) and keeping its state in the context's suite slots: this file names no
- * suite. Built twice from the same sources, each into its own shared object: by GCC with -foffload=nvptx-none
- * into libppbench-omptarget.so (runtime: libgomp and its nvptx plugin), and by clang with
- * --offload-arch=sm_90 into libppbench-omptarget-clang.so (runtime: LLVM's libomp and libomptarget with its
- * CUDA plugin); OMPT_TOOLCHAIN says which, and the provenance records it. The worker finds the table with
- * dlsym (kernels/model_loader.c picks the build), so a host without the offload runtime or a CUDA driver only
- * sees discover() find no device. The two builds' OpenMP runtimes can share the worker's process with its own
+ * provenance. The kernels are in the suites' files, the OpenMP model's kernels/<suite>/openmp.c (+
+ * openmp_kernels.h) built again with -DPP_OMP_TARGET (kernels/openmp/body.h): stream, cg, wilson, staggered
+ * (1lp, 2lp, 3lp-3) and hacc (broadcast, scalar, simd), each registered with PP_SUITE_IMPL(omptarget,
+ * <suite>) and keeping its state in the context's suite slots: this file names no suite. Built twice from the
+ * same sources, each into its own shared object: by GCC with -foffload=nvptx-none into
+ * libppbench-omptarget.so (runtime: libgomp and its nvptx plugin), and by clang with --offload-arch=sm_90
+ * into libppbench-omptarget-clang.so (runtime: LLVM's libomp and libomptarget with its CUDA plugin);
+ * OMPT_TOOLCHAIN says which, and the provenance records it. The worker finds the table with dlsym
+ * (kernels/model_loader.c picks the build), so a host without the offload runtime or a CUDA driver only sees
+ * discover() find no device. The two builds' OpenMP runtimes can share the worker's process with its own
  * libgomp: clang's code binds to libomp's and libomptarget's versioned symbols (VERSION, VERS1.0), which
- * libgomp's (OMP_*, GOMP_*) do not satisfy.
+ * libgomp's (OMP_*, GOMP_*) do not satisfy. Each build is made when the Makefile finds its compiler
+ * (OFFLOAD_CC: Debian gcc-12-offload-nvptx; OFFLOAD_CLANG: clang-19 + libomp-19-dev with a CUDA toolkit's
+ * ptxas and nvlink, scripts/cuda118.sh); clang's finds libomp and libomptarget at run time through the
+ * RUNPATH of its LLVM or LD_LIBRARY_PATH, and exports.map keeps its exports to the table.
  *
  * Devices: the offload devices the runtime reports (omp_get_num_devices). It says nothing of a device's PCI
  * bus or UUID, which group it with the same GPU seen through CUDA and OpenCL (worker/platform.c): both

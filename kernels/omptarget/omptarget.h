@@ -1,9 +1,10 @@
 /*
  * omptarget: declarations shared by the OpenMP offload model's core (omptarget.c: discovery, contexts,
- * provenance) and the suites' files (kernels/<suite>/omptarget.c, each registered with
- * PP_SUITE_IMPL(omptarget, <suite>)). Built with GCC's nvptx offload compiler into libppbench-omptarget.so
- * and with clang's OpenMP offload into libppbench-omptarget-clang.so; the worker sees nothing of either but
- * the pp_backend_omptarget table.
+ * provenance) and the suites' files (the OpenMP model's kernels/<suite>/openmp.c + openmp_kernels.h, built
+ * again with -DPP_OMP_TARGET: kernels/openmp/body.h; each registered with PP_SUITE_IMPL(omptarget, <suite>)).
+ * OMPT_FOR / OMPT_TEAMS_FOR make a loop a target region with or without num_teams / thread_limit. Built with
+ * GCC's nvptx offload compiler into libppbench-omptarget.so and with clang's OpenMP offload into
+ * libppbench-omptarget-clang.so; the worker sees nothing of either but the pp_backend_omptarget table.
  *
  * A context drives one OpenMP device: an offload device (a GPU, through libgomp's nvptx plugin) or the
  * initial device (host fallback: the same target regions run on the host, which is how CI verifies them).

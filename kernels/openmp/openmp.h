@@ -1,5 +1,9 @@
 /*
- * openmp: the OpenMP model on the host CPU (all sockets as one platform).
+ * openmp: the OpenMP model on the host CPU (all sockets as one platform): the context (threads and the suite
+ * slots) and the helpers the suites' OpenMP files share: OPENMP_CLONES (hot loops compiled per x86-64 level),
+ * openmp_share (schedule(static)'s split, the first touch's) and openmp_alloc_pages (2 MiB aligned, advised
+ * for huge pages). The suites are kernels/<suite>/openmp.c + openmp_kernels.h, which serve omp-target too
+ * (kernels/openmp/body.h is what differs between the two builds). This header names no suite.
  */
 #ifndef PP_OPENMP_H
 #define PP_OPENMP_H

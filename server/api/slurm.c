@@ -2,7 +2,10 @@
  * api/slurm: a Slurm node's state, and an admin's drain and resume of it (server/slurm/node.c does the work
  * with scontrol). HTTP pool threads; each call runs scontrol once or twice and waits for it (seconds at
  * most). The fleet-health code calls slurm_drain/slurm_resume directly on a confirmed failure or a passing
- * run.
+ * run (server/slurm/fleet.c). A drain or resume that would touch a drain not ppbench's answers 409
+ * not_our_drain. GET /api/v1/slurm/nodes lists a partition's nodes (sinfo, at the time of asking) with
+ * Slurm's state and reason: a sweep of "every node of partition P" is then one job per node naming
+ * <node>/<device>, which the executor pins to its node with --nodelist.
  */
 #include "server/api/slurm.h"
 

@@ -3,8 +3,32 @@
  * deregister. HTTP pool threads. Correctness rests on the database: a claim takes a job with FOR UPDATE SKIP
  * LOCKED and bumps its epoch (the fencing token); every later call of the holder must present that epoch
  * while the job is running, so a worker whose lease expired cannot touch a job that went back to the queue.
- * Under its host's lock, a claim takes no job that would run beside a job of its host it disturbs
- * (exclusive_<kind>, docs/ARCHITECTURE.md "One measurement at a time").
+ *
+ * One measurement at a time (issue 22): two benchmarks on one host disturb each other (a CPU job's load made
+ * a GPU's samples noisy, CV about 30 %). One setting per platform kind, exclusive_cpu, exclusive_gpu,
+ * exclusive_accel (host | device | none; defaults host, device, device; reloadable), says what a job of that
+ * kind may run beside: `host`, alone on its host (it starts when no job of the host runs, and no job of the
+ * host starts beside it); `device`, alone on its device and never beside a job of a host-exclusive kind (GPU
+ * jobs run side by side on distinct GPUs, not beside a CPU job of their host); `none`, one job per worker
+ * only. With mode(k) the setting of kind k, a job on p may not run beside one on q of the same host when
+ * mode(p.kind) = 'host' OR mode(q.kind) = 'host' OR (p = q AND 'device' IN (mode(p.kind), mode(q.kind)))
+ * (APART). So claim_sql gives worker w no job (1) while a running job of w's host may not run beside w's
+ * platform (busy), nor (2) one that comes after, in the queue's order (priority DESC, id), the first queued
+ * job that another live worker of the host (heartbeat within lease_s) would take and that may not run beside
+ * w's platform (ahead): a CPU job waiting for its host is not overtaken by the GPU jobs behind it, so
+ * priorities hold and nothing starves. Jobs the Slurm executor owns wait in Slurm's queue and hold nothing
+ * back.
+ *
+ * A claim's statement cannot see a claim that commits after its snapshot, so with a rule to keep the claim is
+ * a transaction (db_query_after, server/db.c) whose first statement takes the host's advisory lock
+ * (host_lock_sql) and whose second, claim_sql, takes its READ COMMITTED snapshot only then: claims of one
+ * host are serialised across every ppbenchd on the database, and each sees the last one's job running. With
+ * none for every kind there is no lock and the claim is one statement. A held-back claim waits like any long
+ * poll (a job's end fires the job event trigger, the notifier wakes every waiting claim; the one-second tick
+ * is the backstop); a claim?job=ID (a Slurm job's `serve --once --job ID`) whose job waits for its host is
+ * answered at its deadline with 200 {"job": null, "waiting": "node7/gpu0 runs job 41"} (or "job 40 comes
+ * first"), and asks again. tests/service/exclusive.sh holds the rule against the real server, with two
+ * ppbenchd claiming for one host at once.
  */
 #include "server/api/worker.h"
 

@@ -3,7 +3,9 @@
  * alert at a time by pushing its next_at past the delivery's time (FOR UPDATE SKIP LOCKED), so several
  * ppbenchd on one database deliver each alert once; runs the drain hook for a raised event (once: hook_done),
  * POSTs the document to the webhook (libcurl, 5 s timeout) and marks it taken on a 2xx, else schedules the
- * next try with a backoff of 2^attempts seconds up to 5 minutes. Nothing here blocks a request.
+ * next try with a backoff of 2^attempts seconds up to 5 minutes. Nothing here blocks a request. The drain
+ * hook runs in a process group of its own (server/spawn.c, as Slurm's commands do), killed whole after
+ * drain_hook_timeout_s.
  */
 #include "server/fleet/alerts.h"
 

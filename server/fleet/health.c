@@ -3,7 +3,9 @@
  * statement trigger that queues every stored result and in judge_pending (schema/functions/judge.sql; the
  * tables in schema/012_fleet.sql), so that every path that stores a result is judged once and a statement of
  * many results is judged set-based; this file carries the settings there (health_sync), judges the queue a
- * batch at a time (health_judge) and folds the peer groups' pending changes once a second (health_compact).
+ * batch at a time (health_judge: HEALTH_JUDGE_BATCH results a call, again until the queue is empty; one judge
+ * at a time, judge_pending taking an advisory lock, whichever ppbenchd calls) and folds the peer groups'
+ * pending changes once a second (health_compact).
  * The settings are set by the main thread and written by the notifier thread. What judging decided is
  * served by server/api/health.c.
  */

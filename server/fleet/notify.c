@@ -45,7 +45,8 @@ static const char timeout_sql[] =
     "finished_at = now(), lease_expires = NULL "
     "WHERE state = 'running' AND claimed_at + make_interval(secs => timeout_s + $1) < now() RETURNING id";
 
-/* A queued job no worker took within queue_timeout_s of entering the queue (jobs.queued_at) fails, saying so.
+/* A queued job no worker took within queue_timeout_s of entering the queue (jobs.queued_at, set again by the
+ * trigger jobs_queued_at whenever a job goes back to the queue) fails, saying so.
  * A job the Slurm executor owns (slurm_state) waits in Slurm's queue by the executor's rules instead. */
 static const char queue_timeout_sql[] =
     "UPDATE jobs SET state = 'failed', finished_at = now(), "

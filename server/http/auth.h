@@ -1,6 +1,7 @@
 /*
  * auth: API tokens. A token is "ppb_" + 40 hex digits from the kernel's random source; only its SHA-256 is
- * stored (computed by PostgreSQL). Roles: read < submit < admin, and worker (the worker protocol).
+ * stored (computed by PostgreSQL). Roles: read < submit < admin, and worker (the worker protocol). Also the
+ * workers' registration secrets: a registered worker proves its identity with the secret it was given.
  */
 #ifndef PP_AUTH_H
 #define PP_AUTH_H

@@ -2,6 +2,14 @@
  * http: libmicrohttpd glue, routing, auth and response rendering. MHD pool threads run the handlers; the
  * waiter list is shared and guarded by a mutex; everything else in a request belongs to the thread that
  * handles it. The request context is freed in on_completed.
+ *
+ * What a request meets, in order: its target read raw in the URI callback (on_uri: too many query parameters
+ * are answered 414 there by refuse_now, because libmicrohttpd 0.9.75 hangs on a query it cannot store); the
+ * route, the token's role and a worker's identity, the framing headers and the declared size judged from the
+ * headers before any body is read (per-route body limits: struct route); the body; the handler; the one
+ * error writer (every error body is rendered here, from errors.h's table). A sweeper thread shuts down a
+ * connection whose request has not arrived whole within request_timeout_s (slow senders). Long polls and
+ * event streams suspend their connection and are resumed by http_wake_all (http.h).
  */
 #include "server/http/http.h"
 

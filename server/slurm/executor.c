@@ -6,13 +6,31 @@
  *    then given to sbatch; a failed sbatch leaves the job queued with the reason and retries it later, one
  *    that Slurm refuses outright (an invalid partition, gres, account or node) fails it with Slurm's message;
  *  - follow: one squeue call for every job still active in Slurm records its state and reason; a ppbench job
- *    that was cancelled or failed has its Slurm job scancel'd; a Slurm job that ended while its ppbench job
- *    was still queued or running re-queues that job (a new Slurm job) or, when it was cancelled in Slurm or
- *    had no attempts left, fails it with Slurm's state and reason;
+ *    that was cancelled or failed (or succeeded elsewhere while its Slurm job pends) has its Slurm job
+ *    scancel'd; a Slurm job that ended while its ppbench job was still queued or running re-queues that job
+ *    (a new Slurm job) or, when it was cancelled in Slurm or had no attempts left, fails it with Slurm's
+ *    state and reason;
  *  - recover: a submission a ppbenchd did not finish (it died during sbatch) is found by its Slurm job's name
  *    (ppbench-<id>) and adopted, or submitted again;
  *  - the fleet's side (fleet.c): the partition's nodes, and the drain and resume that health events ask for.
  * The settings and the running of the commands are slurm.c's; nodes' drain and resume are node.c's.
+ *
+ * Why: on a cluster run by Slurm nothing may run on a compute node outside the scheduler, so there ppbench is
+ * a client of Slurm rather than a resident worker per GPU. The submission is `sbatch --parsable --job-name
+ * ppbench-<id> --partition --time (timeout_s + slurm_time_margin_s) --output --export (slurm_export, NONE)
+ * [--account] [--gres, slurm_gres (gpu:1) for a GPU or the job's own] [--nodelist=<the job's host>] script`;
+ * the script (write_script) reads the worker token from slurm_token_file on the node (never on a command
+ * line, nor in Slurm's stored copy of the script) and execs `ppbench-worker serve --once --job ID --platform
+ * <device>`, which registers under the node's name ($SLURMD_NODENAME), claims exactly that job
+ * (claim?job=ID), runs it with the leases, heartbeats and epochs of any worker, posts the result and
+ * deregisters. A failed sbatch (controller unreachable) is retried SLURM_RETRY_S (10 s) later. The notifier's
+ * queue_timeout_s does not apply to the executor's jobs: they wait in Slurm's queue.
+ *
+ * Why sbatch and not slurmrestd: every Slurm installation has the client commands and munge on its login and
+ * service nodes, where ppbenchd runs, while slurmrestd is an optional daemon that many sites do not run,
+ * needs JWT or a local socket, and changes its OpenAPI plug-in versions with Slurm's releases. The commands
+ * are stable, need no credentials of ours (munge authenticates the user ppbenchd runs as), and --parsable and
+ * squeue -o answer in a machine-readable form. slurmrestd could replace slurm_exec behind the same functions.
  */
 #include "server/slurm/executor.h"
 

@@ -3,8 +3,20 @@
  * the partition's nodes from sinfo -N into slurm_nodes (their state for the Fleet and Health pages; a node
  * the executor runs jobs for becomes a platform <node>/gpu0 or <node>/cpu0 from its gres before any run:
  * schema/functions/slurm.sql); and the health events of platforms on Slurm nodes acted on once each
- * (alerts.slurm_done): a raised event drains the node with Reason="ppbench: <problem> <x> below baseline
- * <y>", a recovery (a passing run of that problem) resumes it when the drain is ppbench's own (node.c).
+ * (alerts.slurm_done): a raised event drains the node with Reason="ppbench: <problem> <x> GB/s below baseline
+ * <y> GB/s" (slurm_drain_reason, schema/functions/slurm.sql), a recovery (a passing run of that problem)
+ * resumes it when the drain is ppbench's own (node.c).
+ *
+ * A guessed platform is replaced by the device the first `serve --once` on the node registers. The platforms
+ * and Health documents join slurm_nodes by host name (schema/functions/health.sql): a platform on a Slurm
+ * node shows Slurm's state, is `unavailable` while its node is down, drained or not responding
+ * (slurm_unavailable), and is never a `stale_worker` (it has no resident worker); schedule_fire takes it
+ * while its node can run a job. The events are claimed once each (slurm_alerts_claim: FOR UPDATE SKIP LOCKED,
+ * so several ppbenchd act once); an admin's clear leaves the node alone (the operator's to resume); a Slurm
+ * that cannot be reached gets the event again at the next tick. A drained node runs no Slurm job, so the
+ * passing run that resumes it comes from a job already running there, or from the operator running the
+ * pending job on the node after the repair (`ppbench-worker serve --once --job ID`; the executor then
+ * scancels its Slurm job, still pending).
  */
 #include "server/slurm/fleet.h"
 

@@ -6,9 +6,15 @@
  *    ppbench's own ("ppbench: ..."): a drain an operator or NHC set is never lifted. Between the check and
  * the resume someone could drain the node again; Slurm offers no compare-and-set on the reason, and the
  * window is one scontrol call.
+ *    A drain is not set over someone else's either (their reason stays): both answer 1, which the admin
+ *    routes turn into 409 not_our_drain and `ppbenchd --config FILE slurm drain NODE REASON | resume NODE |
+ *    show NODE` into exit status 1 (2: usage, 3: Slurm failed); each prints the node's state and reason on
+ *    one line.
  *  - A partition's nodes (sinfo -N), what the executor stores in slurm_nodes and the API lists.
- *  - A job's partition and gres at submission (HTTP pool threads), against sinfo -a's answer kept for
- *    SLURM_CHECK_TTL_S (one sinfo call per TTL, under a mutex, whichever thread asks first).
+ *  - A job's partition and gres at submission (HTTP pool threads; its own slurm object, or the executor's
+ *    settings), against sinfo -a -o %R|%G's answer kept for SLURM_CHECK_TTL_S (30 s; one sinfo call per TTL,
+ *    under a mutex, whichever thread asks first): an unknown one is 422 at once instead of an sbatch refusal
+ *    later; a Slurm that cannot be reached accepts the job.
  */
 #include "server/slurm/node.h"
 
