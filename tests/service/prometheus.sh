@@ -15,15 +15,20 @@ DASH=deploy/grafana/ppbench-fleet.json
 command -v prometheus >/dev/null && command -v promtool >/dev/null ||
     { skip "prometheus" "prometheus not installed (Debian's prometheus package; make deps)"; exit 0; }
 
+# json_true FILTER: the JSON on stdin makes FILTER true (no input is false: jq 1.6's -e alone, as jq_true uses it,
+# passes an empty file or answer).
+json_true() { jq -en "input | ($1)" >/dev/null 2>&1; }
 # The dashboard's JSON model: what Grafana's import needs, and every query on the datasource variable (so the
 # import asks for a Prometheus and nothing names one of this site's datasources).
-jq_true "dashboard: a Grafana dashboard (uid, title, schemaVersion, unique panel ids, panels on the grid)" "$DASH" \
-    '(.uid | length > 0) and (.title | length > 0) and .schemaVersion >= 36 and
-     ([.panels[].id] | length == (unique | length)) and all(.panels[]; .gridPos.w > 0 and .gridPos.h > 0)'
-jq_true "dashboard: every panel queries the datasource variable DS_PROMETHEUS" "$DASH" \
-    'any(.templating.list[]; .name == "DS_PROMETHEUS" and .type == "datasource" and .query == "prometheus") and
+json_true '(.uid | length > 0) and (.title | length > 0) and .schemaVersion >= 36 and
+     ([.panels[].id] | length == (unique | length)) and all(.panels[]; .gridPos.w > 0 and .gridPos.h > 0)' <"$DASH" &&
+    pass "dashboard: a Grafana dashboard (uid, title, schemaVersion, unique panel ids, panels on the grid)" ||
+    fail "dashboard: a Grafana dashboard" "$DASH lacks uid, title, schemaVersion >= 36, unique ids or gridPos"
+json_true 'any(.templating.list[]; .name == "DS_PROMETHEUS" and .type == "datasource" and .query == "prometheus") and
      all(.panels[] | select(.type != "row"); .datasource.uid == "${DS_PROMETHEUS}" and (.targets | length > 0) and
-         all(.targets[]; .datasource.uid == "${DS_PROMETHEUS}" and (.expr | length > 0) and (.refId | length > 0)))'
+         all(.targets[]; .datasource.uid == "${DS_PROMETHEUS}" and (.expr | length > 0) and (.refId | length > 0)))' <"$DASH" &&
+    pass "dashboard: every panel queries the datasource variable DS_PROMETHEUS" ||
+    fail "dashboard: every panel queries the datasource variable DS_PROMETHEUS" "a panel or target without it, or no expr"
 
 # A baseline judges from the second result on; judge_z = 100 keeps the noise of tiny jobs on a shared machine
 # from being judged a regression (a regressed platform is not stale_worker, and PpbenchWorkerStale would not pend).
@@ -59,8 +64,6 @@ prometheus --config.file="$TMP/etc/prometheus.yml" --storage.tsdb.path="$TMP/pro
 PROM_PID=$!
 trap 'kill $PROM_PID 2>/dev/null; wait $PROM_PID 2>/dev/null; server_cleanup' EXIT
 q() { curl -s --get --data-urlencode "query=$1" "$P/api/v1/query"; }
-# json_true FILTER: the JSON on stdin makes FILTER true (no input is false: jq 1.6's -e alone passes it).
-json_true() { jq -en "input | ($1)" >/dev/null 2>&1; }
 # holds QUERY: the instant query returns at least one series.
 holds() { q "$1" | json_true '.data.result | length > 0'; }
 if wait_for 30 holds 'up{job="ppbench"} == 1'; then pass "prometheus scrapes ppbenchd with the read token (up == 1)"
@@ -109,7 +112,8 @@ while IFS=$'\t' read -r title ref expr; do
         bad=$((bad + 1))
     fi
 done <"$TMP/exprs"
-[ "$n" -gt 0 ] && [ "$bad" = 0 ] && pass "dashboard: all $n expressions return data with a finite value"
+if [ "$n" = 0 ]; then fail "dashboard: expressions" "none found in $DASH"
+elif [ "$bad" = 0 ]; then pass "dashboard: all $n expressions return data with a finite value"; fi
 
 # Every ppbench metric an expression names exists (an expression can hide a missing one, e.g. behind "or").
 curl -s "$P/api/v1/label/__name__/values" | jq -r '.data[]' >"$TMP/names"
@@ -121,6 +125,7 @@ missing=$(jq -r '.. | .expr? // empty' "$DASH" | grep -oE 'ppbench[_:][a-zA-Z0-9
 # list the platform.
 jq -r '.templating.list[] | select(.type == "query") | [.name, (.query | if type == "object" then .query else . end)] | @tsv' \
     "$DASH" >"$TMP/vars"
+[ -s "$TMP/vars" ] || fail "dashboard: template variables" "no query variable in $DASH"
 while IFS=$'\t' read -r name query; do
     if [[ "$query" =~ ^label_values\(([^,]+),\ *([a-zA-Z_]+)\)$ ]] &&
         curl -s --get --data-urlencode "match[]=${BASH_REMATCH[1]}" "$P/api/v1/label/${BASH_REMATCH[2]}/values" |
