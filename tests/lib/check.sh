@@ -35,6 +35,29 @@ expect() {
     fi
 }
 
+# jq, as every test calls it: with -e (the filter's last result decides the exit status) it fails when it read no
+# input at all. jq 1.6's -e exits 0 then, so `printf '%s' "$BODY" | jq -e ...` passed on an empty answer.
+# -e F becomes -n 'last(inputs | (F)) // error': no input, or a last result false or null, exits non-zero.
+# Options that take values (--arg, --argjson, --slurpfile, --rawfile) are passed through; combined short
+# flags holding e (-re) are not understood: spell them apart.
+jq() {
+    local opts=() filter="" e=""
+    while [ $# -gt 0 ]; do
+        case $1 in
+        -e) e=1 ;;
+        --arg | --argjson | --slurpfile | --rawfile) opts+=("$1" "$2" "$3"); shift 2 ;;
+        -?*) opts+=("$1") ;;
+        *) filter=$1; shift; break ;;
+        esac
+        shift
+    done
+    if [ -n "$e" ]; then
+        command jq -n "${opts[@]}" "last(inputs | ($filter)) // error(\"jq -e: no input, or not true\")" "$@"
+    else
+        command jq "${opts[@]}" "$filter" "$@"
+    fi
+}
+
 # jq_true NAME FILE FILTER: the jq filter is true on the JSON file.
 jq_true() {
     if jq -e "$3" "$2" >/dev/null 2>&1; then pass "$1"; else fail "$1" "jq '$3' is not true on $2"; fi

@@ -15,9 +15,8 @@ DASH=deploy/grafana/ppbench-fleet.json
 command -v prometheus >/dev/null && command -v promtool >/dev/null ||
     { skip "prometheus" "prometheus not installed (Debian's prometheus package; make deps)"; exit 0; }
 
-# json_true FILTER: the JSON on stdin makes FILTER true (no input is false: jq 1.6's -e alone, as jq_true uses it,
-# passes an empty file or answer).
-json_true() { jq -en "input | ($1)" >/dev/null 2>&1; }
+# json_true FILTER: the JSON on stdin makes FILTER true (no input is false: tests/lib/check.sh's jq -e).
+json_true() { jq -e "$1" >/dev/null 2>&1; }
 # The dashboard's JSON model: what Grafana's import needs, and every query on the datasource variable (so the
 # import asks for a Prometheus and nothing names one of this site's datasources).
 json_true '(.uid | length > 0) and (.title | length > 0) and .schemaVersion >= 36 and
