@@ -13,7 +13,8 @@
 #    (deploy/README.md says how the admin does); a running unit is restarted on upgrade and stopped on removal;
 #  - copyright, changelog.gz and docs in /usr/share/doc/<package>.
 # A row whose first file was not built (no nvcc, no offload compiler) is left out with a note. The version is
-# `git describe`'s, as the binaries carry it: v1.2-5-gabc -> 1.2+5.gabc; with no tag 0~<commits>.g<hash>.
+# `git describe`'s, as the binaries carry it: tag v1.2, 5 commits on: 1.2+5.g<hash>; with no such tag
+# 0~<commits>.g<hash> (commits counted, so that a later build is a newer version); .dirty when edited.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -36,11 +37,13 @@ ppbench-model-omptarget | model/libppbench-omptarget.so | ppbench-worker (= @V),
 ppbench-model-omptarget-clang | model/libppbench-omptarget-clang.so lintian/custom-library-search-path | ppbench-worker (= @V), libcuda1/libcuda.so.1 | | performance-portability benchmarking service: OpenMP offload model (clang) | The omp-target model of ppbench-worker built by clang 19 for NVIDIA GPUs; it needs LLVM 19's OpenMP runtime and the NVIDIA driver.
 "
 
-describe=$(git describe --tags --always --dirty 2>/dev/null || echo unknown)
-case $describe in
-v[0-9]* | [0-9]*) VERSION=$(echo "${describe#v}" | sed 's/-\([0-9]*\)-g/+\1.g/; s/-dirty$/.dirty/') ;;
-*) VERSION="0~$(git rev-list --count HEAD).g${describe%-dirty}" && [ "$describe" = "${describe%-dirty}" ] || VERSION=$VERSION.dirty ;;
-esac
+describe=$(git describe --always --dirty 2>/dev/null || echo unknown)
+if tag=$(git describe --tags --dirty --match 'v[0-9]*' 2>/dev/null); then
+    VERSION=$(echo "${tag#v}" | sed 's/-\([0-9]*\)-g/+\1.g/; s/-dirty$/.dirty/')
+else
+    VERSION=0~$(git rev-list --count HEAD 2>/dev/null || echo 0).g${describe%-dirty}
+    [ "$describe" = "${describe%-dirty}" ] || VERSION=$VERSION.dirty
+fi
 ARCH=$(dpkg --print-architecture)
 YEARS=$(git log --reverse --format=%ad --date=format:%Y | sed -n '1p;$p' | uniq | paste -sd-)
 trim() { sed 's/^ *//; s/ *$//' <<<"$1"; }
@@ -221,7 +224,8 @@ run, and computes the performance-portability metric PP across them." | fold -s 
     } >"$dir/DEBIAN/control"
     (cd "$dir" && find . -type f ! -path './DEBIAN/*' ! -path './etc/*' -printf '%P\0' | sort -z | xargs -0 md5sum) \
         >"$dir/DEBIAN/md5sums"
-    dpkg-deb --root-owner-group -Zxz --build "$dir" "$OUT/${name}_${VERSION}_$ARCH.deb" >/dev/null
+    # gzip: xz would take twice as long for packages of a few MB
+    dpkg-deb --root-owner-group -Zgzip --build "$dir" "$OUT/${name}_${VERSION}_$ARCH.deb" >/dev/null
     rm -rf "$dir"
     echo "deb: $OUT/${name}_${VERSION}_$ARCH.deb"
 }

@@ -12,8 +12,8 @@ PKGS="build-essential pkg-config git jq libjansson-dev ocl-icd-opencl-dev opencl
       libcurl4-openssl-dev libmicrohttpd-dev libpq-dev libsystemd-dev postgresql curl libjs-chart.js dmidecode"
 # Testing: headless Chromium and node (tests/browser), Slurm and munge (tests/service/slurm.sh), Prometheus (the
 # rules and the scrape), clang with libFuzzer (tests/fuzz), numpy (tests/ref/dslash.py, the lattice suites'
-# second reference), jsonschema (the OpenAPI check), wrk (bench/server.sh).
-TEST_PKGS="chromium nodejs clang libclang-rt-14-dev slurm-wlm munge prometheus python3-numpy python3-jsonschema wrk"
+# second reference), jsonschema (the OpenAPI check), wrk (bench/server.sh), lintian (tests/service/deb.sh).
+TEST_PKGS="chromium nodejs clang libclang-rt-14-dev slurm-wlm munge prometheus python3-numpy python3-jsonschema wrk lintian"
 case $purpose in
 run) ;;
 test) PKGS="$PKGS $TEST_PKGS" ;;
