@@ -116,7 +116,7 @@ ifneq ($(OFFLOAD_CLANG),)
 OMPT_TARGET += $(OMPT_CLANG_SO)
 endif
 
-.PHONY: all test test-builds check run run-standalone install clean deps test-deps format bench-gpu bench-server fuzz FORCE
+.PHONY: all test test-builds check run run-standalone install deb clean deps test-deps format bench-gpu bench-server fuzz FORCE
 all: $(WORKER) $(SERVER) $(CLI) $(TESTS) $(CUDA_TARGET) $(OMPT_TARGET)
 ifeq ($(NVCC),)
 	@echo "note: nvcc not found: the cuda backend was not built (install the CUDA toolkit or set NVCC=...)"
@@ -354,6 +354,11 @@ endif
 ifneq ($(OMPT_TARGET),)
 	install -m 755 $(OMPT_TARGET) $(DESTDIR)$(PREFIX)/lib/ppbench/
 endif
+
+# Debian packages of this build into $(BUILD)/deb (scripts/deb.sh: its table of packages; deploy/README.md
+# installs them on the nodes; tests/service/deb.sh checks them).
+deb: all
+	@BUILD=$(BUILD) scripts/deb.sh
 
 bench-gpu: all
 	bench/gpu/stream.sh
