@@ -136,6 +136,17 @@ api GET "/api/v1/pp?problem=stream.copy"
 printf '%s' "$BODY" | jq -e '.applications[0].pp | type == "number"' >/dev/null && ! printf '%s' "$BODY" | grep -qi nan &&
     pass "report: PP answers numbers, never NaN" || fail "report: PP answers numbers, never NaN" "$STATUS $BODY"
 
+# The median and the standard deviation are the samples', not the worker's (issue 26, defect 2): a report whose
+# min, max, mean and rates fit its samples (9, 1, 3 us; the first the warm-up) but whose median says 7 us and
+# stddev 0 is stored with median 2 us and stddev sqrt(2) us (report_derive), never as sent.
+fresh_job
+api POST "$J/$JOB/result" "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":1.6e10,"gflops":0,"times_s":[9e-6,1e-6,3e-6],"stats_s":{"count":2,"min":1e-6,"max":3e-6,"mean":2e-6,"median":7e-6,"stddev":0}}')" "$WTOKEN"
+st=$STATUS
+api GET "/api/v1/results?job=$JOB"
+printf '%s' "$BODY" | jq -e '.results[0].stats_s | (.median - 2e-6 | fabs) < 1e-12 and (.stddev - 1.4142135623730951e-6 | fabs) < 1e-12' >/dev/null &&
+    [ "$st" = 200 ] && pass "report: median and stddev stored are the samples' (2 us, 1.414 us), not the report's (7 us, 0)" ||
+    fail "report: median and stddev stored are the samples'" "result $st; $(printf '%s' "$BODY" | jq -c '.results[0].stats_s')"
+
 # A report's byte and flop models are the suite's, not the worker's (issue 26, defect 1): a true report of each
 # suite from the real worker (run --job, as serve's child) is accepted; the same report with every kernel's bytes
 # and bandwidth doubled, its flops and GFLOP/s doubled, or its models and figures times 1000 (each figure still
