@@ -101,9 +101,11 @@ TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC)) \
 WORKER     = $(BUILD)/bin/ppbench-worker
 SERVER     = $(if $(SERVER_SRC),$(BUILD)/bin/ppbenchd)
 CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
-# ppbenchd links the suite table and its checks (kernels/suite.c, suites.c; lattice.c for the lattice rule),
-# the same code the worker checks a job with; the drivers are weak references there (NULL).
-SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c kernels/lattice.c kernels/suite.c kernels/suites.c kernels/divergence.c) $(BUILD)/obj/schema.o \
+# ppbenchd links the suite table and its checks (kernels/suite.c, suites.c; lattice.c for the lattice rule) and
+# the suites' byte and flop models (kernels/<suite>/model.c), the same code the worker checks a job with and
+# states its models by; the drivers are weak references there (NULL).
+SUITE_TABLE_SRC = kernels/lattice.c kernels/suite.c kernels/suites.c $(wildcard kernels/*/model.c)
+SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c $(SUITE_TABLE_SRC) kernels/divergence.c) $(BUILD)/obj/schema.o \
              $(BUILD)/obj/openapi.o
 
 ifneq ($(NVCC),)
@@ -229,7 +231,7 @@ $(BUILD)/bin/ppbenchd: $(SERVER_OBJ)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(SERVER_LDLIBS)
 
-$(BUILD)/bin/ppbench: $(call obj,$(CLI_SRC) lib/error.c kernels/suite.c kernels/suites.c kernels/lattice.c)
+$(BUILD)/bin/ppbench: $(call obj,$(CLI_SRC) lib/error.c $(SUITE_TABLE_SRC))
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(CLI_LDLIBS)
 

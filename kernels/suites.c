@@ -5,15 +5,21 @@
  * and the dashboard. Adding a suite adds a row here (and kernels/<suite>/); nothing in server/, cli/ or web/.
  *
  * Constant data; any thread. Each row's driver (kernels/<suite>/suite.c) is a weak reference: ppbenchd links
- * this file without the drivers, and sees NULL there.
+ * this file without the drivers, and sees NULL there. Each row's model hook (kernels/<suite>/model.c, pure)
+ * is linked everywhere: the driver states those models in its report and ppbenchd holds the report to them.
  */
 #include "kernels/suite.h"
 
 #include "kernels/cg/cg.h"
+#include "kernels/cg/model.h"
 #include "kernels/hacc/hacc.h"
+#include "kernels/hacc/model.h"
 #include "kernels/lattice.h"
+#include "kernels/staggered/model.h"
+#include "kernels/stream/model.h"
 #include "kernels/stream/stream.h"
 #include "kernels/suite_driver.h"
+#include "kernels/wilson/model.h"
 #include "kernels/wilson/wilson.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -86,7 +92,7 @@ static const char *const stores[] = {"temporal", "streaming", NULL};
 static const char *const stores_models[] = {"openmp", "openmp"};
 static const struct suite_param stream_params[] = {
     INTEGER_OPT(
-        "arraysize", 1, 1LL << 40,
+        "arraysize", 1, STREAM_MAX_N,
         "elements per array (absent: 2^25, on a CPU whose last-level cache is known doubled until each "
         "array is at least 4x that cache)"),
     INTEGER("numtimes", 2, 100000, STREAM_DEFAULT_NUMTIMES, "iterations per kernel; the first is warm-up",
@@ -214,15 +220,16 @@ extern const struct suite_driver hacc_driver __attribute__((weak));
 
 static const struct suite suites[] = {
     {"stream", "STREAM (BabelStream, paper 004)", stream_kernels, stream_params, COUNT(stream_params),
-     &bandwidth, "elements", "min", "memory", &stream_driver},
+     &bandwidth, "elements", "min", "memory", &stream_driver, stream_model_problem},
     {"wilson", "Wilson Dslash (paper 000)", dslash_kernels, wilson_params, COUNT(wilson_params), &gflops,
-     "lattice sites", "min", "memory", &wilson_driver},
+     "lattice sites", "min", "memory", &wilson_driver, wilson_model_problem},
     {"staggered", "MILC staggered Dslash (paper 001)", dslash_kernels, staggered_params,
-     COUNT(staggered_params), &gflops, "lattice sites", "mean", "memory", &staggered_driver},
+     COUNT(staggered_params), &gflops, "lattice sites", "mean", "memory", &staggered_driver,
+     staggered_model_problem},
     {"cg", "CG solve (Kokkos SYCL, paper 002)", cg_kernels, cg_params, COUNT(cg_params), &bandwidth, "rows",
-     "min", "memory", &cg_driver},
+     "min", "memory", &cg_driver, cg_model_problem},
     {"hacc", "HACC short-range pair kernels (CRK-HACC, paper 003)", hacc_kernels, hacc_params,
-     COUNT(hacc_params), &interactions, "interactions", "min", "compute", &hacc_driver},
+     COUNT(hacc_params), &interactions, "interactions", "min", "compute", &hacc_driver, hacc_model_problem},
 };
 
 _Static_assert(COUNT(stream_params) <= SUITE_MAX_PARAMS && COUNT(wilson_params) <= SUITE_MAX_PARAMS &&

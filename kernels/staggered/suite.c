@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernels/lattice.h"
+#include "kernels/staggered/model.h"
 #include "kernels/staggered/staggered.h"
 #include "kernels/suite_driver.h"
 

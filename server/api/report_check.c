@@ -106,8 +106,32 @@ static int check_derived(const json_t *k, const char *timing, const char *at, ch
     return 0;
 }
 
-static int check_kernel(const json_t *k, const char *timing, const char *at, char *field, size_t size,
-                        struct pp_error *err)
+/* The kernel's byte and flop models are the suite's (m: kernels/<suite>/model.c for the report's problem),
+ * not the worker's word: a worker that doubles bytes and bandwidth together (or flops and GFLOP/s) would pass
+ * check_derived, and its figure would become the platform's best. NULL m: the suite is unknown here. */
+static int check_model(const json_t *k, const struct suite_model *m, const char *at, char *field, size_t size,
+                       struct pp_error *err)
+{
+    const struct {
+        const char *key;
+        double want;
+    } models[] = {{"bytes", m ? m->bytes : 0},
+                  {"bytes_compulsory", m ? m->bytes_compulsory : 0},
+                  {"flops", m ? m->flops : 0}};
+    char name[160];
+
+    for (size_t i = 0; m && i < sizeof(models) / sizeof(models[0]); i++) {
+        double got = json_number_value(json_object_get(k, models[i].key));
+        snprintf(name, sizeof(name), "%s.%s", at, models[i].key);
+        if (!agrees(got, models[i].want))
+            return bad(field, size, name, err, "%s is %.10g, the suite's model gives %.10g", name, got,
+                       models[i].want);
+    }
+    return 0;
+}
+
+static int check_kernel(const json_t *k, const struct suite_model *m, const char *timing, const char *at,
+                        char *field, size_t size, struct pp_error *err)
 {
     static const struct {
         const char *key;
@@ -156,12 +180,14 @@ static int check_kernel(const json_t *k, const char *timing, const char *at, cha
     snprintf(name, sizeof(name), "%s.stats_s.count", at);
     if (v && (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > REPORT_MAX_SAMPLES))
         return bad(field, size, name, err, "%s must be an integer from 0 to %d", name, REPORT_MAX_SAMPLES);
-    return check_derived(k, timing, at, field, size, err);
+    return check_model(k, m, at, field, size, err) || check_derived(k, timing, at, field, size, err) ? -1 : 0;
 }
 
-/* Each of the job's kernels exactly once, and no other; timing: the job's rule (suite_timing). */
-static int check_kernels(const struct suite *s, const char *timing, const json_t *want, const json_t *got,
-                         char *field, size_t size, struct pp_error *err)
+/* Each of the job's kernels exactly once, and no other; timing: the job's rule (suite_timing); models: the
+ * suite's for the report's problem, one per kernel of the suite (NULL where the suite is unknown). */
+static int check_kernels(const struct suite *s, const char *timing, const struct suite_model *models,
+                         const json_t *want, const json_t *got, char *field, size_t size,
+                         struct pp_error *err)
 {
     size_t i, j;
     const json_t *k;
@@ -192,7 +218,8 @@ static int check_kernels(const struct suite *s, const char *timing, const json_t
             if (!strcmp(json_string_value(json_object_get(json_array_get(got, j), "kernel")), name))
                 return bad(field, size, at, err, "kernel %.64s is reported twice", name);
         snprintf(at, sizeof(at), "report.kernels[%zu]", i);
-        if (check_kernel(k, timing, at, field, size, err))
+        if (check_kernel(k, models ? &models[suite_kernel_index(s, name)] : NULL, timing, at, field, size,
+                         err))
             return -1;
     }
     if (json_array_size(got) != json_array_size(want))
@@ -308,12 +335,28 @@ static int check_choices(const struct suite *s, const json_t *params, const json
     return 0;
 }
 
+/* The suite's models of every kernel for the problem the report holds (kernels/<suite>/model.c): the problem
+ * is already held to the job (check_size, check_key), and the model hook holds what the job left to the
+ * device (a lattice, an array size, n, leaf_pairs) to the suite's ranges and to problem.size. */
+static int check_problem_models(const struct suite *s, const json_t *problem, struct suite_model *models,
+                                char *field, size_t size, struct pp_error *err)
+{
+    struct suite_error e;
+    char name[96];
+
+    if (suite_models_of(s, problem, models, &e) == 0)
+        return 0;
+    snprintf(name, sizeof(name), "report.%s", e.field);
+    return bad(field, size, name, err, "report.%s", e.msg);
+}
+
 int report_check(const char *suite, const json_t *kernels, const json_t *params, const json_t *report,
                  char *field, size_t field_size, struct pp_error *err)
 {
     const struct suite *s = catalog_suite(suite);
     const json_t *problem = json_object_get(report, "problem");
     const json_t *rsuite = json_object_get(report, "suite"), *prec;
+    struct suite_model models[SUITE_MAX_KERNELS];
 
     if (!json_is_object(report))
         return bad(field, field_size, "report", err, "report must be an object");
@@ -330,8 +373,9 @@ int report_check(const char *suite, const json_t *kernels, const json_t *params,
     if (check_choices(s, params, report, field, field_size, err) ||
         check_size(params, problem, field, field_size, err) ||
         check_key(s, params, problem, field, field_size, err) ||
-        check_kernels(s, s ? suite_timing(s, params) : NULL, kernels, json_object_get(report, "kernels"),
-                      field, field_size, err))
+        (s && check_problem_models(s, problem, models, field, field_size, err)) ||
+        check_kernels(s, s ? suite_timing(s, params) : NULL, s ? models : NULL, kernels,
+                      json_object_get(report, "kernels"), field, field_size, err))
         return -1;
     return 0;
 }
