@@ -1,8 +1,7 @@
 /*
  * report_check: see report_check.h. Pure functions over jansson trees; any thread. The catalogue
- * (catalog.h) says which choices a suite's job can fix; the size keys are the ones the suites report
- * (problem.array_size for stream, problem.sites for the lattice suites) and a generic problem.size, which
- * wins when present.
+ * (catalog.h) says which choices a suite's job can fix; the size is the problem's `size`, which every suite
+ * reports in the unit its row names.
  */
 #include "server/api/report_check.h"
 
@@ -244,23 +243,17 @@ static long long lattice_sites(const char *s)
     return n == 4 && !*s ? sites : 0;
 }
 
-/* The problem's size (problem.size, else array_size, else sites) against the job's parameters. */
+/* The problem's size, problem.size in the unit the suite's row names (kernels/suite.h), against the job's
+ * parameters where they fix it. */
 static int check_size(const json_t *params, const json_t *problem, char *field, size_t size,
                       struct pp_error *err)
 {
-    static const char *const keys[] = {"size", "array_size", "sites"};
-    const json_t *v = NULL, *arraysize = json_object_get(params, "arraysize");
-    const char *key = "size", *lattice = json_string_value(json_object_get(params, "lattice"));
-    char name[48];
+    const json_t *v = json_object_get(problem, "size"), *arraysize = json_object_get(params, "arraysize");
+    const char *name = "report.problem.size", *lattice = json_string_value(json_object_get(params, "lattice"));
     long long n, want = 0;
 
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && !v; i++)
-        if ((v = json_object_get(problem, keys[i])))
-            key = keys[i];
-    snprintf(name, sizeof(name), "report.problem.%s", key);
     if (!v)
-        return bad(field, size, "report.problem.size", err,
-                   "the report's problem has no size (size, array_size or sites)");
+        return bad(field, size, name, err, "%s is required", name);
     if (!json_is_integer(v) || (n = json_integer_value(v)) < 1 || n > REPORT_MAX_SIZE)
         return bad(field, size, name, err, "%s must be an integer from 1 to %lld", name, REPORT_MAX_SIZE);
     if (json_is_integer(arraysize))

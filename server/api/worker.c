@@ -182,7 +182,7 @@ static const char result_sql[] =
     "provenance) "
     "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, coalesce((d->'variant')::text, ''), "
     "  d->'problem'->>'precision', "
-    "  coalesce(d->'problem'->>'size', d->'problem'->>'array_size', d->'problem'->>'sites')::bigint, "
+    "  (d->'problem'->>'size')::bigint, "
     "  (e->>'bytes')::float8, (e->>'bytes_compulsory')::float8, "
     "  CASE WHEN (e->'noise'->>'value')::float8 > (e->'noise'->>'limit')::float8 "
     "    THEN ARRAY['noisy'] ELSE '{}'::text[] END "

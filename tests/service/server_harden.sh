@@ -96,10 +96,10 @@ fresh_job '["copy","add"]'; expect_refused "a kernel missing" report.kernels "$(
 fresh_job; expect_refused "another suite" report.suite "$(report_of "$(kernel_doc copy)" '' wilson)"
 fresh_job; expect_refused "another precision" report.problem.precision \
     "$(report_of "$(kernel_doc copy)" '{"precision":"fp32","array_size":1000}')"
-fresh_job; expect_refused "another size" report.problem.array_size \
-    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","array_size":999999999}')"
-fresh_job; expect_refused "a generic problem.size is read first" report.problem.size \
-    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":7,"array_size":1000}')"
+fresh_job; expect_refused "another size" report.problem.size \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":999999999,"array_size":999999999}')"
+fresh_job; expect_refused "the size is problem.size, never a suite's own field" report.problem.size \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","array_size":1000}')"
 # The problem key (issue 12): the worker's problem.key must be the suite's key over the problem it reports, and
 # what the job fixed of the key (numtimes here) must be what ran.
 fresh_job; expect_refused "no problem key" report.problem.key \
