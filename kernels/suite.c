@@ -445,8 +445,9 @@ static json_t *param_json(const struct suite_param *p)
                                         [SUITE_ENUM] = "enum",
                                         [SUITE_LATTICE] = "string",
                                         [SUITE_NUMBER] = "number"};
-    json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b}", "name", p->name, "type", types[p->type], "description",
-                          p->description, "optional", p->optional, "key", p->key);
+    json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b, s:b}", "name", p->name, "type", types[p->type],
+                          "description", p->description, "optional", p->optional, "key", p->key, "variant",
+                          p->variant);
 
     if (p->type == SUITE_ENUM) {
         json_t *c = json_array();
@@ -591,6 +592,34 @@ int suite_problem_size(const json_t *problem, long long want, const char *from, 
         return fail(e, "invalid_value", "problem.size", "problem.size must be %lld, what %s gives", want,
                     from);
     return 0;
+}
+
+int suite_variant_name(const struct suite *s, const json_t *variant, char *out, size_t size,
+                       struct suite_error *e)
+{
+    size_t used = 0;
+
+    for (size_t i = 0; i < s->nparams; i++) {
+        const struct suite_param *p = &s->params[i];
+        const json_t *v = json_object_get(variant, p->name);
+        const char *value = json_string_value(v);
+        size_t c = 0;
+
+        if (!p->variant || !v)
+            continue;
+        while (value && p->choices[c] && strcmp(p->choices[c], value))
+            c++;
+        if (!value || !p->choices[c]) {
+            e->code = "invalid_value";
+            snprintf(e->field, sizeof(e->field), "variant.%s", p->name);
+            snprintf(e->msg, sizeof(e->msg), "variant.%s must be one of the parameter's choices", p->name);
+            return -1;
+        }
+        used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s%s", used ? "/" : "", value);
+    }
+    if (!used)
+        used = (size_t)snprintf(out, size, "default");
+    return used < size ? 0 : -1; /* the table's choices are short: SUITE_VARIANT_MAX holds them */
 }
 
 json_t *suite_catalog_json(void)

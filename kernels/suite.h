@@ -56,6 +56,10 @@ struct suite_param {
      * the timing rule, the lattice's shape, ...), so results that differ in it are other problems, never
      * compared (suite_problem_key). Precision and size are always in the key. */
     bool key;
+    /* Names the code that ran: an enum whose value, as the report's variant document holds it, is part of the
+     * result's variant name (suite_variant_name). Launch shapes and figures derived from the size (work-group
+     * sizes, threads, a dot's blocks and chain) are kept in the document, never in the name. */
+    bool variant;
     const char *description;
     double fmin, fmax, fdef; /* number: range and default */
 };
@@ -189,6 +193,15 @@ bool suite_kernel_on(const struct suite_values *v, const char *kernel);
 #define SUITE_KEY_MAX 256
 int suite_problem_key(const struct suite *s, const json_t *problem, char *out, size_t size,
                       struct suite_error *e) PP_WUR;
+
+/* The variant name of a run (docs/METHODOLOGY.md, "Code divergence"): the values that the report's variant
+ * document (variant, borrowed; NULL: none) holds under the suite's parameters marked variant, in table order,
+ * joined by '/' ("3lp-1/k", "soa", "native"); "default" when it holds none (a model with one code for the
+ * suite). Results, PP's variant policies and line sets are keyed by it. -1 when such a value is not one of
+ * the parameter's choices (e names "variant.<parameter>"). */
+#define SUITE_VARIANT_MAX 64
+int suite_variant_name(const struct suite *s, const json_t *variant, char *out, size_t size,
+                       struct suite_error *e) PP_WUR;
 
 /* One value as the key writes it (a job's "4x4x4x8" and a problem's [4, 4, 4, 8] alike); -1 when it has none
  * of those forms or does not fit out. */

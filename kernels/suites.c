@@ -46,19 +46,21 @@ static const char *const precisions[] = {"fp64", "fp32", NULL};
     {                                                                                                        \
         .name = n, .type = SUITE_ENUM, .choices = list, .def = d, .description = text, __VA_ARGS__           \
     }
-#define CHOICE_OPT(n, list, text)                                                                            \
+#define CHOICE_OPT(n, list, text, ...)                                                                       \
     {                                                                                                        \
-        .name = n, .type = SUITE_ENUM, .choices = list, .optional = true, .description = text                \
+        .name = n, .type = SUITE_ENUM, .choices = list, .optional = true, .description = text, __VA_ARGS__   \
     }
 /* KEY as the last argument: the parameter is part of the problem key (kernels/suite.h); precision and the
  * lattice always are. */
 #define KEY          .key = true
+/* VARIANT as the last argument: the parameter's value names the code that ran (kernels/suite.h). */
+#define VARIANT .variant = true
 #define PRECISION(d) CHOICE("precision", precisions, d, "element type", KEY)
 /* An optional choice that not every model offers: models lists, per choice, the models that have it. */
-#define CHOICE_OPT_MODELS(n, list, models, text)                                                             \
+#define CHOICE_OPT_MODELS(n, list, models, text, ...)                                                        \
     {                                                                                                        \
         .name = n, .type = SUITE_ENUM, .choices = list, .choice_models = models, .optional = true,           \
-        .description = text                                                                                  \
+        .description = text, __VA_ARGS__                                                                     \
     }
 #define GPU_MODELS "opencl,cuda"
 #define LATTICE                                                                                              \
@@ -102,7 +104,8 @@ static const struct suite_param stream_params[] = {
                       "openmp: how the kernels store the array they write: temporal (through the caches, as "
                       "gcc compiles STREAM's loops) or streaming (non-temporal stores, no read for "
                       "ownership); absent: streaming when the three arrays exceed the last-level cache (256 "
-                      "MiB where it is unknown)"),
+                      "MiB where it is unknown)",
+                      VARIANT),
 };
 
 /* ---- wilson (paper 000) ---- */
@@ -118,7 +121,7 @@ static const struct suite_param wilson_params[] = {
         "layout", layouts, 0,
         "data layout: aos (site-major), soa (structure of arrays over sites) or aosoa (soa within blocks of "
         "32 sites)",
-        .choice_models = layout_models),
+        .choice_models = layout_models, VARIANT),
     PRECISION(1),
     INTEGER("numtimes", 2, 100000, WILSON_DEFAULT_NUMTIMES, "timed samples; the first is warm-up", KEY),
     INTEGER("iterations", 1, WILSON_MAX_ITERATIONS, WILSON_DEFAULT_ITERATIONS,
@@ -147,8 +150,9 @@ static const struct suite_param staggered_params[] = {
     CHOICE_OPT_MODELS(
         "strategy", strategies, strategy_models,
         "parallel strategy (paper 001: the work-item strategies on opencl and cuda, site and simd "
-        "on openmp; absent: 3lp-1 on GPUs, site on CPUs)"),
-    CHOICE_OPT("order", orders, "work-item order: k-, i- or l-major (absent: the strategy's default)"),
+        "on openmp; absent: 3lp-1 on GPUs, site on CPUs)",
+        VARIANT),
+    CHOICE_OPT("order", orders, "work-item order: k-, i- or l-major (absent: the strategy's default)", VARIANT),
     /* the device's limit is the worker's to judge */
     INTEGER_OPT("work_group", 0, 1 << 20,
                 "work-group size (0 or absent: the largest of 768, 384, 192, 96 the strategy allows)"),
@@ -181,6 +185,7 @@ static const struct suite_param cg_params[] = {
      .type = SUITE_ENUM,
      .choices = spmv_variants,
      .choice_models = spmv_models,
+     .variant = true,
      .description = "SPMV: ppbench's kernel (native) or the vendor library's (cusparse, CUDA only)"},
     INTEGER_OPT("rows_per_group", 1, 1024,
                 "SPMV rows per work-group, a power of two (the paper's rows per team; absent: the model's)"),
@@ -209,7 +214,8 @@ static const struct suite_param hacc_params[] = {
         "variant", hacc_variants, hacc_variant_models,
         "exchange between the half-warps (paper 003 Sec. 5.3: select, memory-32, memory-object, "
         "broadcast; OpenMP: scalar, simd; omp-target: broadcast, scalar, simd; absent: select on cuda, "
-        "memory-object on opencl GPUs, broadcast on opencl CPUs, simd on openmp and omp-target)"),
+        "memory-object on opencl GPUs, broadcast on opencl CPUs, simd on openmp and omp-target)",
+        VARIANT),
 };
 
 extern const struct suite_driver stream_driver __attribute__((weak));

@@ -343,6 +343,19 @@ static int check_problem_models(const struct suite *s, const json_t *problem, st
     return bad(field, size, name, err, "report.%s", e.msg);
 }
 
+/* The variant document names its code with the suite's choices (suite_variant_name: the result's variant). */
+static int check_variant(const struct suite *s, const json_t *report, char *field, size_t size,
+                         struct pp_error *err)
+{
+    char name[SUITE_VARIANT_MAX], where[96];
+    struct suite_error e;
+
+    if (!s || !suite_variant_name(s, json_object_get(report, "variant"), name, sizeof(name), &e))
+        return 0;
+    snprintf(where, sizeof(where), "report.%s", e.field);
+    return bad(field, size, where, err, "report.%s", e.msg);
+}
+
 int report_check(const char *suite, const json_t *kernels, const json_t *params, const json_t *report,
                  char *field, size_t field_size, struct pp_error *err)
 {
@@ -364,6 +377,7 @@ int report_check(const char *suite, const json_t *kernels, const json_t *params,
         return bad(field, field_size, "report.problem.precision", err,
                    "report.problem.precision must be fp32 or fp64");
     if (check_choices(s, params, report, field, field_size, err) ||
+        check_variant(s, report, field, field_size, err) ||
         check_size(params, problem, field, field_size, err) ||
         check_key(s, params, problem, field, field_size, err) ||
         (s && check_problem_models(s, problem, models, field, field_size, err)) ||

@@ -165,7 +165,8 @@ static const char progress_sql[] =
 
 static const char job_state_sql[] = "SELECT state, epoch FROM jobs WHERE id = $1";
 
-/* One result row per kernel of the report. The size is the problem's "size", in the suite's unit (the
+/* One result row per kernel of the report, its variant the name of the code that ran ($9, suite_variant_name;
+ * the whole variant document stays in the provenance). The size is the problem's "size", in the suite's unit (the
  * suite table's `size`: stream's elements, the lattice suites' sites of the whole lattice); the report's
  * problem and variant documents are kept whole in the provenance (result_doc serves the problem as
  * "problem"). Each kernel's noise was derived by report_derive: one past its limit flags the row noisy, and
@@ -180,7 +181,7 @@ static const char result_sql[] =
     "  flops, times_s, min_s, max_s, mean_s, median_s, stddev_s, stats_count, bandwidth, gflops, verified, "
     "  error, noise, noise_rule, noise_limit, "
     "provenance) "
-    "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, coalesce((d->'variant')::text, ''), "
+    "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, $9::text, "
     "  d->'problem'->>'precision', "
     "  (d->'problem'->>'size')::bigint, "
     "  (e->>'bytes')::float8, (e->>'bytes_compulsory')::float8, "
@@ -539,10 +540,15 @@ int jobs_result(struct request *r)
     /* a compute-bound suite's working set is meant to fit the cache: no cache_resident flag (kernels/suite.h)
      */
     const struct suite *suite = suite_find(json_string_value(json_object_get(report, "suite")) ?: "");
-    const char *params[8] = {
-        r->args[0], epoch,  outcome, report_s,
-        error,      worker, repeats, suite && !strcmp(suite->bound, "compute") ? "true" : "false"};
-    if (!(res = db_query(result_sql, 8, params, &dberr))) {
+    char variant[SUITE_VARIANT_MAX] = "";
+    struct suite_error verr;
+    if (suite && suite_variant_name(suite, json_object_get(report, "variant"), variant, sizeof(variant), &verr))
+        variant[0] = '\0'; /* check_report refused such a report of a held job; another's stores nothing */
+    const char *params[9] = {r->args[0], epoch,   outcome,
+                             report_s,   error,   worker,
+                             repeats,    suite && !strcmp(suite->bound, "compute") ? "true" : "false",
+                             variant};
+    if (!(res = db_query(result_sql, 9, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s job=%s result refused: %s", r->id, r->args[0], dberr.e.msg);
             st = req_fail(r, ERR_INVALID_REPORT, "report", "the report does not hold valid results");
