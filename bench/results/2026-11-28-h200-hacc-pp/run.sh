@@ -5,5 +5,5 @@ mkdir -p /tmp/rt && tar -C /tmp/rt -xJf .gpucarry/pp/rt.tar.xz && cp .gpucarry/p
 D=$(mktemp -d) && OFFLOAD_RT=/tmp/rt OUT=$D bash bench/gpu/hacc_pp.sh
 W=/tmp/rt/ppbench/bin/ppbench-worker
 for s in stream wilson staggered; do $W run --platform gpu0 --model cuda --suite $s --json > $D/slot-cuda-$s.json; done
-# here: the policies from the reports and this build's line sets (build/gen/linesets.txt of main at 0cde4f9)
-python3 bench/pp_policies.py <reports> build/gen/linesets.txt fp32 > pp.txt
+# here: the policies from the reports and this build's line sets (the build of main at 0f0348f)
+python3 bench/pp_policies.py <reports> build/gen/linesets.txt fp32 > pp.txt   (line sets of main at 0f0348f)
