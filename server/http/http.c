@@ -30,6 +30,7 @@
 #include "lib/clock.h"
 #include "lib/log.h"
 #include "server/counters.h"
+#include "server/db.h"
 #include "server/http/auth.h"
 #include "server/http/parse.h"
 
@@ -450,8 +451,11 @@ static int admit(struct request *r)
     return 0;
 }
 
+/* The handler runs with its client's socket watched by every statement it waits on (server/db.c): a client
+ * that leaves ends its statement in PostgreSQL too, said once here. */
 static int dispatch(struct request *r)
 {
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
     int status;
 
     if (!r->parsed) {
@@ -459,7 +463,13 @@ static int dispatch(struct request *r)
         if ((status = parse_body(r)))
             return status;
     }
-    return r->route->handler(r);
+    db_request_begin(ci ? ci->connect_fd : -1, r->route->timeout_s);
+    status = r->route->handler(r);
+    if (db_client_left())
+        log_info("request=%s %s %s: the client left after %.1f s; its statement was cancelled", r->id,
+                 r->method, r->path, clock_now() - r->started);
+    db_request_end();
+    return status;
 }
 
 /* Answer and close a connection from the URI callback, before libmicrohttpd parses the query. libmicrohttpd

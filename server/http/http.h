@@ -52,6 +52,9 @@ struct route {
     /* A call of one registered worker: it names itself (X-Worker-Id) and proves it (X-Worker-Secret, from
      * its registration) before its body is read; r->worker_id holds it. */
     bool as_worker;
+    /* The deadline of each statement of its requests, in seconds (server/db.c); 0, or less than db_timeout_s:
+     * db_timeout_s. For the routes whose work grows with the data (exports, imports). */
+    long timeout_s;
 };
 
 struct http_error {
