@@ -425,8 +425,8 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
 }
 
 /* What can be judged from the request line and the headers alone, before any body is read: the route, the
- * token (and a worker's identity), the framing headers and the declared size. An anonymous or oversized
- * request is answered here and its body never read. */
+ * token (and a worker's identity), the framing headers, the declared size and the route's own check
+ * (before_body). An anonymous, oversized or refused request is answered here and its body never read. */
 static int admit(struct request *r)
 {
     struct header_scan hs = {0};
@@ -448,7 +448,7 @@ static int admit(struct request *r)
     cl = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (cl && strtoull(cl, NULL, 10) > body_limit(r))
         return req_fail(r, ERR_BODY_TOO_LARGE, NULL, "request body larger than %zu bytes", body_limit(r));
-    return 0;
+    return r->route->before_body ? r->route->before_body(r) : 0;
 }
 
 /* The handler runs with its client's socket watched by every statement it waits on (server/db.c): a client

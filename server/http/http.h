@@ -55,6 +55,10 @@ struct route {
     /* The deadline of each statement of its requests, in seconds (server/db.c); 0, or less than db_timeout_s:
      * db_timeout_s. For the routes whose work grows with the data (exports, imports). */
     long timeout_s;
+    /* What the route must know before it reads a body, from the path and headers alone, once the role and a
+     * worker's identity are proven: 0 to go on, else the status of the refusal (the body is then never read;
+     * a worker's result for a job it does not hold, issue 26). NULL: nothing. */
+    handler_fn before_body;
 };
 
 struct http_error {

@@ -60,6 +60,49 @@ else
 fi
 wait_for 10 none_exporting
 
+# A worker's result for a job it does not hold is refused from its headers, before its body is read (defect 5):
+# worker B posts 60 MB for the job worker A holds: 409 within a fraction of a second, and the server's memory as
+# before. The holder's own result still goes through, and a wrong X-Job-Epoch is refused as a stale one.
+PLATFORM=$("$WORKER" list --json | jq -c '.platforms[] | select(.id == "cpu0")')
+register() {
+    AS_WORKER_SECRET="" api POST /api/v1/workers/register "{\"host\":\"$1\",\"pid\":$$,\"platform\":$PLATFORM}" "$WORKER_TOKEN"
+    REG=$BODY
+}
+register hosta; A=$REG
+register hostb; B=$REG
+api POST /api/v1/jobs '{"suite":"stream","model":"openmp","platform":"hosta/cpu0","kernels":["copy"]}' "$SUBMIT"
+JOB=$(printf '%s' "$BODY" | jq -r .id)
+as_worker "$A"
+api POST "/api/v1/workers/$AS_WORKER_ID/claim?wait=2" "" "$WORKER_TOKEN"
+EPOCH=$(printf '%s' "$BODY" | jq -r .job.epoch)
+same "setup: worker A holds job $JOB" "$(printf '%s' "$BODY" | jq -r .job.id)" "$JOB"
+# 60 MB of samples, as a report at the largest numtimes would hold them and more
+python3 -c "
+import sys
+sys.stdout.write('{\"epoch\":$EPOCH,\"outcome\":\"succeeded\",\"report\":{\"kernels\":[{\"times_s\":[')
+sys.stdout.write(','.join(['1.2345678e-06'] * 4400000))
+sys.stdout.write(']}]}}')" >"$TMP/big.json"
+as_worker "$B"
+rss0=$(rss)
+out=$(curl -s -o "$TMP/resp" -w '%{http_code} %{time_total}' -H "Authorization: Bearer $WORKER_TOKEN" \
+    -H "X-Worker-Id: $AS_WORKER_ID" -H "X-Worker-Secret: $AS_WORKER_SECRET" -H 'Content-Type: application/json' \
+    --data-binary @"$TMP/big.json" "$URL/api/v1/jobs/$JOB/result")
+rss1=$(rss)
+mb=$(($(stat -c %s "$TMP/big.json") >> 20))
+if [ "${out% *}" = 409 ] && [ "$(jq -r .error.code "$TMP/resp")" = stale_epoch ] &&
+    awk -v t="${out#* }" 'BEGIN { exit !(t < 0.5) }' && [ $((rss1 - rss0)) -lt 4096 ]; then
+    pass "result of a job not held: $mb MB refused 409 in ${out#* } s before its body is read (RSS $rss0 -> $rss1 kB)"
+else
+    fail "result of a job not held: $mb MB refused 409 at once, memory flat" "$out $(head -c 200 "$TMP/resp"); RSS $rss0 -> $rss1 kB"
+fi
+as_worker "$A"
+out=$(curl -s -o "$TMP/resp" -w '%{http_code}' -H "Authorization: Bearer $WORKER_TOKEN" -H "X-Job-Epoch: $((EPOCH + 1))" \
+    -H "X-Worker-Id: $AS_WORKER_ID" -H "X-Worker-Secret: $AS_WORKER_SECRET" -H 'Content-Type: application/json' \
+    --data-binary "{\"epoch\":$EPOCH,\"outcome\":\"failed\",\"error\":\"test\"}" "$URL/api/v1/jobs/$JOB/result")
+same "result: a wrong X-Job-Epoch is refused from the headers" "$out $(jq -r .error.code "$TMP/resp")" "409 stale_epoch"
+expect_api "result: the holder's own result is taken" 200 - \
+    POST "/api/v1/jobs/$JOB/result" "{\"epoch\":$EPOCH,\"outcome\":\"failed\",\"error\":\"test\"}" "$WORKER_TOKEN"
+
 # SIGTERM during eight exports: ppbenchd exits within 2 s and leaves no statement behind.
 for _ in 1 2 3 4 5 6 7 8; do curl -s -m 60 -o /dev/null "$P3" & done
 wait_for 5 exporting
