@@ -24,6 +24,7 @@
 
 #define HTTP_NO_BODY_MAX      1024 /* bytes a route without a body reads (an empty JSON object fits) */
 #define HTTP_MAX_QUERY_PARAMS 64   /* more: 414, answered before the query is looked at */
+#define HTTP_LARGE            (256u << 10) /* a body or reply this large: memory handed back at its end */
 
 #define HTTP_SUSPENDED 0 /* handler suspended its connection; it will be called again */
 #define HTTP_STREAM    1 /* handler set r->stream: a streamed 200 response (Server-Sent Events) */
@@ -85,6 +86,7 @@ struct request {
     bool parsed;    /* the body was parsed (once, before the handler's first run) */
     bool answered;  /* refused from the headers alone: the body is never read */
     bool raw_nul;   /* the raw target held %00 */
+    bool large;     /* its reply reached HTTP_LARGE: memory is handed back when it completes */
     int raw_params; /* query parameters in the raw target */
     json_t *json;   /* the parsed body of BODY_JSON routes (borrowed by handlers) */
 
