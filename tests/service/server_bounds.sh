@@ -34,7 +34,9 @@ settled() { sleep 0.5; rss; } # the memory is handed back as the request complet
 m0=$(settled)
 codes=$(imp 1)$(imp 2)$(imp 3)
 m1=$(settled)
-if [ "$codes" = 201201201 ] && [ $((m1 - m0)) -lt 49152 ]; then
+if [[ "$BUILD" == *asan* ]]; then # AddressSanitizer's allocator keeps freed memory in quarantine by design
+    same "memory: three more imports answered (RSS judged on the normal build only)" "$codes" 201201201
+elif [ "$codes" = 201201201 ] && [ $((m1 - m0)) -lt 49152 ]; then
     pass "memory: three more imports of $(wc -l <"$TMP/bs.csv") rows: RSS $m0 -> $m1 kB"
 else
     fail "memory: three more imports: RSS within 48 MB" "$codes; RSS $m0 -> $m1 kB"
