@@ -4,7 +4,7 @@
 # shellcheck disable=SC2034
 fuzz_targets=(
     "config_fuzz|server/config.c lib/log.c lib/error.c|tests/fuzz/corpus-config|2048|the configuration parser"
-    "import_fuzz|server/api/import.c lib/error.c -lm|tests/fuzz/corpus|8192|the BabelStream CSV import"
+    "import_fuzz|lib/babelstream.c lib/error.c -lm|tests/fuzz/corpus|8192|the BabelStream CSV import"
     "report_fuzz|server/api/report_check.c server/api/catalog.c kernels/suite.c kernels/suites.c kernels/lattice.c lib/error.c lib/stats.c -ljansson -lm|tests/fuzz/corpus-report|4096|a worker's result report against its job"
     "suite_fuzz|kernels/suite.c kernels/suites.c kernels/lattice.c lib/error.c -ljansson -lm|tests/fuzz/corpus-suite|4096|job-submission validation over every suite"
     "claim_fuzz|worker/runner_args.c kernels/suite.c kernels/suites.c kernels/lattice.c lib/error.c -ljansson -lm|tests/fuzz/corpus-claim|4096|the worker's parsing of a claimed job"
