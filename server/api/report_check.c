@@ -55,6 +55,40 @@ static bool agrees(double got, double want)
 /* The figures re-derived from the samples: the statistics of the timed samples (the last stats_s.count of
  * times_s: a warm-up the suite times comes first), then bandwidth = bytes / t and GFLOP/s = flops / t / 1e9
  * with t the suite's timing rule ("min" or "mean"). The kernel's numbers are already known finite. */
+/* A runner's kernel (no samples): min <= mean <= max, and the figures from min or mean as the rule says. */
+static int check_summary(const json_t *k, const char *timing, const char *at, char *field, size_t size,
+                         struct pp_error *err)
+{
+    static const char *const figure[] = {"bandwidth_bytes_per_s", "gflops"};
+    const json_t *st = json_object_get(k, "stats_s"), *count = json_object_get(st, "count");
+    double min = json_number_value(json_object_get(st, "min")), max = json_number_value(json_object_get(st, "max"));
+    double mean = json_number_value(json_object_get(st, "mean"));
+    double t = timing && !strcmp(timing, "mean") ? mean : min;
+    char name[160];
+
+    snprintf(name, sizeof(name), "%s.times_s", at);
+    if (json_object_get(k, "times_s"))
+        return bad(field, size, name, err, "%s: a runner's report holds no samples", name);
+    snprintf(name, sizeof(name), "%s.stats_s.count", at);
+    if (!json_is_integer(count) || json_integer_value(count) < 1)
+        return bad(field, size, name, err, "%s must be the number of timed iterations", name);
+    snprintf(name, sizeof(name), "%s.stats_s", at);
+    if (json_object_get(st, "median") || json_object_get(st, "stddev"))
+        return bad(field, size, name, err, "%s: a runner's summary has no median or stddev", name);
+    if (!(min > 0) || min > mean || mean > max)
+        return bad(field, size, name, err, "%s: min <= mean <= max does not hold (min above 0)", name);
+    for (size_t i = 0; i < 2; i++) {
+        double model = json_number_value(json_object_get(k, i == 0 ? "bytes" : "flops"));
+        double got = json_number_value(json_object_get(k, figure[i]));
+        double want = model / t * (i == 0 ? 1 : 1e-9);
+        snprintf(name, sizeof(name), "%s.%s", at, figure[i]);
+        if (!agrees(got, want))
+            return bad(field, size, name, err, "%s is %.10g, the %s time gives %.10g", name, got,
+                       timing ? timing : "min", want);
+    }
+    return 0;
+}
+
 static int check_derived(const json_t *k, const char *timing, const char *at, char *field, size_t size,
                          struct pp_error *err)
 {
@@ -106,8 +140,8 @@ static int check_derived(const json_t *k, const char *timing, const char *at, ch
     return 0;
 }
 
-static int check_kernel(const json_t *k, const char *timing, const char *at, char *field, size_t size,
-                        struct pp_error *err)
+static int check_kernel(const json_t *k, const char *timing, bool runner, const char *at, char *field,
+                        size_t size, struct pp_error *err)
 {
     static const struct {
         const char *key;
@@ -147,7 +181,7 @@ static int check_kernel(const json_t *k, const char *timing, const char *at, cha
     snprintf(name, sizeof(name), "%s.stats_s", at);
     if (!json_is_object(st))
         return bad(field, size, name, err, "%s must be an object", name);
-    for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
+    for (i = 0; i < sizeof(stats) / sizeof(stats[0]) - (runner ? 2 : 0); i++) { /* a summary: no median, stddev */
         snprintf(name, sizeof(name), "%s.stats_s.%s", at, stats[i]);
         if (check_number(json_object_get(st, stats[i]), REPORT_MAX_SECONDS, name, field, size, err))
             return -1;
@@ -156,12 +190,12 @@ static int check_kernel(const json_t *k, const char *timing, const char *at, cha
     snprintf(name, sizeof(name), "%s.stats_s.count", at);
     if (v && (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > REPORT_MAX_SAMPLES))
         return bad(field, size, name, err, "%s must be an integer from 0 to %d", name, REPORT_MAX_SAMPLES);
-    return check_derived(k, timing, at, field, size, err);
+    return runner ? check_summary(k, timing, at, field, size, err) : check_derived(k, timing, at, field, size, err);
 }
 
 /* Each of the job's kernels exactly once, and no other; timing: the job's rule (suite_timing). */
-static int check_kernels(const struct suite *s, const char *timing, const json_t *want, const json_t *got,
-                         char *field, size_t size, struct pp_error *err)
+static int check_kernels(const struct suite *s, const char *timing, bool runner, const json_t *want,
+                         const json_t *got, char *field, size_t size, struct pp_error *err)
 {
     size_t i, j;
     const json_t *k;
@@ -192,7 +226,7 @@ static int check_kernels(const struct suite *s, const char *timing, const json_t
             if (!strcmp(json_string_value(json_object_get(json_array_get(got, j), "kernel")), name))
                 return bad(field, size, at, err, "kernel %.64s is reported twice", name);
         snprintf(at, sizeof(at), "report.kernels[%zu]", i);
-        if (check_kernel(k, timing, at, field, size, err))
+        if (check_kernel(k, timing, runner, at, field, size, err))
             return -1;
     }
     if (json_array_size(got) != json_array_size(want))
@@ -308,8 +342,8 @@ static int check_choices(const struct suite *s, const json_t *params, const json
     return 0;
 }
 
-int report_check(const char *suite, const json_t *kernels, const json_t *params, const json_t *report,
-                 char *field, size_t field_size, struct pp_error *err)
+int report_check(const char *suite, const json_t *kernels, const json_t *params, bool runner,
+                 const json_t *report, char *field, size_t field_size, struct pp_error *err)
 {
     const struct suite *s = catalog_suite(suite);
     const json_t *problem = json_object_get(report, "problem");
@@ -330,7 +364,7 @@ int report_check(const char *suite, const json_t *kernels, const json_t *params,
     if (check_choices(s, params, report, field, field_size, err) ||
         check_size(params, problem, field, field_size, err) ||
         check_key(s, params, problem, field, field_size, err) ||
-        check_kernels(s, s ? suite_timing(s, params) : NULL, kernels, json_object_get(report, "kernels"),
+        check_kernels(s, s ? suite_timing(s, params) : NULL, runner, kernels, json_object_get(report, "kernels"),
                       field, field_size, err))
         return -1;
     return 0;

@@ -10,6 +10,6 @@ fuzz_targets=(
     "claim_fuzz|worker/runner_args.c kernels/suite.c kernels/suites.c kernels/lattice.c lib/error.c -ljansson -lm|tests/fuzz/corpus-claim|4096|the worker's parsing of a claimed job"
     "target_fuzz|server/http/parse.c|tests/fuzz/corpus-target|4096|the route matcher, query parameters and Last-Event-ID"
     "smbios_fuzz|worker/smbios.c lib/error.c|tests/fuzz/corpus-smbios|512|the SMBIOS memory devices behind the CPU's peak"
-    "register_fuzz|server/api/register_check.c server/http/errors.c lib/error.c -ljansson|tests/fuzz/corpus-register|2048|a worker's registration document"
+    "register_fuzz|server/api/register_check.c server/http/errors.c lib/error.c kernels/suite.c kernels/suites.c kernels/lattice.c -ljansson -lpthread|tests/fuzz/corpus-register|2048|a worker's registration document"
 )
 FUZZ_CC="clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE"
