@@ -306,6 +306,16 @@ out:
     return rc;
 }
 
+/* Where the table begins: a program may say things on stdout before it (BabelStream's TBB build names its
+ * partitioner and storage), which are not part of it; the import gets a table alone and reads it whole. */
+static const char *table_start(const char *out)
+{
+    for (const char *s = out; *s; s += strcspn(s, "\n") + (s[strcspn(s, "\n")] == '\n'))
+        if (!strncmp(s, "function,", 9) || !strncmp(s, "phase,", 6))
+            return s;
+    return out;
+}
+
 /* ---- the run ---- */
 
 static void join_words(char *const *words, int n, char *out, size_t size)
@@ -370,7 +380,9 @@ int external_run(const struct runner_def *d, const struct runner_job *job, FILE 
         goto out;
     }
     kernels = json_array();
-    if (babelstream_report(d, v, p.out ? p.out : "", p.out_len, platform->peak_bw, kernels, &problem, err)) {
+    const char *table = table_start(p.out ? p.out : "");
+    if (babelstream_report(d, v, table, p.out_len - (size_t)(table - (p.out ? p.out : "")), platform->peak_bw,
+                           kernels, &problem, err)) {
         size_t used = strlen(err->msg);
         snprintf(err->msg + used, sizeof(err->msg) - used, "\n%s", last_lines(&p, 20));
         goto out;
