@@ -3,7 +3,8 @@
  * triad-only total), rows must match their block's header field for field, and every number is checked
  * (integers are digits only, reals are finite decimals, runtimes ordered, the reported bandwidth consistent
  * with n_elements, sizeof and the runtime). The set owns its rows; the strings in a row are static. Called
- * on ppbenchd's HTTP pool threads (the import) and in a runner's job child (worker/external.c); no shared state.
+ * on ppbenchd's HTTP pool threads (the import) and in a runner's job child (worker/external.c); no shared
+ * state.
  */
 #include "lib/babelstream.h"
 

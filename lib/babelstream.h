@@ -1,11 +1,11 @@
 /*
- * babelstream: BabelStream's CSV output (`--csv`) read into one row per kernel result, as BabelStream 5.0 prints
- * it (a phase block, then function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,
- * avg_runtime; or the --triad-only block with gbytes_per_sec,runtime) and as its current main line (6.0)
- * prints it (max_<unit>_per_sec with unit MB, MiB, GB, GiB, TB or TiB). One parser for both readers of
- * that table: POST /api/v1/import/babelstream (server/api/pp.c) and a BabelStream runner's job
- * (worker/external.c). Pure parsing of outside input: no
- * database, no HTTP, any thread; fuzzed by tests/fuzz/import_fuzz.c.
+ * babelstream: BabelStream's CSV output (`--csv`) read into one row per kernel result, as BabelStream 5.0
+ * prints it (a phase block, then
+ * function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime, avg_runtime; or the
+ * --triad-only block with gbytes_per_sec,runtime) and as its current main line (6.0) prints it
+ * (max_<unit>_per_sec with unit MB, MiB, GB, GiB, TB or TiB). One parser for both readers of that table: POST
+ * /api/v1/import/babelstream (server/api/pp.c) and a BabelStream runner's job (worker/external.c). Pure
+ * parsing of outside input: no database, no HTTP, any thread; fuzzed by tests/fuzz/import_fuzz.c.
  */
 #ifndef PP_BABELSTREAM_H
 #define PP_BABELSTREAM_H

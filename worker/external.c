@@ -1,8 +1,8 @@
 /*
  * external: see external.h. The program runs as a child of the job's process, in its process group (so the
- * serving worker's SIGTERM/SIGKILL of a cancelled or timed-out job reaches it too, and it dies with us through
- * PR_SET_PDEATHSIG), with the worker's environment and the runner's env lines, never through a shell: argv
- * is the runner's template filled from the job's values (runners_argv), which the suite table checked.
+ * serving worker's SIGTERM/SIGKILL of a cancelled or timed-out job reaches it too, and it dies with us
+ * through PR_SET_PDEATHSIG), with the worker's environment and the runner's env lines, never through a shell:
+ * argv is the runner's template filled from the job's values (runners_argv), which the suite table checked.
  * Its stdout is kept whole (the table), both streams' last bytes for messages. Main thread of `run`.
  *
  * The report holds what ppbench computes for the suite, not what the program says: bytes and flops are
@@ -35,8 +35,8 @@
 
 extern char **environ;
 
-#define OUT_MAX   (16u << 20) /* a table is kilobytes; more is not a table */
-#define TAIL_SIZE 4096
+#define OUT_MAX      (16u << 20) /* a table is kilobytes; more is not a table */
+#define TAIL_SIZE    4096
 #define KILL_AFTER_S 2
 
 struct program {
@@ -245,13 +245,15 @@ static int table_matches(const struct babelstream_row *x, const struct suite_val
     int want_bytes = strcmp(suite_str(v, "precision"), "fp32") == 0 ? 4 : 8;
 
     if (want_n && x->n_elements != want_n)
-        return pp_error_set(err, "the table disagrees with the job: %s has n_elements %lld, the job asked for %lld",
-                            x->function, x->n_elements, want_n);
+        return pp_error_set(
+            err, "the table disagrees with the job: %s has n_elements %lld, the job asked for %lld",
+            x->function, x->n_elements, want_n);
     if (x->element_bytes != want_bytes)
         return pp_error_set(err, "the table disagrees with the job: %s has sizeof %d, the job asked for %s",
                             x->function, x->element_bytes, suite_str(v, "precision"));
     if (x->num_times != suite_int(v, "numtimes"))
-        return pp_error_set(err, "the table disagrees with the job: %s has num_times %lld, the job asked for %lld",
+        return pp_error_set(err,
+                            "the table disagrees with the job: %s has num_times %lld, the job asked for %lld",
                             x->function, x->num_times, suite_int(v, "numtimes"));
     return 0;
 }
@@ -261,10 +263,11 @@ static json_t *kernel_json(const struct babelstream_row *x, double peak_bw)
     double bw = x->bytes / x->min_s;
 
     return json_pack("{s:s, s:b, s:n, s:f, s:f, s:f, s:f, s:f, s:o, s:{s:I, s:f, s:f, s:f}}", "kernel",
-                     x->kernel, "verified", 1, "error", "bytes", x->bytes, "bytes_compulsory", x->bytes, "flops",
-                     x->flops, "bandwidth_bytes_per_s", bw, "gflops", x->flops / x->min_s * 1e-9,
-                     "efficiency_arch", peak_bw > 0 ? json_real(bw / peak_bw) : json_null(), "stats_s", "count",
-                     (json_int_t)(x->num_times - 1), "min", x->min_s, "max", x->max_s, "mean", x->mean_s);
+                     x->kernel, "verified", 1, "error", "bytes", x->bytes, "bytes_compulsory", x->bytes,
+                     "flops", x->flops, "bandwidth_bytes_per_s", bw, "gflops", x->flops / x->min_s * 1e-9,
+                     "efficiency_arch", peak_bw > 0 ? json_real(bw / peak_bw) : json_null(), "stats_s",
+                     "count", (json_int_t)(x->num_times - 1), "min", x->min_s, "max", x->max_s, "mean",
+                     x->mean_s);
 }
 
 /* The report's kernels, in the job's kernel order, from the parsed table; the problem from its first row. */
@@ -296,10 +299,11 @@ static int babelstream_report(const struct runner_def *d, const struct suite_val
         json_array_append_new(kernels, kernel_json(found, peak_bw));
     }
     const struct babelstream_row *x = &set.rows[0];
-    *problem = json_pack("{s:I, s:I, s:s, s:i, s:I, s:i, s:I}", "size", (json_int_t)x->n_elements, "array_size",
-                         (json_int_t)x->n_elements, "precision", x->element_bytes == 4 ? "fp32" : "fp64",
-                         "element_bytes", x->element_bytes, "numtimes", (json_int_t)x->num_times, "warmup", 1,
-                         "working_set_bytes", (json_int_t)(3 * x->n_elements * x->element_bytes));
+    *problem =
+        json_pack("{s:I, s:I, s:s, s:i, s:I, s:i, s:I}", "size", (json_int_t)x->n_elements, "array_size",
+                  (json_int_t)x->n_elements, "precision", x->element_bytes == 4 ? "fp32" : "fp64",
+                  "element_bytes", x->element_bytes, "numtimes", (json_int_t)x->num_times, "warmup", 1,
+                  "working_set_bytes", (json_int_t)(3 * x->n_elements * x->element_bytes));
     rc = 0;
 out:
     babelstream_set_clear(&set);
@@ -342,15 +346,18 @@ int external_run(const struct runner_def *d, const struct runner_job *job, FILE 
     int rc = RUN_FAILED;
 
     if (v->suite != d->suite)
-        return pp_error_set(err, "runner %s measures suite %s, not %s", d->name, d->suite->name, v->suite->name),
+        return pp_error_set(err, "runner %s measures suite %s, not %s", d->name, d->suite->name,
+                            v->suite->name),
                RUN_USAGE;
     for (size_t k = 0; d->suite->kernels[k]; k++)
         if ((v->kernels & (1u << k)) && !(d->kernels & (1u << k)))
-            return pp_error_set(err, "runner %s does not measure %s", d->name, d->suite->kernels[k]), RUN_USAGE;
+            return pp_error_set(err, "runner %s does not measure %s", d->name, d->suite->kernels[k]),
+                   RUN_USAGE;
     if (platform_discover(&pl, err))
         return RUN_FAILED;
     if (!(platform = platform_find(&pl, job->platform)) || strcmp(platform->id, d->platform) != 0)
-        return pp_error_set(err, "runner %s runs on platform %s, not %s", d->name, d->platform, job->platform),
+        return pp_error_set(err, "runner %s runs on platform %s, not %s", d->name, d->platform,
+                            job->platform),
                RUN_USAGE;
     if (runners_argv(d, d->args, d->nargs, v, argv, err))
         return RUN_USAGE;
@@ -362,7 +369,8 @@ int external_run(const struct runner_def *d, const struct runner_job *job, FILE 
     if (program_run(argv, env, (double)d->timeout_s, &p, err))
         goto out;
     if (p.timed_out) {
-        pp_error_set(err, "%s timed out after %ld s (its timeout_s)\n%s", d->name, d->timeout_s, last_lines(&p, 20));
+        pp_error_set(err, "%s timed out after %ld s (its timeout_s)\n%s", d->name, d->timeout_s,
+                     last_lines(&p, 20));
         goto out;
     }
     if (!WIFEXITED(p.status) || WEXITSTATUS(p.status) != 0) {
@@ -401,14 +409,16 @@ int external_run(const struct runner_def *d, const struct runner_job *job, FILE 
     join_words(d->env, d->nenv, line, sizeof(line));
     info_add(&prov, "runner.env", "%s", line);
     info_add(&prov, "runner.output", "%s", d->output);
-    info_add(&prov, "verification", "the program's own: it checks its arrays after the run and exits non-zero "
-                                    "when they are wrong (ppbench did not verify this result)");
-    doc = json_pack("{s:i, s:s, s:s, s:s, s:o, s:{s:s, s:i, s:s, s:s}, s:o, s:{s:s}, s:o, s:b, s:o, s:o, s:o}",
-                    "schema", 1, "suite", d->suite->name, "model", d->name, "origin", "runner", "platform",
-                    report_platform_json(platform), "device", "name", platform->name, "index", 0, "uuid",
-                    platform->uuid, "pci_bus_id", platform->pci_bus_id, "problem", problem, "variant", "runner",
-                    d->name, "phases_s", json_object(), "verified", 1, "kernels", kernels, "provenance",
-                    report_info_json(&prov, ""), "warnings", json_array());
+    info_add(&prov, "verification",
+             "the program's own: it checks its arrays after the run and exits non-zero "
+             "when they are wrong (ppbench did not verify this result)");
+    doc =
+        json_pack("{s:i, s:s, s:s, s:s, s:o, s:{s:s, s:i, s:s, s:s}, s:o, s:{s:s}, s:o, s:b, s:o, s:o, s:o}",
+                  "schema", 1, "suite", d->suite->name, "model", d->name, "origin", "runner", "platform",
+                  report_platform_json(platform), "device", "name", platform->name, "index", 0, "uuid",
+                  platform->uuid, "pci_bus_id", platform->pci_bus_id, "problem", problem, "variant", "runner",
+                  d->name, "phases_s", json_object(), "verified", 1, "kernels", kernels, "provenance",
+                  report_info_json(&prov, ""), "warnings", json_array());
     problem = kernels = NULL; /* stolen */
     if (!doc) {
         pp_error_set(err, "cannot build the json document");

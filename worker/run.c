@@ -342,7 +342,8 @@ int run_main(int argc, char **argv)
         return RUN_FAILED;
     }
     again[0] = "ppbench-worker";
-    if ((rc = parse_run(argc, argv, &job, &fmt, &doc, &runners_path)) == RUN_OK && !registry_find(job.model)) {
+    if ((rc = parse_run(argc, argv, &job, &fmt, &doc, &runners_path)) == RUN_OK &&
+        !registry_find(job.model)) {
         /* not a built model: a runner of this host's runners file, or unknown (runner_run says so) */
         if (runners_load(&runners, runners_path, &err)) {
             fprintf(stderr, "ppbench-worker: %s\n", err.msg);

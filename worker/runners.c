@@ -221,7 +221,8 @@ static int set_env(struct runner_def *d, const char *v, struct pp_error *err)
 {
     size_t n = strcspn(v, "=");
 
-    if (!v[n] || n == 0 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != n ||
+    if (!v[n] || n == 0 ||
+        strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != n ||
         isdigit((unsigned char)v[0]))
         return pp_error_set(err, "env must be NAME=VALUE");
     if (d->nenv == RUNNER_MAX_ENV)
@@ -236,8 +237,8 @@ static const struct key {
     const char *name;
     int (*set)(struct runner_def *d, const char *value, struct pp_error *err);
 } keys[] = {
-    {"suite", set_suite},     {"kernels", set_kernels}, {"platform", set_platform},
-    {"program", set_program}, {"args", set_args},       {"version_args", set_version_args},
+    {"suite", set_suite},     {"kernels", set_kernels},   {"platform", set_platform},
+    {"program", set_program}, {"args", set_args},         {"version_args", set_version_args},
     {"output", set_output},   {"timeout_s", set_timeout}, {"env", set_env},
 };
 
@@ -270,9 +271,12 @@ static int new_runner(struct runners *rs, const char *name, struct pp_error *err
 {
     size_t n = strlen(name);
 
-    if (n < 1 || n >= sizeof(rs->items[0].name) || strspn(name, name_chars) != n || !isalpha((unsigned char)name[0]))
-        return pp_error_set(err, "a runner's name is 1 to 63 lowercase letters, digits, '.', '_' or '-', "
-                                 "starting with a letter, got \"%s\"", name);
+    if (n < 1 || n >= sizeof(rs->items[0].name) || strspn(name, name_chars) != n ||
+        !isalpha((unsigned char)name[0]))
+        return pp_error_set(err,
+                            "a runner's name is 1 to 63 lowercase letters, digits, '.', '_' or '-', "
+                            "starting with a letter, got \"%s\"",
+                            name);
     if (suite_model_known(name))
         return pp_error_set(err, "%s is a built-in model, not a runner's name", name);
     if (runners_find(rs, name))
@@ -325,8 +329,10 @@ static int read_line(struct runners *rs, char *s, int line, struct pp_error *err
     for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
         if (strcmp(keys[k].name, key) == 0)
             return keys[k].set(d, value, err);
-    return pp_error_set(err, "unknown key \"%s\" (suite, kernels, platform, program, args, version_args, output, "
-                             "timeout_s, env)", key);
+    return pp_error_set(err,
+                        "unknown key \"%s\" (suite, kernels, platform, program, args, version_args, output, "
+                        "timeout_s, env)",
+                        key);
 }
 
 int runners_load(struct runners *rs, const char *path, struct pp_error *err)
@@ -395,9 +401,9 @@ json_t *runners_json(const struct runners *rs, const char *platform)
         for (size_t k = 0; d->suite->kernels[k]; k++)
             if (d->kernels & (1u << k))
                 json_array_append_new(kernels, json_string(d->suite->kernels[k]));
-        json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:s, s:s}", "name", d->name, "suite",
-                                           d->suite->name, "kernels", kernels, "output", d->output, "program",
-                                           d->program));
+        json_array_append_new(a,
+                              json_pack("{s:s, s:s, s:o, s:s, s:s}", "name", d->name, "suite", d->suite->name,
+                                        "kernels", kernels, "output", d->output, "program", d->program));
     }
     return a;
 }

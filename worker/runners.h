@@ -37,16 +37,16 @@
 struct runner_def {
     char name[64];
     const struct suite *suite;
-    unsigned kernels; /* bit mask over suite->kernels: what the program measures */
-    char platform[64];   /* the local platform id it runs on ("cpu0") */
-    char program[512];   /* an absolute path */
+    unsigned kernels;  /* bit mask over suite->kernels: what the program measures */
+    char platform[64]; /* the local platform id it runs on ("cpu0") */
+    char program[512]; /* an absolute path */
     char *args[RUNNER_MAX_WORDS], *version_args[RUNNER_MAX_WORDS]; /* template words, owned */
     int nargs, nversion_args;
     char *env[RUNNER_MAX_ENV]; /* "NAME=VALUE", owned */
     int nenv;
     char output[32]; /* "babelstream-csv" */
     long timeout_s;
-    int line;        /* of its section, for messages */
+    int line; /* of its section, for messages */
 };
 
 struct runners {

@@ -571,10 +571,10 @@ static int serve_loop(struct serve *s)
     enum call c;
     int rc;
 
-    /* An idle heartbeat goes before each claim, and a claim's long poll lasts at most one heartbeat period: an
-     * idle worker beats every heartbeat_s as a busy one does (a waiting claim does not refresh its heartbeat, and
-     * "last heartbeat 25 s ago" of a worker told to beat every 5 s reads as a fault), and the claim ends within
-     * the lease. */
+    /* An idle heartbeat goes before each claim, and a claim's long poll lasts at most one heartbeat period:
+     * an idle worker beats every heartbeat_s as a busy one does (a waiting claim does not refresh its
+     * heartbeat, and "last heartbeat 25 s ago" of a worker told to beat every 5 s reads as a fault), and the
+     * claim ends within the lease. */
     if (s->heartbeat_s < wait_s)
         wait_s = s->heartbeat_s >= 1 ? (long)s->heartbeat_s : 1;
     if (s->lease_s - s->heartbeat_s < wait_s)
@@ -644,10 +644,14 @@ static const char serve_usage[] =
 int serve_main(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"server", required_argument, NULL, 's'},   {"token", required_argument, NULL, 't'},
-        {"platform", required_argument, NULL, 'p'}, {"host", required_argument, NULL, 'H'},
-        {"once", no_argument, NULL, 'o'},           {"job", required_argument, NULL, 'j'},
-        {"runners", required_argument, NULL, 'R'},  {"help", no_argument, NULL, 'h'},
+        {"server", required_argument, NULL, 's'},
+        {"token", required_argument, NULL, 't'},
+        {"platform", required_argument, NULL, 'p'},
+        {"host", required_argument, NULL, 'H'},
+        {"once", no_argument, NULL, 'o'},
+        {"job", required_argument, NULL, 'j'},
+        {"runners", required_argument, NULL, 'R'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
 

@@ -49,8 +49,8 @@ static const char selector_sql[] =
     "WHERE $1 = ANY (p.models) AND ($2::text IS NULL OR p.kind = $2) AND ($3::text IS NULL OR h.name = $3)";
 
 /* A job's document; a queued job also says which running job of its host holds it back (the claim's rule,
- * docs/ARCHITECTURE.md "One measurement at a time", over the exclusive_<kind> settings $2), or null, and why it
- * may wait for ever (job_warning: no worker beat within $3 s, the lease), or null. */
+ * docs/ARCHITECTURE.md "One measurement at a time", over the exclusive_<kind> settings $2), or null, and why
+ * it may wait for ever (job_warning: no worker beat within $3 s, the lease), or null. */
 static const char get_sql[] =
     "WITH m AS (SELECT $2::jsonb AS m), "
     "p AS (SELECT pl.id, pl.kind, pl.host_id FROM platforms pl JOIN jobs j ON pl.id = j.platform_id "
@@ -483,7 +483,8 @@ int jobs_get(struct request *r)
     long long id = parse_id(r->args[0]);
     char stale[24];
     snprintf(stale, sizeof(stale), "%ld", api_settings()->lease_s);
-    const char *params[3] = {r->args[0], api_settings()->exclusive[0] ? api_settings()->exclusive : "{}", stale};
+    const char *params[3] = {r->args[0], api_settings()->exclusive[0] ? api_settings()->exclusive : "{}",
+                             stale};
     struct db_error dberr;
     PGresult *res;
     int st;

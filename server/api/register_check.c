@@ -30,8 +30,8 @@ static int well_formed(const char *s, size_t max, const char *chars)
     return n >= 1 && n <= max && strspn(s, chars) == n;
 }
 
-/* platform.runners: what worker/runners.c's runners_json writes (issue 27). A runner's name becomes a model of
- * the platform, so it must look like one and never be a built-in model's. */
+/* platform.runners: what worker/runners.c's runners_json writes (issue 27). A runner's name becomes a model
+ * of the platform, so it must look like one and never be a built-in model's. */
 static const char *runners_wrong(const json_t *runners, char *field, size_t field_size)
 {
     const json_t *r, *k;
@@ -51,7 +51,8 @@ static const char *runners_wrong(const json_t *runners, char *field, size_t fiel
         if (!json_is_object(r) || !name || !well_formed(name, 63, runner_chars) || name[0] < 'a' ||
             name[0] > 'z' || suite_model_known(name) ||
             json_string_length(json_object_get(r, "name")) != strlen(name))
-            return "a runner's name must be 1 to 63 of a-z, 0-9, '.', '_', '-', starting with a letter, and no "
+            return "a runner's name must be 1 to 63 of a-z, 0-9, '.', '_', '-', starting with a letter, and "
+                   "no "
                    "built-in model's";
         if (!s)
             return "a runner's suite must be a suite of the catalogue";

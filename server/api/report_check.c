@@ -61,7 +61,8 @@ static int check_summary(const json_t *k, const char *timing, const char *at, ch
 {
     static const char *const figure[] = {"bandwidth_bytes_per_s", "gflops"};
     const json_t *st = json_object_get(k, "stats_s"), *count = json_object_get(st, "count");
-    double min = json_number_value(json_object_get(st, "min")), max = json_number_value(json_object_get(st, "max"));
+    double min = json_number_value(json_object_get(st, "min")),
+           max = json_number_value(json_object_get(st, "max"));
     double mean = json_number_value(json_object_get(st, "mean"));
     double t = timing && !strcmp(timing, "mean") ? mean : min;
     char name[160];
@@ -181,7 +182,8 @@ static int check_kernel(const json_t *k, const char *timing, bool runner, const 
     snprintf(name, sizeof(name), "%s.stats_s", at);
     if (!json_is_object(st))
         return bad(field, size, name, err, "%s must be an object", name);
-    for (i = 0; i < sizeof(stats) / sizeof(stats[0]) - (runner ? 2 : 0); i++) { /* a summary: no median, stddev */
+    for (i = 0; i < sizeof(stats) / sizeof(stats[0]) - (runner ? 2 : 0);
+         i++) { /* a summary: no median, stddev */
         snprintf(name, sizeof(name), "%s.stats_s.%s", at, stats[i]);
         if (check_number(json_object_get(st, stats[i]), REPORT_MAX_SECONDS, name, field, size, err))
             return -1;
@@ -190,7 +192,8 @@ static int check_kernel(const json_t *k, const char *timing, bool runner, const 
     snprintf(name, sizeof(name), "%s.stats_s.count", at);
     if (v && (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > REPORT_MAX_SAMPLES))
         return bad(field, size, name, err, "%s must be an integer from 0 to %d", name, REPORT_MAX_SAMPLES);
-    return runner ? check_summary(k, timing, at, field, size, err) : check_derived(k, timing, at, field, size, err);
+    return runner ? check_summary(k, timing, at, field, size, err)
+                  : check_derived(k, timing, at, field, size, err);
 }
 
 /* Each of the job's kernels exactly once, and no other; timing: the job's rule (suite_timing). */
@@ -364,8 +367,8 @@ int report_check(const char *suite, const json_t *kernels, const json_t *params,
     if (check_choices(s, params, report, field, field_size, err) ||
         check_size(params, problem, field, field_size, err) ||
         check_key(s, params, problem, field, field_size, err) ||
-        check_kernels(s, s ? suite_timing(s, params) : NULL, runner, kernels, json_object_get(report, "kernels"),
-                      field, field_size, err))
+        check_kernels(s, s ? suite_timing(s, params) : NULL, runner, kernels,
+                      json_object_get(report, "kernels"), field, field_size, err))
         return -1;
     return 0;
 }

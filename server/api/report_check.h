@@ -26,10 +26,10 @@
 #define REPORT_REL_TOLERANCE 1e-6
 
 /* 0 when report (borrowed) fits the job: suite, kernels (a JSON array of names) and params (the job's
- * validated parameters). runner: the job's model is a runner's (issue 27), whose program prints a summary, not
- * samples: each kernel then has no times_s and its stats_s holds count, min, max and mean only, ordered, and
- * the figures are what those give under the suite's timing rule. Else -1: field names the part at fault ("report.kernels[1].bandwidth_bytes_per_s")
- * and err says what is wrong. */
+ * validated parameters). runner: the job's model is a runner's (issue 27), whose program prints a summary,
+ * not samples: each kernel then has no times_s and its stats_s holds count, min, max and mean only, ordered,
+ * and the figures are what those give under the suite's timing rule. Else -1: field names the part at fault
+ * ("report.kernels[1].bandwidth_bytes_per_s") and err says what is wrong. */
 int report_check(const char *suite, const json_t *kernels, const json_t *params, bool runner,
                  const json_t *report, char *field, size_t field_size, struct pp_error *err) PP_WUR;
 

@@ -63,8 +63,10 @@ static const char register_sql[] =
     "  coalesce((d->>'compute_units')::int, 0), (d->>'peak_bandwidth_bytes_per_s')::float8, "
     "  coalesce(d->>'peak_source', ''), "
     /* the devices' models, and the names of the runners the worker defines for this platform (issue 27) */
-    "  ARRAY(SELECT DISTINCT m FROM (SELECT x->>'model' FROM jsonb_array_elements(coalesce(d->'devices', '[]')) x "
-    "    UNION SELECT x->>'name' FROM jsonb_array_elements(coalesce(d->'runners', '[]')) x) AS u(m) ORDER BY 1), "
+    "  ARRAY(SELECT DISTINCT m FROM (SELECT x->>'model' FROM jsonb_array_elements(coalesce(d->'devices', "
+    "'[]')) x "
+    "    UNION SELECT x->>'name' FROM jsonb_array_elements(coalesce(d->'runners', '[]')) x) AS u(m) ORDER BY "
+    "1), "
     "  coalesce(d->'runners', '[]') "
     "  FROM h, pl "
     "  ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, name = EXCLUDED.name, vendor = EXCLUDED.vendor, "
@@ -492,8 +494,8 @@ static int check_report(struct request *r, const char *job, const char *epoch, c
         kernels = json_loads(PQgetvalue(res, 0, 1), 0, NULL);
         jparams = json_loads(PQgetvalue(res, 0, 2), 0, NULL);
         /* a model that is no built-in one is a runner's (jobs_submit let no other in) */
-        if (report_check(PQgetvalue(res, 0, 0), kernels, jparams, !suite_model_known(PQgetvalue(res, 0, 3)), report,
-                         field, sizeof(field), &err)) {
+        if (report_check(PQgetvalue(res, 0, 0), kernels, jparams, !suite_model_known(PQgetvalue(res, 0, 3)),
+                         report, field, sizeof(field), &err)) {
             snprintf(reason, sizeof(reason), "invalid report: %s", err.msg);
             st = req_fail(r, ERR_INVALID_REPORT, field, "%s", err.msg);
         } else {
@@ -549,11 +551,13 @@ int jobs_result(struct request *r)
     const struct suite *suite = suite_find(json_string_value(json_object_get(report, "suite")) ?: "");
     char models[128] = "{";
     for (size_t i = 0; suite_models[i]; i++)
-        snprintf(models + strlen(models), sizeof(models) - strlen(models), "%s\"%s\"", i ? "," : "", suite_models[i]);
+        snprintf(models + strlen(models), sizeof(models) - strlen(models), "%s\"%s\"", i ? "," : "",
+                 suite_models[i]);
     strncat(models, "}", sizeof(models) - strlen(models) - 1);
     const char *params[9] = {
         r->args[0], epoch,  outcome, report_s,
-        error,      worker, repeats, suite && !strcmp(suite->bound, "compute") ? "true" : "false", models};
+        error,      worker, repeats, suite && !strcmp(suite->bound, "compute") ? "true" : "false",
+        models};
     if (!(res = db_query(result_sql, 9, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s job=%s result refused: %s", r->id, r->args[0], dberr.e.msg);

@@ -37,7 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     report = json_loadb((const char *)data + 1, size - 1, 0, NULL);
     kernels = json_loads(jobs[pick].kernels, 0, NULL);
     params = json_loads(jobs[pick].params, 0, NULL);
-    if (report_check(jobs[pick].suite, kernels, params, size % 2 == 1, report, field, sizeof(field), &err) == 0) {
+    if (report_check(jobs[pick].suite, kernels, params, size % 2 == 1, report, field, sizeof(field), &err) ==
+        0) {
         json_t *got = json_object_get(report, "kernels");
         if (json_array_size(got) != json_array_size(kernels))
             abort();
