@@ -101,9 +101,11 @@ TESTS      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC)) \
 WORKER     = $(BUILD)/bin/ppbench-worker
 SERVER     = $(if $(SERVER_SRC),$(BUILD)/bin/ppbenchd)
 CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
-# ppbenchd links the suite table and its checks (kernels/suite.c, suites.c; lattice.c for the lattice rule),
-# the same code the worker checks a job with; the drivers are weak references there (NULL).
-SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c lib/babelstream.c kernels/lattice.c kernels/suite.c kernels/suites.c kernels/divergence.c) $(BUILD)/obj/schema.o \
+# ppbenchd links the suite table and its checks (kernels/suite.c, suites.c; lattice.c for the lattice rule) and
+# the suites' byte and flop models (kernels/<suite>/model.c), the same code the worker checks a job with and
+# states its models by; the drivers are weak references there (NULL).
+SUITE_TABLE_SRC = kernels/lattice.c kernels/suite.c kernels/suites.c $(wildcard kernels/*/model.c)
+SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c lib/babelstream.c $(SUITE_TABLE_SRC) kernels/divergence.c) $(BUILD)/obj/schema.o \
              $(BUILD)/obj/openapi.o
 
 ifneq ($(NVCC),)
@@ -116,7 +118,7 @@ ifneq ($(OFFLOAD_CLANG),)
 OMPT_TARGET += $(OMPT_CLANG_SO)
 endif
 
-.PHONY: all test test-builds check run run-standalone install clean deps test-deps format bench-gpu bench-server fuzz FORCE
+.PHONY: all test test-builds check run run-standalone install deb clean deps test-deps format bench-gpu bench-server fuzz FORCE
 all: $(WORKER) $(SERVER) $(CLI) $(TESTS) $(CUDA_TARGET) $(OMPT_TARGET)
 ifeq ($(NVCC),)
 	@echo "note: nvcc not found: the cuda backend was not built (install the CUDA toolkit or set NVCC=...)"
@@ -229,7 +231,7 @@ $(BUILD)/bin/ppbenchd: $(SERVER_OBJ)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(SERVER_LDLIBS)
 
-$(BUILD)/bin/ppbench: $(call obj,$(CLI_SRC) lib/error.c kernels/suite.c kernels/suites.c kernels/lattice.c)
+$(BUILD)/bin/ppbench: $(call obj,$(CLI_SRC) lib/error.c $(SUITE_TABLE_SRC))
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(CLI_LDLIBS)
 
@@ -354,6 +356,11 @@ endif
 ifneq ($(OMPT_TARGET),)
 	install -m 755 $(OMPT_TARGET) $(DESTDIR)$(PREFIX)/lib/ppbench/
 endif
+
+# Debian packages of this build into $(BUILD)/deb (scripts/deb.sh: its table of packages; deploy/README.md
+# installs them on the nodes; tests/service/deb.sh checks them).
+deb: all
+	@BUILD=$(BUILD) scripts/deb.sh
 
 bench-gpu: all
 	bench/gpu/stream.sh

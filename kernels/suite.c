@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -444,8 +445,9 @@ static json_t *param_json(const struct suite_param *p)
                                         [SUITE_ENUM] = "enum",
                                         [SUITE_LATTICE] = "string",
                                         [SUITE_NUMBER] = "number"};
-    json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b}", "name", p->name, "type", types[p->type], "description",
-                          p->description, "optional", p->optional, "key", p->key);
+    json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b, s:b}", "name", p->name, "type", types[p->type],
+                          "description", p->description, "optional", p->optional, "key", p->key, "variant",
+                          p->variant);
 
     if (p->type == SUITE_ENUM) {
         json_t *c = json_array();
@@ -529,6 +531,95 @@ int suite_problem_key(const struct suite *s, const json_t *problem, char *out, s
         return -1;
     }
     return 0;
+}
+
+int suite_models_of(const struct suite *s, const json_t *problem, struct suite_model out[SUITE_MAX_KERNELS],
+                    struct suite_error *e)
+{
+    if (!s->model)
+        return fail(e, "invalid_value", "problem", "suite %s has no byte and flop models", s->name);
+    memset(out, 0, SUITE_MAX_KERNELS * sizeof(*out));
+    return s->model(problem, out, e);
+}
+
+int suite_problem_int(const json_t *problem, const char *name, long long min, long long max, long long *out,
+                      struct suite_error *e)
+{
+    const json_t *v = json_object_get(problem, name);
+    char field[64];
+
+    snprintf(field, sizeof(field), "problem.%s", name);
+    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
+        return fail(e, "invalid_value", field, "%s must be an integer from %lld to %lld", field, min, max);
+    *out = json_integer_value(v);
+    return 0;
+}
+
+int suite_problem_precision(const json_t *problem, enum pp_precision *out, struct suite_error *e)
+{
+    const char *p = json_string_value(json_object_get(problem, "precision"));
+
+    if (!p || (strcmp(p, "fp32") && strcmp(p, "fp64")))
+        return fail(e, "invalid_value", "problem.precision", "problem.precision must be fp32 or fp64");
+    *out = strcmp(p, "fp32") ? PP_FP64 : PP_FP32;
+    return 0;
+}
+
+int suite_problem_lattice(const json_t *problem, unsigned dims[4], struct suite_error *e)
+{
+    const json_t *v = json_object_get(problem, "lattice");
+    struct pp_error err;
+
+    if (json_array_size(v) != 4)
+        return fail(e, "invalid_value", "problem.lattice", "problem.lattice must be an array of 4 extents");
+    for (size_t mu = 0; mu < 4; mu++) {
+        const json_t *d = json_array_get(v, mu);
+        if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > UINT32_MAX)
+            return fail(e, "invalid_value", "problem.lattice",
+                        "problem.lattice[%zu] must be a positive integer", mu);
+        dims[mu] = (unsigned)json_integer_value(d);
+    }
+    if (lattice_check_extents(dims, &err))
+        return fail(e, "invalid_value", "problem.lattice", "problem.lattice: %s", err.msg);
+    return 0;
+}
+
+int suite_problem_size(const json_t *problem, long long want, const char *from, struct suite_error *e)
+{
+    const json_t *v = json_object_get(problem, "size");
+
+    if (!json_is_integer(v) || json_integer_value(v) != want)
+        return fail(e, "invalid_value", "problem.size", "problem.size must be %lld, what %s gives", want,
+                    from);
+    return 0;
+}
+
+int suite_variant_name(const struct suite *s, const json_t *variant, char *out, size_t size,
+                       struct suite_error *e)
+{
+    size_t used = 0;
+
+    for (size_t i = 0; i < s->nparams; i++) {
+        const struct suite_param *p = &s->params[i];
+        const json_t *v = json_object_get(variant, p->name);
+        const char *value = json_string_value(v);
+        size_t c = 0;
+
+        if (!p->variant || !v)
+            continue;
+        while (value && p->choices[c] && strcmp(p->choices[c], value))
+            c++;
+        if (!value || !p->choices[c]) {
+            e->code = "invalid_value";
+            snprintf(e->field, sizeof(e->field), "variant.%s", p->name);
+            snprintf(e->msg, sizeof(e->msg), "variant.%s must be one of the parameter's choices", p->name);
+            return -1;
+        }
+        used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s%s", used ? "/" : "", value);
+    }
+    if (!used)
+        used = (size_t)snprintf(out, size, "default");
+    return used < size ? 0 : -1; /* the table's choices are short: SUITE_VARIANT_MAX holds them */
 }
 
 json_t *suite_catalog_json(void)

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "kernels/backend.h"
 #include "lib/error.h"
 #include "lib/stats.h"
 
@@ -55,6 +56,10 @@ struct suite_param {
      * the timing rule, the lattice's shape, ...), so results that differ in it are other problems, never
      * compared (suite_problem_key). Precision and size are always in the key. */
     bool key;
+    /* Names the code that ran: an enum whose value, as the report's variant document holds it, is part of the
+     * result's variant name (suite_variant_name). Launch shapes and figures derived from the size (work-group
+     * sizes, threads, a dot's blocks and chain) are kept in the document, never in the name. */
+    bool variant;
     const char *description;
     double fmin, fmax, fdef; /* number: range and default */
 };
@@ -64,6 +69,14 @@ struct suite_param {
 #define SUITE_VALUE_MAX   64 /* longest string value, NUL included */
 
 struct suite_driver; /* kernels/suite_driver.h: the worker's part */
+struct suite_error;
+
+/* A kernel's models per application, as its report states them: bytes (the paper's byte model),
+ * bytes_compulsory (each input read once, each output written once: what bounds the architectural efficiency)
+ * and flops. */
+struct suite_model {
+    double bytes, bytes_compulsory, flops;
+};
 
 /* A figure of merit, as every reader of results (the CLI's tables, the dashboard's charts) derives it from a
  * stored result's fields, so that a suite with a figure of its own needs no code outside its row. */
@@ -93,6 +106,13 @@ struct suite {
      * is meant to sit in cache, as HACC's leaves do: neither applies) */
     const char *bound;
     const struct suite_driver *driver; /* the worker's; NULL where the drivers are not linked (ppbenchd) */
+    /* The byte and flop models of every kernel (out[k] for kernels[k]) for the problem a report describes
+     * (its "problem" document, borrowed: what ran, resolved on the device), from the suite's
+     * kernels/<suite>/model.c, the one definition the driver uses too. Pure and linked everywhere (ppbenchd
+     * holds every report to it: server/api/report_check.c). -1 when the problem lacks a quantity the models
+     * need, holds one out of the suite's range, or its size is not what those quantities give (e names the
+     * field: "problem.lattice"). */
+    int (*model)(const json_t *problem, struct suite_model *out, struct suite_error *e);
 };
 
 /* One value per parameter of the suite, in the order of suite->params. */
@@ -174,9 +194,34 @@ bool suite_kernel_on(const struct suite_values *v, const char *kernel);
 int suite_problem_key(const struct suite *s, const json_t *problem, char *out, size_t size,
                       struct suite_error *e) PP_WUR;
 
+/* The variant name of a run (docs/METHODOLOGY.md, "Code divergence"): the values that the report's variant
+ * document (variant, borrowed; NULL: none) holds under the suite's parameters marked variant, in table order,
+ * joined by '/' ("3lp-1/k", "soa", "native"); "default" when it holds none (a model with one code for the
+ * suite). Results, PP's variant policies and line sets are keyed by it. -1 when such a value is not one of
+ * the parameter's choices (e names "variant.<parameter>"). */
+#define SUITE_VARIANT_MAX 64
+int suite_variant_name(const struct suite *s, const json_t *variant, char *out, size_t size,
+                       struct suite_error *e) PP_WUR;
+
 /* One value as the key writes it (a job's "4x4x4x8" and a problem's [4, 4, 4, 8] alike); -1 when it has none
  * of those forms or does not fit out. */
 int suite_key_value(const json_t *v, char *out, size_t size) PP_WUR;
+
+/* s's models of every kernel for problem into out[0 .. suite_nkernels(s)) (s->model,
+ * kernels/<suite>/model.c); -1 naming the field when the problem does not give them, or the suite has no
+ * models. */
+int suite_models_of(const struct suite *s, const json_t *problem, struct suite_model out[SUITE_MAX_KERNELS],
+                    struct suite_error *e) PP_WUR;
+
+/* What a suite's model hook reads of a report's problem (borrowed), each -1 naming "problem.<name>" when the
+ * value is absent or out of range: an integer in [min, max]; the precision ("fp32", "fp64"); a lattice (four
+ * integers, kernels/lattice.h's extent rule); and whether problem.size is want, the size the other values
+ * give (what of them gives it named in from: "its lattice"). */
+int suite_problem_int(const json_t *problem, const char *name, long long min, long long max, long long *out,
+                      struct suite_error *e) PP_WUR;
+int suite_problem_precision(const json_t *problem, enum pp_precision *out, struct suite_error *e) PP_WUR;
+int suite_problem_lattice(const json_t *problem, unsigned dims[4], struct suite_error *e) PP_WUR;
+int suite_problem_size(const json_t *problem, long long want, const char *from, struct suite_error *e) PP_WUR;
 
 /* The programming models a job may name (kernels/suites.c: every model the project has, built here or not).
  */

@@ -5,15 +5,21 @@
  * and the dashboard. Adding a suite adds a row here (and kernels/<suite>/); nothing in server/, cli/ or web/.
  *
  * Constant data; any thread. Each row's driver (kernels/<suite>/suite.c) is a weak reference: ppbenchd links
- * this file without the drivers, and sees NULL there.
+ * this file without the drivers, and sees NULL there. Each row's model hook (kernels/<suite>/model.c, pure)
+ * is linked everywhere: the driver states those models in its report and ppbenchd holds the report to them.
  */
 #include "kernels/suite.h"
 
 #include "kernels/cg/cg.h"
+#include "kernels/cg/model.h"
 #include "kernels/hacc/hacc.h"
+#include "kernels/hacc/model.h"
 #include "kernels/lattice.h"
+#include "kernels/staggered/model.h"
+#include "kernels/stream/model.h"
 #include "kernels/stream/stream.h"
 #include "kernels/suite_driver.h"
+#include "kernels/wilson/model.h"
 #include "kernels/wilson/wilson.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -40,19 +46,21 @@ static const char *const precisions[] = {"fp64", "fp32", NULL};
     {                                                                                                        \
         .name = n, .type = SUITE_ENUM, .choices = list, .def = d, .description = text, __VA_ARGS__           \
     }
-#define CHOICE_OPT(n, list, text)                                                                            \
+#define CHOICE_OPT(n, list, text, ...)                                                                       \
     {                                                                                                        \
-        .name = n, .type = SUITE_ENUM, .choices = list, .optional = true, .description = text                \
+        .name = n, .type = SUITE_ENUM, .choices = list, .optional = true, .description = text, __VA_ARGS__   \
     }
 /* KEY as the last argument: the parameter is part of the problem key (kernels/suite.h); precision and the
  * lattice always are. */
 #define KEY          .key = true
+/* VARIANT as the last argument: the parameter's value names the code that ran (kernels/suite.h). */
+#define VARIANT .variant = true
 #define PRECISION(d) CHOICE("precision", precisions, d, "element type", KEY)
 /* An optional choice that not every model offers: models lists, per choice, the models that have it. */
-#define CHOICE_OPT_MODELS(n, list, models, text)                                                             \
+#define CHOICE_OPT_MODELS(n, list, models, text, ...)                                                        \
     {                                                                                                        \
         .name = n, .type = SUITE_ENUM, .choices = list, .choice_models = models, .optional = true,           \
-        .description = text                                                                                  \
+        .description = text, __VA_ARGS__                                                                     \
     }
 #define GPU_MODELS "opencl,cuda"
 #define LATTICE                                                                                              \
@@ -86,7 +94,7 @@ static const char *const stores[] = {"temporal", "streaming", NULL};
 static const char *const stores_models[] = {"openmp", "openmp"};
 static const struct suite_param stream_params[] = {
     INTEGER_OPT(
-        "arraysize", 1, 1LL << 40,
+        "arraysize", 1, STREAM_MAX_N,
         "elements per array (absent: 2^25, on a CPU whose last-level cache is known doubled until each "
         "array is at least 4x that cache)"),
     INTEGER("numtimes", 2, 100000, STREAM_DEFAULT_NUMTIMES, "iterations per kernel; the first is warm-up",
@@ -96,7 +104,8 @@ static const struct suite_param stream_params[] = {
                       "openmp: how the kernels store the array they write: temporal (through the caches, as "
                       "gcc compiles STREAM's loops) or streaming (non-temporal stores, no read for "
                       "ownership); absent: streaming when the three arrays exceed the last-level cache (256 "
-                      "MiB where it is unknown)"),
+                      "MiB where it is unknown)",
+                      VARIANT),
 };
 
 /* ---- wilson (paper 000) ---- */
@@ -112,7 +121,7 @@ static const struct suite_param wilson_params[] = {
         "layout", layouts, 0,
         "data layout: aos (site-major), soa (structure of arrays over sites) or aosoa (soa within blocks of "
         "32 sites)",
-        .choice_models = layout_models),
+        .choice_models = layout_models, VARIANT),
     PRECISION(1),
     INTEGER("numtimes", 2, 100000, WILSON_DEFAULT_NUMTIMES, "timed samples; the first is warm-up", KEY),
     INTEGER("iterations", 1, WILSON_MAX_ITERATIONS, WILSON_DEFAULT_ITERATIONS,
@@ -141,8 +150,9 @@ static const struct suite_param staggered_params[] = {
     CHOICE_OPT_MODELS(
         "strategy", strategies, strategy_models,
         "parallel strategy (paper 001: the work-item strategies on opencl and cuda, site and simd "
-        "on openmp; absent: 3lp-1 on GPUs, site on CPUs)"),
-    CHOICE_OPT("order", orders, "work-item order: k-, i- or l-major (absent: the strategy's default)"),
+        "on openmp; absent: 3lp-1 on GPUs, site on CPUs)",
+        VARIANT),
+    CHOICE_OPT("order", orders, "work-item order: k-, i- or l-major (absent: the strategy's default)", VARIANT),
     /* the device's limit is the worker's to judge */
     INTEGER_OPT("work_group", 0, 1 << 20,
                 "work-group size (0 or absent: the largest of 768, 384, 192, 96 the strategy allows)"),
@@ -175,6 +185,7 @@ static const struct suite_param cg_params[] = {
      .type = SUITE_ENUM,
      .choices = spmv_variants,
      .choice_models = spmv_models,
+     .variant = true,
      .description = "SPMV: ppbench's kernel (native) or the vendor library's (cusparse, CUDA only)"},
     INTEGER_OPT("rows_per_group", 1, 1024,
                 "SPMV rows per work-group, a power of two (the paper's rows per team; absent: the model's)"),
@@ -203,7 +214,8 @@ static const struct suite_param hacc_params[] = {
         "variant", hacc_variants, hacc_variant_models,
         "exchange between the half-warps (paper 003 Sec. 5.3: select, memory-32, memory-object, "
         "broadcast; OpenMP: scalar, simd; omp-target: broadcast, scalar, simd; absent: select on cuda, "
-        "memory-object on opencl GPUs, broadcast on opencl CPUs, simd on openmp and omp-target)"),
+        "memory-object on opencl GPUs, broadcast on opencl CPUs, simd on openmp and omp-target)",
+        VARIANT),
 };
 
 extern const struct suite_driver stream_driver __attribute__((weak));
@@ -214,15 +226,16 @@ extern const struct suite_driver hacc_driver __attribute__((weak));
 
 static const struct suite suites[] = {
     {"stream", "STREAM (BabelStream, paper 004)", stream_kernels, stream_params, COUNT(stream_params),
-     &bandwidth, "elements", "min", "memory", &stream_driver},
+     &bandwidth, "elements", "min", "memory", &stream_driver, stream_model_problem},
     {"wilson", "Wilson Dslash (paper 000)", dslash_kernels, wilson_params, COUNT(wilson_params), &gflops,
-     "lattice sites", "min", "memory", &wilson_driver},
+     "lattice sites", "min", "memory", &wilson_driver, wilson_model_problem},
     {"staggered", "MILC staggered Dslash (paper 001)", dslash_kernels, staggered_params,
-     COUNT(staggered_params), &gflops, "lattice sites", "mean", "memory", &staggered_driver},
+     COUNT(staggered_params), &gflops, "lattice sites", "mean", "memory", &staggered_driver,
+     staggered_model_problem},
     {"cg", "CG solve (Kokkos SYCL, paper 002)", cg_kernels, cg_params, COUNT(cg_params), &bandwidth, "rows",
-     "min", "memory", &cg_driver},
+     "min", "memory", &cg_driver, cg_model_problem},
     {"hacc", "HACC short-range pair kernels (CRK-HACC, paper 003)", hacc_kernels, hacc_params,
-     COUNT(hacc_params), &interactions, "interactions", "min", "compute", &hacc_driver},
+     COUNT(hacc_params), &interactions, "interactions", "min", "compute", &hacc_driver, hacc_model_problem},
 };
 
 _Static_assert(COUNT(stream_params) <= SUITE_MAX_PARAMS && COUNT(wilson_params) <= SUITE_MAX_PARAMS &&

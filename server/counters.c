@@ -19,6 +19,7 @@ atomic_ulong counters_lat_sum_us[COUNTERS_MAX_ROUTES + 1];
 atomic_ulong counters_job_bucket[2][COUNTERS_NJOB];
 atomic_ulong counters_job_sum_ms[2];
 atomic_ulong counters_db_errors;
+atomic_ulong counters_db_cancelled_n[COUNTERS_NCANCEL];
 atomic_long counters_max_series = 10000;
 
 static size_t bucket(const double *bounds, size_t n, double v)
@@ -49,6 +50,11 @@ void counters_http(size_t route, int status, double seconds)
 void counters_db_error(void)
 {
     atomic_fetch_add_explicit(&counters_db_errors, 1, memory_order_relaxed);
+}
+
+void counters_db_cancelled(enum counters_cancel why)
+{
+    atomic_fetch_add_explicit(&counters_db_cancelled_n[why], 1, memory_order_relaxed);
 }
 
 void counters_job_finished(const char *state, double seconds)

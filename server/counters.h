@@ -28,6 +28,10 @@ extern atomic_long counters_max_series;
  * status and its time in seconds. */
 void counters_http(size_t route, int status, double seconds);
 void counters_db_error(void); /* a statement failed (server/db.c) */
+/* A statement given up before its answer (server/db.c): its client left, or the server stops. */
+enum counters_cancel { COUNTERS_CANCEL_CLIENT_LEFT, COUNTERS_CANCEL_STOPPING, COUNTERS_NCANCEL };
+extern atomic_ulong counters_db_cancelled_n[COUNTERS_NCANCEL];
+void counters_db_cancelled(enum counters_cancel why);
 /* A job ended with a worker's result: "succeeded" or "failed", seconds since its claim. */
 void counters_job_finished(const char *state, double seconds);
 void counters_configure(long max_series); /* at most this many series per per-platform family */

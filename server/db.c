@@ -15,6 +15,16 @@
  * once; a read that broke on a connection it reused (it may have died idle) is run once more on a new one.
  * db_query_after runs a lock and then a statement in one transaction, so that the statement's snapshot is
  * taken after the lock (the claim's host lock, server/api/worker.c).
+ *
+ * Nobody waits for an answer no one will read (issue 26): a P3 export ran on in PostgreSQL 22 minutes after
+ * its client left, and SIGTERM waited minutes for such statements. So while a statement of an HTTP request
+ * waits, the wait also watches the request's client socket (db_request_begin, set by server/http/http.c):
+ * when the client hangs up, or when the server stops (db_stop, set by main.c before the HTTP daemon stops),
+ * the call gives up at once and closes its connection. Closing is the cancel: every connection runs with
+ * client_connection_check_interval (PostgreSQL 14 and later), so its backend finds the connection gone
+ * within CHECK_MS and abandons the statement, without a blocking PQcancel that a stuck postmaster would
+ * never answer. The statement deadline of a request is its route's (struct route's timeout_s), never
+ * shorter than db_timeout_s.
  */
 #include "server/db.h"
 
@@ -33,6 +43,7 @@
 #define MAX_STATEMENTS 128
 #define DB_MARGIN_S    2.0 /* past statement_timeout: a live server has said "canceled" by then */
 #define DB_PROBE_S     2.0 /* the watch's and the readiness probe's deadline */
+#define CHECK_MS       250 /* client_connection_check_interval: how soon a backend sees us gone */
 
 struct thread_conn {
     PGconn *conn;
@@ -41,9 +52,18 @@ struct thread_conn {
     long timeout_s; /* the statement_timeout set on conn */
 };
 
+/* The HTTP request this thread serves (db_request_begin): its client's socket, -1 for none. */
+struct client {
+    int fd;
+    long timeout_s; /* its route's statement deadline, 0: db_timeout_s */
+    bool left;      /* it hung up while a statement waited: every later call fails at once */
+};
+
 static char *conninfo;
 static atomic_long timeout_s = 10;  /* db_configure */
 static atomic_bool stuck;           /* the watch got no answer within DB_PROBE_S */
+static atomic_bool stopping;        /* db_stop: the server stops, nothing waits any more */
+static _Thread_local struct client client = {.fd = -1};
 static _Thread_local bool watching; /* this thread is the watch: it alone asks a stuck database */
 static pthread_key_t conn_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -73,6 +93,34 @@ void db_init(const char *info)
 void db_configure(long statement_timeout_s)
 {
     atomic_store(&timeout_s, statement_timeout_s);
+}
+
+void db_stop(void)
+{
+    atomic_store(&stopping, true);
+}
+
+void db_request_begin(int client_fd, long route_timeout_s)
+{
+    client = (struct client){.fd = client_fd, .timeout_s = route_timeout_s};
+}
+
+void db_request_end(void)
+{
+    client = (struct client){.fd = -1};
+}
+
+bool db_client_left(void)
+{
+    return client.left;
+}
+
+/* The statement deadline of this thread's calls: its request's route's, never below db_timeout_s. */
+static long statement_s(void)
+{
+    long global = atomic_load(&timeout_s);
+
+    return client.timeout_s > global ? client.timeout_s : global;
 }
 
 static void set_error(struct db_error *err, PGconn *conn, const PGresult *res, const char *what)
@@ -113,13 +161,27 @@ static void timed_out(struct db_error *err, const char *what, double seconds)
         pp_error_set(&err->e, "%s: no answer from the database within %.0f s", what, seconds);
 }
 
+/* The call gives up for a reason other than its deadline: the client left, the server stops. */
+static bool abandoned(struct db_error *err)
+{
+    if (!client.left && !atomic_load(&stopping))
+        return false;
+    memset(err, 0, sizeof(*err));
+    err->unavailable = err->abandoned = true;
+    pp_error_set(&err->e, "%s", client.left ? "the client left" : "the server is stopping");
+    return true;
+}
+
 /* Wait until c's socket is ready for events, at most until deadline (and, but for the watch, no longer than
- * the database is not stuck): 0, or -1 with err filled. */
+ * the database is not stuck, the request's client is there and the server does not stop): 0, or -1 with err
+ * filled. */
 static int wait_socket(PGconn *c, short events, double deadline, double seconds, struct db_error *err)
 {
-    struct pollfd p = {.fd = PQsocket(c), .events = events};
+    /* POLLRDHUP: the client closed its end (curl killed, a browser tab closed); an HTTP client sends nothing
+     * more in the middle of its request but its next one, which is POLLIN, not a hang-up. */
+    struct pollfd p[2] = {{.fd = PQsocket(c), .events = events}, {.fd = client.fd, .events = POLLRDHUP}};
 
-    if (p.fd < 0) {
+    if (p[0].fd < 0) {
         set_error(err, c, NULL, "socket");
         return -1;
     }
@@ -131,8 +193,21 @@ static int wait_socket(PGconn *c, short events, double deadline, double seconds,
             timed_out(err, "wait", seconds);
             return -1;
         }
-        if ((n = poll(&p, 1, left < 0.1 ? (int)(left * 1000) + 1 : 100)) > 0)
-            return 0;
+        if (abandoned(err)) {
+            if (!client.left) /* counted once, when seen */
+                counters_db_cancelled(COUNTERS_CANCEL_STOPPING);
+            return -1;
+        }
+        if ((n = poll(p, client.fd >= 0 ? 2 : 1, left < 0.1 ? (int)(left * 1000) + 1 : 100)) > 0) {
+            if (p[1].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
+                client.left = true;
+                counters_db_cancelled(COUNTERS_CANCEL_CLIENT_LEFT);
+                p[1].revents = 0;
+                continue;
+            }
+            if (p[0].revents)
+                return 0;
+        }
         if (n < 0 && errno != EINTR) {
             set_error(err, c, NULL, "poll");
             return -1;
@@ -217,8 +292,8 @@ static PGresult *exec_sent(struct thread_conn *tc, int sent, double deadline, do
 static struct thread_conn *thread_conn(double deadline, double seconds, struct db_error *err, bool *fresh)
 {
     struct thread_conn *tc = pthread_getspecific(conn_key);
-    long want = atomic_load(&timeout_s);
-    char set[64];
+    long want = statement_s();
+    char set[96];
 
     if (!tc) {
         tc = calloc(1, sizeof(*tc));
@@ -240,9 +315,11 @@ static struct thread_conn *thread_conn(double deadline, double seconds, struct d
             return NULL;
         PQsetnonblocking(tc->conn, 1);
     }
-    if (tc->timeout_s != want) { /* a new connection, or db_timeout_s reloaded */
+    if (tc->timeout_s != want) { /* a new connection, another route's deadline, or db_timeout_s reloaded */
         PGresult *res;
-        snprintf(set, sizeof(set), "SET statement_timeout = %ld", want * 1000);
+        /* both in one round trip: the deadline, and how soon the backend sees this connection closed */
+        snprintf(set, sizeof(set), "SET statement_timeout = %ld; SET client_connection_check_interval = %d",
+                 want * 1000, CHECK_MS);
         if (!(res = exec_sent(tc, PQsendQuery(tc->conn, set), deadline, seconds, err)))
             return NULL;
         PQclear(res);
@@ -263,10 +340,13 @@ static bool read_only(const char *sql)
 static PGresult *query_once(const char *sql, int nparams, const char *const *params, double seconds,
                             bool *fresh, struct db_error *err);
 
-/* While the database is stuck, a call fails at once (but the watch's). 0, or -1 with err filled. */
+/* While the database is stuck, a call fails at once (but the watch's), and so does one for a client that
+ * left or while the server stops. 0, or -1 with err filled. */
 static int gate(struct db_error *err)
 {
     memset(err, 0, sizeof(*err));
+    if (abandoned(err))
+        return -1;
     if (watching || !atomic_load(&stuck))
         return 0;
     err->unavailable = err->timed_out = true;
@@ -285,7 +365,7 @@ static PGresult *query(const char *sql, int nparams, const char *const *params, 
     res = query_once(sql, nparams, params, seconds, &fresh, err);
     if (!res && err->unavailable) {
         db_thread_close();
-        if (!fresh && !err->timed_out && read_only(sql)) {
+        if (!fresh && !err->timed_out && !err->abandoned && read_only(sql)) {
             log_debug("database connection lost: %s; retrying the read on a new connection", err->e.msg);
             res = query_once(sql, nparams, params, seconds, &fresh, err);
             if (!res && err->unavailable)
@@ -301,7 +381,7 @@ static PGresult *query(const char *sql, int nparams, const char *const *params, 
  * a new one, unless it got no answer. */
 PGresult *db_query(const char *sql, int nparams, const char *const *params, struct db_error *err)
 {
-    return query(sql, nparams, params, (double)atomic_load(&timeout_s) + DB_MARGIN_S, err);
+    return query(sql, nparams, params, (double)statement_s() + DB_MARGIN_S, err);
 }
 
 PGresult *db_query_probe(const char *sql, int nparams, const char *const *params, struct db_error *err)
@@ -386,7 +466,7 @@ PGresult *db_query_after(const char *first_sql, int nfirst, const char *const *f
                          int nparams, const char *const *params, struct db_error *err)
 {
     bool fresh = false;
-    double seconds = (double)atomic_load(&timeout_s) + DB_MARGIN_S, deadline = clock_now() + seconds;
+    double seconds = (double)statement_s() + DB_MARGIN_S, deadline = clock_now() + seconds;
     struct thread_conn *tc = NULL;
     PGresult *res = NULL, *first;
 

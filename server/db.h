@@ -18,6 +18,7 @@ struct db_error {
     char sqlstate[6];  /* "23505" etc., "" when none */
     bool unavailable;  /* the database could not be reached: answer 503 */
     bool timed_out;    /* it gave no answer by the deadline, or is stuck (unavailable too) */
+    bool abandoned;    /* given up: the request's client left, or the server stops (unavailable too) */
 };
 
 struct db_watch;
@@ -29,6 +30,19 @@ void db_init(const char *conninfo);
  * waits for an answer (2 s more). Any thread, any time (SIGHUP); a connection takes a new value at its next
  * statement. */
 void db_configure(long statement_timeout_s);
+
+/* The HTTP request this thread now serves (server/http/http.c, around its handler): its client's socket,
+ * watched for a hang-up while a statement waits (-1: none), and its route's statement deadline in seconds
+ * (0: db_timeout_s; never below it). A statement whose client hangs up is given up and its connection
+ * closed, which ends it in PostgreSQL too; later calls of the request fail at once. db_request_end after. */
+void db_request_begin(int client_fd, long route_timeout_s);
+void db_request_end(void);
+/* The client of this thread's request hung up while a statement waited. */
+bool db_client_left(void);
+
+/* The server stops (main.c, before the HTTP daemon): every waiting statement is given up at once, its
+ * connection closed (which ends it in PostgreSQL), and every later call fails at once. Any thread. */
+void db_stop(void);
 
 /* A new connection of its own (LISTEN, migrations; blocking, no statement_timeout), made within the deadline,
  * or NULL. The caller PQfinish()es it. */

@@ -474,6 +474,7 @@ int main(int argc, char **argv)
 out:
     supervise_stop(sup); /* workers finish or release their jobs while the API still answers */
     slurm_stop(slurm);
+    db_stop(); /* what still runs is cancelled, not awaited: an export could hold a thread for its deadline */
     http_stop(http);
     notify_stop(notifier);
     alerts_stop(alerts);

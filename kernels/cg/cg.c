@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/cg/model.h"
 #include "kernels/cpucache.h"
 #include "lib/clock.h"
 
@@ -104,54 +105,6 @@ void cg_params_default(struct cg_params *p)
     p->iterations = CG_DEFAULT_ITERATIONS;
     p->prec = PP_FP64;
     p->kernels = CG_ALL_KERNELS;
-}
-
-/*
- * Compulsory traffic per application (docs/METHODOLOGY.md): what a kernel must move at least, each array it
- * reads once and each array it writes once, in the working precision beta:
- *   spmv  row offsets (rows + 1) x 4, column indices nnz x 4, values nnz x beta, x once (rows x beta), y once
- *         (rows x beta): x is gathered once per entry, but every element is needed once and the rest is
- *         cache reuse; the public cgsolve code counts x once per entry instead.
- *   axpby x, y read, z written: 3 rows beta; dot x, y read: 2 rows beta.
- *   cg    one iteration's six calls, each counted as above: spmv, dot(r, r) reading r once (rows beta),
- * dot(Ap, p) (2 rows beta) and three axpby (9 rows beta): spmv + 12 rows beta. Flops: spmv 2 nnz, dot 2 rows,
- * axpby 3 rows; cg 2 nnz + 2 x 2 rows + 3 x 3 rows.
- */
-double cg_kernel_bytes(enum cg_kernel k, size_t rows, size_t nnz, enum pp_precision prec)
-{
-    const double b = (double)pp_precision_bytes(prec), r = (double)rows, z = (double)nnz;
-    const double spmv = 4.0 * (r + 1) + z * (4.0 + b) + 2.0 * r * b;
-
-    switch (k) {
-    case CG_AXPBY:
-        return 3.0 * r * b;
-    case CG_DOT:
-        return 2.0 * r * b;
-    case CG_SPMV:
-        return spmv;
-    case CG_SOLVE:
-        return spmv + 12.0 * r * b;
-    default:
-        return 0.0;
-    }
-}
-
-double cg_kernel_flops(enum cg_kernel k, size_t rows, size_t nnz)
-{
-    const double r = (double)rows, z = (double)nnz;
-
-    switch (k) {
-    case CG_AXPBY:
-        return 3.0 * r;
-    case CG_DOT:
-        return 2.0 * r;
-    case CG_SPMV:
-        return 2.0 * z;
-    case CG_SOLVE:
-        return 2.0 * z + 13.0 * r;
-    default:
-        return 0.0;
-    }
 }
 
 double cg_working_set(unsigned n, enum pp_precision prec)
@@ -638,15 +591,17 @@ int cg_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct cg_param
     res->nnz = (size_t)cg_nnz(p->n);
     for (unsigned k = 0; k < CG_NKERNELS; k++) {
         struct suite_kernel *kr;
+        struct suite_model m;
 
         if (!(p->kernels & (1u << k)))
             continue;
         res->which[res->nkernels] = (enum cg_kernel)k;
         kr = &res->kernels[res->nkernels++];
         kr->name = kernel_names[k];
-        kr->bytes = cg_kernel_bytes((enum cg_kernel)k, res->rows, res->nnz, p->prec);
-        kr->bytes_compulsory = kr->bytes; /* the suite's model is the compulsory traffic */
-        kr->flops = cg_kernel_flops((enum cg_kernel)k, res->rows, res->nnz);
+        cg_model((enum cg_kernel)k, p->n, p->prec, &m);
+        kr->bytes = m.bytes;
+        kr->bytes_compulsory = m.bytes_compulsory;
+        kr->flops = m.flops;
         progress.total += p->numtimes;
     }
     if (!(res->residual = calloc(p->iterations + 1, sizeof(double))) ||

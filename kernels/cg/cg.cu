@@ -30,7 +30,9 @@ namespace
 #define SPMV_ITEMS_DEFAULT 8  /* a row's 27 entries in four rounds of eight contiguous loads */
 #define VECTOR_BLOCK       256
 
-/* ---- cuSPARSE, loaded on demand ---- */
+#if PP_VARIANT_REGION(CUSPARSE)
+/* ---- cuSPARSE, loaded on demand ----
+ * The SPMV variants, native and cusparse, are variant regions (kernels/backend.h): both are built, one runs. */
 
 struct cusparse_api {
     bool tried, ok;
@@ -81,6 +83,7 @@ bool cusparse_load(void)
     sp.ok = true;
     return true;
 }
+#endif
 
 /* ---- state ---- */
 
@@ -120,10 +123,12 @@ int state(struct pp_ctx *ctx, cuda_cg **out, struct pp_error *err)
     return *out ? 0 : pp_error_set(err, "cg: no matrix allocated (alloc first)");
 }
 
+#if PP_VARIANT_REGION(CUSPARSE)
 int sparse_check(cusparseStatus_t st, struct pp_error *err, const char *what)
 {
     return st == CUSPARSE_STATUS_SUCCESS ? 0 : pp_error_set(err, "%s: cusparse status %d", what, (int)st);
 }
+#endif
 
 int finish(const char *what, struct pp_error *err)
 {
@@ -187,6 +192,7 @@ __global__ void __launch_bounds__(VECTOR_BLOCK) dot_kernel(const T *x, const T *
         partials[blockIdx.x] = sum;
 }
 
+#if PP_VARIANT_REGION(NATIVE)
 /* y = A x: ITEMS lanes per row, blockDim.x / ITEMS rows per block; no early return (the shuffles need every
  * lane of the warp). */
 template <typename T, unsigned ITEMS>
@@ -236,6 +242,7 @@ template <typename T> void spmv_native(const cuda_cg *s, const void *x, void *y)
         return spmv_launch<T, 32>(s, x, y);
     }
 }
+#endif
 
 unsigned grid_of(size_t n, unsigned block)
 {
@@ -251,6 +258,7 @@ void cg_release(struct pp_ctx *ctx)
     if (!s)
         return;
     /* errors ignored: after a sticky fault every call fails, and the process ends soon after */
+#if PP_VARIANT_REGION(CUSPARSE)
     if (s->handle) {
         for (int v = 0; v < PP_CG_NVECTORS; v++)
             if (s->dn[v])
@@ -259,6 +267,7 @@ void cg_release(struct pp_ctx *ctx)
             sp.destroy_spmat(s->mat);
         sp.destroy(s->handle);
     }
+#endif
     (void)cudaFree(s->buffer);
     (void)cudaFree(s->row_ptr);
     (void)cudaFree(s->col);
@@ -271,6 +280,7 @@ void cg_release(struct pp_ctx *ctx)
     *sp_ = NULL;
 }
 
+#if PP_VARIANT_REGION(CUSPARSE)
 /* The cuSPARSE descriptors of the matrix and the vectors, and SpMV's work buffer (its size for A x). */
 int cusparse_setup(cuda_cg *s, struct pp_error *err)
 {
@@ -301,6 +311,7 @@ int cusparse_setup(cuda_cg *s, struct pp_error *err)
         s->library_version = 0;
     return 0;
 }
+#endif
 
 int cg_alloc(struct pp_ctx *ctx, size_t rows, size_t nnz, enum pp_precision prec,
              struct pp_cg_variant *variant, struct pp_error *err)
@@ -311,8 +322,10 @@ int cg_alloc(struct pp_ctx *ctx, size_t rows, size_t nnz, enum pp_precision prec
     cuda_cg *s;
 
     cg_release(ctx);
+#if PP_VARIANT_REGION(CUSPARSE)
     if (variant->spmv == PP_CG_SPMV_CUSPARSE && !cusparse_load())
         return pp_error_set(err, "unsupported: libcusparse not found (%s)", sp.why);
+#endif
     if (nnz > 0x7fffffffu)
         return pp_error_set(err, "cg: %zu entries exceed 32-bit offsets", nnz);
     if (variant->spmv == PP_CG_SPMV_NATIVE) {
@@ -357,8 +370,10 @@ int cg_alloc(struct pp_ctx *ctx, size_t rows, size_t nnz, enum pp_precision prec
     for (int v = 0; v < PP_CG_NVECTORS; v++)
         if (cuda_check(cudaMalloc(&s->vec[v], rows * elem), err, "cg alloc: cudaMalloc") < 0)
             goto fail;
+#if PP_VARIANT_REGION(CUSPARSE)
     if (s->spmv == PP_CG_SPMV_CUSPARSE && cusparse_setup(s, err))
         goto fail;
+#endif
     variant->rows_per_group = rpg;
     variant->items_per_row = items;
     variant->work_group = rpg * items;
@@ -500,6 +515,7 @@ int cg_spmv(struct pp_ctx *ctx, enum pp_cg_vector y, enum pp_cg_vector x, struct
         return -1;
     if (x == y)
         return pp_error_set(err, "spmv: y must not be x");
+#if PP_VARIANT_REGION(CUSPARSE)
     if (s->spmv == PP_CG_SPMV_CUSPARSE) {
         const cudaDataType t = s->prec == PP_FP32 ? CUDA_R_32F : CUDA_R_64F;
         const double one64 = 1, zero64 = 0;
@@ -513,10 +529,13 @@ int cg_spmv(struct pp_ctx *ctx, enum pp_cg_vector y, enum pp_cg_vector x, struct
             return -1;
         return finish("spmv (cusparse)", err);
     }
+#endif
+#if PP_VARIANT_REGION(NATIVE)
     if (s->prec == PP_FP32)
         spmv_native<float>(s, s->vec[x], s->vec[y]);
     else
         spmv_native<double>(s, s->vec[x], s->vec[y]);
+#endif
     return finish("spmv", err);
 }
 
@@ -524,8 +543,10 @@ void cg_describe(struct pp_ctx *ctx, struct pp_info_list *out)
 {
     cuda_cg *s = *slot(ctx);
 
+#if PP_VARIANT_REGION(CUSPARSE)
     if (sp.ok && s && s->library_version)
         info_add(out, "cuda.cusparse_version", "%d", s->library_version);
+#endif
 }
 
 const struct pp_cg_ops cuda_cg_ops = {

@@ -79,10 +79,6 @@ int cg_spmv_parse(const char *s, enum pp_cg_spmv *out, struct pp_error *err) PP_
 
 void cg_params_default(struct cg_params *p);
 
-/* Bytes and flops per application of kernel k on a matrix of rows and nnz (the models above). */
-double cg_kernel_bytes(enum cg_kernel k, size_t rows, size_t nnz, enum pp_precision prec);
-double cg_kernel_flops(enum cg_kernel k, size_t rows, size_t nnz);
-
 /* The bytes the device's matrix and vectors take at n cells per side in prec (row offsets, column indices,
  * values, PP_CG_NVECTORS vectors): the problem's working_set_bytes, which the server compares with the
  * device's last-level cache (docs/METHODOLOGY.md, "Cache residency"). */

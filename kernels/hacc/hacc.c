@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "kernels/hacc/hacc_ref.h"
+#include "kernels/hacc/model.h"
 #include "lib/clock.h"
 
 static const char *const kernel_names[PP_HACC_NKERNELS] = {"gravity", "sph"};
@@ -54,31 +55,6 @@ void hacc_params_default(struct hacc_params *p)
 }
 
 /* ---- models ---- */
-
-static const unsigned n_in[PP_HACC_NKERNELS] = {4, PP_HACC_NIN};   /* inputs read: x y z m; all nine */
-static const unsigned n_out[PP_HACC_NKERNELS] = {3, PP_HACC_NOUT}; /* outputs: a; a and du */
-
-double hacc_interactions(unsigned leaf_size, size_t pairs)
-{
-    return 2.0 * leaf_size * leaf_size * (double)pairs;
-}
-
-double hacc_flops(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs)
-{
-    return hacc_interactions(leaf_size, pairs) * (k == PP_HACC_GRAVITY ? HACC_FLOPS_GRAVITY : HACC_FLOPS_SPH);
-}
-
-double hacc_bytes(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs, size_t touched_particles,
-                  enum pp_precision prec)
-{
-    (void)leaf_size;
-    return (double)touched_particles * (n_in[k] + n_out[k]) * (double)pp_precision_bytes(prec) + 8.0 * (double)pairs;
-}
-
-double hacc_bytes_per_pair(enum pp_hacc_kernel k, unsigned leaf_size, enum pp_precision prec)
-{
-    return 2.0 * leaf_size * (n_in[k] + 2.0 * n_out[k]) * (double)pp_precision_bytes(prec) + 8.0;
-}
 
 double hacc_working_set(unsigned leaf_size, size_t pairs, enum pp_precision prec)
 {
@@ -431,6 +407,7 @@ int hacc_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct hacc_p
     for (unsigned k = 0; k < PP_HACC_NKERNELS; k++) {
         struct suite_kernel *kr = &res->kernels[res->nkernels];
         struct hacc_kernel_figures *fig = &res->figures[res->nkernels];
+        struct suite_model m;
 
         if (!(p->kernels & (1u << k)))
             continue;
@@ -438,8 +415,10 @@ int hacc_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct hacc_p
         fig->kernel = (enum pp_hacc_kernel)k;
         fig->interactions = hacc_interactions(p->leaf_size, p->leaf_pairs);
         kr->name = kernel_names[k];
-        kr->flops = hacc_flops(fig->kernel, p->leaf_size, p->leaf_pairs);
-        kr->bytes = hacc_bytes(fig->kernel, p->leaf_size, p->leaf_pairs, res->touched * p->leaf_size, p->prec);
+        hacc_model(fig->kernel, p->leaf_size, p->leaf_pairs, res->touched, p->prec, &m);
+        kr->flops = m.flops;
+        kr->bytes = m.bytes;
+        kr->bytes_compulsory = m.bytes_compulsory;
         progress.total += p->numtimes;
     }
 

@@ -47,7 +47,7 @@ struct hacc_kernel_figures {
     double momentum;     /* |sum m a| / sum m scale: Newton's third law */
     double energy;       /* sph: |sum m (du + v.a)| / its scale; 0 for gravity */
     double translation;  /* worst error of the translated run, relative as max_rel_err */
-    double inside;       /* the fraction of the interactions whose term is not zero (within rmax, the support) */
+    double inside; /* the fraction of the interactions whose term is not zero (within rmax, the support) */
 };
 
 struct hacc_result {
@@ -56,7 +56,7 @@ struct hacc_result {
     unsigned grid;
     size_t nleaves, nparticles;
     size_t touched; /* leaves the pair list names: the particles a kernel reads and writes */
-    size_t chain; /* most interactions summed into one particle */
+    size_t chain;   /* most interactions summed into one particle */
     double build_seconds, init_seconds, read_seconds, reference_seconds;
     size_t nkernels;
     struct hacc_kernel_figures figures[PP_HACC_NKERNELS];
@@ -74,16 +74,6 @@ const char *hacc_variant_name(enum pp_hacc_variant v);
 int hacc_variant_parse(const char *name);
 
 void hacc_params_default(struct hacc_params *p);
-
-/* Models per application of kernel k: interactions, flops, compulsory bytes (the inputs of each particle the
- * pair list touches read once, its outputs written once, the pair list read once: touched particles, not the
- * grid's), and the bytes one leaf pair moves as the GPU kernels are built (both leaves read, their outputs
- * updated atomically: read and written). */
-double hacc_interactions(unsigned leaf_size, size_t pairs);
-double hacc_flops(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs);
-double hacc_bytes(enum pp_hacc_kernel k, unsigned leaf_size, size_t pairs, size_t touched_particles,
-                  enum pp_precision prec);
-double hacc_bytes_per_pair(enum pp_hacc_kernel k, unsigned leaf_size, enum pp_precision prec);
 
 /* The bytes the device's particle arrays (inputs and outputs of every particle of the grid) and pair list
  * take: the problem's working_set_bytes, which the server compares with the device's last-level cache

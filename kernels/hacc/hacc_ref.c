@@ -8,44 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The 13 forward directions of the 26 neighbours: z, then y, then x positive first. */
-static void direction(int d, int *dx, int *dy, int *dz)
-{
-    int n = 0;
-
-    for (int z = -1; z <= 1; z++)
-        for (int y = -1; y <= 1; y++)
-            for (int x = -1; x <= 1; x++)
-                if (z > 0 || (z == 0 && (y > 0 || (y == 0 && x > 0)))) {
-                    if (n++ == d) {
-                        *dx = x;
-                        *dy = y;
-                        *dz = z;
-                        return;
-                    }
-                }
-}
-
-uint64_t hacc_grid_pairs(unsigned g)
-{
-    uint64_t n = 0;
-
-    for (int d = 0; d < 13; d++) {
-        int dx, dy, dz;
-        direction(d, &dx, &dy, &dz);
-        n += (uint64_t)(g - (unsigned)abs(dx)) * (g - (unsigned)abs(dy)) * (g - (unsigned)abs(dz));
-    }
-    return n;
-}
-
-unsigned hacc_grid_for(uint64_t npairs)
-{
-    for (unsigned g = PP_HACC_MIN_GRID; g <= PP_HACC_MAX_GRID; g++)
-        if (hacc_grid_pairs(g) >= npairs)
-            return g;
-    return 0;
-}
-
 /* splitmix64: one stream per (seed, particle, field), so the values do not depend on the team. */
 static uint64_t mix(uint64_t x)
 {
@@ -79,6 +41,7 @@ int hacc_problem_build(struct hacc_problem *p, unsigned leaf_size, size_t npairs
                        struct pp_error *err)
 {
     const unsigned g = hacc_grid_for(npairs);
+    struct hacc_pairs it;
     size_t n = 0;
 
     memset(p, 0, sizeof(*p));
@@ -111,28 +74,12 @@ int hacc_problem_build(struct hacc_problem *p, unsigned leaf_size, size_t npairs
             p->in[PP_HACC_HSML][i] = round_to(uniform(i, 8, 0.4 * PP_HACC_CELL, 0.1 * PP_HACC_CELL), prec);
         }
     }
-    for (size_t c = 0; c < p->nleaves && n < npairs; c++)
-        for (int d = 0; d < 13 && n < npairs; d++) {
-            int dx, dy, dz;
-            long x, y, z;
-            direction(d, &dx, &dy, &dz);
-            x = (long)(c % g) + dx;
-            y = (long)(c / g % g) + dy;
-            z = (long)(c / g / g) + dz;
-            if (x < 0 || y < 0 || z < 0 || x >= g || y >= g || z >= g)
-                continue;
-            p->pairs[2 * n] = (uint32_t)c;
-            p->pairs[2 * n + 1] = (uint32_t)(((size_t)z * g + (size_t)y) * g + (size_t)x);
-            n++;
-        }
-    { /* the leaves the pair list touches: what a kernel reads and writes (the byte model) */
-        unsigned char *seen = calloc(p->nleaves, 1);
-        if (!seen)
-            goto oom;
-        for (size_t q = 0; q < 2 * npairs; q++)
-            p->touched += !seen[p->pairs[q]]++;
-        free(seen);
-    }
+    hacc_pairs_start(&it, g);
+    while (n < npairs && hacc_pairs_next(&it, &p->pairs[2 * n], &p->pairs[2 * n + 1]))
+        n++;
+    /* the leaves the pair list touches: what a kernel reads and writes (the byte model's count) */
+    if (!(p->touched = hacc_touched_leaves(npairs)))
+        goto oom;
     return 0;
 oom:
     hacc_problem_release(p);

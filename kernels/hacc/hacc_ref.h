@@ -20,12 +20,11 @@
 
 #include "kernels/backend.h"
 #include "kernels/hacc/hacc_ops.h"
+#include "kernels/hacc/model.h"
 #include "lib/error.h"
 
-#define PP_HACC_CELL     2.0  /* a leaf's cell side, grid units */
-#define PP_HACC_MIN_GRID 4u   /* cells a side at least: a leaf 2 cells away on each axis is beyond reach */
-#define PP_HACC_MAX_GRID 120u /* positions and translates below 256: exact in fp32 (16 fraction bits) */
-#define PP_HACC_SEED     20240613u
+#define PP_HACC_CELL 2.0 /* a leaf's cell side, grid units */
+#define PP_HACC_SEED 20240613u
 
 /* The translation of the invariance check (exact in fp32 for positions of this problem). */
 static const double PP_HACC_SHIFT[3] = {-5.25, 3.5, 1.125};
@@ -33,16 +32,10 @@ static const double PP_HACC_SHIFT[3] = {-5.25, 3.5, 1.125};
 struct hacc_problem {
     unsigned leaf_size, grid;
     size_t nleaves, npairs, nparticles;
-    size_t touched;          /* leaves the pair list names (the rest of the grid is never read) */
+    size_t touched; /* leaves the pair list names (the rest of the grid is never read): hacc_touched_leaves */
     double *in[PP_HACC_NIN]; /* nparticles each, rounded to the working precision */
     uint32_t *pairs;         /* 2 npairs: a0, b0, a1, b1, ... */
 };
-
-/* Forward neighbour pairs of a g^3 grid of cells. */
-uint64_t hacc_grid_pairs(unsigned g);
-
-/* The smallest grid (>= PP_HACC_MIN_GRID) with npairs pairs; 0 when it would exceed PP_HACC_MAX_GRID. */
-unsigned hacc_grid_for(uint64_t npairs);
 
 /* Build the problem; -1 with err when out of host memory. */
 int hacc_problem_build(struct hacc_problem *p, unsigned leaf_size, size_t npairs, enum pp_precision prec,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernels/hacc/hacc.h"
+#include "kernels/hacc/model.h"
 #include "kernels/suite_driver.h"
 
 struct state {
@@ -67,15 +68,15 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
     out->kernels = res->kernels;
     out->nkernels = res->nkernels;
     out->verified = res->verified;
-    out->problem = json_pack(
-        "{s:f, s:s, s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:i, s:i, s:f, s:s, s:I}", "size",
-        hacc_interactions(p->leaf_size, p->leaf_pairs), "precision", pp_precision_name(p->prec), "leaf_size",
-        (int)p->leaf_size, "leaf_pairs", (int)p->leaf_pairs, "grid", (int)res->grid, "leaves",
-        (json_int_t)res->nleaves, "particles", (json_int_t)res->nparticles, "leaves_touched",
-        (json_int_t)res->touched, "chain", (json_int_t)res->chain,
-        "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes", (int)p->numtimes, "cell", 2.0, "box",
-        "leaves of random particles in cubic cells, pairs of neighbouring cells", "working_set_bytes",
-        (json_int_t)hacc_working_set(p->leaf_size, p->leaf_pairs, p->prec));
+    out->problem =
+        json_pack("{s:f, s:s, s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:i, s:i, s:f, s:s, s:I}", "size",
+                  hacc_interactions(p->leaf_size, p->leaf_pairs), "precision", pp_precision_name(p->prec),
+                  "leaf_size", (int)p->leaf_size, "leaf_pairs", (int)p->leaf_pairs, "grid", (int)res->grid,
+                  "leaves", (json_int_t)res->nleaves, "particles", (json_int_t)res->nparticles,
+                  "leaves_touched", (json_int_t)res->touched, "chain", (json_int_t)res->chain,
+                  "element_bytes", (int)pp_precision_bytes(p->prec), "numtimes", (int)p->numtimes, "cell",
+                  2.0, "box", "leaves of random particles in cubic cells, pairs of neighbouring cells",
+                  "working_set_bytes", (json_int_t)hacc_working_set(p->leaf_size, p->leaf_pairs, p->prec));
     /* size is a whole number of interactions: store it as an integer */
     json_object_set_new(out->problem, "size",
                         json_integer((json_int_t)hacc_interactions(p->leaf_size, p->leaf_pairs)));

@@ -25,6 +25,8 @@
 
 #if OMB_TARGET
 
+/* Each strategy's loops sit in variant regions (kernels/backend.h): all are built, one runs. */
+#if PP_VARIANT_REGION(1LP)
 static void KERNEL(dslash_1lp)(struct pp_ctx *ctx, struct omb_staggered *st)
 {
     const REAL *links = st->links, *vec = st->vec;
@@ -52,7 +54,9 @@ static void KERNEL(dslash_1lp)(struct pp_ctx *ctx, struct omb_staggered *st)
             out[(size_t)i * 6 + 3] = i1, out[(size_t)i * 6 + 4] = r2, out[(size_t)i * 6 + 5] = i2;
         });
 }
+#endif
 
+#if PP_VARIANT_REGION(2LP) || PP_VARIANT_REGION(3LP_3)
 /* Row i of term t's matrix times its neighbour's colour vector (22 flop): the work of one 2lp or 3lp-3 step.
  */
 #pragma omp declare target
@@ -73,7 +77,9 @@ static inline void KERNEL(atomic_add)(REAL *p, REAL v)
     *p += v;
 }
 #pragma omp end declare target
+#endif
 
+#if PP_VARIANT_REGION(2LP)
 /* 2lp: three iterations per site, row i of every term (the first 8 terms added, the last 8 subtracted). */
 static void KERNEL(dslash_2lp)(struct pp_ctx *ctx, struct omb_staggered *st)
 {
@@ -96,7 +102,9 @@ static void KERNEL(dslash_2lp)(struct pp_ctx *ctx, struct omb_staggered *st)
             out[(size_t)site * 6 + 2 * i + 1] = im;
         });
 }
+#endif
 
+#if PP_VARIANT_REGION(3LP_3)
 /* 3lp-3: twelve iterations per site (row i, direction k; k-major: i fastest, i-major: k fastest), each adding
  * its four terms (l = 0..3) atomically into the output, which a loop of its own zeroes first: the end of that
  * target region is the OpenCL kernel's barrier. */
@@ -119,6 +127,7 @@ static void KERNEL(dslash_3lp3)(struct pp_ctx *ctx, struct omb_staggered *st)
             }
         });
 }
+#endif
 
 #else /* the host */
 
@@ -171,6 +180,8 @@ static inline __attribute__((always_inline)) void KERNEL(store)(REAL *restrict o
     o[3 * stride] = acc.i1, o[4 * stride] = acc.r2, o[5 * stride] = acc.i2;
 }
 
+/* site and simd sit in variant regions (kernels/backend.h); the layout conversions serve both. */
+#if PP_VARIANT_REGION(SITE)
 /* Output sites [lo, hi) of the site strategy; compiled once per instruction set (OPENMP_CLONES). */
 static OPENMP_CLONES void KERNEL(sites)(const REAL *restrict links, const REAL *restrict vec,
                                         const uint32_t *restrict nbr, REAL *restrict out, size_t n, size_t lo,
@@ -199,7 +210,9 @@ static void KERNEL(dslash_site)(struct pp_ctx *ctx, struct omb_staggered *x)
         KERNEL(sites)(x->links, x->vec, x->nbr, x->out, x->n, lo, hi);
     }
 }
+#endif
 
+#if PP_VARIANT_REGION(SIMD)
 /* One term t of the lanes of a simd block: acc[.][lane] = p (mode 0), += p (mode 1) or -= p (mode 2), p = M
  * v. */
 static inline __attribute__((always_inline)) void KERNEL(simd_term)(const REAL *restrict lt,
@@ -254,6 +267,7 @@ static void KERNEL(dslash_simd)(struct pp_ctx *ctx, struct omb_staggered *x)
         KERNEL(blocks)(x->links, x->vec, x->nbr, x->out, lo, hi);
     }
 }
+#endif
 
 /* Host canonical order (double) into the strategy's layout and precision, in parallel with the kernel's
  * schedule (first touch). Lanes past n in the last simd block get zero links and neighbour 0. */

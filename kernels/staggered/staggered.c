@@ -17,6 +17,7 @@
 
 #include "kernels/fielddump.h"
 #include "kernels/lattice.h"
+#include "kernels/staggered/model.h"
 #include "kernels/staggered/staggered_ref.h"
 #include "lib/clock.h"
 
@@ -94,21 +95,6 @@ int staggered_order_parse(const char *s, enum pp_staggered_order *out, struct pp
     }
     names_of(~0u, order_names, PP_NORDERS, all, sizeof(all));
     return pp_error_set(err, "unknown order \"%s\" (the orders are: %s)", s, all);
-}
-
-double staggered_bytes_per_site(enum pp_precision prec)
-{
-    return (16.0 * 18 + 16.0 * 6 + 6) * (double)pp_precision_bytes(prec);
-}
-
-double staggered_bytes_compulsory_per_site(enum pp_precision prec)
-{
-    return (16.0 * 18 + 6 + 6) * (double)pp_precision_bytes(prec);
-}
-
-double staggered_flops(const unsigned dims[4])
-{
-    return (double)STAGGERED_FLOPS_PER_SITE * (double)(lattice_volume(dims) / 2);
 }
 
 /* ---- the strategies' rules (paper 001, Sec. III and IV-B) ---- */
@@ -420,6 +406,7 @@ int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct s
     struct sample_progress progress = {.fn = p->progress, .arg = p->progress_arg, .total = p->runs};
     struct lattice_calls calls;
     struct sample_kernel k;
+    struct suite_model m;
     struct fields f;
     double t0;
     int rc = -1, allocated = 0;
@@ -436,9 +423,10 @@ int staggered_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct s
     res->sites = f.volume;
     res->out_sites = f.n;
     res->dslash.name = "dslash";
-    res->dslash.flops = staggered_flops(p->dims);
-    res->dslash.bytes = staggered_bytes_per_site(p->prec) * (double)f.n;
-    res->dslash.bytes_compulsory = staggered_bytes_compulsory_per_site(p->prec) * (double)f.n;
+    staggered_model(p->dims, p->prec, &m);
+    res->dslash.flops = m.flops;
+    res->dslash.bytes = m.bytes;
+    res->dslash.bytes_compulsory = m.bytes_compulsory;
     staggered_random_fields(p->dims, p->seed, f.fat, f.lng, f.vec);
     pack(p->dims, f.fat, f.lng, f.vec, f.links, f.even, f.nbr);
     /* the test hook: the fat link U_x(x) of an output site (term l = 0), its x + 1 neighbour */

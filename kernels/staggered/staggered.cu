@@ -14,7 +14,8 @@
  * differ in which loops are spread over threads and how partial sums meet (shared memory and barriers, or
  * atomicAdd, sm_60+ for double). Thread indices are 32-bit with compile-time divisors (alloc keeps the grid
  * below 2^32 threads); link offsets are size_t. Every kernel is bounded to 1024 threads per block (64
- * registers), so any block size the strategy allows fits.
+ * registers), so any block size the strategy allows fits. Each strategy's kernel and the geometry of each
+ * order sit in variant regions (kernels/backend.h: STRATEGY and ORDER_<order>): all are built, one runs.
  *
  * alloc picks the kernel, refuses a block the kernel or device cannot run (naming --work-group), creates the
  * arrays and a stream; dslash launches its iterations back to back on that stream and synchronises it once.
@@ -133,6 +134,7 @@ __device__ __forceinline__ C term(const stag_args<C> &a, unsigned s, unsigned l,
     return row_times_vec(a, s, l, k, i, load_vec(a, s, l, k));
 }
 
+#if PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(3LP_2)
 /* Sum over l of the terms (l, k) of row i: the work of one 3LP thread. */
 template <typename C>
 __device__ __forceinline__ C sum_over_l(const stag_args<C> &a, unsigned s, unsigned k, unsigned i)
@@ -144,24 +146,31 @@ __device__ __forceinline__ C sum_over_l(const stag_args<C> &a, unsigned s, unsig
         acc = add(acc, term(a, s, l, k, i));
     return acc;
 }
+#endif
 
+#if PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(4LP_1) || PP_VARIANT_REGION(4LP_2)
 /* The sum of four shared-memory partial sums stride apart, from c[at]. */
 template <typename C> __device__ __forceinline__ C sum4(const C *c, unsigned at, unsigned stride)
 {
     return add(add(c[at], c[at + stride]), add(c[at + 2 * stride], c[at + 3 * stride]));
 }
+#endif
 
+#if PP_VARIANT_REGION(3LP_2) || PP_VARIANT_REGION(3LP_3)
 template <typename C> __device__ __forceinline__ void atomic_add(C *p, C v)
 {
     atomicAdd(&p->x, v.x);
     atomicAdd(&p->y, v.y);
 }
+#endif
 
+#if PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(3LP_2) || PP_VARIANT_REGION(4LP_1) || PP_VARIANT_REGION(4LP_2)
 template <typename C> __device__ __forceinline__ C *shared_partials()
 {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     return reinterpret_cast<C *>(shared_bytes);
 }
+#endif
 
 __device__ __forceinline__ unsigned global_id()
 {
@@ -173,8 +182,11 @@ __device__ __forceinline__ unsigned global_id()
  * paper's index formulas for each order (i, k and l from the global id g) and the distance in threads between
  * the partial sums of neighbouring k (and l) of one (s, i).
  */
+#if PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(3LP_2) || PP_VARIANT_REGION(3LP_3) || PP_VARIANT_REGION(4LP_1)
 template <int Order> struct geometry3;
+#endif
 
+#if (PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(3LP_2) || PP_VARIANT_REGION(3LP_3) || PP_VARIANT_REGION(4LP_1)) && PP_VARIANT_REGION(ORDER_K)
 template <> struct geometry3<PP_ORDER_K> { /* i fastest, then k */
     static constexpr unsigned items = NDIM * NROW, stride_k = NROW;
     static __device__ unsigned i(unsigned g)
@@ -186,7 +198,9 @@ template <> struct geometry3<PP_ORDER_K> { /* i fastest, then k */
         return (g / NROW) % NDIM;
     }
 };
+#endif
 
+#if (PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(3LP_2) || PP_VARIANT_REGION(3LP_3) || PP_VARIANT_REGION(4LP_1)) && PP_VARIANT_REGION(ORDER_I)
 template <> struct geometry3<PP_ORDER_I> { /* k fastest, then i */
     static constexpr unsigned items = NDIM * NROW, stride_k = 1;
     static __device__ unsigned i(unsigned g)
@@ -198,7 +212,9 @@ template <> struct geometry3<PP_ORDER_I> { /* k fastest, then i */
         return g % NDIM;
     }
 };
+#endif
 
+#if PP_VARIANT_REGION(4LP_1)
 /* 4LP-1: grouped by l first, then as 3LP: k (k-major: i fastest) or i (i-major: k fastest). */
 template <int Order> struct geometry4_1 : geometry3<Order> {
     static constexpr unsigned items = NMAT * NDIM * NROW, stride_l = NDIM * NROW;
@@ -207,7 +223,9 @@ template <int Order> struct geometry4_1 : geometry3<Order> {
         return (g / (NDIM * NROW)) % NMAT;
     }
 };
+#endif
 
+#if PP_VARIANT_REGION(4LP_2) && PP_VARIANT_REGION(ORDER_L)
 /* 4LP-2: grouped by k first, then l (l-major: i fastest) or i (i-major: l fastest). */
 struct geometry4_2_l {
     static constexpr unsigned items = NMAT * NDIM * NROW;
@@ -225,7 +243,9 @@ struct geometry4_2_l {
     }
     static constexpr unsigned stride_k = NMAT * NROW, stride_l = NROW;
 };
+#endif
 
+#if PP_VARIANT_REGION(4LP_2) && PP_VARIANT_REGION(ORDER_I)
 struct geometry4_2_i {
     static constexpr unsigned items = NMAT * NDIM * NROW;
     static __device__ unsigned i(unsigned g)
@@ -242,7 +262,9 @@ struct geometry4_2_i {
     }
     static constexpr unsigned stride_k = NMAT * NROW, stride_l = 1;
 };
+#endif
 
+#if PP_VARIANT_REGION(1LP)
 /* ---- 1LP: one thread per target site, all 16 matrices (Sec. III-A) ---- */
 template <typename C> __global__ void __launch_bounds__(MAX_BLOCK) stag_1lp(stag_args<C> a)
 {
@@ -264,7 +286,9 @@ template <typename C> __global__ void __launch_bounds__(MAX_BLOCK) stag_1lp(stag
     for (unsigned i = 0; i < NROW; i++)
         a.out[s * NROW + i] = acc[i];
 }
+#endif
 
+#if PP_VARIANT_REGION(2LP)
 /* ---- 2LP: three threads per site, one row i of every matrix (Sec. III-B) ---- */
 template <typename C> __global__ void __launch_bounds__(MAX_BLOCK) stag_2lp(stag_args<C> a)
 {
@@ -277,9 +301,11 @@ template <typename C> __global__ void __launch_bounds__(MAX_BLOCK) stag_2lp(stag
         acc = add(acc, term(a, s, t / NDIM, t % NDIM, i));
     a.out[s * NROW + i] = acc;
 }
+#endif
 
 /* ---- 3LP: twelve threads per site (i, k) (Sec. III-C) ---- */
 
+#if PP_VARIANT_REGION(3LP_1)
 /* 3LP-1: partial sums in shared memory, a barrier, the k == 0 thread adds the four and writes. */
 template <typename C, int Order> __global__ void __launch_bounds__(MAX_BLOCK) stag_3lp1(stag_args<C> a)
 {
@@ -292,7 +318,9 @@ template <typename C, int Order> __global__ void __launch_bounds__(MAX_BLOCK) st
     if (k == 0)
         a.out[s * NROW + i] = sum4(c, threadIdx.x, G::stride_k);
 }
+#endif
 
+#if PP_VARIANT_REGION(3LP_2)
 /* 3LP-2: partial sums in shared memory; k == 0 zeroes the output element, a barrier, then every thread adds
  * its partial sum into it with atomicAdd. */
 template <typename C, int Order> __global__ void __launch_bounds__(MAX_BLOCK) stag_3lp2(stag_args<C> a)
@@ -307,7 +335,9 @@ template <typename C, int Order> __global__ void __launch_bounds__(MAX_BLOCK) st
     __syncthreads();
     atomic_add(&a.out[s * NROW + i], c[threadIdx.x]);
 }
+#endif
 
+#if PP_VARIANT_REGION(3LP_3)
 /* 3LP-3: no shared memory: k == 0 zeroes the output element, a barrier, then every term goes into it with
  * atomicAdd. */
 template <typename C, int Order> __global__ void __launch_bounds__(MAX_BLOCK) stag_3lp3(stag_args<C> a)
@@ -322,7 +352,9 @@ template <typename C, int Order> __global__ void __launch_bounds__(MAX_BLOCK) st
     for (unsigned l = 0; l < NMAT; l++)
         atomic_add(&a.out[s * NROW + i], term(a, s, l, k, i));
 }
+#endif
 
+#if PP_VARIANT_REGION(4LP_1) || PP_VARIANT_REGION(4LP_2)
 /* ---- 4LP: 48 threads per site (i, k, l), one row of one matrix each (Sec. III-D) ----
  * Each thread writes its term to shared memory; a barrier; l == 0 adds the four l; a barrier; l == 0 and
  * k == 0 adds the four k and writes. 4LP-1 and 4LP-2 differ only in the geometry G. */
@@ -339,6 +371,7 @@ template <typename C, typename G> __global__ void __launch_bounds__(MAX_BLOCK) s
     if (l == 0 && k == 0)
         a.out[s * NROW + i] = sum4(c, threadIdx.x, G::stride_k);
 }
+#endif
 
 /* The kernel of a strategy and order in precision T, whether it uses shared memory; NULL if there is none. */
 template <typename T>
@@ -349,24 +382,38 @@ const void *find_kernel(enum pp_staggered_strategy s, enum pp_staggered_order o,
 
     *shared = s == PP_STAG_3LP_1 || s == PP_STAG_3LP_2 || s == PP_STAG_4LP_1 || s == PP_STAG_4LP_2;
     switch (s) {
+#if PP_VARIANT_REGION(1LP)
     case PP_STAG_1LP:
         return o == PP_ORDER_NONE ? (const void *)stag_1lp<C> : NULL;
+#endif
+#if PP_VARIANT_REGION(2LP)
     case PP_STAG_2LP:
         return o == PP_ORDER_NONE ? (const void *)stag_2lp<C> : NULL;
+#endif
+#if PP_VARIANT_REGION(3LP_1)
     case PP_STAG_3LP_1:
         return k ? (const void *)stag_3lp1<C, PP_ORDER_K> : i ? (const void *)stag_3lp1<C, PP_ORDER_I> : NULL;
+#endif
+#if PP_VARIANT_REGION(3LP_2)
     case PP_STAG_3LP_2:
         return k ? (const void *)stag_3lp2<C, PP_ORDER_K> : i ? (const void *)stag_3lp2<C, PP_ORDER_I> : NULL;
+#endif
+#if PP_VARIANT_REGION(3LP_3)
     case PP_STAG_3LP_3:
         return k ? (const void *)stag_3lp3<C, PP_ORDER_K> : i ? (const void *)stag_3lp3<C, PP_ORDER_I> : NULL;
+#endif
+#if PP_VARIANT_REGION(4LP_1)
     case PP_STAG_4LP_1:
         return k   ? (const void *)stag_4lp<C, geometry4_1<PP_ORDER_K>>
                : i ? (const void *)stag_4lp<C, geometry4_1<PP_ORDER_I>>
                    : NULL;
+#endif
+#if PP_VARIANT_REGION(4LP_2)
     case PP_STAG_4LP_2:
         return o == PP_ORDER_L ? (const void *)stag_4lp<C, geometry4_2_l>
                : i             ? (const void *)stag_4lp<C, geometry4_2_i>
                                : NULL;
+#endif
     default:
         return NULL;
     }

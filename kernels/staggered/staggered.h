@@ -67,17 +67,6 @@ const char *staggered_order_name(enum pp_staggered_order o);       /* "none", "k
 int staggered_strategy_parse(const char *s, enum pp_staggered_strategy *out, struct pp_error *err) PP_WUR;
 int staggered_order_parse(const char *s, enum pp_staggered_order *out, struct pp_error *err) PP_WUR;
 
-/* Bytes per output site with no reuse: 16 links of 18 reals, 16 input vectors and one output of 6 reals. */
-double staggered_bytes_per_site(enum pp_precision prec);
-
-/* Compulsory bytes per output site: its 16 matrices (no link serves two output sites: U_k(x), W_k(x) live on
- * the odd sites, U_k(x - k), W_k(x - 3k) on the even ones), one input vector (V/2 of them), the output:
- * (16 x 18 + 6 + 6) F = 300 F, 2400 B in fp64. */
-double staggered_bytes_compulsory_per_site(enum pp_precision prec);
-
-/* Flop per application on a lattice: 1146 per output site (600,834,048 at 32^4). */
-double staggered_flops(const unsigned dims[4]);
-
 /* Resolve the defaults for this device and model and reject what cannot run, naming the parameter: an odd or
  * too small extent, a strategy the model lacks, an order the strategy has not, a work-group size that is not
  * a multiple of what the strategy needs or does not divide the global size, no fp64, fields too large. */

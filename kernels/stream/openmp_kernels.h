@@ -28,7 +28,9 @@ static void KERNEL(init)(struct pp_ctx *ctx, struct omb_stream *x, double va, do
         });
 }
 
-#if OPENMP_STREAMING
+/* The two forms are the variants temporal and streaming (variant regions, kernels/backend.h): a kernel runs one
+ * of them, so each variant's line set holds its own form. */
+#if OPENMP_STREAMING && PP_VARIANT_REGION(STREAMING)
 /* 16 bytes of REAL, loaded from an aligned address with a plain C dereference. */
 typedef REAL KERNEL(vec) __attribute__((vector_size(16)));
 #define VEC(p) (*(const KERNEL(vec) *)(const void *)(p))
@@ -143,7 +145,9 @@ static void KERNEL(copy)(struct pp_ctx *ctx, struct omb_stream *x)
     REAL *OMB_RESTRICT c = x->c;
     const size_t n = x->n;
     STREAMED(x, copy, a, c)
+#if !OPENMP_STREAMING || PP_VARIANT_REGION(TEMPORAL)
     OMB_FOR(ctx, is_device_ptr(a, c), for (size_t i = 0; i < n; i++) c[i] = a[i];);
+#endif
 }
 
 static void KERNEL(mul)(struct pp_ctx *ctx, struct omb_stream *x, REAL s)
@@ -152,7 +156,9 @@ static void KERNEL(mul)(struct pp_ctx *ctx, struct omb_stream *x, REAL s)
     const REAL *OMB_RESTRICT c = x->c;
     const size_t n = x->n;
     STREAMED(x, mul, b, c, s)
+#if !OPENMP_STREAMING || PP_VARIANT_REGION(TEMPORAL)
     OMB_FOR(ctx, is_device_ptr(b, c), for (size_t i = 0; i < n; i++) b[i] = s * c[i];);
+#endif
 }
 
 static void KERNEL(add)(struct pp_ctx *ctx, struct omb_stream *x)
@@ -161,7 +167,9 @@ static void KERNEL(add)(struct pp_ctx *ctx, struct omb_stream *x)
     REAL *OMB_RESTRICT c = x->c;
     const size_t n = x->n;
     STREAMED(x, add, a, b, c)
+#if !OPENMP_STREAMING || PP_VARIANT_REGION(TEMPORAL)
     OMB_FOR(ctx, is_device_ptr(a, b, c), for (size_t i = 0; i < n; i++) c[i] = a[i] + b[i];);
+#endif
 }
 
 static void KERNEL(triad)(struct pp_ctx *ctx, struct omb_stream *x, REAL s)
@@ -170,7 +178,9 @@ static void KERNEL(triad)(struct pp_ctx *ctx, struct omb_stream *x, REAL s)
     const REAL *OMB_RESTRICT b = x->b, *OMB_RESTRICT c = x->c;
     const size_t n = x->n;
     STREAMED(x, triad, a, b, c, s)
+#if !OPENMP_STREAMING || PP_VARIANT_REGION(TEMPORAL)
     OMB_FOR(ctx, is_device_ptr(a, b, c), for (size_t i = 0; i < n; i++) a[i] = b[i] + s * c[i];);
+#endif
 }
 
 static void KERNEL(nstream)(struct pp_ctx *ctx, struct omb_stream *x, REAL s)
@@ -179,7 +189,9 @@ static void KERNEL(nstream)(struct pp_ctx *ctx, struct omb_stream *x, REAL s)
     const REAL *OMB_RESTRICT b = x->b, *OMB_RESTRICT c = x->c;
     const size_t n = x->n;
     STREAMED(x, nstream, a, b, c, s)
+#if !OPENMP_STREAMING || PP_VARIANT_REGION(TEMPORAL)
     OMB_FOR(ctx, is_device_ptr(a, b, c), for (size_t i = 0; i < n; i++) a[i] += b[i] + s * c[i];);
+#endif
 }
 
 #if OMB_TARGET

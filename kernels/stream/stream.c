@@ -16,24 +16,23 @@
 #include <string.h>
 
 #include "kernels/cpucache.h"
+#include "kernels/stream/model.h"
 #include "kernels/stream/stream_ref.h"
 #include "lib/clock.h"
 
-/* Byte and flop models per element (paper 004: 2N, 2N, 3N, 3N, 2N words; nstream 4N). */
+/* The kernels' names and the array each writes ('a', 'b', 'c'; 0 for dot); their byte and flop models are
+ * kernels/stream/model.c's. */
 static const struct {
     const char *name;
-    unsigned arrays; /* arrays moved: read + written */
-    unsigned flops;  /* floating-point operations */
-    char writes;     /* array written ('a', 'b', 'c'), or 0 for dot */
-} kernel_model[STREAM_NKERNELS] = {
-    [STREAM_COPY] = {"copy", 2, 0, 'c'}, [STREAM_MUL] = {"mul", 2, 1, 'b'},
-    [STREAM_ADD] = {"add", 3, 1, 'c'},   [STREAM_TRIAD] = {"triad", 3, 2, 'a'},
-    [STREAM_DOT] = {"dot", 2, 2, 0},     [STREAM_NSTREAM] = {"nstream", 4, 3, 'a'},
+    char writes;
+} kernel_info[STREAM_NKERNELS] = {
+    [STREAM_COPY] = {"copy", 'c'},   [STREAM_MUL] = {"mul", 'b'}, [STREAM_ADD] = {"add", 'c'},
+    [STREAM_TRIAD] = {"triad", 'a'}, [STREAM_DOT] = {"dot", 0},   [STREAM_NSTREAM] = {"nstream", 'a'},
 };
 
 const char *stream_kernel_name(enum stream_kernel k)
 {
-    return (unsigned)k < STREAM_NKERNELS ? kernel_model[k].name : "?";
+    return (unsigned)k < STREAM_NKERNELS ? kernel_info[k].name : "?";
 }
 
 int stream_kernels_parse(const char *list, unsigned *mask, struct pp_error *err)
@@ -49,7 +48,7 @@ int stream_kernels_parse(const char *list, unsigned *mask, struct pp_error *err)
             return pp_error_set(err, "empty kernel name in \"%s\"", list);
 
         for (k = 0; k < STREAM_NKERNELS; k++)
-            if (strlen(kernel_model[k].name) == len && strncmp(p, kernel_model[k].name, len) == 0)
+            if (strlen(kernel_info[k].name) == len && strncmp(p, kernel_info[k].name, len) == 0)
                 break;
         if (k == STREAM_NKERNELS)
             return pp_error_set(
@@ -208,11 +207,11 @@ static void plant_fault(const struct stream_params *p, void *arrays[3], double *
     for (unsigned k = 0; k < STREAM_NKERNELS; k++) {
         if (!(mask & (1u << k)))
             continue;
-        if (!kernel_model[k].writes) {
+        if (!kernel_info[k].writes) {
             *sum *= 1.001;
             continue;
         }
-        void *x = arrays[kernel_model[k].writes - 'a'];
+        void *x = arrays[kernel_info[k].writes - 'a'];
         if (p->prec == PP_FP32)
             ((float *)x)[idx] = ((float *)x)[idx] * 1.001f + 1e-3f;
         else
@@ -226,7 +225,7 @@ static enum stream_kernel last_writer(unsigned mask, char array)
     enum stream_kernel last = STREAM_NKERNELS;
 
     for (unsigned k = 0; k < STREAM_NKERNELS; k++)
-        if ((mask & (1u << k)) && kernel_model[k].writes == array)
+        if ((mask & (1u << k)) && kernel_info[k].writes == array)
             last = (enum stream_kernel)k;
     return last;
 }
@@ -261,7 +260,7 @@ static void verify(struct stream_result *res, void *arrays[3], double sum)
         int ok = stream_ref_check_array(arrays[ai], p->n, p->prec, want, tol, &worst, &value, &e);
         for (size_t i = 0; i < res->nkernels; i++)
             if (res->which[i] != STREAM_DOT && res->kernels[i].verified &&
-                kernel_model[res->which[i]].writes == array && e > res->kernels[i].max_rel_err)
+                kernel_info[res->which[i]].writes == array && e > res->kernels[i].max_rel_err)
                 res->kernels[i].max_rel_err = e;
         if (ok)
             continue;
@@ -303,15 +302,17 @@ int stream_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct stre
         return pp_error_set(err, "model %s has no stream suite", b->name);
     for (unsigned k = 0; k < STREAM_NKERNELS; k++) {
         struct suite_kernel *kr;
+        struct suite_model m;
 
         if (!(p->kernels & (1u << k)))
             continue;
         res->which[res->nkernels] = (enum stream_kernel)k;
         kr = &res->kernels[res->nkernels++];
-        kr->name = kernel_model[k].name;
-        kr->bytes = (double)kernel_model[k].arrays * (double)p->n * (double)beta;
-        kr->bytes_compulsory = kr->bytes; /* BabelStream's weights are the compulsory traffic */
-        kr->flops = (double)kernel_model[k].flops * (double)p->n;
+        kr->name = kernel_info[k].name;
+        stream_model((enum stream_kernel)k, p->n, p->prec, &m);
+        kr->bytes = m.bytes;
+        kr->bytes_compulsory = m.bytes_compulsory;
+        kr->flops = m.flops;
     }
     progress.total = p->numtimes * ((p->kernels & ~(1u << STREAM_NSTREAM)) ? 1u : 0u) +
                      p->numtimes * ((p->kernels & (1u << STREAM_NSTREAM)) ? 1u : 0u);

@@ -26,6 +26,7 @@ enum stream_kernel {
 
 #define STREAM_ALL_KERNELS      ((1u << STREAM_NKERNELS) - 1)
 #define STREAM_DEFAULT_N        (1u << 25)
+#define STREAM_MAX_N            (1LL << 40) /* the largest arraysize a job may name */
 #define STREAM_DEFAULT_NUMTIMES 100
 
 /* BabelStream's start values. */

@@ -53,16 +53,22 @@ struct omb_wilson {
 #define PP_KERNELS  "kernels/wilson/openmp_kernels.h"
 #include "kernels/precisions.h"
 #else
+/* The layouts are the variants aos and soa (variant regions, kernels/backend.h): one instance each, which
+ * differ in the simd loop soa's unit stride allows. */
+#if PP_VARIANT_REGION(AOS)
 #define SOA           0
 #define PP_KERNEL_TAG _aos
 #define PP_KERNELS    "kernels/wilson/openmp_kernels.h"
 #include "kernels/precisions.h"
 #undef SOA
+#endif
+#if PP_VARIANT_REGION(SOA)
 #define SOA           1
 #define PP_KERNEL_TAG _soa
 #define PP_KERNELS    "kernels/wilson/openmp_kernels.h"
 #include "kernels/precisions.h"
 #undef SOA
+#endif
 #endif
 
 PP_SUITE_SLOT(OMB_MODEL, wilson, struct omb_wilson, ctx->suites, wilson_release)

@@ -8,6 +8,7 @@
 
 #include "kernels/lattice.h"
 #include "kernels/suite_driver.h"
+#include "kernels/wilson/model.h"
 #include "kernels/wilson/wilson.h"
 
 struct state {

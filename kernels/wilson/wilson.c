@@ -16,6 +16,7 @@
 
 #include "kernels/fielddump.h"
 #include "kernels/lattice.h"
+#include "kernels/wilson/model.h"
 #include "kernels/wilson/wilson_ref.h"
 #include "lib/clock.h"
 
@@ -48,16 +49,6 @@ int wilson_layout_parse(const char *s, enum pp_wilson_layout *out, struct pp_err
         "unknown layout \"%s\" (wilson has aos: site-major, soa: structure of arrays, aosoa: soa in "
         "blocks of 32 sites)",
         s);
-}
-
-double wilson_bytes_per_site(enum pp_precision prec)
-{
-    return (8.0 * 18 + 8.0 * 24 + 24) * (double)pp_precision_bytes(prec);
-}
-
-double wilson_bytes_compulsory_per_site(enum pp_precision prec)
-{
-    return (8.0 * 18 + 24 + 24) * (double)pp_precision_bytes(prec);
 }
 
 /* Host bytes per lattice site while a run holds its fields (doubles): u 72, psi 24, packed links 72, even
@@ -259,6 +250,7 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
     struct fields f;
     struct lattice_calls calls;
     struct sample_kernel k;
+    struct suite_model m;
     double t0;
     int rc = -1, allocated = 0;
 
@@ -276,9 +268,10 @@ int wilson_run(const struct pp_backend *b, struct pp_ctx *ctx, const struct wils
     res->sites = f.volume;
     res->out_sites = f.n;
     res->dslash.name = "dslash";
-    res->dslash.flops = (double)WILSON_FLOPS_PER_SITE * (double)f.n;
-    res->dslash.bytes = wilson_bytes_per_site(p->prec) * (double)f.n;
-    res->dslash.bytes_compulsory = wilson_bytes_compulsory_per_site(p->prec) * (double)f.n;
+    wilson_model(p->dims, p->prec, &m);
+    res->dslash.flops = m.flops;
+    res->dslash.bytes = m.bytes;
+    res->dslash.bytes_compulsory = m.bytes_compulsory;
     wilson_random_fields(p->dims, p->seed, f.u, f.psi);
     pack(p->dims, f.u, f.psi, f.gauge, f.spinor, f.nbr);
     /* the test hook: the forward x link U_x(x) of an output site, its forward x neighbour */

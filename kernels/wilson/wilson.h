@@ -57,13 +57,6 @@ const char *wilson_layout_name(enum pp_wilson_layout l);
 /* "aos" (site-major) or "soa"; anything else is an error naming the layouts. */
 int wilson_layout_parse(const char *s, enum pp_wilson_layout *out, struct pp_error *err) PP_WUR;
 
-/* Bytes moved per output site (Eq. 2, R = 0, r = 0): (8 x 18 + 8 x 24 + 24) F = 360 F. */
-double wilson_bytes_per_site(enum pp_precision prec);
-
-/* Compulsory bytes per output site (Eq. 2, R = 7, r = 0): each of the 8 links once (no link serves two output
- * sites), each input spinor once (V/2 of them, one per output site), the output once: (144 + 24 + 24) F. */
-double wilson_bytes_compulsory_per_site(enum pp_precision prec);
-
 /* Make p the problem that runs on dev: a lattice left at 0 x 0 x 0 x 0 becomes the device's default
  * (LATTICE_DEFAULT_EXTENT_CPU on CPUs, _GPU elsewhere); then reject what cannot run before anything is
  * allocated: an odd or too small extent, numtimes < 2, iterations outside 1 .. WILSON_MAX_ITERATIONS, no

@@ -418,13 +418,6 @@ CREATE TRIGGER jobs_unsupported AFTER UPDATE OF state ON jobs FOR EACH ROW
           AND NEW.error ~ '(^|: )unsupported: ' AND NEW.params ? 'variant' AND NEW.params ? 'precision')
     EXECUTE FUNCTION pp_unsupported_record();
 
--- A result's variant name, without the regular expression for the plain names most results carry: the
--- export below reads it for every verified row of its kernel (a third of its time at 1,000,000 results).
-CREATE FUNCTION pp_variant_name(v text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
-    SELECT CASE WHEN strpos(v, '"variant": "') > 0 THEN coalesce(substring(v from '"variant": "([^"\\]*)"'), v)
-                ELSE v END
-$$;
-
 CREATE FUNCTION pp_policies(p_suite text, p_kernel text, p_precision text, p_size bigint, p_platforms text[],
                             p_efficiency text, p_subsets jsonb) RETURNS jsonb LANGUAGE plpgsql STABLE
     SET jit = off SET max_parallel_workers_per_gather = 0 AS $$
@@ -453,12 +446,12 @@ BEGIN
 
     WITH h AS (SELECT p.id, p.name, p.kind, p.peak_bandwidth, p.peak_source FROM platforms p WHERE p.id = ANY (v_h)),
     runs AS (
-        SELECT DISTINCT ON (f.platform_id, f.model, pp_variant_name(f.variant))
-               f.platform_id, f.model, pp_variant_name(f.variant) AS variant, f.id, f.fom
+        SELECT DISTINCT ON (f.platform_id, f.model, f.variant)
+               f.platform_id, f.model, f.variant AS variant, f.id, f.fom
         FROM pp_fom f
         WHERE f.suite = p_suite AND f.kernel = p_kernel AND f.precision = p_precision AND f.problem_key = v_key
           AND f.platform_id = ANY (v_h)
-        ORDER BY f.platform_id, f.model, pp_variant_name(f.variant), f.fom DESC, f.id),
+        ORDER BY f.platform_id, f.model, f.variant, f.fom DESC, f.id),
     best AS (SELECT platform_id, max(fom) AS fom FROM runs GROUP BY platform_id),
     unsup AS (
         SELECT u.platform_id, u.model, u.variant, u.reason FROM pp_unsupported u
@@ -575,7 +568,7 @@ BEGIN
     -- 1,000,000 results: 530 ms of sort and scan for kernel=triad before, 80 ms).
     WITH g AS (
         SELECT f.suite, f.kernel, f.precision, f.problem_key, f.platform_id, f.model,
-               pp_variant_name(f.variant) AS variant, max(ARRAY[f.fom, -f.id::float8]) AS best
+               f.variant AS variant, max(ARRAY[f.fom, -f.id::float8]) AS best
         FROM pp_fom f
         WHERE f.suite = ANY (CASE WHEN p_suite IS NULL THEN ARRAY(SELECT DISTINCT suite FROM pp_problem_sizes)
                                   ELSE ARRAY[p_suite] END)

@@ -173,6 +173,14 @@ static void put_jobs(struct buf *b)
         "# HELP ppbench_database_errors_total Statements that failed (unreachable database, errors).\n"
         "# TYPE ppbench_database_errors_total counter\nppbench_database_errors_total %lu\n",
         atomic_load_explicit(&counters_db_errors, memory_order_relaxed));
+    put(b,
+        "# HELP ppbench_database_cancelled_total Statements given up before their answer, and ended in "
+        "PostgreSQL: the request's client left, or the server stopped.\n"
+        "# TYPE ppbench_database_cancelled_total counter\n"
+        "ppbench_database_cancelled_total{reason=\"client_left\"} %lu\n"
+        "ppbench_database_cancelled_total{reason=\"stopping\"} %lu\n",
+        atomic_load_explicit(&counters_db_cancelled_n[COUNTERS_CANCEL_CLIENT_LEFT], memory_order_relaxed),
+        atomic_load_explicit(&counters_db_cancelled_n[COUNTERS_CANCEL_STOPPING], memory_order_relaxed));
 }
 
 int metrics_get(struct request *r)

@@ -1,8 +1,7 @@
 /*
  * report_check: see report_check.h. Pure functions over jansson trees; any thread. The catalogue
- * (catalog.h) says which choices a suite's job can fix; the size keys are the ones the suites report
- * (problem.array_size for stream, problem.sites for the lattice suites) and a generic problem.size, which
- * wins when present.
+ * (catalog.h) says which choices a suite's job can fix; the size is the problem's `size`, which every suite
+ * reports in the unit its row names.
  */
 #include "server/api/report_check.h"
 
@@ -141,8 +140,32 @@ static int check_derived(const json_t *k, const char *timing, const char *at, ch
     return 0;
 }
 
-static int check_kernel(const json_t *k, const char *timing, bool runner, const char *at, char *field,
-                        size_t size, struct pp_error *err)
+/* The kernel's byte and flop models are the suite's (m: kernels/<suite>/model.c for the report's problem),
+ * not the worker's word: a worker that doubles bytes and bandwidth together (or flops and GFLOP/s) would pass
+ * check_derived, and its figure would become the platform's best. NULL m: the suite is unknown here. */
+static int check_model(const json_t *k, const struct suite_model *m, const char *at, char *field, size_t size,
+                       struct pp_error *err)
+{
+    const struct {
+        const char *key;
+        double want;
+    } models[] = {{"bytes", m ? m->bytes : 0},
+                  {"bytes_compulsory", m ? m->bytes_compulsory : 0},
+                  {"flops", m ? m->flops : 0}};
+    char name[160];
+
+    for (size_t i = 0; m && i < sizeof(models) / sizeof(models[0]); i++) {
+        double got = json_number_value(json_object_get(k, models[i].key));
+        snprintf(name, sizeof(name), "%s.%s", at, models[i].key);
+        if (!agrees(got, models[i].want))
+            return bad(field, size, name, err, "%s is %.10g, the suite's model gives %.10g", name, got,
+                       models[i].want);
+    }
+    return 0;
+}
+
+static int check_kernel(const json_t *k, const struct suite_model *m, const char *timing, bool runner,
+                        const char *at, char *field, size_t size, struct pp_error *err)
 {
     static const struct {
         const char *key;
@@ -192,13 +215,18 @@ static int check_kernel(const json_t *k, const char *timing, bool runner, const 
     snprintf(name, sizeof(name), "%s.stats_s.count", at);
     if (v && (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > REPORT_MAX_SAMPLES))
         return bad(field, size, name, err, "%s must be an integer from 0 to %d", name, REPORT_MAX_SAMPLES);
+    if (check_model(k, m, at, field, size, err))
+        return -1;
     return runner ? check_summary(k, timing, at, field, size, err)
                   : check_derived(k, timing, at, field, size, err);
 }
 
-/* Each of the job's kernels exactly once, and no other; timing: the job's rule (suite_timing). */
-static int check_kernels(const struct suite *s, const char *timing, bool runner, const json_t *want,
-                         const json_t *got, char *field, size_t size, struct pp_error *err)
+/* Each of the job's kernels exactly once, and no other; timing: the job's rule (suite_timing); runner: a
+ * runner's summary report; models: the suite's for the report's problem, one per kernel of the suite (NULL
+ * where the suite is unknown). */
+static int check_kernels(const struct suite *s, const char *timing, bool runner, const struct suite_model *models,
+                         const json_t *want, const json_t *got, char *field, size_t size,
+                         struct pp_error *err)
 {
     size_t i, j;
     const json_t *k;
@@ -229,7 +257,8 @@ static int check_kernels(const struct suite *s, const char *timing, bool runner,
             if (!strcmp(json_string_value(json_object_get(json_array_get(got, j), "kernel")), name))
                 return bad(field, size, at, err, "kernel %.64s is reported twice", name);
         snprintf(at, sizeof(at), "report.kernels[%zu]", i);
-        if (check_kernel(k, timing, runner, at, field, size, err))
+        if (check_kernel(k, models ? &models[suite_kernel_index(s, name)] : NULL, timing, runner, at, field,
+                         size, err))
             return -1;
     }
     if (json_array_size(got) != json_array_size(want))
@@ -254,23 +283,17 @@ static long long lattice_sites(const char *s)
     return n == 4 && !*s ? sites : 0;
 }
 
-/* The problem's size (problem.size, else array_size, else sites) against the job's parameters. */
+/* The problem's size, problem.size in the unit the suite's row names (kernels/suite.h), against the job's
+ * parameters where they fix it. */
 static int check_size(const json_t *params, const json_t *problem, char *field, size_t size,
                       struct pp_error *err)
 {
-    static const char *const keys[] = {"size", "array_size", "sites"};
-    const json_t *v = NULL, *arraysize = json_object_get(params, "arraysize");
-    const char *key = "size", *lattice = json_string_value(json_object_get(params, "lattice"));
-    char name[48];
+    const json_t *v = json_object_get(problem, "size"), *arraysize = json_object_get(params, "arraysize");
+    const char *name = "report.problem.size", *lattice = json_string_value(json_object_get(params, "lattice"));
     long long n, want = 0;
 
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && !v; i++)
-        if ((v = json_object_get(problem, keys[i])))
-            key = keys[i];
-    snprintf(name, sizeof(name), "report.problem.%s", key);
     if (!v)
-        return bad(field, size, "report.problem.size", err,
-                   "the report's problem has no size (size, array_size or sites)");
+        return bad(field, size, name, err, "%s is required", name);
     if (!json_is_integer(v) || (n = json_integer_value(v)) < 1 || n > REPORT_MAX_SIZE)
         return bad(field, size, name, err, "%s must be an integer from 1 to %lld", name, REPORT_MAX_SIZE);
     if (json_is_integer(arraysize))
@@ -345,12 +368,41 @@ static int check_choices(const struct suite *s, const json_t *params, const json
     return 0;
 }
 
+/* The suite's models of every kernel for the problem the report holds (kernels/<suite>/model.c): the problem
+ * is already held to the job (check_size, check_key), and the model hook holds what the job left to the
+ * device (a lattice, an array size, n, leaf_pairs) to the suite's ranges and to problem.size. */
+static int check_problem_models(const struct suite *s, const json_t *problem, struct suite_model *models,
+                                char *field, size_t size, struct pp_error *err)
+{
+    struct suite_error e;
+    char name[96];
+
+    if (suite_models_of(s, problem, models, &e) == 0)
+        return 0;
+    snprintf(name, sizeof(name), "report.%s", e.field);
+    return bad(field, size, name, err, "report.%s", e.msg);
+}
+
+/* The variant document names its code with the suite's choices (suite_variant_name: the result's variant). */
+static int check_variant(const struct suite *s, const json_t *report, char *field, size_t size,
+                         struct pp_error *err)
+{
+    char name[SUITE_VARIANT_MAX], where[96];
+    struct suite_error e;
+
+    if (!s || !suite_variant_name(s, json_object_get(report, "variant"), name, sizeof(name), &e))
+        return 0;
+    snprintf(where, sizeof(where), "report.%s", e.field);
+    return bad(field, size, where, err, "report.%s", e.msg);
+}
+
 int report_check(const char *suite, const json_t *kernels, const json_t *params, bool runner,
                  const json_t *report, char *field, size_t field_size, struct pp_error *err)
 {
     const struct suite *s = catalog_suite(suite);
     const json_t *problem = json_object_get(report, "problem");
     const json_t *rsuite = json_object_get(report, "suite"), *prec;
+    struct suite_model models[SUITE_MAX_KERNELS];
 
     if (!json_is_object(report))
         return bad(field, field_size, "report", err, "report must be an object");
@@ -365,9 +417,11 @@ int report_check(const char *suite, const json_t *kernels, const json_t *params,
         return bad(field, field_size, "report.problem.precision", err,
                    "report.problem.precision must be fp32 or fp64");
     if (check_choices(s, params, report, field, field_size, err) ||
+        check_variant(s, report, field, field_size, err) ||
         check_size(params, problem, field, field_size, err) ||
         check_key(s, params, problem, field, field_size, err) ||
-        check_kernels(s, s ? suite_timing(s, params) : NULL, runner, kernels,
+        (s && check_problem_models(s, problem, models, field, field_size, err)) ||
+        check_kernels(s, s ? suite_timing(s, params) : NULL, runner, s ? models : NULL, kernels,
                       json_object_get(report, "kernels"), field, field_size, err))
         return -1;
     return 0;

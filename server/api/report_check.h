@@ -1,9 +1,11 @@
 /*
  * report_check: a worker's result report held against the job it answers, before anything is stored. The
  * report must be the job's (its suite, each of the job's kernels exactly once, its precision, its size, the
- * variant choices the job fixed), every figure a finite number in a physical range, and the statistics,
- * bandwidth and GFLOP/s what the samples (times_s), the byte and flop models and the suite's timing rule
- * give (refused naming the figure that disagrees). Pure: no database,
+ * variant choices the job fixed), every figure a finite number in a physical range, each kernel's bytes,
+ * bytes_compulsory and flops the suite's models for the problem it holds (the suite table's hook,
+ * kernels/<suite>/model.c, which the worker's driver states them by), and the statistics, bandwidth and
+ * GFLOP/s what the samples (times_s), those models and the suite's timing rule give (refused naming the
+ * figure that disagrees). Pure: no database,
  * any thread; the fuzz target tests/fuzz/report_fuzz.c drives it.
  */
 #ifndef PP_REPORT_CHECK_H

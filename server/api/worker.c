@@ -170,7 +170,8 @@ static const char progress_sql[] =
 
 static const char job_state_sql[] = "SELECT state, epoch FROM jobs WHERE id = $1";
 
-/* One result row per kernel of the report. The size is the problem's "size", in the suite's unit (the
+/* One result row per kernel of the report, its variant the name of the code that ran ($9, suite_variant_name;
+ * the whole variant document stays in the provenance). The size is the problem's "size", in the suite's unit (the
  * suite table's `size`: stream's elements, the lattice suites' sites of the whole lattice); the report's
  * problem and variant documents are kept whole in the provenance (result_doc serves the problem as
  * "problem"). Each kernel's noise was derived by report_derive: one past its limit flags the row noisy, and
@@ -185,9 +186,9 @@ static const char result_sql[] =
     "  flops, times_s, min_s, max_s, mean_s, median_s, stddev_s, stats_count, bandwidth, gflops, verified, "
     "  error, noise, noise_rule, noise_limit, "
     "provenance, origin) "
-    "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, coalesce((d->'variant')::text, ''), "
+    "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, $9::text, "
     "  d->'problem'->>'precision', "
-    "  coalesce(d->'problem'->>'size', d->'problem'->>'array_size', d->'problem'->>'sites')::bigint, "
+    "  (d->'problem'->>'size')::bigint, "
     "  (e->>'bytes')::float8, (e->>'bytes_compulsory')::float8, "
     "  CASE WHEN (e->'noise'->>'value')::float8 > (e->'noise'->>'limit')::float8 "
     "    THEN ARRAY['noisy'] ELSE '{}'::text[] END "
@@ -204,8 +205,8 @@ static const char result_sql[] =
     "  coalesce(d->'provenance', '{}') || jsonb_build_object('platform', d->'platform', 'device', "
     "d->'device', "
     "    'variant', d->'variant', 'problem', d->'problem', 'warnings', coalesce(d->'warnings', '[]')), "
-    /* a model that is no built-in one ($9) is a runner's: its program measured and verified (issue 27) */
-    "  CASE WHEN j.model = ANY ($9::text[]) THEN 'worker' ELSE 'runner' END "
+    /* a model that is no built-in one ($10) is a runner's: its program measured and verified (issue 27) */
+    "  CASE WHEN j.model = ANY ($10::text[]) THEN 'worker' ELSE 'runner' END "
     "  FROM j, rep, jsonb_array_elements(coalesce(d->'kernels', '[]')) e "
     "  RETURNING verified, kernel, error, flags, noise, noise_rule, noise_limit), "
     "o AS (SELECT CASE WHEN $3 <> 'succeeded' OR NOT EXISTS (SELECT 1 FROM ins) "
@@ -247,6 +248,10 @@ static const char fail_job_sql[] =
     "  lease_expires = NULL WHERE id = $1 AND epoch = $2 AND worker_id = $3 AND state = 'running' RETURNING "
     "id) "
     "UPDATE workers SET state = 'idle', last_heartbeat = now() WHERE id = $3 AND EXISTS (SELECT 1 FROM f)";
+
+/* A job this worker holds ($3: the epoch too, when the request names it). */
+static const char held_sql[] = "SELECT 1 FROM jobs WHERE id = $1 AND worker_id = $2 AND state = 'running' "
+                               "AND ($3::bigint IS NULL OR epoch = $3::bigint)";
 
 static const char deregister_sql[] =
     "WITH w AS (UPDATE workers SET state = 'gone', gone_at = now() WHERE id = $1 AND state <> 'gone' "
@@ -554,11 +559,15 @@ int jobs_result(struct request *r)
         snprintf(models + strlen(models), sizeof(models) - strlen(models), "%s\"%s\"", i ? "," : "",
                  suite_models[i]);
     strncat(models, "}", sizeof(models) - strlen(models) - 1);
-    const char *params[9] = {
-        r->args[0], epoch,  outcome, report_s,
-        error,      worker, repeats, suite && !strcmp(suite->bound, "compute") ? "true" : "false",
-        models};
-    if (!(res = db_query(result_sql, 9, params, &dberr))) {
+    char variant[SUITE_VARIANT_MAX] = "";
+    struct suite_error verr;
+    if (suite && suite_variant_name(suite, json_object_get(report, "variant"), variant, sizeof(variant), &verr))
+        variant[0] = '\0'; /* check_report refused such a report of a held job; another's stores nothing */
+    const char *params[10] = {r->args[0], epoch,   outcome,
+                              report_s,   error,   worker,
+                              repeats,    suite && !strcmp(suite->bound, "compute") ? "true" : "false",
+                              variant,    models};
+    if (!(res = db_query(result_sql, 10, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s job=%s result refused: %s", r->id, r->args[0], dberr.e.msg);
             st = req_fail(r, ERR_INVALID_REPORT, "report", "the report does not hold valid results");
@@ -580,6 +589,31 @@ out:
     PQclear(res);
     free(report_s);
     return st;
+}
+
+/* Before a result's body is read: the job must be running and this worker's (at the epoch of the header
+ * X-Job-Epoch, when sent), or the answer is not_ours' at once. A worker that does not hold a job got its 409
+ * only after its body was read and parsed (60 MB: 17 s and 732 MB, issue 26); the result's own query still
+ * decides, under the job's row lock. */
+int jobs_result_before_body(struct request *r)
+{
+    const char *epoch = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "X-Job-Epoch");
+    char worker[24];
+    struct db_error dberr;
+    PGresult *res;
+    bool held;
+
+    if (!parse_id(r->args[0]))
+        return req_fail(r, ERR_NOT_FOUND, NULL, "no job \"%s\"", r->args[0]);
+    snprintf(worker, sizeof(worker), "%lld", r->worker_id);
+    const char *params[3] = {r->args[0], worker, epoch && parse_id(epoch) ? epoch : NULL};
+    if (epoch && !parse_id(epoch))
+        return not_ours(r, r->args[0]);
+    if (!(res = db_query(held_sql, 3, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    held = PQntuples(res) == 1;
+    PQclear(res);
+    return held ? 0 : not_ours(r, r->args[0]);
 }
 
 int workers_deregister(struct request *r)

@@ -13,5 +13,7 @@ int workers_heartbeat(struct request *r);
 int workers_deregister(struct request *r);
 int jobs_progress(struct request *r);
 int jobs_result(struct request *r);
+/* The result's route's before_body: the job is this worker's (struct route). */
+int jobs_result_before_body(struct request *r);
 
 #endif

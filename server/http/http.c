@@ -10,11 +10,22 @@
  * error writer (every error body is rendered here, from errors.h's table). A sweeper thread shuts down a
  * connection whose request has not arrived whole within request_timeout_s (slow senders). Long polls and
  * event streams suspend their connection and are resumed by http_wake_all (http.h).
+ *
+ * Memory stays flat (issue 26, defect 5): a large request (an import's jansson tree of 76,240 rows, a 14 MB
+ * report, a large export) frees its memory when it completes, but glibc keeps freed pages in the arena of the
+ * thread that used them, one arena per pool thread: ten 3.9 MB imports left ppbenchd at 2.1 GB. Three
+ * causes, three measures (bench/memory.sh, docs/PERFORMANCE.md): glibc's thresholds are dynamic, so after
+ * the first large free a pool thread's arena keeps up to 64 MB at its top: http_start fixes them at
+ * HTTP_LARGE's order (M_MMAP_THRESHOLD, M_TRIM_THRESHOLD); libpq's buffers keep the size of the largest
+ * message their connection carried: a large request closes its thread's connection when it completes; free
+ * pages inside an arena stay mapped: it then calls malloc_trim(0). M_ARENA_MAX alone kept 139 MB after four
+ * imports of 20,000 rows.
  */
 #include "server/http/http.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sys/socket.h>
@@ -30,6 +41,7 @@
 #include "lib/clock.h"
 #include "lib/log.h"
 #include "server/counters.h"
+#include "server/db.h"
 #include "server/http/auth.h"
 #include "server/http/parse.h"
 
@@ -318,6 +330,7 @@ static enum MHD_Result send_reply(struct request *r, int status)
     }
     if (!text)
         text = strdup("");
+    r->large = r->large || strlen(text) >= HTTP_LARGE;
     resp = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
     if (status != MHD_HTTP_NO_CONTENT)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
@@ -424,8 +437,8 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
 }
 
 /* What can be judged from the request line and the headers alone, before any body is read: the route, the
- * token (and a worker's identity), the framing headers and the declared size. An anonymous or oversized
- * request is answered here and its body never read. */
+ * token (and a worker's identity), the framing headers, the declared size and the route's own check
+ * (before_body). An anonymous, oversized or refused request is answered here and its body never read. */
 static int admit(struct request *r)
 {
     struct header_scan hs = {0};
@@ -447,11 +460,14 @@ static int admit(struct request *r)
     cl = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (cl && strtoull(cl, NULL, 10) > body_limit(r))
         return req_fail(r, ERR_BODY_TOO_LARGE, NULL, "request body larger than %zu bytes", body_limit(r));
-    return 0;
+    return r->route->before_body ? r->route->before_body(r) : 0;
 }
 
+/* The handler runs with its client's socket watched by every statement it waits on (server/db.c): a client
+ * that leaves ends its statement in PostgreSQL too, said once here. */
 static int dispatch(struct request *r)
 {
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
     int status;
 
     if (!r->parsed) {
@@ -459,7 +475,13 @@ static int dispatch(struct request *r)
         if ((status = parse_body(r)))
             return status;
     }
-    return r->route->handler(r);
+    db_request_begin(ci ? ci->connect_fd : -1, r->route->timeout_s);
+    status = r->route->handler(r);
+    if (db_client_left())
+        log_info("request=%s %s %s: the client left after %.1f s; its statement was cancelled", r->id,
+                 r->method, r->path, clock_now() - r->started);
+    db_request_end();
+    return status;
 }
 
 /* Answer and close a connection from the URI callback, before libmicrohttpd parses the query. libmicrohttpd
@@ -582,6 +604,10 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     json_decref(r->reply);
     free(r->reply_text);
     free(r->body);
+    if (r->large || r->body_cap >= HTTP_LARGE) {
+        db_thread_close(); /* libpq's buffers keep the size of the largest message they held */
+        malloc_trim(0);
+    }
     free(r);
     *con_cls = NULL;
 }
@@ -743,6 +769,8 @@ int http_start(const char *addr, unsigned port, unsigned threads, unsigned max_c
     g_routes = routes;
     g_id_prefix = (unsigned)getpid() & 0xffff;
     g_request_timeout = request_timeout_s;
+    mallopt(M_MMAP_THRESHOLD, 1 << 20); /* fixed, not dynamic: memory stays flat (head comment) */
+    mallopt(M_TRIM_THRESHOLD, 1 << 20);
     MHD_set_panic_func(on_panic, NULL);
     s->daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG,

@@ -24,6 +24,7 @@
 
 #define HTTP_NO_BODY_MAX      1024 /* bytes a route without a body reads (an empty JSON object fits) */
 #define HTTP_MAX_QUERY_PARAMS 64   /* more: 414, answered before the query is looked at */
+#define HTTP_LARGE            (256u << 10) /* a body or reply this large: memory handed back at its end */
 
 #define HTTP_SUSPENDED 0 /* handler suspended its connection; it will be called again */
 #define HTTP_STREAM    1 /* handler set r->stream: a streamed 200 response (Server-Sent Events) */
@@ -52,6 +53,13 @@ struct route {
     /* A call of one registered worker: it names itself (X-Worker-Id) and proves it (X-Worker-Secret, from
      * its registration) before its body is read; r->worker_id holds it. */
     bool as_worker;
+    /* The deadline of each statement of its requests, in seconds (server/db.c); 0, or less than db_timeout_s:
+     * db_timeout_s. For the routes whose work grows with the data (exports, imports). */
+    long timeout_s;
+    /* What the route must know before it reads a body, from the path and headers alone, once the role and a
+     * worker's identity are proven: 0 to go on, else the status of the refusal (the body is then never read;
+     * a worker's result for a job it does not hold, issue 26). NULL: nothing. */
+    handler_fn before_body;
 };
 
 struct http_error {
@@ -78,6 +86,7 @@ struct request {
     bool parsed;    /* the body was parsed (once, before the handler's first run) */
     bool answered;  /* refused from the headers alone: the body is never read */
     bool raw_nul;   /* the raw target held %00 */
+    bool large;     /* its reply reached HTTP_LARGE: memory is handed back when it completes */
     int raw_params; /* query parameters in the raw target */
     json_t *json;   /* the parsed body of BODY_JSON routes (borrowed by handlers) */
 

@@ -62,10 +62,10 @@ expect "ppbench results --format babelstream" 0 '^function,num_times,n_elements,
 expect "ppbench results --format csv: identity columns" 0 '^result_id,date,platform,model,suite,kernel,precision,size,variant,job,verified,flags,timing,' -- \
     "$CLI" results --format csv --job "$id"
 expect "ppbench results --format csv: a row names platform, model, variant, date, job and timing" 0 \
-    "^[0-9]+,20[0-9-]+T[0-9:]+Z,\"$CPU\",\"openmp\",stream,nstream,fp64,1000,\"\\{.*\\}\",$id,true,[a-z_ ]*,min," -- \
+    "^[0-9]+,20[0-9-]+T[0-9:]+Z,\"$CPU\",\"openmp\",stream,nstream,fp64,1000,\"temporal\",$id,true,[a-z_ ]*,min," -- \
     "$CLI" results --format csv --job "$id"
 expect "ppbench results: the table has the variant, the job and the timing rule" 0 \
-    "^ *[0-9]+ +20[0-9-]+ [0-9:]+ +$id +$CPU +openmp +stream.triad +fp64 +1000 +[a-z_]+=[^ ]+ +[0-9.]+ +[0-9.]+ +min " -- \
+    "^ *[0-9]+ +20[0-9-]+ [0-9:]+ +$id +$CPU +openmp +stream.triad +fp64 +1000 +temporal +[0-9.]+ +[0-9.]+ +min " -- \
     "$CLI" results --job "$id" --kernel triad --suite stream
 # A sweep from the command line: one job per value (2^10..2^12: three), followed one after another, each
 # stored at its size under one sweep tag; the forms of the values and their errors are the CLI's own.

@@ -82,7 +82,7 @@ if [ "$STATUS" = 204 ] || [ "$STATUS" = 200 ]; then
 else
     fail "a claim's wait beyond max_wait_s is cut to it" "$STATUS $BODY"
 fi
-expect_api "result without an epoch"     422 missing_field         POST $J/1/result '{"outcome":"succeeded"}' "$WORKER"
+expect_api "a result for no job is refused before its body" 404 not_found POST $J/1/result '{"outcome":"succeeded"}' "$WORKER"
 
 api POST $J "$good" "$SUBMIT"
 id=$(printf '%s' "$BODY" | jq -r .id)

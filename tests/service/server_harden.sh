@@ -24,9 +24,9 @@ AID=$(printf '%s' "$A" | jq -r .worker_id); BID=$(printf '%s' "$B" | jq -r .work
 printf '%s' "$A" | jq -e '.worker_secret | test("^pws_[0-9a-f]{40}$")' >/dev/null &&
     pass "identity: registration returns a worker secret" || fail "identity: registration returns a worker secret" "$A"
 
-# submit_to HOST [KERNELS_JSON] [PARAMS_JSON]: a stream job for HOST's cpu0; sets JOB.
+# submit_to HOST [KERNELS_JSON] [PARAMS_JSON] [SUITE]: a job (stream by default) for HOST's cpu0; sets JOB.
 submit_to() {
-    api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$1/cpu0\",\"kernels\":${2:-[\"copy\"]},\"params\":${3:-{\"arraysize\":1000,\"numtimes\":3\}}}" "$SUBMIT"
+    api POST $J "{\"suite\":\"${4:-stream}\",\"model\":\"openmp\",\"platform\":\"$1/cpu0\",\"kernels\":${2:-[\"copy\"]},\"params\":${3:-{\"arraysize\":1000,\"numtimes\":3\}}}" "$SUBMIT"
     JOB=$(printf '%s' "$BODY" | jq -r .id)
 }
 submit_to hosta
@@ -86,6 +86,13 @@ expect_refused() {
         fail "report: $1" "got $got field $field; job $(printf '%s' "$BODY" | jq -c '{state, error}')"
     fi
 }
+# A result of a job the worker holds, without its epoch: refused by name (the check before the body lets it
+# through: the job is held; the body then lacks the fencing token).
+fresh_job
+api POST "$J/$JOB/result" '{"outcome":"succeeded"}' "$WTOKEN"
+same "result without an epoch, for a job the worker holds: 422 naming epoch" \
+    "$STATUS $(printf '%s' "$BODY" | jq -r '.error.code + " " + (.error.field // "-")')" "422 missing_field epoch"
+api POST "$J/$JOB/result" "{\"epoch\":$EPOCH,\"outcome\":\"failed\",\"error\":\"ended by the test\"}" "$WTOKEN"
 fresh_job; expect_refused "another suite's kernel" report.kernels[0].kernel "$(report_of "$(kernel_doc dslash)")"
 fresh_job; expect_refused "a kernel the job did not ask for" report.kernels[0].kernel "$(report_of "$(kernel_doc triad)")"
 fresh_job '["copy","add"]'
@@ -96,10 +103,10 @@ fresh_job '["copy","add"]'; expect_refused "a kernel missing" report.kernels "$(
 fresh_job; expect_refused "another suite" report.suite "$(report_of "$(kernel_doc copy)" '' wilson)"
 fresh_job; expect_refused "another precision" report.problem.precision \
     "$(report_of "$(kernel_doc copy)" '{"precision":"fp32","array_size":1000}')"
-fresh_job; expect_refused "another size" report.problem.array_size \
-    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","array_size":999999999}')"
-fresh_job; expect_refused "a generic problem.size is read first" report.problem.size \
-    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":7,"array_size":1000}')"
+fresh_job; expect_refused "another size" report.problem.size \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","size":999999999,"array_size":999999999}')"
+fresh_job; expect_refused "the size is problem.size, never a suite's own field" report.problem.size \
+    "$(report_of "$(kernel_doc copy)" '{"precision":"fp64","array_size":1000}')"
 # The problem key (issue 12): the worker's problem.key must be the suite's key over the problem it reports, and
 # what the job fixed of the key (numtimes here) must be what ran.
 fresh_job; expect_refused "no problem key" report.problem.key \
@@ -120,7 +127,7 @@ fresh_job; expect_refused "a time as a string" report.kernels[0].stats_s.min \
 # Figures the samples do not support (issue 12): the server re-derives the statistics, the bandwidth and the
 # GFLOP/s from times_s, the models and the suite's timing rule (stream: the minimum).
 fresh_job; expect_refused "a GFLOP/s its times do not give" report.kernels[0].gflops \
-    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":1000,"bandwidth_bytes_per_s":1.6e10,"gflops":2,"times_s":[1e-6,1e-6,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
+    "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":1.6e10,"gflops":2,"times_s":[1e-6,1e-6,1e-6],"stats_s":{"count":2,"min":1e-6,"max":1e-6,"mean":1e-6,"median":1e-6,"stddev":0}}')"
 fresh_job; expect_refused "a bandwidth from the mean where the suite's rule is the minimum" report.kernels[0].bandwidth_bytes_per_s \
     "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":8e9,"gflops":0,"times_s":[9e-6,1e-6,3e-6],"stats_s":{"count":2,"min":1e-6,"max":3e-6,"mean":2e-6,"median":2e-6,"stddev":1.414e-6}}')"
 fresh_job; expect_refused "a minimum its samples do not give (the warm-up counted)" report.kernels[0].stats_s.min \
@@ -135,6 +142,68 @@ printf '%s' "$BODY" | jq -e '(.results | length) == 1 and (.results[0].bandwidth
 api GET "/api/v1/pp?problem=stream.copy"
 printf '%s' "$BODY" | jq -e '.applications[0].pp | type == "number"' >/dev/null && ! printf '%s' "$BODY" | grep -qi nan &&
     pass "report: PP answers numbers, never NaN" || fail "report: PP answers numbers, never NaN" "$STATUS $BODY"
+
+# The median and the standard deviation are the samples', not the worker's (issue 26, defect 2): a report whose
+# min, max, mean and rates fit its samples (9, 1, 3 us; the first the warm-up) but whose median says 7 us and
+# stddev 0 is stored with median 2 us and stddev sqrt(2) us (report_derive), never as sent.
+fresh_job
+api POST "$J/$JOB/result" "$(report_of '{"kernel":"copy","verified":true,"error":null,"bytes":16000,"bytes_compulsory":16000,"flops":0,"bandwidth_bytes_per_s":1.6e10,"gflops":0,"times_s":[9e-6,1e-6,3e-6],"stats_s":{"count":2,"min":1e-6,"max":3e-6,"mean":2e-6,"median":7e-6,"stddev":0}}')" "$WTOKEN"
+st=$STATUS
+api GET "/api/v1/results?job=$JOB"
+printf '%s' "$BODY" | jq -e '.results[0].stats_s | (.median - 2e-6 | fabs) < 1e-12 and (.stddev - 1.4142135623730951e-6 | fabs) < 1e-12' >/dev/null &&
+    [ "$st" = 200 ] && pass "report: median and stddev stored are the samples' (2 us, 1.414 us), not the report's (7 us, 0)" ||
+    fail "report: median and stddev stored are the samples'" "result $st; $(printf '%s' "$BODY" | jq -c '.results[0].stats_s')"
+
+# A report's byte and flop models are the suite's, not the worker's (issue 26, defect 1): a true report of each
+# suite from the real worker (run --job, as serve's child) is accepted; the same report with every kernel's bytes
+# and bandwidth doubled, its flops and GFLOP/s doubled, or its models and figures times 1000 (each figure still
+# what its samples give) is refused naming the first model that the suite's (kernels/<suite>/model.c) does not
+# give, and so is a compulsory traffic doubled alone.
+# post_as_job NAME SUITE KERNELS PARAMS REPORT [FIELD]: REPORT as the result of a fresh job of SUITE on hosta's
+# cpu0: refused naming FIELD, or without one accepted (200).
+post_as_job() {
+    submit_to hosta "$3" "$4" "$2"
+    as_worker "$A"
+    api POST "/api/v1/workers/$AID/claim?wait=2" "" "$WTOKEN"
+    EPOCH=$(printf '%s' "$BODY" | jq -r .job.epoch)
+    local body
+    body=$(jq -c --argjson e "$EPOCH" '{epoch: $e, outcome: "succeeded", report: .}' <<<"$5")
+    if [ -n "${6:-}" ]; then
+        expect_refused "$1" "$6" "$body"
+    else
+        expect_api "report: $1" 200 - POST "$J/$JOB/result" "$body" "$WTOKEN"
+    fi
+}
+while IFS='|' read -r suite kernels params flops_at; do
+    true_report=$("$BUILD/bin/ppbench-worker" run --platform cpu0 --json \
+        --job "{\"suite\":\"$suite\",\"model\":\"openmp\",\"kernels\":$kernels,\"params\":$params}")
+    post_as_job "$suite: a true report is accepted" "$suite" "$kernels" "$params" "$true_report"
+    post_as_job "$suite: bytes and bandwidth doubled" "$suite" "$kernels" "$params" \
+        "$(jq -c '.kernels |= map(.bytes *= 2 | .bandwidth_bytes_per_s *= 2)' <<<"$true_report")" \
+        "report.kernels[0].bytes"
+    post_as_job "$suite: flops and GFLOP/s doubled" "$suite" "$kernels" "$params" \
+        "$(jq -c '.kernels |= map(.flops *= 2 | .gflops *= 2)' <<<"$true_report")" "report.kernels[$flops_at].flops"
+    post_as_job "$suite: models and figures x1000" "$suite" "$kernels" "$params" \
+        "$(jq -c '.kernels |= map(.bytes *= 1000 | .bytes_compulsory *= 1000 | .flops *= 1000 |
+                                  .bandwidth_bytes_per_s *= 1000 | .gflops *= 1000)' <<<"$true_report")" \
+        "report.kernels[0].bytes"
+done <<'SUITES'
+stream|["copy","triad"]|{"arraysize":1000,"numtimes":3}|1
+wilson|["dslash"]|{"lattice":"4x4x4x8","numtimes":3}|0
+staggered|["dslash"]|{"lattice":"4x4x4x8","runs":2,"iterations":1}|0
+cg|["axpby","dot","spmv","cg"]|{"n":6,"numtimes":3,"iterations":3}|0
+hacc|["gravity","sph"]|{"leaf_size":16,"leaf_pairs":40,"numtimes":2}|0
+SUITES
+WILSON=$("$BUILD/bin/ppbench-worker" run --platform cpu0 --json \
+    --job '{"suite":"wilson","model":"openmp","kernels":["dslash"],"params":{"lattice":"4x4x4x8","numtimes":3}}')
+post_as_job "wilson: a compulsory traffic doubled alone" wilson '["dslash"]' '{"lattice":"4x4x4x8","numtimes":3}' \
+    "$(jq -c '.kernels[0].bytes_compulsory *= 2' <<<"$WILSON")" "report.kernels[0].bytes_compulsory"
+# The lattice is what the models count: where the job leaves it to the device, a report that claims a larger one
+# (its models and figures scaled to it) but keeps the size of the one that ran is refused naming problem.size.
+post_as_job "wilson: a lattice its size does not give" wilson '["dslash"]' '{"numtimes":3}' \
+    "$(jq -c '.problem.lattice = [8,4,4,8] | .problem.key |= sub("lattice=4x4x4x8"; "lattice=8x4x4x8") |
+              .kernels |= map(.bytes *= 2 | .bytes_compulsory *= 2 | .flops *= 2 | .bandwidth_bytes_per_s *= 2 |
+                              .gflops *= 2)' <<<"$WILSON")" "report.problem.size"
 
 # One ppbenchd per state directory (defect 3): a second one refuses before it touches anything, and the first
 # one's PostgreSQL keeps running.

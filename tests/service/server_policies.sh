@@ -58,6 +58,7 @@ PPBENCH_OMPTARGET_HOST=1 "$WORKER" list | grep -Eq '^cpu0 .*omp-target' && OMPT=
 PLATFORM=$(PPBENCH_OMPTARGET_HOST=1 "$WORKER" list --json | jq -c '.platforms[] | select(.id == "cpu0")')
 api POST /api/v1/workers/register "{\"host\":\"testhost\",\"pid\":$$,\"version\":\"t\",\"platform\":$PLATFORM}" "$WTOKEN"
 WID=$(printf '%s' "$BODY" | jq -r .worker_id)
+REG=$BODY
 as_worker "$BODY"
 post() { # MODEL VARIANT OUTCOME: submit to testhost/cpu0, claim, report (a real run's JSON, or the failure)
     local id epoch rep=null err=null
@@ -222,3 +223,45 @@ if [ -n "$line" ] && [ "$(printf '%s' "$line" | awk '{ printf "%g %g", $3, $4 }'
 else
     fail "policies: ppbench pp --policies" "line '$line', API: $want; output: $(printf '%s' "$out" | head -n 12 | tr '\n' '|')"
 fi
+
+# Every suite has line sets, and a result's variant is the name of the code that ran (issue 25 item 6), never
+# its size-derived details: stream on $CPU (openmp temporal, opencl) and on testhost (openmp streaming, a real
+# run posted), so that "openmp (best)" runs two variants; cg at two sizes, whose dot chains differ.
+SP='"arraysize":2000000,"numtimes":3,"precision":"fp64"' # 48 MB of arrays: beyond the 32 MiB cache set above
+sids=""
+for body in "\"suite\":\"stream\",\"model\":\"openmp\",\"params\":{$SP,\"stores\":\"temporal\"}" \
+    "\"suite\":\"stream\",\"model\":\"opencl\",\"params\":{$SP}" \
+    "\"suite\":\"cg\",\"model\":\"openmp\",\"params\":{\"n\":10,\"numtimes\":3,\"precision\":\"fp64\"}" \
+    "\"suite\":\"cg\",\"model\":\"openmp\",\"params\":{\"n\":14,\"numtimes\":3,\"precision\":\"fp64\"}"; do
+    api POST /api/v1/jobs "{\"platform\":\"$CPU\",$body}" "$ADMIN"
+    sids="$sids $(printf '%s' "$BODY" | jq -r .id)"
+done
+s=""
+for id in $sids; do wait_job "$id" "succeeded|failed|cancelled" 120 || true; s="$s $(printf '%s' "$BODY" | jq -r .state)"; done
+as_worker "$REG"
+api POST /api/v1/jobs "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"testhost/cpu0\",\"params\":{$SP,\"stores\":\"streaming\"}}" "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+api POST "/api/v1/workers/$WID/claim?wait=0" "" "$WTOKEN"
+epoch=$(printf '%s' "$BODY" | jq -r .job.epoch)
+"$WORKER" run --platform cpu0 --suite stream --model openmp --arraysize 2000000 --numtimes 3 --precision fp64 \
+    --stores streaming --json >"$TMP/rep.json" 2>"$TMP/rep.err"
+api POST "/api/v1/jobs/$id/result" "{\"epoch\":$epoch,\"outcome\":\"succeeded\",\"report\":$(cat "$TMP/rep.json")}" "$WTOKEN"
+s="$s $(printf '%s' "$BODY" | jq -r .state)"
+AS_WORKER_SECRET=""
+[ "$s" = " succeeded succeeded succeeded succeeded succeeded" ] && pass "variants: stream and cg jobs verified (testhost's streaming run posted)" ||
+    fail "variants: stream and cg jobs" "states$s"
+api GET "/api/v1/results?suite=stream&kernel=triad" "" "$READ"
+check "variants: a stream result's variant is its stores on openmp, default on opencl; the launch details stay in provenance.variant" \
+    '([.results[] | .model + " " + .variant] | unique) == ["opencl default", "openmp streaming", "openmp temporal"]
+     and all(.results[]; .provenance.variant | has("work_group_size"))'
+api GET "/api/v1/results?suite=cg&kernel=dot" "" "$READ"
+check "variants: cg at two sizes is one variant, native, its dot chains (size-derived) only in provenance.variant" \
+    '([.results[].variant] | unique) == ["native"] and ([.results[].provenance.variant.dot_chain] | unique | length) == 2'
+awk '$1 == "stream" && $4 == "fp64" { printf "%s{\"k\":\"%s %s\",\"l\":[", (n++ ? "," : "["), $2, $3;
+    for (i = 5; i <= NF; i++) printf "%s\"%s\"", (i > 5 ? "," : ""), $i; printf "]}" } END { print "]" }' "$LINESETS" \
+    >"$TMP/sets.json"
+api GET "/api/v1/pp/policies?problem=stream.triad&precision=fp64" "" "$READ"
+check "policies: stream has line sets for every variant (a divergence each, no \"no line set\" note), and openmp (best) over temporal and streaming is their distance" \
+    "all(.policies[]; (.divergence_note // \"\" | test(\"no line set\") | not) and .code_divergence != null)
+     and (pol(\"openmp (best)\") as \$p | ([\$p.efficiencies[] | .variant] | sort) == [\"streaming\", \"temporal\"]
+          and near(\$p.code_divergence; jacc(\"openmp temporal\"; \"openmp streaming\")) and \$p.code_divergence > 0.02)"

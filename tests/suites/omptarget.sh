@@ -138,7 +138,7 @@ for st in 1lp 2lp "3lp-3 --order k" "3lp-3 --order i"; do
         if run --suite staggered --lattice 4x4x6x8 --precision $prec --runs 2 --iterations 3 --strategy $st --json \
             >"$f" 2>"$TMP/err"; then
             jq_true "staggered $st $prec: verified" "$f" \
-                '.verified == true and .variant.strategy == "'"${st%% *}"'" and (.variant.order == "'"${st##* }"'" or .variant.order == "none")'
+                '.verified == true and .variant.strategy == "'"${st%% *}"'" and (.variant.order == "'"${st##* }"'" or .variant.order == null)'
         else
             fail "staggered $st $prec" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
         fi

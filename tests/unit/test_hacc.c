@@ -12,6 +12,7 @@
 #include "kernels/suite.h"
 #include "kernels/hacc/hacc.h"
 #include "kernels/hacc/hacc_ref.h"
+#include "kernels/hacc/model.h"
 #include "kernels/opencl/opencl.h"
 #include "kernels/openmp/openmp.h"
 

@@ -14,6 +14,7 @@
 #include "kernels/lattice.h"
 #include "kernels/opencl/opencl.h"
 #include "kernels/openmp/openmp.h"
+#include "kernels/staggered/model.h"
 #include "kernels/staggered/staggered.h"
 #include "kernels/staggered/staggered_ref.h"
 #include "su3.h"

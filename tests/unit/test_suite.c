@@ -201,6 +201,52 @@ static void test_problem_key(void)
     json_decref(p);
 }
 
+/* A result's variant name (suite_variant_name): the code that ran, from the report's variant document, never
+ * its size-derived or launch figures; "default" where a model has one code; a value that is no choice is
+ * refused naming the field. Every suite marks at least one variant parameter, and only enums. */
+static void test_variant_name(void)
+{
+    static const struct {
+        const char *suite, *doc, *name;
+    } cases[] = {
+        {"cg", "{\"spmv_variant\": \"native\", \"dot_chain\": 524290, \"dot_groups\": 1056, \"threads\": 16}",
+         "native"},
+        {"cg", "{\"spmv_variant\": \"native\", \"dot_chain\": 2097154, \"dot_groups\": 132, \"threads\": 0}",
+         "native"},
+        {"stream", "{\"work_group_size\": 1024, \"dot_groups\": 528, \"dot_chain\": 8193}", "default"},
+        {"stream", "{\"work_group_size\": 0, \"stores\": \"streaming\"}", "streaming"},
+        {"wilson", "{\"layout\": \"soa\", \"work_group_size\": 128, \"threads\": 0}", "soa"},
+        {"staggered", "{\"strategy\": \"3lp-1\", \"order\": \"k\", \"work_group_size\": 768}", "3lp-1/k"},
+        {"staggered", "{\"strategy\": \"1lp\", \"work_group_size\": 256}", "1lp"},
+        {"hacc", "{\"variant\": \"memory-32\", \"leaf_size\": 64}", "memory-32"},
+    };
+    char name[SUITE_VARIANT_MAX];
+    struct suite_error e;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *doc = json_loads(cases[i].doc, 0, NULL);
+        CHECK(doc && suite_variant_name(suite_find(cases[i].suite), doc, name, sizeof(name), &e) == 0 &&
+                  !strcmp(name, cases[i].name),
+              "%s %s: \"%s\", want \"%s\"", cases[i].suite, cases[i].doc, name, cases[i].name);
+        json_decref(doc);
+    }
+    json_t *bad = json_pack("{s:s}", "layout", "zigzag");
+    CHECK(suite_variant_name(suite_find("wilson"), bad, name, sizeof(name), &e) &&
+              !strcmp(e.field, "variant.layout"),
+          "a layout that is no choice: %s", e.field);
+    json_decref(bad);
+    for (size_t i = 0; i < suite_count(); i++) {
+        const struct suite *s = suite_at(i);
+        size_t n = 0;
+        for (size_t p = 0; p < s->nparams; p++) {
+            n += s->params[p].variant;
+            CHECK(!s->params[p].variant || (s->params[p].type == SUITE_ENUM && !s->params[p].key),
+                  "%s.%s: a variant parameter is an enum outside the problem key", s->name, s->params[p].name);
+        }
+        CHECK(n >= 1, "%s marks no variant parameter", s->name);
+    }
+}
+
 static void test_catalog(void)
 {
     json_t *doc = suite_catalog_json(), *s;
@@ -226,6 +272,7 @@ int main(void)
     RUN(test_values_text);
     RUN(test_values_number);
     RUN(test_problem_key);
+    RUN(test_variant_name);
     RUN(test_catalog);
     return check_failures ? 1 : 0;
 }

@@ -18,6 +18,7 @@
 #include "kernels/lattice.h"
 #include "kernels/opencl/opencl.h"
 #include "kernels/openmp/openmp.h"
+#include "kernels/wilson/model.h"
 #include "kernels/wilson/wilson.h"
 #include "kernels/wilson/wilson_dslash.h"
 #include "kernels/wilson/wilson_gpu.h"
