@@ -70,7 +70,7 @@ OMPT_CLANG_FLAGS ?= -fopenmp --offload-arch=$(OMPT_CLANG_ARCH) --cuda-path=$(OMP
                     --libomptarget-nvptx-bc-path=$(OMPT_CLANG_LIB) -Wno-pass-failed
 OMPT_CLANG_SO     = $(BUILD)/lib/ppbench/libppbench-omptarget-clang.so
 
-LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c
+LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c lib/babelstream.c lib/sha256.c
 # kernels/ is suite-major: kernels/<suite>/ holds a suite's driver, reference, device code and one file per
 # model (openmp.c, opencl.c + <suite>.cl, <suite>.cu); kernels/<model>/ holds only a model's core.
 SUITES     = $(patsubst kernels/%/,%,$(filter-out kernels/openmp/ kernels/opencl/ kernels/cuda/ kernels/omptarget/,$(sort $(dir $(wildcard kernels/*/*)))))
@@ -105,7 +105,7 @@ CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
 # the suites' byte and flop models (kernels/<suite>/model.c), the same code the worker checks a job with and
 # states its models by; the drivers are weak references there (NULL).
 SUITE_TABLE_SRC = kernels/lattice.c kernels/suite.c kernels/suites.c $(wildcard kernels/*/model.c)
-SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c $(SUITE_TABLE_SRC) kernels/divergence.c) $(BUILD)/obj/schema.o \
+SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c lib/babelstream.c $(SUITE_TABLE_SRC) kernels/divergence.c) $(BUILD)/obj/schema.o \
              $(BUILD)/obj/openapi.o
 
 ifneq ($(NVCC),)

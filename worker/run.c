@@ -21,6 +21,7 @@
 #include "worker/platform.h"
 #include "worker/report.h"
 #include "worker/runner.h"
+#include "worker/runners.h"
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -93,8 +94,10 @@ static void print_help(void)
            "  --float | --double   precision fp32 or fp64 (--precision)\n"
            "  --job JSON           suite, model, kernels and params as one job document (used by `serve`)\n"
            "  --csv | --json       CSV, or one JSON document with everything (default: a table)\n"
-           "  --progress-fd FD     write \"progress 0.42\" lines to FD while running (used by `serve`)\n",
-           registry_names(), suite_names());
+           "  --progress-fd FD     write \"progress 0.42\" lines to FD while running (used by `serve`)\n"
+           "  --runners FILE       the runners file (default $PPBENCH_RUNNERS, else %s if it exists):\n"
+           "                       a runner's name is a model here (worker/runners.h)\n",
+           registry_names(), suite_names(), RUNNERS_DEFAULT);
     for (size_t i = 0; i < suite_count(); i++) {
         const struct suite *s = suite_at(i);
         printf("%s: %s; kernels:", s->name, s->title);
@@ -192,7 +195,8 @@ static int apply_job(struct runner_job *job, const char *text, json_t **doc)
     return RUN_OK;
 }
 
-static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_format *fmt, json_t **doc)
+static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_format *fmt, json_t **doc,
+                     const char **runners)
 {
     enum { OPT_PARAM0 = 1000 };
     static struct option longopts[16 + MAX_NAMES];
@@ -209,6 +213,7 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
         {"csv", no_argument, NULL, 'c'},
         {"json", no_argument, NULL, 'j'},
         {"progress-fd", required_argument, NULL, 'P'},
+        {"runners", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
     };
     struct given given[64];
@@ -281,6 +286,9 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
                 return RUN_USAGE;
             job->progress_fd = (int)v;
             break;
+        case 'R':
+            *runners = optarg;
+            break;
         case 'h':
             print_help();
             exit(RUN_OK);
@@ -296,7 +304,9 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
                                "--job carries the suite, model, kernels and parameters: give no others");
         if (!job->platform)
             return usage_error("%s", "run needs --platform");
-        return apply_job(job, job_text, doc);
+        int rc = apply_job(job, job_text, doc);
+        job->kernels_default = !json_object_get(*doc, "kernels");
+        return rc;
     }
     if (!job->platform || !job->model || !suite)
         return usage_error("%s", "run needs --platform, --model and --suite (see --help)");
@@ -305,6 +315,7 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
         return RUN_USAGE;
     }
     suite_values_default(&job->values, suite_find(suite));
+    job->kernels_default = !kernels;
     return apply_given(job, given, ngiven, kernels);
 }
 
@@ -314,6 +325,8 @@ int run_main(int argc, char **argv)
     enum runner_format fmt;
     struct pp_error err;
     static struct cpubind binding;
+    static struct runners runners;
+    const char *runners_path = NULL;
     json_t *doc = NULL; /* --job's document: job.model points into it */
     /* The command line as given, for cpubind's exec (parse_run writes into --param's text). */
     char **again = calloc((size_t)argc + 2, sizeof(*again));
@@ -329,9 +342,21 @@ int run_main(int argc, char **argv)
         return RUN_FAILED;
     }
     again[0] = "ppbench-worker";
-    if ((rc = parse_run(argc, argv, &job, &fmt, &doc)) == RUN_OK) {
-        /* Before any runtime starts; the openmp model's defaults exec this command again. */
-        cpubind_apply(&binding, job.model, job.platform, again);
+    if ((rc = parse_run(argc, argv, &job, &fmt, &doc, &runners_path)) == RUN_OK &&
+        !registry_find(job.model)) {
+        /* not a built model: a runner of this host's runners file, or unknown (runner_run says so) */
+        if (runners_load(&runners, runners_path, &err)) {
+            fprintf(stderr, "ppbench-worker: %s\n", err.msg);
+            rc = RUN_USAGE;
+        }
+        if ((job.external = runners_find(&runners, job.model)) && job.kernels_default)
+            job.values.kernels &= job.external->kernels;
+    }
+    if (rc == RUN_OK) {
+        /* Before any runtime starts; the openmp model's defaults exec this command again. A runner's program
+         * binds itself as its env lines say. */
+        if (!job.external)
+            cpubind_apply(&binding, job.model, job.platform, again);
         job.binding = &binding;
         rc = runner_run(&job, stdout, fmt, &err);
         /* Verification failures were printed one per line by the runner. */
@@ -339,6 +364,7 @@ int run_main(int argc, char **argv)
             fprintf(stderr, "ppbench-worker: %s\n", err.msg);
     }
     json_decref(doc);
+    runners_release(&runners);
     for (int i = 1; i <= argc; i++)
         free(again[i]);
     free(again);

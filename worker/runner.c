@@ -17,6 +17,7 @@
 #include "lib/clock.h"
 #include "worker/affinity.h"
 #include "worker/cpubind.h"
+#include "worker/external.h"
 #include "worker/nvml.h"
 #include "worker/platform.h"
 #include "worker/provenance.h"
@@ -184,12 +185,15 @@ int runner_run(const struct runner_job *job, FILE *out, enum runner_format fmt, 
     char ids[256];
     int rc;
 
+    if (job->external) /* a site's program: its own run, the same report */
+        return external_run(job->external, job, out, fmt, err);
     if (!d) {
         pp_error_set(err, "suite %s has no driver in this build", suite->name);
         return RUN_USAGE;
     }
     if (!(b = registry_find(job->model))) {
-        pp_error_set(err, "unknown model \"%s\" (built: %s)", job->model, registry_names());
+        pp_error_set(err, "unknown model \"%s\" (built: %s; no runner of that name in the runners file)",
+                     job->model, registry_names());
         return RUN_USAGE;
     }
     if (!pp_backend_ops(b, suite->name)) {

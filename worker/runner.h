@@ -7,6 +7,7 @@
 #define PP_RUNNER_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "kernels/suite.h"
@@ -15,6 +16,7 @@
 enum runner_format { RUNNER_TABLE, RUNNER_CSV, RUNNER_JSON };
 
 struct cpubind;
+struct runner_def;
 
 struct runner_job {
     const char *platform, *model;
@@ -22,6 +24,8 @@ struct runner_job {
     int progress_fd;            /* -1, or a pipe that gets "progress 0.42\n" lines (at most ~10 per second) */
     const struct cpubind
         *binding; /* the CPU binding run applied (worker/cpubind.h), for the provenance; NULL */
+    const struct runner_def *external; /* the model is this runner (worker/runners.h), not a backend; NULL */
+    bool kernels_default;              /* no kernels were named: a runner's are its own */
 };
 
 /* Discover, resolve platform and model, prepare the suite for the device, open, run, and write the report to

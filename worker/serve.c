@@ -45,6 +45,7 @@
 #include "worker/client.h"
 #include "worker/run.h"
 #include "worker/runner.h"
+#include "worker/runners.h"
 
 #define SERVE_CLAIM_WAIT_S     25
 #define SERVE_CALL_TIMEOUT_S   10  /* heartbeat, progress, register, deregister */
@@ -570,10 +571,10 @@ static int serve_loop(struct serve *s)
     enum call c;
     int rc;
 
-    /* An idle heartbeat goes before each claim, and a claim's long poll lasts at most one heartbeat period: an
-     * idle worker beats every heartbeat_s as a busy one does (a waiting claim does not refresh its heartbeat, and
-     * "last heartbeat 25 s ago" of a worker told to beat every 5 s reads as a fault), and the claim ends within
-     * the lease. */
+    /* An idle heartbeat goes before each claim, and a claim's long poll lasts at most one heartbeat period:
+     * an idle worker beats every heartbeat_s as a busy one does (a waiting claim does not refresh its
+     * heartbeat, and "last heartbeat 25 s ago" of a worker told to beat every 5 s reads as a fault), and the
+     * claim ends within the lease. */
     if (s->heartbeat_s < wait_s)
         wait_s = s->heartbeat_s >= 1 ? (long)s->heartbeat_s : 1;
     if (s->lease_s - s->heartbeat_s < wait_s)
@@ -634,22 +635,31 @@ static const char serve_usage[] =
     "                   what a Slurm batch job runs (docs/ARCHITECTURE.md, \"Slurm\")\n"
     "  --job ID         with --once: claim only this job (the ppbench job the Slurm job was submitted for),\n"
     "                   waiting while another job of the host keeps it queued (exclusive_<kind>)\n"
+    "  --runners FILE   the site's external programs offered as models (default $PPBENCH_RUNNERS, else\n"
+    "                   " RUNNERS_DEFAULT " if it exists): the platform's runners are registered beside its\n"
+    "                   models, and a job that names one runs its program (worker/runners.h)\n"
     "Exit status: 0 after SIGTERM or SIGINT, 2 bad options, unknown platform or refused token,\n"
     "3 discovery failed, 4 another worker serves the platform.\n";
 
 int serve_main(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"server", required_argument, NULL, 's'},   {"token", required_argument, NULL, 't'},
-        {"platform", required_argument, NULL, 'p'}, {"host", required_argument, NULL, 'H'},
-        {"once", no_argument, NULL, 'o'},           {"job", required_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"server", required_argument, NULL, 's'},
+        {"token", required_argument, NULL, 't'},
+        {"platform", required_argument, NULL, 'p'},
+        {"host", required_argument, NULL, 'H'},
+        {"once", no_argument, NULL, 'o'},
+        {"job", required_argument, NULL, 'j'},
+        {"runners", required_argument, NULL, 'R'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
 
     log_set_prefix("serve: ");
     struct serve s = {.sig_fd = -1, .chld_fd = -1};
     const char *server = getenv("PPBENCH_SERVER"), *token = getenv("PPBENCH_WORKER_TOKEN"), *want = NULL;
-    const char *host_opt = getenv("SLURMD_NODENAME");
+    const char *host_opt = getenv("SLURMD_NODENAME"), *runners_path = NULL;
+    static struct runners runners;
     char *end;
     char host[256] = "", url[512] = "", tok[512] = "";
     json_t *platform = NULL;
@@ -670,6 +680,8 @@ int serve_main(int argc, char **argv)
             host_opt = optarg;
         else if (c == 'o')
             s.once = true;
+        else if (c == 'R')
+            runners_path = optarg;
         else if (c == 'j') {
             s.only_job = strtoll(optarg, &end, 10);
             if (*end || s.only_job < 1) {
@@ -694,6 +706,14 @@ int serve_main(int argc, char **argv)
                 "ppbench-worker: serve needs --server (or PPBENCH_SERVER) and --platform (see --help)\n");
         return RUN_USAGE;
     }
+    /* The runners are checked now, whole: a site's mistake stops the worker with its line, not a job later.
+     * The job's child reads the same file (PPBENCH_RUNNERS), for the one it runs. */
+    if (runners_load(&runners, runners_path, &err)) {
+        fprintf(stderr, "ppbench-worker: %s\n", err.msg);
+        return RUN_USAGE;
+    }
+    if (runners.path[0])
+        setenv("PPBENCH_RUNNERS", runners.path, 1);
     /* Children must not see the token (the report records PPBENCH_* variables). */
     snprintf(url, sizeof(url), "%s", server);
     snprintf(tok, sizeof(tok), "%s", token ? token : "");
@@ -731,6 +751,9 @@ int serve_main(int argc, char **argv)
              : pci && *pci ? pci
                            : json_string_value(json_object_get(platform, "id")));
     rc = RUN_FAILED;
+    /* the platform's runners, beside its models (they are models to the server: platforms.models) */
+    json_object_set_new(platform, "runners",
+                        runners_json(&runners, json_string_value(json_object_get(platform, "id"))));
     s.registration = registration_new(host, platform);
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || !(s.http = client_new(url, tok, &err))) {
         slog(3, "%s", err.msg);
@@ -765,5 +788,6 @@ out:
         close(s.sig_fd);
     if (s.chld_fd >= 0)
         close(s.chld_fd);
+    runners_release(&runners);
     return rc;
 }

@@ -31,6 +31,9 @@ BEGIN
             (SELECT CASE WHEN count(*) > 1 THEN jsonb_agg(a.id ORDER BY a.id) END FROM results a
              WHERE a.job_id = r.job_id AND a.kernel = r.kernel) END,
         'verified', r.verified, 'error', r.error,
+        -- who verified it: ppbench against its serial reference, a runner's program itself (issue 27: BabelStream
+        -- checks its arrays), or nobody ppbench knows of (an imported table)
+        'verified_by', CASE r.origin WHEN 'worker' THEN 'ppbench' WHEN 'runner' THEN 'program' ELSE 'import' END,
         'origin', r.origin, 'provenance', r.provenance, 'created_at', r.created_at);
 END
 $$;

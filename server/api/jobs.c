@@ -36,6 +36,11 @@ static const char insert_sql[] =
     "  ORDER BY p.ordinality RETURNING id) "
     "SELECT ins.id, sw.tag FROM ins, sw ORDER BY ins.id";
 
+/* A runner of that name that some registered platform offers (issue 27): its suite and kernels. */
+static const char runner_sql[] =
+    "SELECT x->>'suite', (x->'kernels')::text FROM platforms p, jsonb_array_elements(p.runners) x "
+    "WHERE x->>'name' = $1 ORDER BY p.last_seen DESC LIMIT 1";
+
 static const char platform_sql[] =
     "SELECT $2 = ANY (models), array_to_string(models, ', ') FROM platforms WHERE id = $1";
 
@@ -44,8 +49,8 @@ static const char selector_sql[] =
     "WHERE $1 = ANY (p.models) AND ($2::text IS NULL OR p.kind = $2) AND ($3::text IS NULL OR h.name = $3)";
 
 /* A job's document; a queued job also says which running job of its host holds it back (the claim's rule,
- * docs/ARCHITECTURE.md "One measurement at a time", over the exclusive_<kind> settings $2), or null, and why it
- * may wait for ever (job_warning: no worker beat within $3 s, the lease), or null. */
+ * docs/ARCHITECTURE.md "One measurement at a time", over the exclusive_<kind> settings $2), or null, and why
+ * it may wait for ever (job_warning: no worker beat within $3 s, the lease), or null. */
 static const char get_sql[] =
     "WITH m AS (SELECT $2::jsonb AS m), "
     "p AS (SELECT pl.id, pl.kind, pl.host_id FROM platforms pl JOIN jobs j ON pl.id = j.platform_id "
@@ -321,6 +326,53 @@ static int platform_error(struct request *r, const char *platform, const char *m
     return st;
 }
 
+/* A model that is no built-in one must name a runner some worker registered (a site's program, defined on its
+ * host: worker/runners.h), for the job's suite and of its kernels; a job that names none takes the runner's.
+ * Only the name travels: the program, its path and its arguments are the host's, never the request's. */
+static int check_runner(struct request *r, const struct suite *s, const char *model)
+{
+    const char *params[1] = {model};
+    json_t *kernels = NULL, *asked = json_object_get(r->json, "kernels"), *k;
+    struct db_error dberr;
+    PGresult *res;
+    size_t i, j;
+    int st = 0;
+
+    if (!(res = db_query(runner_sql, 1, params, &dberr)))
+        return api_db_fail(r, &dberr);
+    if (PQntuples(res) == 0) {
+        st = req_fail(r, ERR_UNKNOWN_MODEL, "model",
+                      "unknown model \"%s\" (known: %s; no platform has a runner of that name)", model,
+                      suite_model_names());
+        goto out;
+    }
+    if (strcmp(PQgetvalue(res, 0, 0), s->name)) {
+        st = req_fail(r, ERR_INVALID_VALUE, "model", "runner %s measures suite %s, not %s", model,
+                      PQgetvalue(res, 0, 0), s->name);
+        goto out;
+    }
+    kernels = json_loads(PQgetvalue(res, 0, 1), 0, NULL);
+    if (!asked) {
+        json_object_set(r->json, "kernels", kernels);
+        goto out;
+    }
+    json_array_foreach(asked, i, k)
+    {
+        bool has = false;
+        for (j = 0; j < json_array_size(kernels) && !has; j++)
+            has = json_equal(k, json_array_get(kernels, j));
+        if (!has && json_is_string(k)) {
+            st = req_fail(r, ERR_INVALID_VALUE, "kernels", "runner %s does not measure %s", model,
+                          json_string_value(k));
+            goto out;
+        }
+    }
+out:
+    json_decref(kernels);
+    PQclear(res);
+    return st;
+}
+
 int jobs_submit(struct request *r)
 {
     static const char *const fields[] = {"suite",     "model", "platform", "selector", "kernels",
@@ -350,9 +402,8 @@ int jobs_submit(struct request *r)
         return req_fail(r, ERR_MISSING_FIELD, "model", "model is required (%s)", suite_model_names());
     if (!json_is_string(model))
         return fields_bad_type(r, "model", "a string");
-    if (!suite_model_known(json_string_value(model)))
-        return req_fail(r, ERR_UNKNOWN_MODEL, "model", "unknown model \"%s\" (known: %s)",
-                        json_string_value(model), suite_model_names());
+    if (!suite_model_known(json_string_value(model)) && (st = check_runner(r, s, json_string_value(model))))
+        return st;
     if ((st = fields_int(r, "priority", -1000, 1000, &priority)) ||
         (st = fields_int(r, "timeout_s", 1, 86400, &timeout)) ||
         (st = fields_int(r, "max_attempts", 1, 100, &attempts)) ||
@@ -432,7 +483,8 @@ int jobs_get(struct request *r)
     long long id = parse_id(r->args[0]);
     char stale[24];
     snprintf(stale, sizeof(stale), "%ld", api_settings()->lease_s);
-    const char *params[3] = {r->args[0], api_settings()->exclusive[0] ? api_settings()->exclusive : "{}", stale};
+    const char *params[3] = {r->args[0], api_settings()->exclusive[0] ? api_settings()->exclusive : "{}",
+                             stale};
     struct db_error dberr;
     PGresult *res;
     int st;

@@ -1,7 +1,7 @@
 /*
  * api/pp: performance portability (paper 003) over the API. GET /api/v1/pp checks its parameters and asks
  * PostgreSQL for the whole document (pp_doc in schema/functions/pp.sql, where every efficiency and PP
- * definition lives). POST /api/v1/import/babelstream parses BabelStream's CSV (import.c) before
+ * definition lives). POST /api/v1/import/babelstream parses BabelStream's CSV (lib/babelstream.c, the parser the runners share) before
  * touching the database, then stores the rows, and the platform when it is new, in one statement: a malformed
  * file imports nothing. GET /api/v1/pp/policies asks pp_policies (schema/functions/pp.sql) for the PP of
  * every variant policy and adds each policy's code divergence over the line sets the build embedded
@@ -20,7 +20,7 @@
 #include "lib/peak.h"
 #include "server/api/api.h"
 #include "server/api/catalog.h"
-#include "server/api/import.h"
+#include "lib/babelstream.h"
 #include "server/api/linesets.h"
 #include "server/http/parse.h"
 
@@ -352,7 +352,7 @@ static bool csv_type(const char *ct)
 /* An imported row's problem as the stream suite reports one (size, precision, numtimes: BabelStream's
  * num_times counts its first, excluded, iteration as ours does), with its problem key, so that it meets the
  * workers' results of the same key (new reference). */
-static json_t *import_problem(const struct import_row *x)
+static json_t *import_problem(const struct babelstream_row *x)
 {
     json_t *p = json_pack("{s:I, s:I, s:s, s:I}", "size", (json_int_t)x->n_elements, "array_size",
                           (json_int_t)x->n_elements, "precision", x->element_bytes == 4 ? "fp32" : "fp64",
@@ -366,7 +366,7 @@ static json_t *import_problem(const struct import_row *x)
 }
 
 /* The rows as the JSON array import_sql reads (new string, free()), or NULL when out of memory. */
-static char *rows_json(struct request *r, const struct import_set *set)
+static char *rows_json(struct request *r, const struct babelstream_set *set)
 {
     json_t *a = json_array();
     char *s = NULL;
@@ -374,7 +374,7 @@ static char *rows_json(struct request *r, const struct import_set *set)
     if (!a)
         return NULL;
     for (size_t i = 0; i < set->n; i++) {
-        const struct import_row *x = &set->rows[i];
+        const struct babelstream_row *x = &set->rows[i];
         json_t *prov =
             json_pack("{s:s, s:s, s:i, s:s, s:I, s:s, s:s, s:s, s:I, s:o}", "source", "babelstream-csv",
                       "babelstream_format", x->format, "csv_line", x->line, "function", x->function,
@@ -397,7 +397,7 @@ out:
 }
 
 /* "5.0" or "5.0, 6.0": the formats the rows came in, in order of appearance. */
-static void formats(const struct import_set *set, char *buf, size_t size)
+static void formats(const struct babelstream_set *set, char *buf, size_t size)
 {
     size_t len = 0;
 
@@ -514,7 +514,7 @@ int import_babelstream(struct request *r)
                         req_query(r, "platform_name"), req_query(r, "kind"),
                         req_query(r, "peak_gbs"),      or_default(req_query(r, "variant"), ""),
                         or_default(req_query(r, "measured_at"), NULL)};
-    struct import_set set = {0};
+    struct babelstream_set set = {0};
     struct pp_error perr;
     struct db_error dberr;
     char *rows = NULL, fmt[64];
@@ -527,7 +527,7 @@ int import_babelstream(struct request *r)
     if (!csv_type(MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE)))
         return req_fail(r, ERR_UNSUPPORTED_MEDIA_TYPE, NULL,
                         "the body must be text/csv (BabelStream's --csv output)");
-    if (import_parse(r->body, r->body_len, &set, &perr))
+    if (babelstream_parse(r->body, r->body_len, &set, &perr))
         return req_fail(r, ERR_INVALID_CSV, NULL, "%s", perr.msg);
     if ((st = check_platform(r, p)))
         goto out;
@@ -556,6 +556,6 @@ int import_babelstream(struct request *r)
 out:
     PQclear(res);
     free(rows);
-    import_set_clear(&set);
+    babelstream_set_clear(&set);
     return st;
 }

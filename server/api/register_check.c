@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernels/suite.h"
 #include "lib/peak.h"
 
 static const char host_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-";
 static const char id_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-";
+static const char runner_chars[] = "abcdefghijklmnopqrstuvwxyz0123456789._-";
 
 /* -1 with the code, the field and the message. */
 static int refuse(enum http_err *code, enum http_err c, char *field, size_t field_size, const char *name,
@@ -26,6 +28,47 @@ static int well_formed(const char *s, size_t max, const char *chars)
     size_t n = strlen(s);
 
     return n >= 1 && n <= max && strspn(s, chars) == n;
+}
+
+/* platform.runners: what worker/runners.c's runners_json writes (issue 27). A runner's name becomes a model
+ * of the platform, so it must look like one and never be a built-in model's. */
+static const char *runners_wrong(const json_t *runners, char *field, size_t field_size)
+{
+    const json_t *r, *k;
+    size_t i, j;
+
+    if (!runners)
+        return NULL;
+    snprintf(field, field_size, "platform.runners");
+    if (!json_is_array(runners) || json_array_size(runners) > REGISTER_RUNNERS_MAX)
+        return "platform.runners must be an array of at most 32 runners";
+    json_array_foreach(runners, i, r)
+    {
+        const char *name = json_string_value(json_object_get(r, "name"));
+        const struct suite *s = suite_find(json_string_value(json_object_get(r, "suite")) ?: "");
+        const json_t *kernels = json_object_get(r, "kernels");
+        snprintf(field, field_size, "platform.runners[%zu]", i);
+        if (!json_is_object(r) || !name || !well_formed(name, 63, runner_chars) || name[0] < 'a' ||
+            name[0] > 'z' || suite_model_known(name) ||
+            json_string_length(json_object_get(r, "name")) != strlen(name))
+            return "a runner's name must be 1 to 63 of a-z, 0-9, '.', '_', '-', starting with a letter, and "
+                   "no "
+                   "built-in model's";
+        if (!s)
+            return "a runner's suite must be a suite of the catalogue";
+        if (!json_is_array(kernels) || json_array_size(kernels) < 1)
+            return "a runner's kernels must be a non-empty array of its suite's kernels";
+        json_array_foreach(kernels, j, k)
+        {
+            if (!json_is_string(k) || suite_kernel_index(s, json_string_value(k)) < 0)
+                return "a runner's kernels must be a non-empty array of its suite's kernels";
+        }
+        if (!json_is_string(json_object_get(r, "output")) || !json_is_string(json_object_get(r, "program")) ||
+            json_string_length(json_object_get(r, "program")) > 512 ||
+            json_string_length(json_object_get(r, "output")) > 32)
+            return "a runner's output and program must be strings (at most 32 and 512 bytes)";
+    }
+    return NULL;
 }
 
 int register_check(const json_t *doc, struct register_doc *out, enum http_err *code, char *field,
@@ -81,6 +124,10 @@ int register_check(const json_t *doc, struct register_doc *out, enum http_err *c
         return refuse(code, ERR_OUT_OF_RANGE, field, field_size, "platform.peak_bandwidth_bytes_per_s", err,
                       msg);
     }
+    char at[64];
+    const char *wrong = runners_wrong(json_object_get(platform, "runners"), at, sizeof(at));
+    if (wrong)
+        return refuse(code, ERR_INVALID_VALUE, field, field_size, at, err, wrong);
     out->host_info = json_is_object(info) ? info : NULL;
     return 0;
 }

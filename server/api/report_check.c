@@ -54,6 +54,41 @@ static bool agrees(double got, double want)
 /* The figures re-derived from the samples: the statistics of the timed samples (the last stats_s.count of
  * times_s: a warm-up the suite times comes first), then bandwidth = bytes / t and GFLOP/s = flops / t / 1e9
  * with t the suite's timing rule ("min" or "mean"). The kernel's numbers are already known finite. */
+/* A runner's kernel (no samples): min <= mean <= max, and the figures from min or mean as the rule says. */
+static int check_summary(const json_t *k, const char *timing, const char *at, char *field, size_t size,
+                         struct pp_error *err)
+{
+    static const char *const figure[] = {"bandwidth_bytes_per_s", "gflops"};
+    const json_t *st = json_object_get(k, "stats_s"), *count = json_object_get(st, "count");
+    double min = json_number_value(json_object_get(st, "min")),
+           max = json_number_value(json_object_get(st, "max"));
+    double mean = json_number_value(json_object_get(st, "mean"));
+    double t = timing && !strcmp(timing, "mean") ? mean : min;
+    char name[160];
+
+    snprintf(name, sizeof(name), "%s.times_s", at);
+    if (json_object_get(k, "times_s"))
+        return bad(field, size, name, err, "%s: a runner's report holds no samples", name);
+    snprintf(name, sizeof(name), "%s.stats_s.count", at);
+    if (!json_is_integer(count) || json_integer_value(count) < 1)
+        return bad(field, size, name, err, "%s must be the number of timed iterations", name);
+    snprintf(name, sizeof(name), "%s.stats_s", at);
+    if (json_object_get(st, "median") || json_object_get(st, "stddev"))
+        return bad(field, size, name, err, "%s: a runner's summary has no median or stddev", name);
+    if (!(min > 0) || min > mean || mean > max)
+        return bad(field, size, name, err, "%s: min <= mean <= max does not hold (min above 0)", name);
+    for (size_t i = 0; i < 2; i++) {
+        double model = json_number_value(json_object_get(k, i == 0 ? "bytes" : "flops"));
+        double got = json_number_value(json_object_get(k, figure[i]));
+        double want = model / t * (i == 0 ? 1 : 1e-9);
+        snprintf(name, sizeof(name), "%s.%s", at, figure[i]);
+        if (!agrees(got, want))
+            return bad(field, size, name, err, "%s is %.10g, the %s time gives %.10g", name, got,
+                       timing ? timing : "min", want);
+    }
+    return 0;
+}
+
 static int check_derived(const json_t *k, const char *timing, const char *at, char *field, size_t size,
                          struct pp_error *err)
 {
@@ -129,8 +164,8 @@ static int check_model(const json_t *k, const struct suite_model *m, const char 
     return 0;
 }
 
-static int check_kernel(const json_t *k, const struct suite_model *m, const char *timing, const char *at,
-                        char *field, size_t size, struct pp_error *err)
+static int check_kernel(const json_t *k, const struct suite_model *m, const char *timing, bool runner,
+                        const char *at, char *field, size_t size, struct pp_error *err)
 {
     static const struct {
         const char *key;
@@ -170,7 +205,8 @@ static int check_kernel(const json_t *k, const struct suite_model *m, const char
     snprintf(name, sizeof(name), "%s.stats_s", at);
     if (!json_is_object(st))
         return bad(field, size, name, err, "%s must be an object", name);
-    for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
+    for (i = 0; i < sizeof(stats) / sizeof(stats[0]) - (runner ? 2 : 0);
+         i++) { /* a summary: no median, stddev */
         snprintf(name, sizeof(name), "%s.stats_s.%s", at, stats[i]);
         if (check_number(json_object_get(st, stats[i]), REPORT_MAX_SECONDS, name, field, size, err))
             return -1;
@@ -179,12 +215,16 @@ static int check_kernel(const json_t *k, const struct suite_model *m, const char
     snprintf(name, sizeof(name), "%s.stats_s.count", at);
     if (v && (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > REPORT_MAX_SAMPLES))
         return bad(field, size, name, err, "%s must be an integer from 0 to %d", name, REPORT_MAX_SAMPLES);
-    return check_model(k, m, at, field, size, err) || check_derived(k, timing, at, field, size, err) ? -1 : 0;
+    if (check_model(k, m, at, field, size, err))
+        return -1;
+    return runner ? check_summary(k, timing, at, field, size, err)
+                  : check_derived(k, timing, at, field, size, err);
 }
 
-/* Each of the job's kernels exactly once, and no other; timing: the job's rule (suite_timing); models: the
- * suite's for the report's problem, one per kernel of the suite (NULL where the suite is unknown). */
-static int check_kernels(const struct suite *s, const char *timing, const struct suite_model *models,
+/* Each of the job's kernels exactly once, and no other; timing: the job's rule (suite_timing); runner: a
+ * runner's summary report; models: the suite's for the report's problem, one per kernel of the suite (NULL
+ * where the suite is unknown). */
+static int check_kernels(const struct suite *s, const char *timing, bool runner, const struct suite_model *models,
                          const json_t *want, const json_t *got, char *field, size_t size,
                          struct pp_error *err)
 {
@@ -217,8 +257,8 @@ static int check_kernels(const struct suite *s, const char *timing, const struct
             if (!strcmp(json_string_value(json_object_get(json_array_get(got, j), "kernel")), name))
                 return bad(field, size, at, err, "kernel %.64s is reported twice", name);
         snprintf(at, sizeof(at), "report.kernels[%zu]", i);
-        if (check_kernel(k, models ? &models[suite_kernel_index(s, name)] : NULL, timing, at, field, size,
-                         err))
+        if (check_kernel(k, models ? &models[suite_kernel_index(s, name)] : NULL, timing, runner, at, field,
+                         size, err))
             return -1;
     }
     if (json_array_size(got) != json_array_size(want))
@@ -356,8 +396,8 @@ static int check_variant(const struct suite *s, const json_t *report, char *fiel
     return bad(field, size, where, err, "report.%s", e.msg);
 }
 
-int report_check(const char *suite, const json_t *kernels, const json_t *params, const json_t *report,
-                 char *field, size_t field_size, struct pp_error *err)
+int report_check(const char *suite, const json_t *kernels, const json_t *params, bool runner,
+                 const json_t *report, char *field, size_t field_size, struct pp_error *err)
 {
     const struct suite *s = catalog_suite(suite);
     const json_t *problem = json_object_get(report, "problem");
@@ -381,7 +421,7 @@ int report_check(const char *suite, const json_t *kernels, const json_t *params,
         check_size(params, problem, field, field_size, err) ||
         check_key(s, params, problem, field, field_size, err) ||
         (s && check_problem_models(s, problem, models, field, field_size, err)) ||
-        check_kernels(s, s ? suite_timing(s, params) : NULL, s ? models : NULL, kernels,
+        check_kernels(s, s ? suite_timing(s, params) : NULL, runner, s ? models : NULL, kernels,
                       json_object_get(report, "kernels"), field, field_size, err))
         return -1;
     return 0;

@@ -12,6 +12,7 @@
 #define PP_REPORT_CHECK_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/error.h"
@@ -27,14 +28,17 @@
 #define REPORT_REL_TOLERANCE 1e-6
 
 /* 0 when report (borrowed) fits the job: suite, kernels (a JSON array of names) and params (the job's
- * validated parameters). Else -1: field names the part at fault ("report.kernels[1].bandwidth_bytes_per_s")
- * and err says what is wrong. */
-int report_check(const char *suite, const json_t *kernels, const json_t *params, const json_t *report,
-                 char *field, size_t field_size, struct pp_error *err) PP_WUR;
+ * validated parameters). runner: the job's model is a runner's (issue 27), whose program prints a summary,
+ * not samples: each kernel then has no times_s and its stats_s holds count, min, max and mean only, ordered,
+ * and the figures are what those give under the suite's timing rule. Else -1: field names the part at fault
+ * ("report.kernels[1].bandwidth_bytes_per_s") and err says what is wrong. */
+int report_check(const char *suite, const json_t *kernels, const json_t *params, bool runner,
+                 const json_t *report, char *field, size_t field_size, struct pp_error *err) PP_WUR;
 
 /* What the server stores of a report that report_check accepted is derived from its samples (the last
  * stats_s.count of each kernel's times_s), never taken from the worker: each kernel's stats_s.median and
- * stats_s.stddev are set from them (min, max and mean were checked against them), and "noise" is set to
+ * stats_s.stddev are set from them (min, max and mean were checked against them; a runner's kernel, with no
+ * samples, gets neither, nor noise), and "noise" is set to
  * {"rule", "value", "limit"}: the stability of the figure under the job's timing rule (stats_noise:
  * best_tenth for best-of, mean_ci95 for mean-of, a fraction) and the limit of that rule (best_limit or
  * mean_limit). Returns how many kernels are past their limit. */

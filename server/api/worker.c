@@ -57,13 +57,17 @@ static const char register_sql[] =
     "  ON CONFLICT (name) DO UPDATE SET info = EXCLUDED.info, last_seen = now() RETURNING id), "
     "pl AS (SELECT $3::jsonb AS d), "
     "p AS (INSERT INTO platforms (id, host_id, local_id, kind, name, vendor, uuid, pci_bus_id, memory_bytes, "
-    "  compute_units, peak_bandwidth, peak_source, models) "
+    "  compute_units, peak_bandwidth, peak_source, models, runners) "
     "  SELECT $1 || '/' || (d->>'id'), h.id, d->>'id', d->>'kind', d->>'name', coalesce(d->>'vendor', ''), "
     "  coalesce(d->>'uuid', ''), coalesce(d->>'pci_bus_id', ''), coalesce((d->>'memory_bytes')::bigint, 0), "
     "  coalesce((d->>'compute_units')::int, 0), (d->>'peak_bandwidth_bytes_per_s')::float8, "
     "  coalesce(d->>'peak_source', ''), "
-    "  ARRAY(SELECT DISTINCT x->>'model' FROM jsonb_array_elements(coalesce(d->'devices', '[]')) x ORDER BY "
-    "1) "
+    /* the devices' models, and the names of the runners the worker defines for this platform (issue 27) */
+    "  ARRAY(SELECT DISTINCT m FROM (SELECT x->>'model' FROM jsonb_array_elements(coalesce(d->'devices', "
+    "'[]')) x "
+    "    UNION SELECT x->>'name' FROM jsonb_array_elements(coalesce(d->'runners', '[]')) x) AS u(m) ORDER BY "
+    "1), "
+    "  coalesce(d->'runners', '[]') "
     "  FROM h, pl "
     "  ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, name = EXCLUDED.name, vendor = EXCLUDED.vendor, "
     "  uuid = EXCLUDED.uuid, pci_bus_id = EXCLUDED.pci_bus_id, memory_bytes = EXCLUDED.memory_bytes, "
@@ -71,7 +75,8 @@ static const char register_sql[] =
     "  peak_bandwidth = CASE WHEN platforms.peak_set_at IS NULL THEN EXCLUDED.peak_bandwidth "
     "    ELSE platforms.peak_bandwidth END, " /* an admin's peak stays */
     "  peak_source = CASE WHEN platforms.peak_set_at IS NULL THEN EXCLUDED.peak_source "
-    "    ELSE platforms.peak_source END, models = EXCLUDED.models, last_seen = now() RETURNING id) "
+    "    ELSE platforms.peak_source END, models = EXCLUDED.models, runners = EXCLUDED.runners, "
+    "  last_seen = now() RETURNING id) "
     "INSERT INTO workers (host_id, platform_id, pid, version, secret_hash) "
     "SELECT h.id, p.id, $4, $5, encode(sha256(convert_to($6, 'UTF8')), 'hex') FROM h, p "
     "RETURNING id, platform_id";
@@ -180,7 +185,7 @@ static const char result_sql[] =
     "bytes, bytes_compulsory, flags, "
     "  flops, times_s, min_s, max_s, mean_s, median_s, stddev_s, stats_count, bandwidth, gflops, verified, "
     "  error, noise, noise_rule, noise_limit, "
-    "provenance) "
+    "provenance, origin) "
     "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, $9::text, "
     "  d->'problem'->>'precision', "
     "  (d->'problem'->>'size')::bigint, "
@@ -191,14 +196,17 @@ static const char result_sql[] =
     "  || CASE WHEN NOT $8::boolean "
     "    AND (d->'problem'->>'working_set_bytes')::float8 <= (d->'platform'->>'llc_bytes')::float8 "
     "    THEN ARRAY['cache_resident'] ELSE '{}'::text[] END, "
-    "  (e->>'flops')::float8, ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(e->'times_s') x), "
+    "  (e->>'flops')::float8, CASE WHEN e ? 'times_s' THEN "
+    "    ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(e->'times_s') x) END, "
     "  (e->'stats_s'->>'min')::float8, (e->'stats_s'->>'max')::float8, (e->'stats_s'->>'mean')::float8, "
     "  (e->'stats_s'->>'median')::float8, (e->'stats_s'->>'stddev')::float8, (e->'stats_s'->>'count')::int, "
     "  (e->>'bandwidth_bytes_per_s')::float8, (e->>'gflops')::float8, (e->>'verified')::boolean, "
     "e->>'error', (e->'noise'->>'value')::float8, e->'noise'->>'rule', (e->'noise'->>'limit')::float8, "
     "  coalesce(d->'provenance', '{}') || jsonb_build_object('platform', d->'platform', 'device', "
     "d->'device', "
-    "    'variant', d->'variant', 'problem', d->'problem', 'warnings', coalesce(d->'warnings', '[]')) "
+    "    'variant', d->'variant', 'problem', d->'problem', 'warnings', coalesce(d->'warnings', '[]')), "
+    /* a model that is no built-in one ($10) is a runner's: its program measured and verified (issue 27) */
+    "  CASE WHEN j.model = ANY ($10::text[]) THEN 'worker' ELSE 'runner' END "
     "  FROM j, rep, jsonb_array_elements(coalesce(d->'kernels', '[]')) e "
     "  RETURNING verified, kernel, error, flags, noise, noise_rule, noise_limit), "
     "o AS (SELECT CASE WHEN $3 <> 'succeeded' OR NOT EXISTS (SELECT 1 FROM ins) "
@@ -232,7 +240,7 @@ static const char result_sql[] =
     "j)) "
     "SELECT state, extract(epoch FROM now() - (SELECT claimed_at FROM jobs WHERE id = $1)) FROM f";
 
-static const char held_job_sql[] = "SELECT suite, to_jsonb(kernels)::text, params::text FROM jobs "
+static const char held_job_sql[] = "SELECT suite, to_jsonb(kernels)::text, params::text, model FROM jobs "
                                    "WHERE id = $1 AND epoch = $2 AND worker_id = $3 AND state = 'running'";
 
 static const char fail_job_sql[] =
@@ -490,7 +498,9 @@ static int check_report(struct request *r, const char *job, const char *epoch, c
     if (PQntuples(res) == 1) {
         kernels = json_loads(PQgetvalue(res, 0, 1), 0, NULL);
         jparams = json_loads(PQgetvalue(res, 0, 2), 0, NULL);
-        if (report_check(PQgetvalue(res, 0, 0), kernels, jparams, report, field, sizeof(field), &err)) {
+        /* a model that is no built-in one is a runner's (jobs_submit let no other in) */
+        if (report_check(PQgetvalue(res, 0, 0), kernels, jparams, !suite_model_known(PQgetvalue(res, 0, 3)),
+                         report, field, sizeof(field), &err)) {
             snprintf(reason, sizeof(reason), "invalid report: %s", err.msg);
             st = req_fail(r, ERR_INVALID_REPORT, field, "%s", err.msg);
         } else {
@@ -544,15 +554,20 @@ int jobs_result(struct request *r)
     /* a compute-bound suite's working set is meant to fit the cache: no cache_resident flag (kernels/suite.h)
      */
     const struct suite *suite = suite_find(json_string_value(json_object_get(report, "suite")) ?: "");
+    char models[128] = "{";
+    for (size_t i = 0; suite_models[i]; i++)
+        snprintf(models + strlen(models), sizeof(models) - strlen(models), "%s\"%s\"", i ? "," : "",
+                 suite_models[i]);
+    strncat(models, "}", sizeof(models) - strlen(models) - 1);
     char variant[SUITE_VARIANT_MAX] = "";
     struct suite_error verr;
     if (suite && suite_variant_name(suite, json_object_get(report, "variant"), variant, sizeof(variant), &verr))
         variant[0] = '\0'; /* check_report refused such a report of a held job; another's stores nothing */
-    const char *params[9] = {r->args[0], epoch,   outcome,
-                             report_s,   error,   worker,
-                             repeats,    suite && !strcmp(suite->bound, "compute") ? "true" : "false",
-                             variant};
-    if (!(res = db_query(result_sql, 9, params, &dberr))) {
+    const char *params[10] = {r->args[0], epoch,   outcome,
+                              report_s,   error,   worker,
+                              repeats,    suite && !strcmp(suite->bound, "compute") ? "true" : "false",
+                              variant,    models};
+    if (!(res = db_query(result_sql, 10, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s job=%s result refused: %s", r->id, r->args[0], dberr.e.msg);
             st = req_fail(r, ERR_INVALID_REPORT, "report", "the report does not hold valid results");

@@ -5,7 +5,8 @@
  * sent), a positive pid and a platform object with string id, kind and name; a refusal names the field and
  * says why, with an error code of status 422.
  *   clang -g -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE tests/fuzz/register_fuzz.c \
- *         server/api/register_check.c server/http/errors.c lib/error.c -ljansson -o register_fuzz
+ *         server/api/register_check.c server/http/errors.c lib/error.c kernels/suite.c kernels/suites.c \
+ *         kernels/lattice.c -ljansson -lpthread -o register_fuzz
  */
 #include <stdint.h>
 #include <stdlib.h>

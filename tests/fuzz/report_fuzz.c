@@ -50,7 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     report = json_loadb((const char *)data + 1, size - 1, 0, NULL);
     kernels = json_loads(jobs[pick].kernels, 0, NULL);
     params = json_loads(jobs[pick].params, 0, NULL);
-    if (report_check(jobs[pick].suite, kernels, params, report, field, sizeof(field), &err) == 0) {
+    if (report_check(jobs[pick].suite, kernels, params, size % 2 == 1, report, field, sizeof(field), &err) ==
+        0) {
         const struct suite *s = suite_find(jobs[pick].suite);
         json_t *got = json_object_get(report, "kernels");
         struct suite_model models[SUITE_MAX_KERNELS];

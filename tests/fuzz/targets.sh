@@ -6,12 +6,12 @@ suite_table="kernels/suite.c kernels/suites.c kernels/lattice.c $(echo kernels/*
 # shellcheck disable=SC2034
 fuzz_targets=(
     "config_fuzz|server/config.c lib/log.c lib/error.c|tests/fuzz/corpus-config|2048|the configuration parser"
-    "import_fuzz|server/api/import.c lib/error.c -lm|tests/fuzz/corpus|8192|the BabelStream CSV import"
+    "import_fuzz|lib/babelstream.c lib/error.c -lm|tests/fuzz/corpus|8192|the BabelStream CSV import"
     "report_fuzz|server/api/report_check.c server/api/catalog.c $suite_table lib/error.c lib/stats.c -ljansson -lm|tests/fuzz/corpus-report|4096|a worker's result report against its job"
     "suite_fuzz|$suite_table lib/error.c -ljansson -lm|tests/fuzz/corpus-suite|4096|job-submission validation over every suite"
     "claim_fuzz|worker/runner_args.c $suite_table lib/error.c -ljansson -lm|tests/fuzz/corpus-claim|4096|the worker's parsing of a claimed job"
     "target_fuzz|server/http/parse.c|tests/fuzz/corpus-target|4096|the route matcher, query parameters and Last-Event-ID"
     "smbios_fuzz|worker/smbios.c lib/error.c|tests/fuzz/corpus-smbios|512|the SMBIOS memory devices behind the CPU's peak"
-    "register_fuzz|server/api/register_check.c server/http/errors.c lib/error.c -ljansson|tests/fuzz/corpus-register|2048|a worker's registration document"
+    "register_fuzz|server/api/register_check.c server/http/errors.c lib/error.c $suite_table -ljansson -lpthread|tests/fuzz/corpus-register|2048|a worker's registration document"
 )
 FUZZ_CC="clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE"

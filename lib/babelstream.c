@@ -1,11 +1,12 @@
 /*
- * import: see import.h. A line-by-line reader: a header line opens a block (phases, kernels or the
+ * babelstream: see babelstream.h. A line-by-line reader: a header line opens a block (phases, kernels or the
  * triad-only total), rows must match their block's header field for field, and every number is checked
  * (integers are digits only, reals are finite decimals, runtimes ordered, the reported bandwidth consistent
  * with n_elements, sizeof and the runtime). The set owns its rows; the strings in a row are static. Called
- * on HTTP pool threads; no shared state.
+ * on ppbenchd's HTTP pool threads (the import) and in a runner's job child (worker/external.c); no shared
+ * state.
  */
-#include "server/api/import.h"
+#include "lib/babelstream.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -48,7 +49,7 @@ static const struct unit {
 };
 
 struct reader {
-    struct import_set *out;
+    struct babelstream_set *out;
     struct pp_error *err;
     int line;
     enum block block;
@@ -213,15 +214,15 @@ static int consistent(struct reader *rd, double reported, double bytes, double s
     return 0;
 }
 
-static int append(struct reader *rd, const struct import_row *row)
+static int append(struct reader *rd, const struct babelstream_row *row)
 {
-    struct import_set *s = rd->out;
+    struct babelstream_set *s = rd->out;
 
-    if (s->n == IMPORT_MAX_ROWS)
-        return fail(rd, "more than %d results in one import", IMPORT_MAX_ROWS);
+    if (s->n == BABELSTREAM_MAX_ROWS)
+        return fail(rd, "more than %d results in one import", BABELSTREAM_MAX_ROWS);
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 16;
-        struct import_row *rows = realloc(s->rows, cap * sizeof(*rows));
+        struct babelstream_row *rows = realloc(s->rows, cap * sizeof(*rows));
         if (!rows)
             return fail(rd, "out of memory");
         s->rows = rows;
@@ -248,7 +249,7 @@ static int phase_row(struct reader *rd)
 static int kernel_row(struct reader *rd)
 {
     const int total = rd->block == BLOCK_TRIAD_TOTAL;
-    struct import_row row = {.line = rd->line, .format = rd->unit->format, .unit = rd->unit->unit};
+    struct babelstream_row row = {.line = rd->line, .format = rd->unit->format, .unit = rd->unit->unit};
     const struct kernel_model *k = find_kernel(rd->field[0]);
     double bw, runtime = 0;
 
@@ -315,7 +316,7 @@ static int one_line(struct reader *rd, const char *s, size_t len)
     return rd->block == BLOCK_PHASES ? phase_row(rd) : kernel_row(rd);
 }
 
-int import_parse(const char *body, size_t len, struct import_set *out, struct pp_error *err)
+int babelstream_parse(const char *body, size_t len, struct babelstream_set *out, struct pp_error *err)
 {
     struct reader *rd = calloc(1, sizeof(*rd));
     size_t pos = 0;
@@ -346,12 +347,12 @@ int import_parse(const char *body, size_t len, struct import_set *out, struct pp
     rc = 0;
 out:
     if (rc)
-        import_set_clear(out);
+        babelstream_set_clear(out);
     free(rd);
     return rc;
 }
 
-void import_set_clear(struct import_set *s)
+void babelstream_set_clear(struct babelstream_set *s)
 {
     if (!s)
         return;

@@ -1,20 +1,22 @@
 /*
- * import: BabelStream's CSV output (`--csv`) read into one row per kernel result, as BabelStream 5.0 prints
- * it (a phase block, then function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,
- * avg_runtime; or the --triad-only block with gbytes_per_sec,runtime) and as its current main line (6.0)
- * prints it (max_<unit>_per_sec with unit MB, MiB, GB, GiB, TB or TiB). Pure parsing of outside input: no
- * database, no HTTP, any thread; fuzzed by tests/fuzz/import_fuzz.c.
+ * babelstream: BabelStream's CSV output (`--csv`) read into one row per kernel result, as BabelStream 5.0
+ * prints it (a phase block, then
+ * function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime, avg_runtime; or the
+ * --triad-only block with gbytes_per_sec,runtime) and as its current main line (6.0) prints it
+ * (max_<unit>_per_sec with unit MB, MiB, GB, GiB, TB or TiB). One parser for both readers of that table: POST
+ * /api/v1/import/babelstream (server/api/pp.c) and a BabelStream runner's job (worker/external.c). Pure
+ * parsing of outside input: no database, no HTTP, any thread; fuzzed by tests/fuzz/import_fuzz.c.
  */
-#ifndef PP_IMPORT_H
-#define PP_IMPORT_H
+#ifndef PP_BABELSTREAM_H
+#define PP_BABELSTREAM_H
 
 #include <stddef.h>
 
 #include "lib/error.h"
 
-#define IMPORT_MAX_ROWS 100000
+#define BABELSTREAM_MAX_ROWS 100000
 
-struct import_row {
+struct babelstream_row {
     int line;             /* 1-based line of the body */
     const char *function; /* BabelStream's label: "Copy", ..., "Nstream" (static) */
     const char *kernel;   /* ppbench's kernel name: "copy", ... (static) */
@@ -28,8 +30,8 @@ struct import_row {
     double bytes, flops;         /* ppbench's byte and flop models of one application */
 };
 
-struct import_set {
-    struct import_row *rows;
+struct babelstream_set {
+    struct babelstream_row *rows;
     size_t n, cap;
 };
 
@@ -37,9 +39,9 @@ struct import_set {
  * Parses a whole body (len bytes; need not be NUL-terminated) into out, which must be zeroed or cleared.
  * Returns 0 with at least one kernel row, or -1 with "line N: what is wrong" in err and out empty.
  */
-int import_parse(const char *body, size_t len, struct import_set *out, struct pp_error *err) PP_WUR;
+int babelstream_parse(const char *body, size_t len, struct babelstream_set *out, struct pp_error *err) PP_WUR;
 
 /* Frees the rows and zeroes the set (NULL-safe). */
-void import_set_clear(struct import_set *s);
+void babelstream_set_clear(struct babelstream_set *s);
 
 #endif
