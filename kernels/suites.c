@@ -52,9 +52,9 @@ static const char *const precisions[] = {"fp64", "fp32", NULL};
     }
 /* KEY as the last argument: the parameter is part of the problem key (kernels/suite.h); precision and the
  * lattice always are. */
-#define KEY          .key = true
+#define KEY .key = true
 /* VARIANT as the last argument: the parameter's value names the code that ran (kernels/suite.h). */
-#define VARIANT .variant = true
+#define VARIANT      .variant = true
 #define PRECISION(d) CHOICE("precision", precisions, d, "element type", KEY)
 /* An optional choice that not every model offers: models lists, per choice, the models that have it. */
 #define CHOICE_OPT_MODELS(n, list, models, text, ...)                                                        \
@@ -152,7 +152,8 @@ static const struct suite_param staggered_params[] = {
         "parallel strategy (paper 001: the work-item strategies on opencl and cuda, site and simd "
         "on openmp; absent: 3lp-1 on GPUs, site on CPUs)",
         VARIANT),
-    CHOICE_OPT("order", orders, "work-item order: k-, i- or l-major (absent: the strategy's default)", VARIANT),
+    CHOICE_OPT("order", orders, "work-item order: k-, i- or l-major (absent: the strategy's default)",
+               VARIANT),
     /* the device's limit is the worker's to judge */
     INTEGER_OPT("work_group", 0, 1 << 20,
                 "work-group size (0 or absent: the largest of 768, 384, 192, 96 the strategy allows)"),

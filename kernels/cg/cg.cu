@@ -32,7 +32,8 @@ namespace
 
 #if PP_VARIANT_REGION(CUSPARSE)
 /* ---- cuSPARSE, loaded on demand ----
- * The SPMV variants, native and cusparse, are variant regions (kernels/backend.h): both are built, one runs. */
+ * The SPMV variants, native and cusparse, are variant regions (kernels/backend.h): both are built, one runs.
+ */
 
 struct cusparse_api {
     bool tried, ok;
@@ -257,7 +258,7 @@ void cg_release(struct pp_ctx *ctx)
 
     if (!s)
         return;
-    /* errors ignored: after a sticky fault every call fails, and the process ends soon after */
+        /* errors ignored: after a sticky fault every call fails, and the process ends soon after */
 #if PP_VARIANT_REGION(CUSPARSE)
     if (s->handle) {
         for (int v = 0; v < PP_CG_NVECTORS; v++)

@@ -164,7 +164,8 @@ template <typename C> __device__ __forceinline__ void atomic_add(C *p, C v)
 }
 #endif
 
-#if PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(3LP_2) || PP_VARIANT_REGION(4LP_1) || PP_VARIANT_REGION(4LP_2)
+#if PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(3LP_2) || PP_VARIANT_REGION(4LP_1) ||                      \
+    PP_VARIANT_REGION(4LP_2)
 template <typename C> __device__ __forceinline__ C *shared_partials()
 {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
@@ -182,11 +183,14 @@ __device__ __forceinline__ unsigned global_id()
  * paper's index formulas for each order (i, k and l from the global id g) and the distance in threads between
  * the partial sums of neighbouring k (and l) of one (s, i).
  */
-#if PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(3LP_2) || PP_VARIANT_REGION(3LP_3) || PP_VARIANT_REGION(4LP_1)
+#if PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(3LP_2) || PP_VARIANT_REGION(3LP_3) ||                      \
+    PP_VARIANT_REGION(4LP_1)
 template <int Order> struct geometry3;
 #endif
 
-#if (PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(3LP_2) || PP_VARIANT_REGION(3LP_3) || PP_VARIANT_REGION(4LP_1)) && PP_VARIANT_REGION(ORDER_K)
+#if (PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(3LP_2) || PP_VARIANT_REGION(3LP_3) ||                     \
+     PP_VARIANT_REGION(4LP_1)) &&                                                                            \
+    PP_VARIANT_REGION(ORDER_K)
 template <> struct geometry3<PP_ORDER_K> { /* i fastest, then k */
     static constexpr unsigned items = NDIM * NROW, stride_k = NROW;
     static __device__ unsigned i(unsigned g)
@@ -200,7 +204,9 @@ template <> struct geometry3<PP_ORDER_K> { /* i fastest, then k */
 };
 #endif
 
-#if (PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(3LP_2) || PP_VARIANT_REGION(3LP_3) || PP_VARIANT_REGION(4LP_1)) && PP_VARIANT_REGION(ORDER_I)
+#if (PP_VARIANT_REGION(3LP_1) || PP_VARIANT_REGION(3LP_2) || PP_VARIANT_REGION(3LP_3) ||                     \
+     PP_VARIANT_REGION(4LP_1)) &&                                                                            \
+    PP_VARIANT_REGION(ORDER_I)
 template <> struct geometry3<PP_ORDER_I> { /* k fastest, then i */
     static constexpr unsigned items = NDIM * NROW, stride_k = 1;
     static __device__ unsigned i(unsigned g)

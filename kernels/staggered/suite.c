@@ -84,8 +84,9 @@ static int run(void *state, const struct pp_backend *b, struct pp_ctx *ctx, stru
                                  : "extent 6 in %c: the third neighbours %c + 3 and %c - 3 are one site",
                              "xyzt"[k], "xyzt"[k], "xyzt"[k]));
         }
-    out->variant = json_pack("{s:s, s:i, s:i}", "strategy", staggered_strategy_name(s->variant.strategy),
-                             "work_group_size", (int)s->variant.work_group, "threads", (int)s->variant.threads);
+    out->variant =
+        json_pack("{s:s, s:i, s:i}", "strategy", staggered_strategy_name(s->variant.strategy),
+                  "work_group_size", (int)s->variant.work_group, "threads", (int)s->variant.threads);
     /* a strategy without orders has none to name (the variant name is "1lp", not "1lp/none") */
     if (out->variant && s->variant.order != PP_ORDER_NONE)
         json_object_set_new(out->variant, "order", json_string(staggered_order_name(s->variant.order)));

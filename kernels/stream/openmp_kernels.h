@@ -28,8 +28,8 @@ static void KERNEL(init)(struct pp_ctx *ctx, struct omb_stream *x, double va, do
         });
 }
 
-/* The two forms are the variants temporal and streaming (variant regions, kernels/backend.h): a kernel runs one
- * of them, so each variant's line set holds its own form. */
+/* The two forms are the variants temporal and streaming (variant regions, kernels/backend.h): a kernel runs
+ * one of them, so each variant's line set holds its own form. */
 #if OPENMP_STREAMING && PP_VARIANT_REGION(STREAMING)
 /* 16 bytes of REAL, loaded from an aligned address with a plain C dereference. */
 typedef REAL KERNEL(vec) __attribute__((vector_size(16)));

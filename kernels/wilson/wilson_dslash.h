@@ -1,9 +1,9 @@
 /*
  * wilson_dslash: the Wilson Dslash of one output site (paper 000, Fig. 1), written once in the subset that
  * C99, OpenCL C 1.2 and CUDA C++ share. The CUDA kernels (kernels/wilson/wilson.cu) include it; the OpenCL
- * program is this file followed by kernels/wilson/wilson.cl; the OpenMP kernels take its spin tables. No state,
- * no allocation: pure arithmetic.
- * OpenCL: embedded as pp_cl_wilson_dslash (the Makefile's CL_SHARED finds this line).
+ * program is this file followed by kernels/wilson/wilson.cl; the OpenMP kernels take its spin tables. No
+ * state, no allocation: pure arithmetic. OpenCL: embedded as pp_cl_wilson_dslash (the Makefile's CL_SHARED
+ * finds this line).
  *
  * Spin tables (docs/METHODOLOGY.md, DeGrand-Rossi basis): gamma_mu = [[0, B_mu], [B_mu^dagger, 0]] in 2x2
  * blocks, and row r of B_mu holds i^WILSON_B_POW(mu, r) in column WILSON_B_COL(mu, r). They are constant
@@ -71,9 +71,10 @@
 #ifndef WILSON_FN
 #define WILSON_FN static inline __attribute__((always_inline))
 #endif
-/* NVIDIA's OpenCL compiler takes inline PTX: with WILSON_NV_PTX (32 or 64, REAL's bits; kernels/wilson/opencl.c
- * passes it where the compiler is NVIDIA's) links are read and outputs written with the streaming hints that
- * CUDA's __ldcs and __stcs give below, which OpenCL C cannot spell. The same instructions as CUDA's headers. */
+/* NVIDIA's OpenCL compiler takes inline PTX: with WILSON_NV_PTX (32 or 64, REAL's bits;
+ * kernels/wilson/opencl.c passes it where the compiler is NVIDIA's) links are read and outputs written with
+ * the streaming hints that CUDA's __ldcs and __stcs give below, which OpenCL C cannot spell. The same
+ * instructions as CUDA's headers. */
 #if defined(WILSON_NV_PTX) && !defined(WILSON_LOAD_ONCE)
 #if WILSON_NV_PTX == 64
 #define WILSON_PTX_TYPE "f64"

@@ -1,11 +1,11 @@
 /*
  * api/pp: performance portability (paper 003) over the API. GET /api/v1/pp checks its parameters and asks
  * PostgreSQL for the whole document (pp_doc in schema/functions/pp.sql, where every efficiency and PP
- * definition lives). POST /api/v1/import/babelstream parses BabelStream's CSV (lib/babelstream.c, the parser the runners share) before
- * touching the database, then stores the rows, and the platform when it is new, in one statement: a malformed
- * file imports nothing. GET /api/v1/pp/policies asks pp_policies (schema/functions/pp.sql) for the PP of
- * every variant policy and adds each policy's code divergence over the line sets the build embedded
- * (linesets.c). HTTP pool threads; each request owns what it allocates.
+ * definition lives). POST /api/v1/import/babelstream parses BabelStream's CSV (lib/babelstream.c, the parser
+ * the runners share) before touching the database, then stores the rows, and the platform when it is new, in
+ * one statement: a malformed file imports nothing. GET /api/v1/pp/policies asks pp_policies
+ * (schema/functions/pp.sql) for the PP of every variant policy and adds each policy's code divergence over
+ * the line sets the build embedded (linesets.c). HTTP pool threads; each request owns what it allocates.
  */
 #include "server/api/pp.h"
 
@@ -37,8 +37,9 @@ static const char policies_sql[] =
 static const char platform_sql[] = "SELECT host_id IS NOT NULL FROM platforms WHERE id = $1";
 
 /* $1 platform, $2 model, $3 platform_name, $4 kind, $5 peak GB/s, $6 variant, $7 the rows (JSON), $8 when the
- * rows were measured (NULL: now). A new platform has no host; an imported platform takes the description given;
- * a registered one keeps its own. A given date is the results' date, and their provenance keeps both. */
+ * rows were measured (NULL: now). A new platform has no host; an imported platform takes the description
+ * given; a registered one keeps its own. A given date is the results' date, and their provenance keeps both.
+ */
 static const char import_sql[] =
     "WITH np AS (INSERT INTO platforms (id, kind, name, peak_bandwidth, peak_source) "
     "  VALUES ($1, coalesce($4, 'gpu'), coalesce($3, $1), $5::float8 * 1e9, "
@@ -320,13 +321,15 @@ int pp_policies_get(struct request *r)
         st = req_fail(r, ERR_INTERNAL, NULL, "out of memory");
         goto out;
     }
-    json_array_foreach(json_object_get(doc, "policies"), i, policy) policy_divergence(policy, suite, precision);
-    json_object_set_new(doc, "divergence_method",
-                        json_string("code divergence over the source lines the preprocessor keeps when the "
-                                    "application is built for each model, variant and precision: the suite's "
-                                    "driver and plug-in, the model's core and the suite's model files, with the "
-                                    "project headers they include, fingerprinted at build time "
-                                    "(docs/METHODOLOGY.md, \"Code divergence\")"));
+    json_array_foreach(json_object_get(doc, "policies"), i, policy)
+        policy_divergence(policy, suite, precision);
+    json_object_set_new(
+        doc, "divergence_method",
+        json_string("code divergence over the source lines the preprocessor keeps when the "
+                    "application is built for each model, variant and precision: the suite's "
+                    "driver and plug-in, the model's core and the suite's model files, with the "
+                    "project headers they include, fingerprinted at build time "
+                    "(docs/METHODOLOGY.md, \"Code divergence\")"));
     r->reply = doc;
     st = 200;
 out:
@@ -429,8 +432,8 @@ static bool measured_at_ok(const char *s)
             rest += 1 + strspn(rest + 1, "0123456789");
         if (*rest == 'Z')
             rest++;
-        else if ((*rest == '+' || *rest == '-') && sscanf(rest + 1, "%2d:%2d%n", &oh, &om, &n) == 2 && n == 5 &&
-                 oh < 24 && om < 60)
+        else if ((*rest == '+' || *rest == '-') && sscanf(rest + 1, "%2d:%2d%n", &oh, &om, &n) == 2 &&
+                 n == 5 && oh < 24 && om < 60)
             offset = (*rest == '+' ? 1 : -1) * (oh * 3600L + om * 60L), rest += 6;
         else
             return false;
@@ -471,9 +474,10 @@ static int import_params(struct request *r, const char **p)
     if (p[5] && !parse_text(p[5], 512, true))
         return req_fail(r, ERR_INVALID_PARAMETER, "variant", "variant must be printable text");
     if (p[6] && !measured_at_ok(p[6]))
-        return req_fail(r, ERR_INVALID_PARAMETER, "measured_at",
-                        "measured_at must be a date or a UTC time, 2026-11-20 or 2026-11-20T09:30:00Z, not in "
-                        "the future");
+        return req_fail(
+            r, ERR_INVALID_PARAMETER, "measured_at",
+            "measured_at must be a date or a UTC time, 2026-11-20 or 2026-11-20T09:30:00Z, not in "
+            "the future");
     return 0;
 }
 
@@ -493,10 +497,11 @@ static int check_platform(struct request *r, const char **p)
             req_fail(r, ERR_INVALID_VALUE, "platform",
                      "a new platform id may not contain \"/\": host/device ids belong to registered workers");
     else if (PQntuples(res) == 1 && !strcmp(PQgetvalue(res, 0, 0), "t") && r->role != ROLE_ADMIN)
-        /* A worker measures it (or a Slurm node runs it): its results feed baselines and drains, so what a table
-         * claims of it is an admin's to add (imports are never judged: schema/functions/judge.sql). */
-        st = req_fail(r, ERR_FORBIDDEN, "platform",
-                      "platform \"%s\" is measured by a worker: importing into it needs an admin token", p[0]);
+        /* A worker measures it (or a Slurm node runs it): its results feed baselines and drains, so what a
+         * table claims of it is an admin's to add (imports are never judged: schema/functions/judge.sql). */
+        st =
+            req_fail(r, ERR_FORBIDDEN, "platform",
+                     "platform \"%s\" is measured by a worker: importing into it needs an admin token", p[0]);
     else if (PQntuples(res) == 1 && !strcmp(PQgetvalue(res, 0, 0), "t") && (p[2] || p[3] || p[4]))
         st = req_fail(r, ERR_PLATFORM_REGISTERED,
                       p[2]   ? "platform_name"
@@ -510,9 +515,12 @@ static int check_platform(struct request *r, const char **p)
 
 int import_babelstream(struct request *r)
 {
-    const char *p[7] = {req_query(r, "platform"),      req_query(r, "model"),
-                        req_query(r, "platform_name"), req_query(r, "kind"),
-                        req_query(r, "peak_gbs"),      or_default(req_query(r, "variant"), ""),
+    const char *p[7] = {req_query(r, "platform"),
+                        req_query(r, "model"),
+                        req_query(r, "platform_name"),
+                        req_query(r, "kind"),
+                        req_query(r, "peak_gbs"),
+                        or_default(req_query(r, "variant"), ""),
                         or_default(req_query(r, "measured_at"), NULL)};
     struct babelstream_set set = {0};
     struct pp_error perr;

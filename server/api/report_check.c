@@ -224,9 +224,9 @@ static int check_kernel(const json_t *k, const struct suite_model *m, const char
 /* Each of the job's kernels exactly once, and no other; timing: the job's rule (suite_timing); runner: a
  * runner's summary report; models: the suite's for the report's problem, one per kernel of the suite (NULL
  * where the suite is unknown). */
-static int check_kernels(const struct suite *s, const char *timing, bool runner, const struct suite_model *models,
-                         const json_t *want, const json_t *got, char *field, size_t size,
-                         struct pp_error *err)
+static int check_kernels(const struct suite *s, const char *timing, bool runner,
+                         const struct suite_model *models, const json_t *want, const json_t *got, char *field,
+                         size_t size, struct pp_error *err)
 {
     size_t i, j;
     const json_t *k;
@@ -289,7 +289,8 @@ static int check_size(const json_t *params, const json_t *problem, char *field, 
                       struct pp_error *err)
 {
     const json_t *v = json_object_get(problem, "size"), *arraysize = json_object_get(params, "arraysize");
-    const char *name = "report.problem.size", *lattice = json_string_value(json_object_get(params, "lattice"));
+    const char *name = "report.problem.size",
+               *lattice = json_string_value(json_object_get(params, "lattice"));
     long long n, want = 0;
 
     if (!v)

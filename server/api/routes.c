@@ -18,7 +18,8 @@
 #include "server/http/static.h"
 
 const struct route api_routes[] = {
-    {"GET", "/", static_index, ROLE_NONE, BODY_NONE, 0, false, 0, NULL}, /* the page and its files hold no data */
+    {"GET", "/", static_index, ROLE_NONE, BODY_NONE, 0, false, 0,
+     NULL}, /* the page and its files hold no data */
     {"GET", "/ui/{file}", static_file, ROLE_NONE, BODY_NONE, 0, false, 0, NULL},
     {"GET", "/healthz", fleet_healthz, ROLE_NONE, BODY_NONE, 0, false, 0, NULL},
     {"GET", "/readyz", fleet_readyz, ROLE_NONE, BODY_NONE, 0, false, 0, NULL},
@@ -36,14 +37,17 @@ const struct route api_routes[] = {
     {"GET", "/api/v1/platforms", fleet_platforms, ROLE_READ, BODY_NONE, 0, false, 0, NULL},
     {"GET", "/api/v1/hosts", fleet_hosts, ROLE_READ, BODY_NONE, 0, false, 0, NULL},
     {"GET", "/api/v1/workers", fleet_workers, ROLE_READ, BODY_NONE, 0, false, 0, NULL},
-    {"PUT", "/api/v1/platforms/{id}/peak", fleet_platform_peak, ROLE_ADMIN, BODY_JSON, 4 << 10, false, 0, NULL},
+    {"PUT", "/api/v1/platforms/{id}/peak", fleet_platform_peak, ROLE_ADMIN, BODY_JSON, 4 << 10, false, 0,
+     NULL},
     {"PUT", "/api/v1/platforms/{host}/{device}/peak", fleet_platform_peak, ROLE_ADMIN, BODY_JSON, 4 << 10,
      false, 0, NULL},
     {"DELETE", "/api/v1/platforms/{id}", fleet_platform_delete, ROLE_ADMIN, BODY_NONE, 0, false, 0, NULL},
-    {"DELETE", "/api/v1/platforms/{host}/{device}", fleet_platform_delete, ROLE_ADMIN, BODY_NONE, 0, false, 0, NULL},
+    {"DELETE", "/api/v1/platforms/{host}/{device}", fleet_platform_delete, ROLE_ADMIN, BODY_NONE, 0, false, 0,
+     NULL},
     /* Statement deadlines past db_timeout_s (10 s) where the work grows with the data, measured on a busy
-     * 2-core VM (docs/PERFORMANCE.md, issue 26): an import of 76,240 rows (the 4 MiB body limit) took 11-14 s,
-     * a P3 export over as many problem keys more than 36 s. A client that leaves ends its statement anyway. */
+     * 2-core VM (docs/PERFORMANCE.md, issue 26): an import of 76,240 rows (the 4 MiB body limit) took 11-14
+     * s, a P3 export over as many problem keys more than 36 s. A client that leaves ends its statement
+     * anyway. */
     {"GET", "/api/v1/results", results_list, ROLE_READ, BODY_NONE, 0, false, 60, NULL},
     {"GET", "/api/v1/results/{id}", results_get, ROLE_READ, BODY_NONE, 0, false, 0, NULL},
     {"PATCH", "/api/v1/results/{id}", results_annotate, ROLE_ADMIN, BODY_JSON, 4 << 10, false, 0, NULL},
@@ -65,11 +69,14 @@ const struct route api_routes[] = {
     {"POST", "/api/v1/schedules/{id}/run", schedule_run, ROLE_ADMIN, BODY_NONE, 0, false, 0, NULL},
     {"POST", "/api/v1/workers/register", workers_register, ROLE_WORKER, BODY_JSON, 64 << 10, false, 0, NULL},
     {"POST", "/api/v1/workers/{id}/claim", workers_claim, ROLE_WORKER, BODY_NONE, 0, true, 0, NULL},
-    {"POST", "/api/v1/workers/{id}/heartbeat", workers_heartbeat, ROLE_WORKER, BODY_JSON, 4 << 10, true, 0, NULL},
+    {"POST", "/api/v1/workers/{id}/heartbeat", workers_heartbeat, ROLE_WORKER, BODY_JSON, 4 << 10, true, 0,
+     NULL},
     {"POST", "/api/v1/workers/{id}/deregister", workers_deregister, ROLE_WORKER, BODY_NONE, 0, true, 0, NULL},
     {"GET", "/api/v1/slurm/nodes", slurm_nodes_list, ROLE_READ, BODY_NONE, 0, false, 0, NULL},
     {"GET", "/api/v1/slurm/nodes/{node}", slurm_node_show, ROLE_READ, BODY_NONE, 0, false, 0, NULL},
-    {"POST", "/api/v1/slurm/nodes/{node}/drain", slurm_node_drain, ROLE_ADMIN, BODY_JSON, 4 << 10, false, 0, NULL},
-    {"POST", "/api/v1/slurm/nodes/{node}/resume", slurm_node_resume, ROLE_ADMIN, BODY_NONE, 0, false, 0, NULL},
+    {"POST", "/api/v1/slurm/nodes/{node}/drain", slurm_node_drain, ROLE_ADMIN, BODY_JSON, 4 << 10, false, 0,
+     NULL},
+    {"POST", "/api/v1/slurm/nodes/{node}/resume", slurm_node_resume, ROLE_ADMIN, BODY_NONE, 0, false, 0,
+     NULL},
     {NULL, NULL, NULL, ROLE_NONE, BODY_NONE, 0, false, 0, NULL},
 };
