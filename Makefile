@@ -86,7 +86,7 @@ SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 SCHEMA_FUNCTIONS_SQL = $(sort $(wildcard schema/functions/*.sql))
 CL_SRC     = $(wildcard kernels/*/*.cl)
 # device code OpenCL shares with CUDA, embedded as a .cl is: each header that says so in its head comment
-CL_SHARED  = $(shell grep -l '^ \* OpenCL: embedded as pp_cl_' kernels/*.h kernels/*/*.h)
+CL_SHARED  = $(shell grep -l 'OpenCL: embedded as pp_cl_[a-z]' kernels/*.h kernels/*/*.h)
 CUDA_SRC   = $(wildcard kernels/*/*.cu)
 TEST_SRC   = $(wildcard tests/unit/test_*.c)
 TEST_CXX_SRC = $(wildcard tests/unit/test_*.cc) # header-only checks that need C++ (a counting number type)
