@@ -158,10 +158,36 @@ api GET "/api/v1/jobs/$J_PPB"
 holds "ppbench's own openmp result: verified by ppbench" "$BODY" 'all(.results[]; .origin == "worker" and .verified_by == "ppbench")'
 
 # include_flagged: a busy machine may flag the openmp run noisy (a runner's summary has no samples to judge)
+api GET "/api/v1/pp?problem=stream.triad&platforms=$CPU&precision=fp64&size=65536&include_flagged=true&include_runners=true"
+holds "PP on cpu0 over openmp and both runners (include_runners): three applications, each PP 0 < pp <= 1" "$BODY" \
+    '([.applications[] | select(.model == "openmp" or .model == "babelstream-omp" or .model == "babelstream-tbb")
+       | select(.pp > 0 and .pp <= 1)] | length == 3)
+     and ([.applications[] | select(.verified_by == "program") | .model] | sort) == ["babelstream-omp", "babelstream-tbb"]'
 api GET "/api/v1/pp?problem=stream.triad&platforms=$CPU&precision=fp64&size=65536&include_flagged=true"
-holds "PP on cpu0 over openmp and both runners: three applications, each PP 0 < pp <= 1" "$BODY" \
-    '[.applications[] | select(.model == "openmp" or .model == "babelstream-omp" or .model == "babelstream-tbb")
-      | select(.pp > 0 and .pp <= 1)] | length == 3'
+holds "PP on cpu0 without include_runners: openmp alone, the runners named as left out" "$BODY" \
+    '[.applications[].model] == ["openmp"] and .applications[0].verified_by == "ppbench"
+     and .runners_hidden.models == ["babelstream-omp", "babelstream-tbb"]'
+
+# ---- schedules: a runner where a platform the selector matches lists it ----
+api POST /api/v1/schedules '{"name":"omp-nightly","spec":"30 2 * * *","suite":"stream","model":"babelstream-omp","params":{"arraysize":65536,"numtimes":5},"selector":{"kind":"cpu"}}' "$ADMIN"
+holds "schedule of a runner: created, with the runner's kernels" "$BODY" \
+    '.model == "babelstream-omp" and .kernels == ["copy", "mul", "add", "triad", "dot"]'
+SCHED=$(printf '%s' "$BODY" | jq -r '.id // empty')
+api POST "/api/v1/schedules/$SCHED/run" '{}' "$ADMIN"
+J_SCHED=$(printf '%s' "$BODY" | jq -r '.last.jobs[0] // empty')
+if [ -n "$J_SCHED" ] && wait_job "$J_SCHED" "succeeded|failed|cancelled" 240 && job_in "$J_SCHED" succeeded; then
+    pass "schedule run now: the runner's job on cpu0 succeeded"
+else
+    fail "schedule run now: the runner's job on cpu0 succeeded" "$(printf '%s' "$BODY" | head -c 300)"
+fi
+expect_api "schedule of an unknown runner: 422" 422 unknown_model POST /api/v1/schedules \
+    '{"name":"sycl-nightly","spec":"30 2 * * *","suite":"stream","model":"babelstream-sycl"}' "$ADMIN"
+printf '%s' "$BODY" | grep -q 'babelstream-sycl' && pass "schedule of an unknown runner: the message names it" ||
+    fail "schedule of an unknown runner: the message names it" "$BODY"
+expect_api "schedule of a runner no platform of the selector lists: 422" 422 unknown_model POST /api/v1/schedules \
+    '{"name":"omp-gpu","spec":"30 2 * * *","suite":"stream","model":"babelstream-omp","selector":{"kind":"gpu"}}' "$ADMIN"
+expect_api "schedule of a runner with a kernel it does not measure: 422" 422 invalid_value POST /api/v1/schedules \
+    '{"name":"omp-nstream","spec":"30 2 * * *","suite":"stream","model":"babelstream-omp","kernels":["nstream"]}' "$ADMIN"
 
 # ---- bad input: a clear error, the program's last lines ----
 expect_api "unknown runner: 422 naming it" 422 unknown_model POST /api/v1/jobs \
