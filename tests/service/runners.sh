@@ -58,12 +58,32 @@ cat >"$TMP/bin/sentinel" <<X
 touch "$TMP/ran"
 exec "$BIN/omp-stream" "\$@"
 X
+# The JSON form (output = ppbench-json): BabelStream's OpenMP build with its table put into ppbench's JSON
+# form, run with the device's index ({device}); and documents that disagree with the job, name a kernel the
+# suite lacks, or are not JSON.
+cat >"$TMP/bin/json-stream" <<X
+#!/bin/sh
+"$BIN/omp-stream" "\$@" --csv | awk -F, 'BEGIN { n = 0 }
+    /^(Copy|Mul|Add|Triad|Dot|Nstream),/ { k[n] = tolower(\$1); c[n] = \$2 - 1; e = \$3; b = \$4; t = \$2
+        mn[n] = \$6; mx[n] = \$7; av[n] = \$8; n++ }
+    END { printf "{\\"ppbench_runner\\": 1, \\"version\\": \\"BabelStream omp via json-stream\\", \\"problem\\": "
+          printf "{\\"precision\\": \\"%s\\", \\"size\\": %d, \\"arraysize\\": %d, \\"numtimes\\": %d}, \\"kernels\\": [", b == 4 ? "fp32" : "fp64", e, e, t
+          for (i = 0; i < n; i++)
+              printf "%s{\\"kernel\\": \\"%s\\", \\"count\\": %d, \\"min_s\\": %s, \\"max_s\\": %s, \\"mean_s\\": %s}", i ? ", " : "", k[i], c[i], mn[i], mx[i], av[i]
+          print "]}" }'
+X
+json_doc() { # NAME SIZE KERNEL: a program that prints one fixed document
+    printf '#!/bin/sh\necho %s\n' "'{\"ppbench_runner\": 1, \"problem\": {\"precision\": \"fp64\", \"size\": $2, \"arraysize\": $2, \"numtimes\": 5}, \"kernels\": [{\"kernel\": \"$3\", \"count\": 4, \"min_s\": 0.001, \"max_s\": 0.002, \"mean_s\": 0.0015}]}'" >"$TMP/bin/$1"
+}
+json_doc json-other-size 2048 triad
+json_doc json-odd-kernel 1024 scale
+printf '#!/bin/sh\necho "{\\"ppbench_runner\\": 1, \\"kernels\\": ["\n' >"$TMP/bin/json-malformed"
 chmod +x "$TMP"/bin/*
 
-# runner NAME PROGRAM ARGS [TIMEOUT]: a section of the runners file
+# runner NAME PROGRAM ARGS [TIMEOUT [OUTPUT [KERNELS]]]: a section of the runners file
 runner() {
-    printf '[%s]\nsuite = stream\nkernels = copy,mul,add,triad,dot\nplatform = cpu0\nprogram = %s\nargs = %s\n' "$1" "$2" "$3"
-    printf 'version_args = --arraysize 1024 --numtimes 2\noutput = babelstream-csv\ntimeout_s = %s\nenv = OMP_PROC_BIND=spread\nenv = OMP_PLACES=cores\n\n' "${4:-120}"
+    printf '[%s]\nsuite = stream\nkernels = %s\nplatform = cpu0\nprogram = %s\nargs = %s\n' "$1" "${6:-copy,mul,add,triad,dot}" "$2" "$3"
+    printf 'version_args = --arraysize 1024 --numtimes 2\noutput = %s\ntimeout_s = %s\nenv = OMP_PROC_BIND=spread\nenv = OMP_PLACES=cores\n\n' "${5:-babelstream-csv}" "${4:-120}"
 }
 STD='--arraysize {arraysize} --numtimes {numtimes} {precision=fp32:--float} --csv'
 {
@@ -76,6 +96,10 @@ STD='--arraysize {arraysize} --numtimes {numtimes} {precision=fp32:--float} --cs
     runner malformed "$TMP/bin/malformed" "{arraysize}"
     runner other-size "$TMP/bin/other-size" "{arraysize}"
     runner sentinel "$TMP/bin/sentinel" "$STD"
+    runner json-stream "$TMP/bin/json-stream" "--device {device} $STD" 120 ppbench-json
+    runner json-other-size "$TMP/bin/json-other-size" "{arraysize}" 120 ppbench-json triad
+    runner json-odd-kernel "$TMP/bin/json-odd-kernel" "{arraysize}" 120 ppbench-json triad
+    runner json-malformed "$TMP/bin/json-malformed" "{arraysize}" 120 ppbench-json triad
 } >"$TMP/runners.conf"
 
 # ---- the runners file: what a site can get wrong is refused at once, naming its line ----
@@ -213,6 +237,22 @@ fails "a program past its timeout" hangs 'hangs timed out after 2 s'
 fails "no table" no-table 'no BabelStream table from no-table(.|\n)*all good, no csv here'
 fails "a malformed table" malformed 'no BabelStream table from malformed: line 2: max_MB_per_sec must be a number'
 fails "a table whose size disagrees with the job" other-size 'the table disagrees with the job: Copy has n_elements 2048, the job asked for 1024'
+fails "json: a document whose size disagrees with the job" json-other-size 'the output disagrees with the job: problem.arraysize is 2048, the job asked for 1024'
+fails "json: a kernel the suite does not have" json-odd-kernel 'the output of json-odd-kernel names kernel scale, which suite stream does not have'
+fails "json: not JSON" json-malformed 'no ppbench-json document from json-malformed: not JSON'
+J_JSON=$(submit "$(jq -c --argjson x "{\"suite\":\"stream\",\"model\":\"json-stream\",\"params\":{$problem}}" '. + $x' <<<"$P")")
+if [ -n "$J_JSON" ] && wait_job "$J_JSON" "succeeded|failed|cancelled" 240 && job_in "$J_JSON" succeeded; then
+    pass "json: a runner of the JSON form succeeded"
+else
+    fail "json: a runner of the JSON form succeeded" "$(printf '%s' "$BODY" | jq -c '{state, error}' 2>/dev/null | head -c 400)"
+fi
+api GET "/api/v1/jobs/$J_JSON"
+holds "json: 5 kernels, origin runner, ppbench's byte model (triad 3 x 8 x 65536), its own verification said" "$BODY" \
+    '(.results | length) == 5 and all(.results[]; .origin == "runner" and .verified_by == "program")
+     and (.results[] | select(.kernel == "triad") | .bytes == 1572864 and .flops == 131072 and .stats_s.count == 4)
+     and (.results[0].provenance | ."runner.output" == "ppbench-json" and (.verification | test("printed its results")))'
+holds "json: {device} filled from the platform's index (cpu0: 0)" "$BODY" \
+    '.results[0].provenance."runner.argv" | startswith($p + " --device 0 --arraysize 65536 ")' --arg p "$TMP/bin/json-stream"
 
 # ---- smuggling through the API: refused, no job, nothing runs ----
 smuggle_api() { # NAME BODY-ADDITION
