@@ -25,11 +25,20 @@ if ! [ -f /usr/include/tbb/tbb.h ] && ! [ -f /usr/include/oneapi/tbb.h ]; then
     skip "runners: BabelStream omp and tbb as jobs" "no TBB headers (Debian's libtbb-dev: scripts/deps.sh test)"
     exit 0
 fi
-if ! bench/host/stream_refs.sh --babelstream "$BABEL_SRC" "$BABEL_BIN" omp tbb >"$TMP/refs.log" 2>&1; then
-    fail "stream_refs: builds BabelStream omp and tbb" "$(tail -n 3 "$TMP/refs.log" | tr '\n' ' ')"
+# Kokkos from Debian (libtrilinos-kokkos-dev: its Serial backend, stream_refs.sh says why) where installed:
+# BabelStream 5.0's Kokkos build as a third runner, a job end to end and in PP beside the others.
+MODELS="omp tbb"
+if [ -f /usr/include/trilinos/Kokkos_Core.hpp ]; then
+    MODELS="omp tbb kokkos"
+else
+    skip "runners: BabelStream kokkos as a job" "no Kokkos headers (Debian's libtrilinos-kokkos-dev: scripts/deps.sh test)"
+fi
+# shellcheck disable=SC2086 # models are words
+if ! bench/host/stream_refs.sh --babelstream "$BABEL_SRC" "$BABEL_BIN" $MODELS >"$TMP/refs.log" 2>&1; then
+    fail "stream_refs: builds BabelStream $MODELS" "$(tail -n 3 "$TMP/refs.log" | tr '\n' ' ')"
     exit 0
 fi
-pass "stream_refs: builds BabelStream omp and tbb"
+pass "stream_refs: builds BabelStream $MODELS"
 BIN=$(cd "$BABEL_BIN" && pwd)
 mkdir -p "$TMP/bin"
 
@@ -90,6 +99,7 @@ STD='--arraysize {arraysize} --numtimes {numtimes} {precision=fp32:--float} --cs
     echo "# tests/service/runners.sh"
     runner babelstream-omp "$BIN/omp-stream" "$STD"
     runner babelstream-tbb "$BIN/tbb-stream" "$STD"
+    [ -x "$BIN/kokkos-stream" ] && runner babelstream-kokkos "$BIN/kokkos-stream" "$STD"
     runner noisy-fail "$TMP/bin/noisy-fail" "{arraysize}"
     runner hangs /bin/sleep "60 {numtimes}" 2
     runner no-table "$TMP/bin/no-table" "{arraysize}"
@@ -151,7 +161,10 @@ problem='"arraysize":65536,"numtimes":5'
 J_OMP=$(submit "$(jq -c --argjson x "{\"suite\":\"stream\",\"model\":\"babelstream-omp\",\"params\":{$problem}}" '. + $x' <<<"$P")")
 J_TBB=$(submit "$(jq -c --argjson x "{\"suite\":\"stream\",\"model\":\"babelstream-tbb\",\"params\":{$problem}}" '. + $x' <<<"$P")")
 J_PPB=$(submit "$(jq -c --argjson x "{\"suite\":\"stream\",\"model\":\"openmp\",\"kernels\":[\"copy\",\"mul\",\"add\",\"triad\",\"dot\"],\"params\":{$problem}}" '. + $x' <<<"$P")")
-for j in "$J_OMP" "$J_TBB" "$J_PPB"; do
+J_KOKKOS=
+[ -x "$BIN/kokkos-stream" ] &&
+    J_KOKKOS=$(submit "$(jq -c --argjson x "{\"suite\":\"stream\",\"model\":\"babelstream-kokkos\",\"params\":{$problem}}" '. + $x' <<<"$P")")
+for j in "$J_OMP" "$J_TBB" "$J_PPB" $J_KOKKOS; do
     if [ -n "$j" ] && wait_job "$j" "succeeded|failed|cancelled" 240 && job_in "$j" succeeded; then
         pass "job $j ($(printf '%s' "$BODY" | jq -r .model)) succeeded"
     else
@@ -178,19 +191,29 @@ api GET "/api/v1/jobs/$J_TBB"
 holds "tbb runner: its own program and checksum" "$BODY" \
     '.results[0].provenance."runner.sha256" == $sum and .results[0].origin == "runner"' \
     --arg sum "$(sha256sum "$BIN/tbb-stream" | cut -d' ' -f1)"
+if [ -n "$J_KOKKOS" ]; then
+    api GET "/api/v1/jobs/$J_KOKKOS"
+    holds "kokkos runner: BabelStream 5.0's Kokkos build, its checksum, Kokkos in its version output, 5 kernels" "$BODY" \
+        '(.results | length) == 5 and all(.results[]; .origin == "runner" and .verified_by == "program")
+         and .results[0].provenance."runner.sha256" == $sum and .results[0].provenance."runner.version" == "Version: 5.0"' \
+        --arg sum "$(sha256sum "$BIN/kokkos-stream" | cut -d' ' -f1)"
+    "$BIN/kokkos-stream" --arraysize 1024 --numtimes 2 | grep -q '^Implementation: Kokkos' &&
+        pass "kokkos runner: the program says Implementation: Kokkos" || fail "kokkos runner: Implementation: Kokkos" "$("$BIN/kokkos-stream" --arraysize 1024 --numtimes 2 | head -n 4)"
+fi
 api GET "/api/v1/jobs/$J_PPB"
 holds "ppbench's own openmp result: verified by ppbench" "$BODY" 'all(.results[]; .origin == "worker" and .verified_by == "ppbench")'
 
 # include_flagged: a busy machine may flag the openmp run noisy (a runner's summary has no samples to judge)
 api GET "/api/v1/pp?problem=stream.triad&platforms=$CPU&precision=fp64&size=65536&include_flagged=true&include_runners=true"
-holds "PP on cpu0 over openmp and both runners (include_runners): three applications, each PP 0 < pp <= 1" "$BODY" \
-    '([.applications[] | select(.model == "openmp" or .model == "babelstream-omp" or .model == "babelstream-tbb")
-       | select(.pp > 0 and .pp <= 1)] | length == 3)
-     and ([.applications[] | select(.verified_by == "program") | .model] | sort) == ["babelstream-omp", "babelstream-tbb"]'
+RUNNERS_PP=$(jq -cn --arg k "$J_KOKKOS" '["babelstream-omp", "babelstream-tbb"] + (if $k == "" then [] else ["babelstream-kokkos"] end) | sort')
+holds "PP on cpu0 over openmp and the runners (include_runners): each an application, PP 0 < pp <= 1" "$BODY" \
+    '([.applications[] | select(.model == "openmp" or (.model | IN($r[])))
+       | select(.pp > 0 and .pp <= 1)] | length == ($r | length) + 1)
+     and ([.applications[] | select(.verified_by == "program") | .model] | sort) == $r' --argjson r "$RUNNERS_PP"
 api GET "/api/v1/pp?problem=stream.triad&platforms=$CPU&precision=fp64&size=65536&include_flagged=true"
 holds "PP on cpu0 without include_runners: openmp alone, the runners named as left out" "$BODY" \
     '[.applications[].model] == ["openmp"] and .applications[0].verified_by == "ppbench"
-     and .runners_hidden.models == ["babelstream-omp", "babelstream-tbb"]'
+     and .runners_hidden.models == $r' --argjson r "$RUNNERS_PP"
 
 # ---- schedules: a runner where a platform the selector matches lists it ----
 api POST /api/v1/schedules '{"name":"omp-nightly","spec":"30 2 * * *","suite":"stream","model":"babelstream-omp","params":{"arraysize":65536,"numtimes":5},"selector":{"kind":"cpu"}}' "$ADMIN"
