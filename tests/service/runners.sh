@@ -2,10 +2,12 @@
 # bench/host/stream_refs.sh from BABEL_SRC, default the git-ignored .gpucarry/ext/BabelStream, into BABEL_BIN,
 # default .gpucarry/ext/bin; skipped, saying why, where the sources are not here: CI has no network, so these run
 # where the sources were fetched, `git clone https://github.com/UoB-HPC/BabelStream .gpucarry/ext/BabelStream`).
-# The runners file's checks; jobs of both runners through a real ppbenchd and worker beside ppbench's openmp,
-# stored with origin runner, ppbench's byte model, the program's checksum and version line; PP over the three on
-# cpu0; the failures (exit status, timeout, no table, a malformed one, one that disagrees with the job) with the
-# program's last lines; requests that try to smuggle a command or an argument refused with nothing run; and a
+# The runners file's checks; jobs of both runners (and of BabelStream 5.0's Kokkos build against Debian's
+# libtrilinos-kokkos-dev where installed) through a real ppbenchd and worker beside ppbench's openmp, stored with
+# origin runner, ppbench's byte model, the program's checksum and version line; PP on cpu0 without the runners
+# (named as left out) and with include_runners; a schedule of a runner and the 422s of one no platform lists; a
+# program of ppbench's JSON form run with {device}; the failures (exit status, timeout, no table, a malformed
+# one, one that disagrees with the job, the JSON form's) with the program's last lines; requests that try to smuggle a command or an argument refused with nothing run; and a
 # mutant of the parameter check that lets a field through, caught by the same checks.
 . "$(dirname "$0")/../lib/check.sh"
 . "$(dirname "$0")/../lib/server.sh"
