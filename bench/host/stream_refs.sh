@@ -4,8 +4,8 @@
 #   bench/host/stream_refs.sh STREAM_SRC BABELSTREAM_SRC [DEST]
 #   bench/host/stream_refs.sh --babelstream BABELSTREAM_SRC DEST MODEL...
 # The first builds the two that bench/host/stream_compare.sh runs beside ppbench; the second only BabelStream's
-# builds of the MODELs named (omp, tbb: Debian's libtbb-dev; each MODEL-stream), which tests/service/runners.sh
-# runs as ppbench runners. STREAM_SRC: a checkout of McCalpin's stream.c (github.com/jeffhammond/STREAM);
+# builds of the MODELs named (omp, tbb: Debian's libtbb-dev; cuda: nvcc for CUDA_ARCH, default sm_90, for the GPU
+# machine; each MODEL-stream), which tests/service/runners.sh and bench/gpu/runner.sh run as ppbench runners. STREAM_SRC: a checkout of McCalpin's stream.c (github.com/jeffhammond/STREAM);
 # BABELSTREAM_SRC: a checkout of github.com/UoB-HPC/BabelStream. Writes DEST/stream_c.exe (gcc -O3 -fopenmp
 # -mcmodel=medium -DSTREAM_ARRAY_SIZE=$ARRAYSIZE -DNTIMES=$NUMTIMES: its static arrays exceed 2 GiB),
 # DEST/<model>-stream (CMake -DMODEL=<model> with RELEASE_FLAGS=-O3: BabelStream's default adds -march=native,
@@ -49,7 +49,10 @@ babel() {
     if [ -x "$out" ] && [ -z "$(find "$BABEL_SRC/src" "$BABEL_SRC/CMakeLists.txt" -newer "$out" -print -quit)" ]; then
         return 0
     fi
-    cmake -S "$BABEL_SRC" -B "$build/$model" -DMODEL="$model" -DCMAKE_CXX_COMPILER=g++ -DRELEASE_FLAGS=-O3 \
+    local extra=""
+    [ "$model" = cuda ] && extra="-DCMAKE_CUDA_COMPILER=${NVCC:-/usr/local/cuda/bin/nvcc} -DCUDA_ARCH=${CUDA_ARCH:-sm_90}"
+    # shellcheck disable=SC2086 # extra is words
+    cmake -S "$BABEL_SRC" -B "$build/$model" -DMODEL="$model" -DCMAKE_CXX_COMPILER=g++ -DRELEASE_FLAGS=-O3 $extra \
         >"$build/$model.log"
     cmake --build "$build/$model" -j "$(nproc)" >>"$build/$model.log"
     cp "$build/$model/$model-stream" "$out"
