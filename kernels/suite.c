@@ -445,9 +445,9 @@ static json_t *param_json(const struct suite_param *p)
                                         [SUITE_ENUM] = "enum",
                                         [SUITE_LATTICE] = "string",
                                         [SUITE_NUMBER] = "number"};
-    json_t *o =
-        json_pack("{s:s, s:s, s:s, s:b, s:b, s:b}", "name", p->name, "type", types[p->type], "description",
-                  p->description, "optional", p->optional, "key", p->key, "variant", p->variant);
+    json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b, s:b, s:b}", "name", p->name, "type", types[p->type],
+                          "description", p->description, "optional", p->optional, "key", p->key, "variant",
+                          p->variant, "size", p->size);
 
     if (p->type == SUITE_ENUM) {
         json_t *c = json_array();

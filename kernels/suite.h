@@ -56,6 +56,10 @@ struct suite_param {
      * the timing rule, the lattice's shape, ...), so results that differ in it are other problems, never
      * compared (suite_problem_key). Precision and size are always in the key. */
     bool key;
+    /* An integer whose value is the problem's size (problem.size, in the suite's size unit): a report of a
+     * job that gives it must hold that size (server/api/report_check.c). A lattice is held by the key and the
+     * suite's model hook instead (its sites are the size). */
+    bool size;
     /* Names the code that ran: an enum whose value, as the report's variant document holds it, is part of the
      * result's variant name (suite_variant_name). Launch shapes and figures derived from the size (work-group
      * sizes, threads, a dot's blocks and chain) are kept in the document, never in the name. */

@@ -53,6 +53,8 @@ static const char *const precisions[] = {"fp64", "fp32", NULL};
 /* KEY as the last argument: the parameter is part of the problem key (kernels/suite.h); precision and the
  * lattice always are. */
 #define KEY .key = true
+/* SIZE as the last argument: the integer is the problem's size (kernels/suite.h). */
+#define SIZE .size = true
 /* VARIANT as the last argument: the parameter's value names the code that ran (kernels/suite.h). */
 #define VARIANT      .variant = true
 #define PRECISION(d) CHOICE("precision", precisions, d, "element type", KEY)
@@ -96,7 +98,8 @@ static const struct suite_param stream_params[] = {
     INTEGER_OPT(
         "arraysize", 1, STREAM_MAX_N,
         "elements per array (absent: 2^25, on a CPU whose last-level cache is known doubled until each "
-        "array is at least 4x that cache)"),
+        "array is at least 4x that cache)",
+        SIZE),
     INTEGER("numtimes", 2, 100000, STREAM_DEFAULT_NUMTIMES, "iterations per kernel; the first is warm-up",
             KEY),
     PRECISION(0),

@@ -26,6 +26,7 @@ struct client {
     char *base;          /* without a trailing slash */
     long long worker_id; /* the registered worker it names (client_set_worker), 0: none */
     char secret[128];
+    long long epoch; /* the job epoch it names (client_set_epoch), 0: none */
     int interrupt_fd;
     client_retry_fn *retry_fn;
     void *retry_arg;
@@ -73,35 +74,53 @@ static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off
     return interrupt_ready(((struct client *)arg)->interrupt_fd); /* non-zero aborts the transfer */
 }
 
-/* The headers every call sends, and the worker's identity when it has one. */
-static struct curl_slist *headers_new(const struct client *c, const char *worker_id, const char *secret)
+/* The headers every call sends: the token, and the worker's identity and a job's epoch when it names them. */
+static struct curl_slist *headers_new(const struct client *c)
 {
     struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
+    char line[160];
 
     h = curl_slist_append(h, "Accept: application/json");
     h = curl_slist_append(h, "Expect:"); /* no 100-continue wait before large reports */
     if (c->auth[0])
         h = curl_slist_append(h, c->auth);
-    if (worker_id)
-        h = curl_slist_append(curl_slist_append(h, worker_id), secret);
+    if (c->worker_id > 0) {
+        snprintf(line, sizeof(line), "X-Worker-Id: %lld", c->worker_id);
+        h = curl_slist_append(h, line);
+        snprintf(line, sizeof(line), "X-Worker-Secret: %s", c->secret);
+        h = curl_slist_append(h, line);
+    }
+    if (c->epoch > 0) {
+        snprintf(line, sizeof(line), "X-Job-Epoch: %lld", c->epoch);
+        h = curl_slist_append(h, line);
+    }
     return h;
 }
 
-int client_set_worker(struct client *c, long long id, const char *secret, struct pp_error *err)
+/* The headers again, after a field they carry changed. */
+static int headers_reset(struct client *c, struct pp_error *err)
 {
-    char wid[64], sec[128];
-    struct curl_slist *h;
+    struct curl_slist *h = headers_new(c);
 
-    snprintf(wid, sizeof(wid), "X-Worker-Id: %lld", id);
-    snprintf(sec, sizeof(sec), "X-Worker-Secret: %s", secret ? secret : "");
-    if (!(h = headers_new(c, id > 0 ? wid : NULL, sec)))
+    if (!h)
         return pp_error_set(err, "out of memory");
     curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
     curl_slist_free_all(c->headers);
     c->headers = h;
+    return 0;
+}
+
+int client_set_worker(struct client *c, long long id, const char *secret, struct pp_error *err)
+{
     c->worker_id = id > 0 ? id : 0;
     snprintf(c->secret, sizeof(c->secret), "%s", id > 0 && secret ? secret : "");
-    return 0;
+    return headers_reset(c, err);
+}
+
+int client_set_epoch(struct client *c, long long epoch, struct pp_error *err)
+{
+    c->epoch = epoch > 0 ? epoch : 0;
+    return headers_reset(c, err);
 }
 
 struct client *client_new(const char *base_url, const char *token, struct pp_error *err)
@@ -123,7 +142,7 @@ struct client *client_new(const char *base_url, const char *token, struct pp_err
     c->interrupt_fd = -1;
     if (token && *token)
         snprintf(c->auth, sizeof(c->auth), "Authorization: Bearer %s", token);
-    c->headers = headers_new(c, NULL, NULL);
+    c->headers = headers_new(c);
     curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, c->headers);
     curl_easy_setopt(c->curl, CURLOPT_USERAGENT, "ppbench-worker/" PPBENCH_VERSION);
     curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);

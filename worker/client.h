@@ -34,6 +34,10 @@ struct client *client_clone(const struct client *c, struct pp_error *err);
  * id 0 stops naming one. */
 int client_set_worker(struct client *c, long long id, const char *secret, struct pp_error *err) PP_WUR;
 
+/* Name a job's epoch on every later call (X-Job-Epoch: the server refuses a result for an epoch it has moved
+ * past before reading its body); 0 stops naming one. */
+int client_set_epoch(struct client *c, long long epoch, struct pp_error *err) PP_WUR;
+
 /* Transfers and waits stop early once fd is readable (a signalfd); -1 for none. */
 void client_set_interrupt(struct client *c, int fd);
 void client_set_retry_hook(struct client *c, client_retry_fn *fn, void *arg);

@@ -14,7 +14,7 @@
  *
  * A program of any suite may print the one JSON form instead (output = ppbench-json, lib/runner_json.h): its
  * problem document is held to the job (every parameter the job set that it names holds the job's value, the
- * key parameters must be named, stream's size is the job's arraysize), its kernels to the suite's and the
+ * key parameters must be named, problem.size is the parameter marked size), its kernels to the suite's and the
  * job's, and the suite's own models (s->model) give the bytes and flops and check the problem's size against
  * what its other values give. A program that prints it has verified its own results, as BabelStream has.
  */
@@ -330,7 +330,7 @@ static const char *table_start(const char *out)
 /* ---- the ppbench-json form ---- */
 
 /* The program's problem against the job: each parameter the job set and the problem names holds its value;
- * the key ones (what makes results comparable) must be named; STREAM's size is its arraysize. */
+ * the key ones (what makes results comparable) must be named; problem.size is the parameter marked size. */
 static int problem_matches(const struct suite_values *v, const json_t *problem, struct pp_error *err)
 {
     const struct suite *s = v->suite;
@@ -359,11 +359,14 @@ static int problem_matches(const struct suite_values *v, const json_t *problem, 
                 err, "the output disagrees with the job: problem.%s is %s, the job asked for %s", p->name,
                 suite_key_value(x, got, sizeof(got)) ? "of another form" : got, want);
     }
-    if (suite_is_set(v, "arraysize") &&
-        json_integer_value(json_object_get(problem, "size")) != suite_int(v, "arraysize"))
-        return pp_error_set(
-            err, "the output disagrees with the job: problem.size is %lld, the job asked for %lld",
-            (long long)json_integer_value(json_object_get(problem, "size")), suite_int(v, "arraysize"));
+    for (size_t i = 0; i < s->nparams;
+         i++) /* the parameter marked size (stream's arraysize) is problem.size */
+        if (s->params[i].size && v->v[i].set &&
+            json_integer_value(json_object_get(problem, "size")) != v->v[i].i)
+            return pp_error_set(
+                err, "the output disagrees with the job: problem.size is %lld, the job's %s is %lld",
+                (long long)json_integer_value(json_object_get(problem, "size")), s->params[i].name,
+                v->v[i].i);
     return 0;
 }
 

@@ -374,7 +374,14 @@ static void job_result(struct serve *s, struct job *j, const char *outcome, cons
         if (now >= next_try) {
             client_reply_clear(&r);
             struct beat *beat = job_beat_start(s, j);
-            int rc = client_post(s->http, path, body, SERVE_RESULT_TIMEOUT_S, 0, &r, &err);
+            /* X-Job-Epoch: a post for an epoch the server has moved past is refused before its body is read
+             */
+            int rc = client_set_epoch(s->http, j->epoch, &err)
+                         ? -1
+                         : client_post(s->http, path, body, SERVE_RESULT_TIMEOUT_S, 0, &r, &err);
+            struct pp_error clear_err;
+            if (client_set_epoch(s->http, 0, &clear_err))
+                slog(4, "%s: %s", j->ctx, clear_err.msg);
             job_beat_end(j, beat);
             if (rc == 0) {
                 const char *state = json_string_value(json_object_get(r.body, "state"));

@@ -23,7 +23,9 @@
 # Settings (environment): B (build folder, default build), CARRY (default .gpucarry), MODELS (default "cuda
 # opencl" with a GPU, plus omp-target with OFFLOAD_RT, else "openmp opencl"), PLATFORM (default gpu0, else cpu0),
 # SIZE (default: the suites' own sizes with a GPU, "small" without; "pp": the GPU's default sizes named, so that
-# cpu0 and gpu0 run the same problems), LATENCY_N (tiny jobs for the latency, default 20), BUDGET_S (default 480),
+# cpu0 and gpu0 run the same problems; "babelstream": BabelStream's defaults named, or ARRAYSIZE and NUMTIMES, for runners), SUITES (default
+# every suite the server lists), PPBENCH_RUNNERS (a runners file the workers read: its runners' names can be MODELS;
+# a suite a runner does not measure is refused and logged as such), LATENCY_N (tiny jobs for the latency, default 20), BUDGET_S (default 480),
 # OFFLOAD_RT (the folder `bench/gpu/offload.sh pack` made: omp-target's runtimes), CPU_MODELS (models run on cpu0
 # too, by a second worker, with SIZE pp: then PP over {cpu0, PLATFORM} per suite and kernel, OUT/pp.txt, and the
 # PP cells that are 0 only because of flags), AT_ONCE (1, the default: cpu0's jobs submitted with the GPU's, the
@@ -243,6 +245,13 @@ params() { # SUITE: the job's params for SIZE
         esac
         return
     fi
+    if [ "$SIZE" = babelstream ]; then # BabelStream's own defaults, named (a runner needs every value it passes)
+        case $1 in
+        stream) echo "{\"arraysize\": ${ARRAYSIZE:-33554432}, \"numtimes\": ${NUMTIMES:-100}, \"precision\": \"fp64\"}" ;;
+        *) echo '{}' ;;
+        esac
+        return
+    fi
     [ "$SIZE" = small ] || { echo '{}'; return; }
     case $1 in
     stream) echo '{"arraysize": 1048576, "numtimes": 10}' ;;
@@ -253,7 +262,7 @@ params() { # SUITE: the job's params for SIZE
     *) echo '{}' ;;
     esac
 }
-SUITES=$(api GET /api/v1/suites | jq -r '.suites[].name')
+SUITES=${SUITES:-$(api GET /api/v1/suites | jq -r '.suites[].name')}
 : >"$LOG/jobs.txt"
 # submit_jobs PLATFORM MODELS: a job of every suite on each model, submitted at once (one worker: they queue);
 # wait_jobs: each job submitted waited for and checked. AT_ONCE=1 (the default) submits cpu0's jobs with the

@@ -380,35 +380,70 @@ static json_t *import_problem(const struct babelstream_row *x)
     return p;
 }
 
-/* The rows as the JSON array import_sql reads (new string, free()), or NULL when out of memory. */
+/* A growing text: what json_dump_callback writes a row into. */
+struct text {
+    char *s;
+    size_t len, cap;
+};
+
+static int text_add(const char *buf, size_t size, void *data)
+{
+    struct text *t = data;
+
+    if (t->len + size + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 1u << 16;
+        char *s;
+        while (cap < t->len + size + 1)
+            cap *= 2;
+        if (!(s = realloc(t->s, cap)))
+            return -1;
+        t->s = s, t->cap = cap;
+    }
+    memcpy(t->s + t->len, buf, size);
+    t->len += size;
+    t->s[t->len] = '\0';
+    return 0;
+}
+
+/* One row as an element of the array import_sql reads (new reference). */
+static json_t *row_json(struct request *r, const struct babelstream_row *x)
+{
+    json_t *prov = json_pack("{s:s, s:s, s:i, s:s, s:I, s:s, s:s, s:s, s:I, s:o}", "source", "babelstream-csv",
+                             "babelstream_format", x->format, "csv_line", x->line, "function", x->function,
+                             "num_times", (json_int_t)x->num_times, "unit", x->unit, "verified_by",
+                             "babelstream (its own check; an imported row is taken as verified)", "request_id",
+                             r->id, "token_id", (json_int_t)r->token_id, "problem", import_problem(x));
+
+    return json_pack("{s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "line", x->line, "kernel",
+                     x->kernel, "precision", x->element_bytes == 4 ? "fp32" : "fp64", "size",
+                     (json_int_t)x->n_elements, "bytes", x->bytes, "flops", x->flops, "min_s", x->min_s, "max_s",
+                     x->max_s, "mean_s", x->mean_s, "bandwidth", x->bandwidth, "gflops",
+                     x->min_s > 0 ? x->flops / x->min_s * 1e-9 : 0.0, "provenance", prov);
+}
+
+/* The rows as the JSON array import_sql reads (new string, free()), or NULL when out of memory. Written a row
+ * at a time: a tree of every row held 447 MB for 76,240 rows (docs/PERFORMANCE.md); the text is about 50. */
 static char *rows_json(struct request *r, const struct babelstream_set *set)
 {
-    json_t *a = json_array();
-    char *s = NULL;
+    struct text t = {0};
 
-    if (!a)
+    if (text_add("[", 1, &t))
         return NULL;
     for (size_t i = 0; i < set->n; i++) {
-        const struct babelstream_row *x = &set->rows[i];
-        json_t *prov =
-            json_pack("{s:s, s:s, s:i, s:s, s:I, s:s, s:s, s:s, s:I, s:o}", "source", "babelstream-csv",
-                      "babelstream_format", x->format, "csv_line", x->line, "function", x->function,
-                      "num_times", (json_int_t)x->num_times, "unit", x->unit, "verified_by",
-                      "babelstream (its own check; an imported row is taken as verified)", "request_id",
-                      r->id, "token_id", (json_int_t)r->token_id, "problem", import_problem(x));
-        json_t *o =
-            json_pack("{s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "line", x->line,
-                      "kernel", x->kernel, "precision", x->element_bytes == 4 ? "fp32" : "fp64", "size",
-                      (json_int_t)x->n_elements, "bytes", x->bytes, "flops", x->flops, "min_s", x->min_s,
-                      "max_s", x->max_s, "mean_s", x->mean_s, "bandwidth", x->bandwidth, "gflops",
-                      x->min_s > 0 ? x->flops / x->min_s * 1e-9 : 0.0, "provenance", prov);
-        if (!o || json_array_append_new(a, o))
-            goto out;
+        json_t *o = row_json(r, &set->rows[i]);
+        int rc = !o || (i > 0 && text_add(",", 1, &t)) || json_dump_callback(o, text_add, &t, JSON_COMPACT);
+
+        json_decref(o);
+        if (rc) {
+            free(t.s);
+            return NULL;
+        }
     }
-    s = json_dumps(a, JSON_COMPACT);
-out:
-    json_decref(a);
-    return s;
+    if (text_add("]", 1, &t)) {
+        free(t.s);
+        return NULL;
+    }
+    return t.s;
 }
 
 /* "5.0" or "5.0, 6.0": the formats the rows came in, in order of appearance. */

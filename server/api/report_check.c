@@ -267,40 +267,24 @@ static int check_kernels(const struct suite *s, const char *timing, bool runner,
     return 0;
 }
 
-/* The number of sites of a lattice "XxYxZxT", 0 when it is not one. */
-static long long lattice_sites(const char *s)
-{
-    long long sites = 1, d;
-    int n = 0, used;
-
-    while (n < 4 && sscanf(s, "%lld%n", &d, &used) == 1 && d > 0 && d < 1000000) {
-        sites *= d;
-        s += used;
-        n++;
-        if (*s == 'x')
-            s++;
-    }
-    return n == 4 && !*s ? sites : 0;
-}
-
 /* The problem's size, problem.size in the unit the suite's row names (kernels/suite.h), against the job's
- * parameters where they fix it. */
-static int check_size(const json_t *params, const json_t *problem, char *field, size_t size,
-                      struct pp_error *err)
+ * parameter that gives it, where the job gives one (the suite's parameter marked size). */
+static int check_size(const struct suite *s, const json_t *params, const json_t *problem, char *field,
+                      size_t size, struct pp_error *err)
 {
-    const json_t *v = json_object_get(problem, "size"), *arraysize = json_object_get(params, "arraysize");
-    const char *name = "report.problem.size",
-               *lattice = json_string_value(json_object_get(params, "lattice"));
+    const json_t *v = json_object_get(problem, "size");
+    const char *name = "report.problem.size";
     long long n, want = 0;
 
     if (!v)
         return bad(field, size, name, err, "%s is required", name);
     if (!json_is_integer(v) || (n = json_integer_value(v)) < 1 || n > REPORT_MAX_SIZE)
         return bad(field, size, name, err, "%s must be an integer from 1 to %lld", name, REPORT_MAX_SIZE);
-    if (json_is_integer(arraysize))
-        want = json_integer_value(arraysize);
-    else if (lattice)
-        want = lattice_sites(lattice);
+    for (size_t i = 0; s && i < s->nparams; i++) {
+        const json_t *given = json_object_get(params, s->params[i].name);
+        if (s->params[i].size && json_is_integer(given))
+            want = json_integer_value(given);
+    }
     if (want && n != want)
         return bad(field, size, name, err, "%s is %lld, the job asked for %lld", name, n, want);
     return 0;
@@ -419,7 +403,7 @@ int report_check(const char *suite, const json_t *kernels, const json_t *params,
                    "report.problem.precision must be fp32 or fp64");
     if (check_choices(s, params, report, field, field_size, err) ||
         check_variant(s, report, field, field_size, err) ||
-        check_size(params, problem, field, field_size, err) ||
+        check_size(s, params, problem, field, field_size, err) ||
         check_key(s, params, problem, field, field_size, err) ||
         (s && check_problem_models(s, problem, models, field, field_size, err)) ||
         check_kernels(s, s ? suite_timing(s, params) : NULL, runner, s ? models : NULL, kernels,

@@ -171,8 +171,8 @@ static const char progress_sql[] =
 static const char job_state_sql[] = "SELECT state, epoch FROM jobs WHERE id = $1";
 
 /* One result row per kernel of the report, its variant the name of the code that ran ($9, suite_variant_name;
- * the whole variant document stays in the provenance). The size is the problem's "size", in the suite's unit (the
- * suite table's `size`: stream's elements, the lattice suites' sites of the whole lattice); the report's
+ * the whole variant document stays in the provenance). The size is the problem's "size", in the suite's unit
+ * (the suite table's `size`: stream's elements, the lattice suites' sites of the whole lattice); the report's
  * problem and variant documents are kept whole in the provenance (result_doc serves the problem as
  * "problem"). Each kernel's noise was derived by report_derive: one past its limit flags the row noisy, and
  * a verified report with a noisy row sends the job back to the queue while it has repeats left ($7, the
@@ -561,12 +561,13 @@ int jobs_result(struct request *r)
     strncat(models, "}", sizeof(models) - strlen(models) - 1);
     char variant[SUITE_VARIANT_MAX] = "";
     struct suite_error verr;
-    if (suite && suite_variant_name(suite, json_object_get(report, "variant"), variant, sizeof(variant), &verr))
+    if (suite &&
+        suite_variant_name(suite, json_object_get(report, "variant"), variant, sizeof(variant), &verr))
         variant[0] = '\0'; /* check_report refused such a report of a held job; another's stores nothing */
-    const char *params[10] = {r->args[0], epoch,   outcome,
-                              report_s,   error,   worker,
-                              repeats,    suite && !strcmp(suite->bound, "compute") ? "true" : "false",
-                              variant,    models};
+    const char *params[10] = {
+        r->args[0], epoch,  outcome, report_s,
+        error,      worker, repeats, suite && !strcmp(suite->bound, "compute") ? "true" : "false",
+        variant,    models};
     if (!(res = db_query(result_sql, 10, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s job=%s result refused: %s", r->id, r->args[0], dberr.e.msg);
@@ -609,6 +610,10 @@ int jobs_result_before_body(struct request *r)
     const char *params[3] = {r->args[0], worker, epoch && parse_id(epoch) ? epoch : NULL};
     if (epoch && !parse_id(epoch))
         return not_ours(r, r->args[0]);
+    if (!epoch) /* a worker of before X-Job-Epoch, or a hand-made post: taken, judged on its body's epoch */
+        log_info(
+            "request=%s job %s: a result without X-Job-Epoch (its body is read before its epoch is known)",
+            r->id, r->args[0]);
     if (!(res = db_query(held_sql, 3, params, &dberr)))
         return api_db_fail(r, &dberr);
     held = PQntuples(res) == 1;

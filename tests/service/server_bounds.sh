@@ -30,7 +30,18 @@ same "setup: $(wc -l <"$TMP/bs.csv") BabelStream rows imported" "$code" 201
 # was after the first (before: about 120 MB more per import, kept by glibc's arenas and libpq's buffers).
 imp() { curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $SUBMIT" -H 'Content-Type: text/csv' \
     --data-binary @"$TMP/bs.csv" "$URL/api/v1/import/babelstream?platform=bounds$1&model=kokkos"; }
-settled() { sleep 0.5; rss; } # the memory is handed back as the request completes, just after its answer
+# settled: the RSS once it holds still for 0.1 s (at most 5 s): the memory is handed back as the request completes,
+# just after its answer.
+settled() {
+    local a b i
+    b=$(rss)
+    for i in $(seq 50); do
+        sleep 0.1
+        a=$b b=$(rss)
+        [ "$a" = "$b" ] && break
+    done
+    echo "$b"
+}
 m0=$(settled)
 codes=$(imp 1)$(imp 2)$(imp 3)
 m1=$(settled)

@@ -15,6 +15,14 @@ wait_cpu_worker
     { fail "embedded default: a supervised worker registered cpu0" "$(tail -n 5 "$SERVER_LOG" | tr '\n' ' ')"; exit 0; }
 models=$(printf '%s' "$BODY" | jq -r --arg p "$CPU" '.platforms[] | select(.id == $p) | .models | join(" ")')
 
+# (after the jobs below) the worker names its epoch on every result it posts, so that a post for a lost lease is
+# refused from its headers (issue 26, defect 5): the server logs each result that comes without one.
+check_epoch_header() {
+    local n
+    n=$(grep -c 'a result without X-Job-Epoch' "$SERVER_LOG")
+    same "worker: every result posted names its epoch (X-Job-Epoch): results without it" "$n" 0
+}
+
 for model in $models; do
     [ "$model" = cuda ] && continue
     api POST $J "{\"suite\":\"stream\",\"model\":\"$model\",\"platform\":\"$CPU\",\"params\":{\"arraysize\":20000,\"numtimes\":5,\"precision\":\"fp32\"}}" "$ADMIN"
@@ -97,6 +105,8 @@ else
 fi
 gone=$(psql_q "SELECT state FROM workers WHERE pid = $wpid ORDER BY id DESC LIMIT 1")
 [ "$gone" = gone ] && pass "SIGTERM: the worker deregistered" || fail "SIGTERM: the worker deregistered" "state $gone"
+
+check_epoch_header
 
 # kill -9 of ppbenchd: nothing accepted is lost.
 ids=""
