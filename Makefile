@@ -70,7 +70,8 @@ OMPT_CLANG_FLAGS ?= -fopenmp --offload-arch=$(OMPT_CLANG_ARCH) --cuda-path=$(OMP
                     --libomptarget-nvptx-bc-path=$(OMPT_CLANG_LIB) -Wno-pass-failed
 OMPT_CLANG_SO     = $(BUILD)/lib/ppbench/libppbench-omptarget-clang.so
 
-LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c lib/babelstream.c lib/sha256.c
+LIB_SRC    = lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c lib/babelstream.c lib/sha256.c \
+             lib/runner_json.c
 # kernels/ is suite-major: kernels/<suite>/ holds a suite's driver, reference, device code and one file per
 # model (openmp.c, opencl.c + <suite>.cl, <suite>.cu); kernels/<model>/ holds only a model's core.
 SUITES     = $(patsubst kernels/%/,%,$(filter-out kernels/openmp/ kernels/opencl/ kernels/cuda/ kernels/omptarget/,$(sort $(dir $(wildcard kernels/*/*)))))

@@ -13,11 +13,11 @@ PKGS="build-essential pkg-config git jq libjansson-dev ocl-icd-opencl-dev opencl
 # Testing: headless Chromium and node (tests/browser), Slurm and munge (tests/service/slurm.sh), Prometheus (the
 # rules, the scrape and the Grafana dashboard's queries: tests/service/metrics.sh, prometheus.sh), clang with
 # libFuzzer (tests/fuzz), numpy (tests/ref/dslash.py, the lattice suites' second reference), jsonschema (the
-# OpenAPI check), wrk (bench/server.sh), lintian (tests/service/deb.sh), cmake and TBB (BabelStream's OpenMP and
-# TBB builds that tests/service/runners.sh runs as runners, from sources fetched into .gpucarry/ext:
-# bench/host/stream_refs.sh).
+# OpenAPI check), wrk (bench/server.sh), lintian (tests/service/deb.sh), cmake, TBB and Kokkos (BabelStream's
+# OpenMP, TBB and Kokkos builds that tests/service/runners.sh runs as runners, from sources fetched into
+# .gpucarry/ext: bench/host/stream_refs.sh).
 TEST_PKGS="chromium nodejs clang libclang-rt-14-dev slurm-wlm munge prometheus python3-numpy python3-jsonschema wrk
-           lintian cmake libtbb-dev"
+           lintian cmake libtbb-dev libtrilinos-kokkos-dev"
 case $purpose in
 run) ;;
 test) PKGS="$PKGS $TEST_PKGS" ;;

@@ -3,7 +3,10 @@
 // the result's problem key); a side's figure is its job's result, or the best verified one of the platform and
 // model. B against A is a ratio (+4.2 % near 1, ×112 past a factor of two; verdict below says when it is beyond
 // the noise), with a chart of both sides per problem beside the table. Flagged results are left out of both sides, with a line saying how many, unless the
-// switch includes them (ui.js flaggedSplit; then they count as any other and carry their badges).
+// switch includes them (ui.js flaggedSplit; then they count as any other and carry their badges). A model may be a
+// runner (issue 27: a site's program a worker registered, GET /api/v1/platforms' runners): the model lists offer
+// them by name, marked as runners, and a runner's figure is marked "runner" (verified by its program, not by
+// ppbench).
 // #/compare?a_job=12&b_job=13, #/compare?suite=stream&a_platform=h/cpu0&a_model=openmp&
 // b_platform=h/gpu0&b_model=opencl&include_flagged=true. Results from GET /api/v1/results (filtered in the server).
 import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
@@ -43,6 +46,12 @@ function bestByProblem(results, catalog) {
             out.set(key(r), r);
     }
     return out;
+}
+
+// A runner's result (origin runner) says so: its verification is its program's.
+function runnerBadge(r) {
+    return r.origin === 'runner' ? el('span', {class: 'badge runner', title: `${r.model}: a site's program, ` +
+                                               'verified by its program, not by ppbench'}, 'runner') : '';
 }
 
 // B against A: the ratio of their figures, and whether it is beyond the noise: twice the larger coefficient of
@@ -106,7 +115,13 @@ function compareCharts(ctx, parent, rows) {
     }
 }
 
+// The runners of the fleet's platforms, by name (GET /api/v1/platforms' runners).
+function runnerNames(platforms) {
+    return new Set([...platforms.values()].flatMap((p) => (p.runners || []).map((r) => r.name)));
+}
+
 function sideForm(f, side, platforms, models) {
+    const runs = runnerNames(platforms);
     return el('fieldset', {class: 'side'}, el('legend', {}, side.toUpperCase()),
               el('label', {class: 'filter'}, 'job',
                  el('input', {name: `${side}_job`, value: f[`${side}_job`], size: 8, placeholder: 'job id'})),
@@ -117,8 +132,8 @@ function sideForm(f, side, platforms, models) {
               el('label', {class: 'filter'}, 'model',
                  el('select', {name: `${side}_model`}, option('', 'any'),
                     // an imported model (kokkos, ...) is not one of the catalogue's: kept when the link names it
-                    [...new Set([...models, f[`${side}_model`]].filter(Boolean))]
-                        .map((m) => option(m, m, m === f[`${side}_model`])))));
+                    [...new Set([...models, ...runs, f[`${side}_model`]].filter(Boolean))]
+                        .map((m) => option(m, runs.has(m) ? `${m} (runner)` : m, m === f[`${side}_model`])))));
 }
 
 export async function render(root, route, ctx) {
@@ -178,7 +193,7 @@ export async function render(root, route, ctx) {
             const cell = (x, val) => (x ? [num(val), ' ', el('small', {class: 'muted'},
                                                             x.cv === null || x.cv === undefined ? ''
                                                                 : `cv ${(100 * x.cv).toFixed(1)} %`),
-                                           ' ', resultLink(x), ' ', flagBadges(x)]
+                                           ' ', resultLink(x), ' ', flagBadges(x), runnerBadge(x)]
                                         : '-');
             return el('tr', {'data-key': k.replaceAll('\u0000', '/')},
                       el('td', {}, `${r.suite}.${r.kernel}`), el('td', {}, r.precision), el('td', {}, String(r.size)),

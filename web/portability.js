@@ -12,7 +12,12 @@
 // them out, and the page says what (the answer's `note`, each application's `pp_note` and `hidden`), unless the
 // switch includes them (include_flagged=true, sent to GET /api/v1/pp as is): then each figure of the PP table
 // that comes from a flagged result carries its badges (GET /api/v1/results/{id}: efficiencies carry no flags).
-// #/portability?problem=wilson.dslash&platforms=a,b&efficiency=app&precision=fp32&include_flagged=true
+// Runners' results (issue 27: a site's program run as a job, verified by that program, not by ppbench) are left
+// out as the API leaves them out, and the page says how many and of which runners (the answer's runners_hidden)
+// beside a switch that includes them (include_runners=true, sent to both questions): then each runner is an
+// application named by its runner name and marked "runner" (its verified_by "program") in the table and the plots.
+// A size in the link (&size=N) asks both questions at that size (the default key of that size).
+// #/portability?problem=wilson.dslash&platforms=a,b&efficiency=app&precision=fp32&include_flagged=true&include_runners=true
 import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSwitch, flaggedValue, gbs,
         hiddenLine, includeFlagged, link, num, option, pageHref, queryString, setQuery, sizeUnit, table, tick,
         suites} from './ui.js';
@@ -179,7 +184,10 @@ function ppTable(doc, flagged) {
     return table(['application', 'model', 'variant policy', 'PP', ...plats.map((p) => p.id), 'note'],
                  doc.applications.map((a) => {
                      const by = new Map((a.efficiencies || []).map((e) => [e.platform, e]));
-                     return [a.application, a.model, a.variant_policy, el('strong', {class: 'pp'}, ppText(doc, a)),
+                     const name = a.verified_by === 'program'
+                         ? [a.application, ' ', el('span', {class: 'badge runner', title: 'verified by its program, not by ppbench'}, 'runner')]
+                         : a.application;
+                     return [el('span', {class: 'app-name'}, name), a.model, a.variant_policy, el('strong', {class: 'pp'}, ppText(doc, a)),
                              ...plats.map((p) => {
                                  const e = by.get(p.id);
                                  if (!e || !e.result_id)
@@ -207,7 +215,34 @@ function peaks(doc) {
 // The page's filters as the API's query and the page's link (GET /api/v1/pp/policies takes no include_flagged).
 function filterValues(f) {
     return {problem: f.problem, platforms: f.platforms ? f.platforms.join(',') : '', efficiency: f.efficiency,
-            precision: f.precision, include_flagged: flaggedValue(f.flagged)};
+            precision: f.precision, size: f.size, include_flagged: flaggedValue(f.flagged),
+            include_runners: f.runners ? 'true' : ''};
+}
+
+// An application's name as the page shows it: a runner's is marked (its figures are its program's verdict).
+function appName(a) {
+    return a.verified_by === 'program' ? `${a.application} (runner)` : a.application;
+}
+
+function runnersSwitch(on) {
+    return el('fieldset', {class: 'filter runners-switch'},
+              tick('checkbox', 'include_runners', 'true', on, "include runners (a site's programs, verified by themselves)"));
+}
+
+// What include_runners=false left out (the answer's runners_hidden), with the switch as its action.
+function runnersLine(hidden, form) {
+    if (!hidden || !hidden.results)
+        return '';
+    const include = el('button', {type: 'button', class: 'include-runners'}, 'include them');
+    include.addEventListener('click', () => {
+        const box = form.querySelector('[name="include_runners"]');
+        box.checked = true;
+        box.dispatchEvent(new Event('change', {bubbles: true}));
+    });
+    const n = hidden.results;
+    return el('p', {class: 'note', id: 'pp-runners-hidden'},
+              `left out: ${n} result${n === 1 ? '' : 's'} of runners (${hidden.models.join(', ')}): ${hidden.reason}: `,
+              include);
 }
 
 // The flagged results among the answer's figures, by id (their documents): none unless flagged ones count.
@@ -231,7 +266,8 @@ export async function render(root, route, ctx) {
                platforms: q.get('platforms') ? q.get('platforms').split(',').filter(Boolean) : null,
                efficiency: q.get('efficiency') === 'arch' ? 'arch' : 'app',
                precision: ['fp32', 'fp64'].includes(q.get('precision')) ? q.get('precision') : '',
-               flagged: includeFlagged(q)};
+               flagged: includeFlagged(q), runners: q.get('include_runners') === 'true',
+               size: /^[1-9][0-9]*$/.test(q.get('size') || '') ? q.get('size') : ''};
     root.append(el('h1', {}, 'Performance portability'));
     if (!all.length) {
         root.append(empty('no platforms yet: start workers (see ', link('#/fleet', 'Fleet'), ') and run jobs on them'));
@@ -248,7 +284,7 @@ export async function render(root, route, ctx) {
                     el('fieldset', {class: 'filter'}, el('legend', {}, 'platform set'),
                        all.map((id) => tick('checkbox', 'platform', id, !f.platforms || f.platforms.includes(id),
                                             names.get(id)))),
-                    flaggedSwitch(f.flagged));
+                    flaggedSwitch(f.flagged), runnersSwitch(f.runners));
     const body = el('div');
     root.append(form, body);
 
@@ -288,7 +324,11 @@ export async function render(root, route, ctx) {
         // kept out with the switch as its action.
         if (doc.note)
             body.append(el('p', {class: 'note', id: 'pp-note'}, doc.note));
-        body.append(hiddenLine(doc.hidden, form) || '');
+        body.append(hiddenLine(doc.hidden, form) || '', runnersLine(doc.runners_hidden, form));
+        if (doc.include_runners && doc.applications.some((a) => a.verified_by === 'program'))
+            body.append(el('p', {class: 'note', id: 'pp-runners'}, 'runners count here (the switch): ',
+                           doc.applications.filter((a) => a.verified_by === 'program').map((a) => a.model).join(', '),
+                           ", each an application of its own, verified by its program, not by ppbench"));
         if (out.length) {
             const of = doc.problem_key ? `of problem key ${doc.problem_key}` : `of ${doc.problem} in ${doc.precision}`;
             body.append(el('p', {class: 'note', id: 'pp-left-out'},
@@ -309,7 +349,7 @@ export async function render(root, route, ctx) {
             body.append(el('p', {class: 'note', id: 'pp-flagged'}, 'flagged results count here (the switch): ',
                            flagged.size ? `${flagged.size} of the table's figures come from flagged results, marked ` +
                                           'with their flags' : 'none of the figures is flagged'));
-        cascade(ctx, body, doc, names, doc.applications, 'models', flagged);
+        cascade(ctx, body, doc, names, doc.applications.map((a) => ({...a, application: appName(a)})), 'models', flagged);
         body.append(el('h2', {}, 'PP table'), ppTable(doc, flagged));
         body.append(el('h2', {}, 'Variant policies'),
                     el('p', {class: 'muted'}, 'per model: the best variant per platform and each variant everywhere ',
@@ -342,6 +382,7 @@ export async function render(root, route, ctx) {
         if (ev.target.name === 'platform')
             f.platforms = [...form.querySelectorAll('[name="platform"]:checked')].map((i) => i.value);
         f.flagged = form.querySelector('[name="include_flagged"]').checked;
+        f.runners = form.querySelector('[name="include_runners"]').checked;
         setQuery('portability', filterValues(f));
         load();
     });

@@ -6,6 +6,9 @@
 // preselects. A sweep (one job per value of one parameter, "2^20..2^28", "20..100:20" or "20,40,80", expanded by
 // the server) leaves the form for the sweep's jobs; the Scaling page draws them. Platforms without a worker
 // (imports, Slurm nodes not yet registered) offer no model: they come last, marked, and are never the default.
+// A platform's runners (issue 27: a site's programs its worker registered, GET /api/v1/platforms' runners) are
+// offered as models for their suite, marked as runners, with only the kernels each measures; the job names the
+// runner and nothing else (the program and its arguments stay on the worker's host).
 import {ApiError, api, el, empty, errorBox, link, option, pageHref, setQuery, tick, suites} from './ui.js';
 
 const ANY = {'any:cpu': {kind: 'cpu'}, 'any:gpu': {kind: 'gpu'}};
@@ -100,7 +103,8 @@ export async function render(root, route, ctx) {
     const form = el('form', {class: 'job-form', novalidate: true},
                     field('suite', 'suite', suiteSel),
                     field('platform', 'platform', platformSel),
-                    field('model', 'model', modelSel, 'the models the platform runs'),
+                    field('model', 'model', modelSel,
+                          "the models the platform runs, and its runners (a site's programs, verified by themselves)"),
                     field('kernels', 'kernels', kernelsBox),
                     paramsBox, sweepBox, advanced,
                     el('div', {class: 'actions'}, el('button', {type: 'submit', id: 'submit-job'}, 'Submit'), status));
@@ -115,17 +119,27 @@ export async function render(root, route, ctx) {
         return catalog.suites.find((s) => s.name === suiteSel.value) || catalog.suites[0];
     }
 
+    // The runners the chosen platform offers for the chosen suite.
+    function runners() {
+        const p = platforms.find((x) => x.id === platformSel.value);
+        return ((p && p.runners) || []).filter((r) => r.suite === suite().name);
+    }
+
     function fillModels(want) {
         const p = platforms.find((x) => x.id === platformSel.value);
         const models = p ? catalog.models.filter((m) => p.models.includes(m)) : catalog.models;
-        modelSel.replaceChildren(...models.map((m) => option(m, m)));
-        if (want && models.includes(want))
+        const own = runners();
+        modelSel.replaceChildren(...models.map((m) => option(m, m)),
+                                 ...own.map((r) => option(r.name, `${r.name} (runner: ${r.program})`)));
+        if (want && [...models, ...own.map((r) => r.name)].includes(want))
             modelSel.value = want;
     }
 
     function fillSuite() {
         const s = suite();
-        kernelsBox.replaceChildren(...s.kernels.map((k) => tick('checkbox', 'kernel', k, true, k)));
+        const runner = runners().find((r) => r.name === modelSel.value);
+        kernelsBox.replaceChildren(...s.kernels.filter((k) => !runner || runner.kernels.includes(k))
+            .map((k) => tick('checkbox', 'kernel', k, true, k)));
         paramsBox.replaceChildren(...s.params.map((p) => paramInput(p, modelSel.value)));
         const was = sweepParam.value;
         sweepParam.replaceChildren(option('', 'no sweep', true),
@@ -136,7 +150,7 @@ export async function render(root, route, ctx) {
         setQuery('submit', {suite: suiteSel.value, platform: platformSel.value, model: modelSel.value});
     }
 
-    suiteSel.addEventListener('change', () => (fillSuite(), remember()));
+    suiteSel.addEventListener('change', () => (fillModels(modelSel.value), fillSuite(), remember()));
     platformSel.addEventListener('change', () => (fillModels(modelSel.value), fillSuite(), remember()));
     modelSel.addEventListener('change', () => (fillSuite(), remember()));
     fillModels(q.get('model'));
@@ -176,7 +190,7 @@ export async function render(root, route, ctx) {
         else
             job.platform = platformSel.value;
         const kernels = [...kernelsBox.querySelectorAll('input:checked')].map((i) => i.value);
-        if (kernels.length !== s.kernels.length)
+        if (kernels.length !== kernelsBox.querySelectorAll('input').length)
             job.kernels = kernels;
         const swept = sweepParam.value;
         for (const p of s.params) {

@@ -11,6 +11,12 @@
  * samples, so the report's stats_s holds those three and no times_s (the server stores such rows without
  * median and deviation, origin "runner"). Verification is the program's: BabelStream checks its arrays
  * after the run and exits non-zero when they are wrong, so a table after exit 0 is verified by it.
+ *
+ * A program of any suite may print the one JSON form instead (output = ppbench-json, lib/runner_json.h): its
+ * problem document is held to the job (every parameter the job set that it names holds the job's value, the
+ * key parameters must be named, problem.size is the parameter marked size), its kernels to the suite's and the
+ * job's, and the suite's own models (s->model) give the bytes and flops and check the problem's size against
+ * what its other values give. A program that prints it has verified its own results, as BabelStream has.
  */
 #include "worker/external.h"
 
@@ -27,6 +33,7 @@
 
 #include "lib/babelstream.h"
 #include "lib/clock.h"
+#include "lib/runner_json.h"
 #include "lib/sha256.h"
 #include "worker/platform.h"
 #include "worker/provenance.h"
@@ -320,6 +327,104 @@ static const char *table_start(const char *out)
     return out;
 }
 
+/* ---- the ppbench-json form ---- */
+
+/* The program's problem against the job: each parameter the job set and the problem names holds its value;
+ * the key ones (what makes results comparable) must be named; problem.size is the parameter marked size. */
+static int problem_matches(const struct suite_values *v, const json_t *problem, struct pp_error *err)
+{
+    const struct suite *s = v->suite;
+    char want[SUITE_VALUE_MAX + 32], got[SUITE_KEY_MAX];
+
+    for (size_t i = 0; i < s->nparams; i++) {
+        const struct suite_param *p = &s->params[i];
+        const json_t *x = json_object_get(problem, p->name);
+        if (!v->v[i].set || p->standalone)
+            continue;
+        if (!x) {
+            if (p->key || !strcmp(p->name, "precision"))
+                return pp_error_set(err,
+                                    "the output disagrees with the job: its problem has no %s (the job's %s)",
+                                    p->name, p->name);
+            continue;
+        }
+        if (p->type == SUITE_INTEGER)
+            snprintf(want, sizeof(want), "%lld", v->v[i].i);
+        else if (p->type == SUITE_NUMBER)
+            snprintf(want, sizeof(want), "%.17g", v->v[i].f);
+        else
+            snprintf(want, sizeof(want), "%s", v->v[i].s);
+        if (suite_key_value(x, got, sizeof(got)) || strcmp(got, want))
+            return pp_error_set(
+                err, "the output disagrees with the job: problem.%s is %s, the job asked for %s", p->name,
+                suite_key_value(x, got, sizeof(got)) ? "of another form" : got, want);
+    }
+    for (size_t i = 0; i < s->nparams;
+         i++) /* the parameter marked size (stream's arraysize) is problem.size */
+        if (s->params[i].size && v->v[i].set &&
+            json_integer_value(json_object_get(problem, "size")) != v->v[i].i)
+            return pp_error_set(
+                err, "the output disagrees with the job: problem.size is %lld, the job's %s is %lld",
+                (long long)json_integer_value(json_object_get(problem, "size")), s->params[i].name,
+                v->v[i].i);
+    return 0;
+}
+
+/* The report's kernels (the job's, in the suite's order) and problem from the program's JSON document. */
+static int json_report(const struct runner_def *d, const struct suite_values *v, const char *text, size_t len,
+                       double peak_bw, json_t *kernels, json_t **problem, struct pp_error *err)
+{
+    const struct suite *s = v->suite;
+    struct suite_model models[SUITE_MAX_KERNELS];
+    struct runner_json doc;
+    struct suite_error se;
+    int rc = -1;
+
+    if (runner_json_parse(text, len, &doc, err)) {
+        pp_error_prefix(err, "no ppbench-json document from %s", d->name);
+        return -1;
+    }
+    for (size_t i = 0; i < doc.nkernels; i++)
+        if (suite_kernel_index(s, doc.kernels[i].kernel) < 0) {
+            pp_error_set(err, "the output of %s names kernel %s, which suite %s does not have", d->name,
+                         doc.kernels[i].kernel, s->name);
+            goto out;
+        }
+    if (problem_matches(v, doc.problem, err))
+        goto out;
+    if (suite_models_of(s, doc.problem, models, &se)) {
+        pp_error_set(err, "the output of %s: %s", d->name, se.msg);
+        goto out;
+    }
+    for (size_t k = 0; s->kernels[k]; k++) {
+        const struct runner_json_kernel *x = NULL;
+        if (!(v->kernels & (1u << k)))
+            continue;
+        for (size_t i = 0; i < doc.nkernels && !x; i++)
+            if (!strcmp(doc.kernels[i].kernel, s->kernels[k]))
+                x = &doc.kernels[i];
+        if (!x) {
+            pp_error_set(err, "the output of %s has no %s kernel", d->name, s->kernels[k]);
+            goto out;
+        }
+        double bw = models[k].bytes / x->min_s;
+        json_array_append_new(
+            kernels,
+            json_pack("{s:s, s:b, s:n, s:f, s:f, s:f, s:f, s:f, s:o, s:{s:I, s:f, s:f, s:f}}", "kernel",
+                      s->kernels[k], "verified", 1, "error", "bytes", models[k].bytes, "bytes_compulsory",
+                      models[k].bytes_compulsory, "flops", models[k].flops, "bandwidth_bytes_per_s", bw,
+                      "gflops", models[k].flops / x->min_s * 1e-9, "efficiency_arch",
+                      peak_bw > 0 ? json_real(models[k].bytes_compulsory / x->min_s / peak_bw) : json_null(),
+                      "stats_s", "count", (json_int_t)x->count, "min", x->min_s, "max", x->max_s, "mean",
+                      x->mean_s));
+    }
+    *problem = json_deep_copy(doc.problem);
+    rc = 0;
+out:
+    runner_json_clear(&doc);
+    return rc;
+}
+
 /* ---- the run ---- */
 
 static void join_words(char *const *words, int n, char *out, size_t size)
@@ -389,8 +494,10 @@ int external_run(const struct runner_def *d, const struct runner_job *job, FILE 
     }
     kernels = json_array();
     const char *table = table_start(p.out ? p.out : "");
-    if (babelstream_report(d, v, table, p.out_len - (size_t)(table - (p.out ? p.out : "")), platform->peak_bw,
-                           kernels, &problem, err)) {
+    if (!strcmp(d->output, "ppbench-json")
+            ? json_report(d, v, p.out ? p.out : "", p.out_len, platform->peak_bw, kernels, &problem, err)
+            : babelstream_report(d, v, table, p.out_len - (size_t)(table - (p.out ? p.out : "")),
+                                 platform->peak_bw, kernels, &problem, err)) {
         size_t used = strlen(err->msg);
         snprintf(err->msg + used, sizeof(err->msg) - used, "\n%s", last_lines(&p, 20));
         goto out;
@@ -409,9 +516,12 @@ int external_run(const struct runner_def *d, const struct runner_job *job, FILE 
     join_words(d->env, d->nenv, line, sizeof(line));
     info_add(&prov, "runner.env", "%s", line);
     info_add(&prov, "runner.output", "%s", d->output);
-    info_add(&prov, "verification",
-             "the program's own: it checks its arrays after the run and exits non-zero "
-             "when they are wrong (ppbench did not verify this result)");
+    info_add(&prov, "verification", "%s",
+             strcmp(d->output, "ppbench-json")
+                 ? "the program's own: it checks its arrays after the run and exits non-zero "
+                   "when they are wrong (ppbench did not verify this result)"
+                 : "the program's own: it printed its results after verifying them "
+                   "(ppbench did not verify this result)");
     doc =
         json_pack("{s:i, s:s, s:s, s:s, s:o, s:{s:s, s:i, s:s, s:s}, s:o, s:{s:s}, s:o, s:b, s:o, s:o, s:o}",
                   "schema", 1, "suite", d->suite->name, "model", d->name, "origin", "runner", "platform",

@@ -51,6 +51,18 @@ static void value_text(const struct suite_values *v, int i, char *out, size_t si
         snprintf(out, size, "%s", v->v[i].s);
 }
 
+/* {device}: the index of the local platform the runner runs on, the digits its id ends with (gpu1: 1; cpu0:
+ * 0), which is the device's ordinal as the worker lists them (`ppbench-worker list`); NULL when it has none.
+ */
+static const char *device_index(const struct runner_def *d)
+{
+    size_t n = strlen(d->platform), i = n;
+
+    while (i > 0 && d->platform[i - 1] >= '0' && d->platform[i - 1] <= '9')
+        i--;
+    return i < n ? d->platform + i : NULL;
+}
+
 /* One template word filled from v into out; *drop when a {name=value:WORD} did not hold (the word goes). With
  * v NULL, only checks the word's placeholders against the suite. */
 static int fill_word(const struct runner_def *d, const char *word, const struct suite_values *v, char *out,
@@ -81,6 +93,14 @@ static int fill_word(const struct runner_def *d, const char *word, const struct 
         if ((size_t)(name_end - open - 1) >= sizeof(name) || (eq && (size_t)(colon - eq - 1) >= sizeof(want)))
             return pp_error_set(err, "\"%s\": a placeholder too long", word);
         snprintf(name, sizeof(name), "%.*s", (int)(name_end - open - 1), open + 1);
+        if (!strcmp(name, "device") && !eq) {
+            if (!device_index(d))
+                return pp_error_set(
+                    err, "\"%s\": {device} needs a platform whose id ends with its index (gpu0)", word);
+            used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s", device_index(d));
+            p = close + 1;
+            continue;
+        }
         i = suite_param_index(d->suite, name);
         if (i < 0 || d->suite->params[i].standalone)
             return pp_error_set(err, "\"%s\": {%s} is no parameter of suite %s", word, name, d->suite->name);
@@ -200,8 +220,8 @@ static int set_version_args(struct runner_def *d, const char *v, struct pp_error
 
 static int set_output(struct runner_def *d, const char *v, struct pp_error *err)
 {
-    if (strcmp(v, "babelstream-csv") != 0)
-        return pp_error_set(err, "output must be babelstream-csv");
+    if (strcmp(v, "babelstream-csv") != 0 && strcmp(v, "ppbench-json") != 0)
+        return pp_error_set(err, "output must be babelstream-csv or ppbench-json");
     snprintf(d->output, sizeof(d->output), "%s", v);
     return 0;
 }

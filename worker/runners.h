@@ -15,7 +15,8 @@
  *
  * A job names a runner as its model; its program runs with the words of `args`, each placeholder filled
  * from the job's parameters as the suite table checked them ({name}: the value; {name=value:WORD}: WORD
- * when the parameter has that value, else no word), never through a shell. A placeholder that names no
+ * when the parameter has that value, else no word; {device}: the index its platform's id ends with, gpu1: 1),
+ * never through a shell. A placeholder that names no
  * parameter of the suite is refused when the file is read, so nothing in a job can become a word the site
  * did not write. The file is read by `serve` (which registers the runners of its platform) and again by the
  * job's child (which runs one): main thread of either.
@@ -44,7 +45,7 @@ struct runner_def {
     int nargs, nversion_args;
     char *env[RUNNER_MAX_ENV]; /* "NAME=VALUE", owned */
     int nenv;
-    char output[32]; /* "babelstream-csv" */
+    char output[32]; /* "babelstream-csv" (stream only) or "ppbench-json" (lib/runner_json.h) */
     long timeout_s;
     int line; /* of its section, for messages */
 };

@@ -4,6 +4,11 @@
 -- application or per variant). The counts of verified results per problem size and per problem key are kept by
 -- statement triggers, so that a question's default size and key cost an index probe. The definitions are in
 -- docs/METHODOLOGY.md, "Performance portability".
+--
+-- Runners' results (origin 'runner', issue 27) are verified by the site's program, not by ppbench: every PP
+-- question leaves them out unless it asks for them (p_runners: include_runners=true), so that ppbench's own
+-- applications and their efficiencies never rest on a figure ppbench did not check; what was left out is said
+-- in the document (pp_runners_hidden), and an included runner's application says verified_by "program".
 
 -- The counts behind a PP question's default size count what PP counts.
 CREATE FUNCTION pp_problem_sizes_count() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -38,20 +43,25 @@ CREATE TRIGGER results_pp_sizes_delete AFTER DELETE ON results REFERENCING OLD T
 CREATE FUNCTION pp_problem_keys_count() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP IN ('DELETE', 'UPDATE') THEN
-        UPDATE pp_problem_keys c SET verified = c.verified - o.n, verified_all = c.verified_all - o.n_all
+        UPDATE pp_problem_keys c SET verified = c.verified - o.n, verified_all = c.verified_all - o.n_all,
+                                     runner = c.runner - o.r, runner_all = c.runner_all - o.r_all
         FROM (SELECT suite, kernel, precision, problem_key, count(*) FILTER (WHERE flags = '{}') AS n,
-                     count(*) AS n_all
+                     count(*) AS n_all, count(*) FILTER (WHERE flags = '{}' AND origin = 'runner') AS r,
+                     count(*) FILTER (WHERE origin = 'runner') AS r_all
               FROM old_rows WHERE verified GROUP BY suite, kernel, precision, problem_key) o
         WHERE (c.suite, c.kernel, c.precision, c.problem_key) = (o.suite, o.kernel, o.precision, o.problem_key);
     END IF;
     IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        INSERT INTO pp_problem_keys AS c (suite, kernel, precision, problem_key, size, verified, verified_all)
-            SELECT suite, kernel, precision, problem_key, min(size), count(*) FILTER (WHERE flags = '{}'), count(*)
+        INSERT INTO pp_problem_keys AS c (suite, kernel, precision, problem_key, size, verified, verified_all,
+                                          runner, runner_all)
+            SELECT suite, kernel, precision, problem_key, min(size), count(*) FILTER (WHERE flags = '{}'), count(*),
+                   count(*) FILTER (WHERE flags = '{}' AND origin = 'runner'), count(*) FILTER (WHERE origin = 'runner')
             FROM new_rows WHERE verified
             GROUP BY suite, kernel, precision, problem_key
             ORDER BY suite, kernel, precision, problem_key
             ON CONFLICT (suite, kernel, precision, problem_key) DO UPDATE
-                SET verified = c.verified + EXCLUDED.verified, verified_all = c.verified_all + EXCLUDED.verified_all;
+                SET verified = c.verified + EXCLUDED.verified, verified_all = c.verified_all + EXCLUDED.verified_all,
+                    runner = c.runner + EXCLUDED.runner, runner_all = c.runner_all + EXCLUDED.runner_all;
     END IF;
     RETURN NULL;
 END
@@ -137,9 +147,9 @@ END
 $$;
 
 -- pp_best over one problem key: the same walk (a skip scan over platforms and models of results_pp_key,
--- then the best run of each), flagged results counted only when p_flagged.
+-- then the best run of each), flagged results counted only when p_flagged, runners' only when p_runners.
 CREATE FUNCTION pp_best_key(p_suite text, p_kernel text, p_precision text, p_key text, p_platforms text[],
-                            p_variant text, p_flagged boolean)
+                            p_variant text, p_flagged boolean, p_runners boolean)
     RETURNS TABLE (platform_id text, model text, result_id bigint, variant text, fom double precision,
                    created_at timestamptz, platform_best double precision)
     LANGUAGE plpgsql STABLE SET jit = off SET max_parallel_workers_per_gather = 0 AS $$
@@ -148,12 +158,13 @@ BEGIN
     WITH RECURSIVE ps AS (
         (SELECT f.platform_id FROM pp_fom_all f
          WHERE f.suite = p_suite AND f.kernel = p_kernel AND f.precision = p_precision AND f.problem_key = p_key
-           AND (p_flagged OR f.flags = '{}') AND p_platforms IS NULL
+           AND (p_flagged OR f.flags = '{}') AND (p_runners OR f.origin <> 'runner') AND p_platforms IS NULL
          ORDER BY f.platform_id LIMIT 1)
         UNION ALL
         SELECT (SELECT f.platform_id FROM pp_fom_all f
                 WHERE f.suite = p_suite AND f.kernel = p_kernel AND f.precision = p_precision
-                  AND f.problem_key = p_key AND (p_flagged OR f.flags = '{}') AND f.platform_id > ps.platform_id
+                  AND f.problem_key = p_key AND (p_flagged OR f.flags = '{}') AND (p_runners OR f.origin <> 'runner')
+                  AND f.platform_id > ps.platform_id
                 ORDER BY f.platform_id LIMIT 1)
         FROM ps WHERE ps.platform_id IS NOT NULL),
     h AS (
@@ -164,14 +175,16 @@ BEGIN
         SELECT h.platform_id,
                (SELECT f.model FROM pp_fom_all f
                 WHERE f.suite = p_suite AND f.kernel = p_kernel AND f.precision = p_precision
-                  AND f.problem_key = p_key AND (p_flagged OR f.flags = '{}') AND f.platform_id = h.platform_id
+                  AND f.problem_key = p_key AND (p_flagged OR f.flags = '{}') AND (p_runners OR f.origin <> 'runner')
+                  AND f.platform_id = h.platform_id
                 ORDER BY f.model LIMIT 1) AS model
         FROM h
         UNION ALL
         SELECT pm.platform_id,
                (SELECT f.model FROM pp_fom_all f
                 WHERE f.suite = p_suite AND f.kernel = p_kernel AND f.precision = p_precision
-                  AND f.problem_key = p_key AND (p_flagged OR f.flags = '{}') AND f.platform_id = pm.platform_id
+                  AND f.problem_key = p_key AND (p_flagged OR f.flags = '{}') AND (p_runners OR f.origin <> 'runner')
+                  AND f.platform_id = pm.platform_id
                   AND f.model > pm.model
                 ORDER BY f.model LIMIT 1)
         FROM pm WHERE pm.model IS NOT NULL),
@@ -180,7 +193,7 @@ BEGIN
         CROSS JOIN LATERAL (
             SELECT f.id, f.variant, f.fom, f.created_at FROM pp_fom_all f
             WHERE f.suite = p_suite AND f.kernel = p_kernel AND f.precision = p_precision
-              AND f.problem_key = p_key AND (p_flagged OR f.flags = '{}')
+              AND f.problem_key = p_key AND (p_flagged OR f.flags = '{}') AND (p_runners OR f.origin <> 'runner')
               AND f.platform_id = pm.platform_id AND f.model = pm.model
             ORDER BY f.fom DESC, f.id LIMIT 1) b
         WHERE pm.model IS NOT NULL)
@@ -194,7 +207,8 @@ BEGIN
     LEFT JOIN LATERAL (
         SELECT f.id, f.variant, f.fom, f.created_at FROM pp_fom_all f
         WHERE p_variant IS NOT NULL AND f.suite = p_suite AND f.kernel = p_kernel AND f.precision = p_precision
-          AND f.problem_key = p_key AND (p_flagged OR f.flags = '{}') AND f.platform_id = t.platform_id
+          AND f.problem_key = p_key AND (p_flagged OR f.flags = '{}') AND (p_runners OR f.origin <> 'runner')
+          AND f.platform_id = t.platform_id
           AND f.model = t.model AND f.variant = p_variant
         ORDER BY f.fom DESC, f.id LIMIT 1) v ON true;
 END
@@ -226,24 +240,43 @@ $$;
 
 -- The verified results of a problem key (or of the problem and precision, p_key NULL, at size p_size when given)
 -- that flags keep out of PP, counted with their flags: {"results": n, "flags": {"noisy": n, ...}}, or NULL when
--- none is flagged.
-CREATE FUNCTION pp_hidden(p_suite text, p_kernel text, p_precision text, p_key text, p_size bigint) RETURNS jsonb
-    LANGUAGE sql STABLE AS $$
+-- none is flagged. Runners' results count only with p_runners (without it they are out of the question anyway).
+CREATE FUNCTION pp_hidden(p_suite text, p_kernel text, p_precision text, p_key text, p_size bigint,
+                          p_runners boolean) RETURNS jsonb LANGUAGE sql STABLE AS $$
     WITH v AS (SELECT f.flags FROM pp_fom_all f
                WHERE f.suite = p_suite AND f.kernel = p_kernel AND f.precision = p_precision
                  AND (p_key IS NULL OR f.problem_key = p_key) AND (p_size IS NULL OR f.size = p_size)
-                 AND f.flags <> '{}')
+                 AND f.flags <> '{}' AND (p_runners OR f.origin <> 'runner'))
     SELECT CASE WHEN count(*) > 0 THEN jsonb_build_object('results', count(*),
                'flags', (SELECT jsonb_object_agg(x.f, x.c) FROM (SELECT f, count(*) AS c FROM v, unnest(v.flags) f
                                                                  GROUP BY f) x)) END
     FROM v
 $$;
 
+-- The runners' verified results that a question without include_runners leaves out, for the problem key (or the
+-- problem and precision at size p_size when p_key is NULL): {"results": n, "models": [names], "reason": ...}, or
+-- NULL when there are none (flagged ones count only with p_flagged, as they would in the question).
+CREATE FUNCTION pp_runners_hidden(p_suite text, p_kernel text, p_precision text, p_key text, p_size bigint,
+                                  p_flagged boolean) RETURNS jsonb LANGUAGE sql STABLE AS $$
+    WITH v AS (SELECT f.model FROM pp_fom_all f
+               WHERE f.suite = p_suite AND f.kernel = p_kernel AND f.precision = p_precision
+                 AND (p_key IS NULL OR f.problem_key = p_key) AND (p_size IS NULL OR f.size = p_size)
+                 AND (p_flagged OR f.flags = '{}') AND f.origin = 'runner')
+    SELECT CASE WHEN count(*) > 0 THEN jsonb_build_object('results', count(*),
+               'models', (SELECT jsonb_agg(DISTINCT v.model ORDER BY v.model) FROM v),
+               'reason', 'runners'' results are verified by their own programs, not by ppbench: '
+                         || 'include_runners=true counts them as applications of their own') END
+    FROM v
+$$;
+
 -- The document of GET /api/v1/pp over one problem key. p_key NULL: the key with the most verified results
 -- for the problem and precision (at p_size when given; ties: the larger size, then the key's text), and
--- key_note says so. p_flagged: flagged results count too (include_flagged).
+-- key_note says so. p_flagged: flagged results count too (include_flagged); p_runners: runners' results count
+-- too (include_runners), each runner an application of its own with verified_by "program"; without it,
+-- runners_hidden says what was left out and why.
 CREATE FUNCTION pp_doc(p_suite text, p_kernel text, p_precision text, p_size bigint, p_key text,
-                       p_platforms text[], p_efficiency text, p_variant text, p_flagged boolean)
+                       p_platforms text[], p_efficiency text, p_variant text, p_flagged boolean,
+                       p_runners boolean)
     RETURNS jsonb LANGUAGE plpgsql STABLE SET jit = off SET max_parallel_workers_per_gather = 0 AS $$
 DECLARE
     v_key text := p_key;
@@ -260,18 +293,8 @@ BEGIN
             'message', format('unknown platform "%s"', v_unknown)));
     END IF;
     IF v_key IS NULL THEN
-        SELECT s.problem_key, s.size, format('the problem key with the most verified results: %s of %s', s.n, s.total)
-            INTO v_key, v_size, v_key_note
-            FROM (SELECT c.problem_key, c.size, CASE WHEN p_flagged THEN c.verified_all ELSE c.verified END AS n,
-                         sum(CASE WHEN p_flagged THEN c.verified_all ELSE c.verified END) OVER () AS total
-                  FROM pp_problem_keys c
-                  WHERE c.suite = p_suite AND c.kernel = p_kernel AND c.precision = p_precision
-                    AND (p_size IS NULL OR c.size = p_size)
-                    AND CASE WHEN p_flagged THEN c.verified_all ELSE c.verified END > 0) s
-            ORDER BY s.n DESC, s.size DESC, s.problem_key LIMIT 1;
-        IF p_size IS NULL AND v_key IS NOT NULL THEN
-            v_size_note := 'the size of the problem key with the most verified results';
-        END IF;
+        SELECT k.problem_key, k.size, k.key_note, k.size_note INTO v_key, v_size, v_key_note, v_size_note
+            FROM pp_default_key(p_suite, p_kernel, p_precision, p_size, p_flagged, p_runners) k;
         v_size := coalesce(v_size, p_size);
     ELSE
         SELECT c.size INTO v_size FROM pp_problem_keys c
@@ -279,14 +302,16 @@ BEGIN
         v_size := coalesce(v_size, p_size);
     END IF;
 
-    WITH t AS (SELECT * FROM pp_best_key(p_suite, p_kernel, p_precision, v_key, p_platforms, p_variant, p_flagged)),
+    WITH t AS (SELECT * FROM pp_best_key(p_suite, p_kernel, p_precision, v_key, p_platforms, p_variant, p_flagged,
+                                         p_runners)),
     h AS (
         SELECT p.id, p.name, p.kind, p.peak_bandwidth, p.peak_source FROM platforms p
         WHERE p.id = ANY (coalesce(p_platforms, ARRAY(SELECT DISTINCT platform_id FROM t)))),
     best AS (SELECT DISTINCT platform_id, platform_best AS fom FROM t),
-    app AS (SELECT platform_id, model, result_id AS id, variant, fom FROM t WHERE result_id IS NOT NULL),
+    app AS (SELECT t.platform_id, t.model, t.result_id AS id, t.variant, t.fom, r.origin
+            FROM t JOIN results r ON r.id = t.result_id),
     cell AS (
-        SELECT m.model, h.id AS platform, a.id AS result_id, a.variant, a.fom,
+        SELECT m.model, h.id AS platform, a.id AS result_id, a.variant, a.fom, a.origin,
                CASE WHEN a.id IS NULL THEN NULL
                     WHEN p_efficiency = 'app' THEN CASE WHEN b.fom > 0 THEN a.fom / b.fom ELSE 0 END
                     ELSE a.fom * result_compulsory_share(a.id) / h.peak_bandwidth END AS e
@@ -301,12 +326,14 @@ BEGIN
                    FILTER (WHERE c.result_id IS NOT NULL AND c.e IS NULL) AS undefined,
                bool_or(c.e <= 0) AS zero,
                count(*) AS n, sum(1 / c.e) FILTER (WHERE c.e > 0) AS inv,
+               CASE WHEN bool_or(c.origin = 'runner') THEN 'program' WHEN bool_or(c.origin = 'import') THEN 'import'
+                    ELSE 'ppbench' END AS verified_by,
                jsonb_agg(jsonb_build_object('platform', c.platform, 'efficiency', c.e, 'fom', c.fom,
                                             'result_id', c.result_id, 'variant', c.variant)
                          ORDER BY c.platform) AS efficiencies
         FROM cell c GROUP BY c.model),
     scored AS (
-        SELECT model, efficiencies,
+        SELECT model, efficiencies, verified_by,
                CASE WHEN missing IS NOT NULL OR zero THEN 0 WHEN undefined IS NOT NULL THEN NULL
                     ELSE n / inv END AS pp,
                CASE WHEN missing IS NOT NULL THEN 'no figure on ' || missing
@@ -317,17 +344,30 @@ BEGIN
     SELECT jsonb_build_object(
         'problem', p_suite || '.' || p_kernel, 'precision', p_precision, 'size', v_size,
         'size_note', v_size_note, 'problem_key', v_key, 'key_note', v_key_note,
-        'include_flagged', p_flagged, 'efficiency', p_efficiency,
-        'hidden', CASE WHEN NOT p_flagged THEN pp_hidden(p_suite, p_kernel, p_precision, v_key, NULL) END,
+        'include_flagged', p_flagged, 'include_runners', p_runners, 'efficiency', p_efficiency,
+        'hidden', CASE WHEN NOT p_flagged THEN pp_hidden(p_suite, p_kernel, p_precision, v_key, NULL, p_runners) END,
+        'runners_hidden', CASE WHEN NOT p_runners
+                               THEN pp_runners_hidden(p_suite, p_kernel, p_precision, v_key,
+                                                      CASE WHEN v_key IS NULL THEN p_size END, p_flagged) END,
         'variant_policy', CASE WHEN p_variant IS NULL THEN 'best' ELSE 'fixed' END, 'variant', p_variant,
         'note', CASE WHEN v_key IS NULL AND NOT p_flagged AND EXISTS (SELECT 1 FROM pp_problem_keys c
                          WHERE c.suite = p_suite AND c.kernel = p_kernel AND c.precision = p_precision
-                           AND (p_size IS NULL OR c.size = p_size) AND c.verified_all > 0)
+                           AND (p_size IS NULL OR c.size = p_size)
+                           AND c.verified_all - CASE WHEN p_runners THEN 0 ELSE c.runner_all END > 0)
                      THEN format('no unflagged verified results for %s.%s in %s%s: %s verified, all flagged (%s); '
                                  'include_flagged counts them', p_suite, p_kernel, p_precision,
-                                 ' at size ' || p_size, (pp_hidden(p_suite, p_kernel, p_precision, NULL, p_size))->>'results',
+                                 ' at size ' || p_size,
+                                 (pp_hidden(p_suite, p_kernel, p_precision, NULL, p_size, p_runners))->>'results',
                                  (SELECT string_agg(x.key || ' ' || x.value, ', ' ORDER BY x.value::bigint DESC, x.key)
-                                  FROM jsonb_each_text(pp_hidden(p_suite, p_kernel, p_precision, NULL, p_size)->'flags') x))
+                                  FROM jsonb_each_text(pp_hidden(p_suite, p_kernel, p_precision, NULL, p_size,
+                                                                 p_runners)->'flags') x))
+                     WHEN v_key IS NULL AND NOT p_runners AND EXISTS (SELECT 1 FROM pp_problem_keys c
+                         WHERE c.suite = p_suite AND c.kernel = p_kernel AND c.precision = p_precision
+                           AND (p_size IS NULL OR c.size = p_size)
+                           AND CASE WHEN p_flagged THEN c.verified_all ELSE c.verified END > 0)
+                     THEN format('no verified results of ppbench''s own models for %s.%s in %s%s: only runners'' '
+                                 '(verified by their programs, not by ppbench); include_runners counts them',
+                                 p_suite, p_kernel, p_precision, ' at size ' || p_size)
                      WHEN v_key IS NULL AND p_size IS NULL
                      THEN format('no verified results for %s.%s in %s', p_suite, p_kernel, p_precision)
                      WHEN v_key IS NULL
@@ -345,7 +385,7 @@ BEGIN
         'applications', (SELECT coalesce(jsonb_agg(jsonb_build_object(
                              'application', CASE WHEN p_variant IS NULL THEN s.model
                                             ELSE s.model || ' (' || p_variant || ')' END,
-                             'model', s.model,
+                             'model', s.model, 'verified_by', s.verified_by,
                              'variant_policy', CASE WHEN p_variant IS NULL THEN 'best' ELSE 'fixed' END,
                              'pp', s.pp, 'pp_note', s.pp_note, 'efficiencies', s.efficiencies)
                              ORDER BY s.pp DESC NULLS LAST, s.model), '[]') FROM scored s))
@@ -358,7 +398,7 @@ $$;
 -- precision and the size), since the library keys on it alone; problem_key is also the last column. Text cells
 -- through csv_cell and csv_text (schema/functions/results.sql: CSV injection neutralised).
 CREATE FUNCTION pp_p3_csv(p_suite text, p_kernel text, p_platform text, p_model text, p_since timestamptz,
-                          p_limit bigint) RETURNS text LANGUAGE plpgsql STABLE SET jit = off AS $$
+                          p_limit bigint, p_runners boolean) RETURNS text LANGUAGE plpgsql STABLE SET jit = off AS $$
 DECLARE
     v_csv text;
 BEGIN
@@ -366,8 +406,8 @@ BEGIN
         SELECT c.suite, c.kernel, c.precision, c.problem_key, c.size, x.* FROM pp_problem_keys c
         CROSS JOIN LATERAL pp_best_key(c.suite, c.kernel, c.precision, c.problem_key,
                                        CASE WHEN p_platform IS NULL THEN NULL ELSE ARRAY[p_platform] END, NULL,
-                                       false) x
-        WHERE p_since IS NULL AND c.verified > 0 AND (p_suite IS NULL OR c.suite = p_suite)
+                                       false, p_runners) x
+        WHERE p_since IS NULL AND c.verified - CASE WHEN p_runners THEN 0 ELSE c.runner END > 0 AND (p_suite IS NULL OR c.suite = p_suite)
           AND (p_kernel IS NULL OR c.kernel = p_kernel)
         UNION ALL
         SELECT r.suite, r.kernel, r.precision, r.problem_key, r.size, r.platform_id, r.model, r.id, r.variant, r.fom,
@@ -377,7 +417,7 @@ BEGIN
               FROM pp_fom f
               WHERE p_since IS NOT NULL AND f.created_at >= p_since AND (p_suite IS NULL OR f.suite = p_suite)
                 AND (p_kernel IS NULL OR f.kernel = p_kernel)
-                AND (p_platform IS NULL OR f.platform_id = p_platform)
+                AND (p_platform IS NULL OR f.platform_id = p_platform) AND (p_runners OR f.origin <> 'runner')
               ORDER BY f.suite, f.kernel, f.precision, f.problem_key, f.platform_id, f.model, f.fom DESC, f.id) r),
     line AS (
         SELECT b.suite, b.kernel, b.precision, b.problem_key, b.platform_id, b.model,
@@ -419,7 +459,8 @@ CREATE TRIGGER jobs_unsupported AFTER UPDATE OF state ON jobs FOR EACH ROW
     EXECUTE FUNCTION pp_unsupported_record();
 
 CREATE FUNCTION pp_policies(p_suite text, p_kernel text, p_precision text, p_size bigint, p_platforms text[],
-                            p_efficiency text, p_subsets jsonb) RETURNS jsonb LANGUAGE plpgsql STABLE
+                            p_efficiency text, p_subsets jsonb, p_runners boolean)
+    RETURNS jsonb LANGUAGE plpgsql STABLE
     SET jit = off SET max_parallel_workers_per_gather = 0 AS $$
 DECLARE
     v_size bigint := p_size;
@@ -437,11 +478,12 @@ BEGIN
             'message', format('unknown platform "%s"', v_unknown)));
     END IF;
     SELECT k.problem_key, k.size, k.key_note, k.size_note INTO v_key, v_size, v_key_note, v_size_note
-        FROM pp_default_key(p_suite, p_kernel, p_precision, p_size, false) k;
+        FROM pp_default_key(p_suite, p_kernel, p_precision, p_size, false, p_runners) k;
     v_size := coalesce(v_size, p_size);
     v_h := coalesce(p_platforms, ARRAY(SELECT DISTINCT f.platform_id FROM pp_fom f
                                        WHERE f.suite = p_suite AND f.kernel = p_kernel
                                          AND f.precision = p_precision AND f.problem_key = v_key
+                                         AND (p_runners OR f.origin <> 'runner')
                                        ORDER BY 1));
 
     WITH h AS (SELECT p.id, p.name, p.kind, p.peak_bandwidth, p.peak_source FROM platforms p WHERE p.id = ANY (v_h)),
@@ -450,7 +492,7 @@ BEGIN
                f.platform_id, f.model, f.variant AS variant, f.id, f.fom
         FROM pp_fom f
         WHERE f.suite = p_suite AND f.kernel = p_kernel AND f.precision = p_precision AND f.problem_key = v_key
-          AND f.platform_id = ANY (v_h)
+          AND f.platform_id = ANY (v_h) AND (p_runners OR f.origin <> 'runner')
         ORDER BY f.platform_id, f.model, f.variant, f.fom DESC, f.id),
     best AS (SELECT platform_id, max(fom) AS fom FROM runs GROUP BY platform_id),
     unsup AS (
@@ -509,6 +551,10 @@ BEGIN
     SELECT jsonb_build_object(
         'problem', p_suite || '.' || p_kernel, 'precision', p_precision, 'size', v_size,
         'size_note', v_size_note, 'problem_key', v_key, 'key_note', v_key_note, 'efficiency', p_efficiency,
+        'include_runners', p_runners,
+        'runners_hidden', CASE WHEN NOT p_runners
+                               THEN pp_runners_hidden(p_suite, p_kernel, p_precision, v_key,
+                                                      CASE WHEN v_key IS NULL THEN p_size END, false) END,
         -- policies count unflagged results only (no include_flagged here): the notes say "unflagged", never "no
         -- verified result" of a platform whose verified results are all flagged
         'note', CASE WHEN v_key IS NULL THEN format('no unflagged verified results for %s.%s in %s%s', p_suite,
@@ -540,24 +586,27 @@ END
 $$;
 
 -- The default problem key of a problem (and size, when given) and its size, with the notes GET /api/v1/pp
--- gives: the key with the most verified results (flagged ones too with p_flagged); ties: the larger size,
--- then the key's text. No row when none has a verified result.
-CREATE FUNCTION pp_default_key(p_suite text, p_kernel text, p_precision text, p_size bigint, p_flagged boolean)
+-- gives: the key with the most verified results (flagged ones too with p_flagged, runners' too with p_runners);
+-- ties: the larger size, then the key's text. No row when none has a verified result.
+CREATE FUNCTION pp_default_key(p_suite text, p_kernel text, p_precision text, p_size bigint, p_flagged boolean,
+                               p_runners boolean)
     RETURNS TABLE (problem_key text, size bigint, key_note text, size_note text) LANGUAGE sql STABLE AS $$
     SELECT s.problem_key, s.size, format('the problem key with the most verified results: %s of %s', s.n, s.total),
            CASE WHEN p_size IS NULL THEN 'the size of the problem key with the most verified results' END
-    FROM (SELECT c.problem_key, c.size, CASE WHEN p_flagged THEN c.verified_all ELSE c.verified END AS n,
-                 sum(CASE WHEN p_flagged THEN c.verified_all ELSE c.verified END) OVER () AS total
+    FROM (SELECT c.problem_key, c.size, x.n, sum(x.n) OVER () AS total
           FROM pp_problem_keys c
+          CROSS JOIN LATERAL (SELECT CASE WHEN p_flagged THEN c.verified_all ELSE c.verified END
+                                     - CASE WHEN p_runners THEN 0 WHEN p_flagged THEN c.runner_all ELSE c.runner END
+                                     AS n) x
           WHERE c.suite = p_suite AND c.kernel = p_kernel AND c.precision = p_precision
-            AND (p_size IS NULL OR c.size = p_size)
-            AND CASE WHEN p_flagged THEN c.verified_all ELSE c.verified END > 0) s
+            AND (p_size IS NULL OR c.size = p_size) AND x.n > 0) s
     ORDER BY s.n DESC, s.size DESC, s.problem_key LIMIT 1
 $$;
 
 -- Custom plans only: after five calls on one connection PL/pgSQL's plan cache took a generic plan for the query
 -- below, which does not know the suites or the kernel and ran 230-250 ms against 90 (1,000,000 results).
-CREATE FUNCTION pp_p3_variant_csv(p_suite text, p_kernel text, p_platform text, p_model text, p_limit bigint)
+CREATE FUNCTION pp_p3_variant_csv(p_suite text, p_kernel text, p_platform text, p_model text, p_limit bigint,
+                                  p_runners boolean)
     RETURNS text LANGUAGE plpgsql STABLE SET jit = off SET max_parallel_workers_per_gather = 0
     SET plan_cache_mode = force_custom_plan AS $$
 DECLARE
@@ -573,6 +622,7 @@ BEGIN
         WHERE f.suite = ANY (CASE WHEN p_suite IS NULL THEN ARRAY(SELECT DISTINCT suite FROM pp_problem_sizes)
                                   ELSE ARRAY[p_suite] END)
           AND (p_kernel IS NULL OR f.kernel = p_kernel) AND (p_platform IS NULL OR f.platform_id = p_platform)
+          AND (p_runners OR f.origin <> 'runner')
         GROUP BY 1, 2, 3, 4, 5, 6, 7),
     runs AS (
         SELECT g.suite, g.kernel, g.precision, g.problem_key, r.size, g.platform_id, g.model, g.variant,
@@ -624,10 +674,10 @@ $$;
 
 CREATE VIEW pp_fom AS
     SELECT id, platform_id, suite, kernel, precision, size, model, variant, bandwidth AS fom, created_at,
-           problem_key
+           problem_key, origin
     FROM results WHERE verified AND flags = '{}';
 
 CREATE VIEW pp_fom_all AS
     SELECT id, platform_id, suite, kernel, precision, size, model, variant, bandwidth AS fom, created_at,
-           problem_key, flags
+           problem_key, flags, origin
     FROM results WHERE verified;

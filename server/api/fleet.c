@@ -24,6 +24,7 @@ static const char platforms_sql[] =
     "  'uuid', p.uuid, 'pci_bus_id', p.pci_bus_id, 'memory_bytes', p.memory_bytes, "
     "  'compute_units', p.compute_units, 'peak_bandwidth_bytes_per_s', p.peak_bandwidth, "
     "  'peak_source', p.peak_source, 'peak_set_at', p.peak_set_at, 'models', to_jsonb(p.models), "
+    "  'runners', p.runners, "
     "  'last_seen', p.last_seen, 'origin', CASE WHEN p.host_id IS NULL THEN 'import' ELSE 'worker' END, "
     "  'results', (SELECT count(*) FROM results r WHERE r.platform_id = p.id), "
     "  'worker', (SELECT jsonb_build_object('id', w.id, 'last_heartbeat', w.last_heartbeat, 'state', "

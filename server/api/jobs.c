@@ -36,10 +36,13 @@ static const char insert_sql[] =
     "  ORDER BY p.ordinality RETURNING id) "
     "SELECT ins.id, sw.tag FROM ins, sw ORDER BY ins.id";
 
-/* A runner of that name that some registered platform offers (issue 27): its suite and kernels. */
+/* A runner of that name that some registered platform offers (issue 27), of kind $2 and on a host LIKE $3
+ * when given (a schedule's selector): its suite and kernels. */
 static const char runner_sql[] =
-    "SELECT x->>'suite', (x->'kernels')::text FROM platforms p, jsonb_array_elements(p.runners) x "
-    "WHERE x->>'name' = $1 ORDER BY p.last_seen DESC LIMIT 1";
+    "SELECT x->>'suite', (x->'kernels')::text FROM platforms p LEFT JOIN hosts h ON h.id = p.host_id "
+    "CROSS JOIN LATERAL jsonb_array_elements(p.runners) x "
+    "WHERE x->>'name' = $1 AND ($2::text IS NULL OR p.kind = $2) AND ($3::text IS NULL OR h.name LIKE $3) "
+    "ORDER BY p.last_seen DESC LIMIT 1";
 
 static const char platform_sql[] =
     "SELECT $2 = ANY (models), array_to_string(models, ', ') FROM platforms WHERE id = $1";
@@ -326,24 +329,22 @@ static int platform_error(struct request *r, const char *platform, const char *m
     return st;
 }
 
-/* A model that is no built-in one must name a runner some worker registered (a site's program, defined on its
- * host: worker/runners.h), for the job's suite and of its kernels; a job that names none takes the runner's.
- * Only the name travels: the program, its path and its arguments are the host's, never the request's. */
-static int check_runner(struct request *r, const struct suite *s, const char *model)
+int jobs_check_runner(struct request *r, const struct suite *s, const char *model, const char *kind,
+                      const char *host_like)
 {
-    const char *params[1] = {model};
+    const char *params[3] = {model, kind, host_like};
     json_t *kernels = NULL, *asked = json_object_get(r->json, "kernels"), *k;
     struct db_error dberr;
     PGresult *res;
     size_t i, j;
     int st = 0;
 
-    if (!(res = db_query(runner_sql, 1, params, &dberr)))
+    if (!(res = db_query(runner_sql, 3, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (PQntuples(res) == 0) {
         st = req_fail(r, ERR_UNKNOWN_MODEL, "model",
-                      "unknown model \"%s\" (known: %s; no platform has a runner of that name)", model,
-                      suite_model_names());
+                      "unknown model \"%s\" (known: %s; no platform %shas a runner of that name)", model,
+                      suite_model_names(), kind || host_like ? "the selector matches " : "");
         goto out;
     }
     if (strcmp(PQgetvalue(res, 0, 0), s->name)) {
@@ -402,7 +403,8 @@ int jobs_submit(struct request *r)
         return req_fail(r, ERR_MISSING_FIELD, "model", "model is required (%s)", suite_model_names());
     if (!json_is_string(model))
         return fields_bad_type(r, "model", "a string");
-    if (!suite_model_known(json_string_value(model)) && (st = check_runner(r, s, json_string_value(model))))
+    if (!suite_model_known(json_string_value(model)) &&
+        (st = jobs_check_runner(r, s, json_string_value(model), NULL, NULL)))
         return st;
     if ((st = fields_int(r, "priority", -1000, 1000, &priority)) ||
         (st = fields_int(r, "timeout_s", 1, 86400, &timeout)) ||

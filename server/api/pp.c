@@ -27,12 +27,12 @@
 static const char pp_sql[] = "SELECT d->'error'->>'code', d->'error'->>'field', d->'error'->>'message', "
                              "CASE WHEN d ? 'error' THEN NULL ELSE d::text END "
                              "FROM pp_doc($1, $2, $3, $4::bigint, $8, string_to_array($5, ','), $6, $7, "
-                             "$9::boolean) d";
+                             "$9::boolean, $10::boolean) d";
 
 static const char policies_sql[] =
     "SELECT d->'error'->>'code', d->'error'->>'field', d->'error'->>'message', "
     "CASE WHEN d ? 'error' THEN NULL ELSE d::text END "
-    "FROM pp_policies($1, $2, $3, $4::bigint, string_to_array($5, ','), $6, $7::jsonb) d";
+    "FROM pp_policies($1, $2, $3, $4::bigint, string_to_array($5, ','), $6, $7::jsonb, $8::boolean) d";
 
 static const char platform_sql[] = "SELECT host_id IS NOT NULL FROM platforms WHERE id = $1";
 
@@ -68,6 +68,16 @@ static const char *or_default(const char *v, const char *def)
     return v && *v ? v : def;
 }
 
+int pp_include_runners(struct request *r, const char **out)
+{
+    const char *v = req_query(r, "include_runners");
+
+    *out = v && *v ? v : "false";
+    if (strcmp(*out, "true") && strcmp(*out, "false"))
+        return req_fail(r, ERR_INVALID_PARAMETER, "include_runners", "include_runners must be true or false");
+    return 0;
+}
+
 /* problem=suite.kernel, both in the catalogue; *out is the suite. */
 static int parse_problem(struct request *r, const char *problem, char *suite, char *kernel, size_t size,
                          const struct suite **out)
@@ -98,7 +108,7 @@ int pp_get(struct request *r)
                *precision = req_query(r, "precision"), *size_s = req_query(r, "size"),
                *policy = or_default(req_query(r, "variant_policy"), "best"),
                *variant = req_query(r, "variant"), *key = req_query(r, "key"),
-               *flagged = or_default(req_query(r, "include_flagged"), "false");
+               *flagged = or_default(req_query(r, "include_flagged"), "false"), *runners = NULL;
     const struct suite *s = NULL;
     char suite[64], kernel[64], size[24];
     struct db_error dberr;
@@ -106,8 +116,9 @@ int pp_get(struct request *r)
     int st;
 
     if ((st = req_check_query(r, "problem,platforms,efficiency,precision,size,variant_policy,variant,key,"
-                                 "include_flagged")) ||
-        (st = parse_problem(r, req_query(r, "problem"), suite, kernel, sizeof(suite), &s)))
+                                 "include_flagged,include_runners")) ||
+        (st = parse_problem(r, req_query(r, "problem"), suite, kernel, sizeof(suite), &s)) ||
+        (st = pp_include_runners(r, &runners)))
         return st;
     if (!precision || !*precision) /* the suite's own default: fp32 for wilson, fp64 for the others */
         precision = catalog_default_choice(s, "precision") ? catalog_default_choice(s, "precision") : "fp64";
@@ -138,10 +149,10 @@ int pp_get(struct request *r)
     if (strcmp(flagged, "true") && strcmp(flagged, "false"))
         return req_fail(r, ERR_INVALID_PARAMETER, "include_flagged", "include_flagged must be true or false");
 
-    const char *params[9] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
-                             platforms, efficiency, variant,   key,
-                             flagged};
-    if (!(res = db_query(pp_sql, 9, params, &dberr)))
+    const char *params[10] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
+                              platforms, efficiency, variant,   key,
+                              flagged,   runners};
+    if (!(res = db_query(pp_sql, 10, params, &dberr)))
         return api_db_fail(r, &dberr);
     if (!PQgetisnull(res, 0, 0))
         st = req_fail(r, errors_from_code(PQgetvalue(res, 0, 0)), PQgetvalue(res, 0, 1), "%s",
@@ -273,7 +284,7 @@ int pp_policies_get(struct request *r)
     const char *platforms = or_default(req_query(r, "platforms"), NULL),
                *efficiency = or_default(req_query(r, "efficiency"), "app"),
                *precision = req_query(r, "precision"), *size_s = req_query(r, "size"),
-               *subsets_s = req_query(r, "subsets"), *why = NULL;
+               *subsets_s = req_query(r, "subsets"), *why = NULL, *runners = NULL;
     const struct suite *s = NULL;
     char suite[64], kernel[64], size[24], *subsets = NULL;
     json_t *subsets_json = NULL, *doc, *policy;
@@ -282,8 +293,9 @@ int pp_policies_get(struct request *r)
     size_t i;
     int st;
 
-    if ((st = req_check_query(r, "problem,platforms,efficiency,precision,size,subsets")) ||
-        (st = parse_problem(r, req_query(r, "problem"), suite, kernel, sizeof(suite), &s)))
+    if ((st = req_check_query(r, "problem,platforms,efficiency,precision,size,subsets,include_runners")) ||
+        (st = parse_problem(r, req_query(r, "problem"), suite, kernel, sizeof(suite), &s)) ||
+        (st = pp_include_runners(r, &runners)))
         return st;
     if (!precision || !*precision)
         precision = catalog_default_choice(s, "precision") ? catalog_default_choice(s, "precision") : "fp64";
@@ -306,9 +318,9 @@ int pp_policies_get(struct request *r)
         goto out;
     }
 
-    const char *params[7] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
-                             platforms, efficiency, subsets};
-    if (!(res = db_query(policies_sql, 7, params, &dberr))) {
+    const char *params[8] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
+                             platforms, efficiency, subsets,   runners};
+    if (!(res = db_query(policies_sql, 8, params, &dberr))) {
         st = api_db_fail(r, &dberr);
         goto out;
     }

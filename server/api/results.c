@@ -12,6 +12,7 @@
 
 #include "server/api/api.h"
 #include "server/api/catalog.h"
+#include "server/api/pp.h"
 #include "server/http/fields.h"
 #include "server/http/parse.h"
 
@@ -71,11 +72,13 @@ static const char results_babelstream_sql[] =
 
 /* The P3 analysis library's columns: one row per problem, platform and application (schema/functions/pp.sql).
  */
-static const char results_p3_sql[] = "SELECT pp_p3_csv($1, $2, $3, $4, $5::timestamptz, $6::bigint)";
+static const char results_p3_sql[] =
+    "SELECT pp_p3_csv($1, $2, $3, $4, $5::timestamptz, $6::bigint, $7::boolean)";
 /* p3_rows=variant: one row per variant, unsupported ones with their reason (pp_p3_variant_csv,
  * schema/functions/pp.sql). */
 static const char results_p3_variant_sql[] =
-    "SELECT pp_p3_variant_csv($1, $2, $3, $4, $6::bigint) WHERE $5::timestamptz IS NULL"; /* since: refused */
+    "SELECT pp_p3_variant_csv($1, $2, $3, $4, $6::bigint, $7::boolean) "
+    "WHERE $5::timestamptz IS NULL"; /* since: refused */
 
 /* One result, whole: its document, the platform and host it ran on, and its job. */
 static const char result_get_sql[] = "SELECT (result_doc(x) || " EXTRA(
@@ -138,7 +141,7 @@ int results_list(struct request *r)
     int st;
 
     if ((st = req_check_query(r, "suite,kernel,platform,model,since,limit,format,precision,variant,size,tag,"
-                                 "cursor,job,p3_rows,view")) ||
+                                 "cursor,job,p3_rows,view,include_runners")) ||
         (st = check_suite_filter(r, req_query(r, "suite"), req_query(r, "kernel"))))
         return st;
     if (format && strcmp(format, "json") && strcmp(format, "csv") && strcmp(format, "babelstream") &&
@@ -164,25 +167,31 @@ int results_list(struct request *r)
         return req_fail(r, ERR_INVALID_PARAMETER, "since", "format=p3 with p3_rows=variant takes no since");
     if (view && strcmp(view, "full") && strcmp(view, "summary"))
         return req_fail(r, ERR_INVALID_PARAMETER, "view", "view must be full or summary");
+    if (req_query(r, "include_runners") && (!format || strcmp(format, "p3")))
+        return req_fail(r, ERR_INVALID_PARAMETER, "include_runners", "include_runners goes with format=p3");
     if (view && format && strcmp(format, "json"))
         return req_fail(r, ERR_INVALID_PARAMETER, "view", "view goes with format=json");
     snprintf(lim, sizeof(lim), "%lld", limit);
     if (format && !strcmp(format, "p3")) {
         static const char *const only_rows[] = {"precision", "variant", "size", "tag", "cursor", "job", NULL};
+        const char *runners;
         for (int i = 0; only_rows[i]; i++)
             if (req_query(r, only_rows[i]))
-                return req_fail(
-                    r, ERR_INVALID_PARAMETER, only_rows[i],
-                    "format=p3 takes suite, kernel, platform, model, since, limit and p3_rows only");
-        const char *params[6] = {req_query(r, "suite"),
+                return req_fail(r, ERR_INVALID_PARAMETER, only_rows[i],
+                                "format=p3 takes suite, kernel, platform, model, since, limit, p3_rows and "
+                                "include_runners only");
+        if ((st = pp_include_runners(r, &runners)))
+            return st;
+        const char *params[7] = {req_query(r, "suite"),
                                  req_query(r, "kernel"),
                                  req_query(r, "platform"),
                                  req_query(r, "model"),
                                  since,
-                                 lim};
+                                 lim,
+                                 runners};
         st = api_reply_value(r,
                              p3_rows && !strcmp(p3_rows, "variant") ? results_p3_variant_sql : results_p3_sql,
-                             6, params, "text/csv", "no such result");
+                             7, params, "text/csv", "no such result");
     } else {
         char *timings = timing_map();
         const char *params[14] = {req_query(r, "suite"),

@@ -15,6 +15,7 @@
 #include "lib/log.h"
 #include "server/api/api.h"
 #include "server/api/catalog.h"
+#include "server/api/jobs.h"
 #include "server/http/fields.h"
 #include "server/http/parse.h"
 
@@ -146,18 +147,28 @@ int schedule_create(struct request *r)
         return req_fail(r, ERR_INVALID_VALUE, "spec", "spec \"%s\" never comes due", json_string_value(spec));
     if (!json_is_string(suite) || !(s = catalog_suite(json_string_value(suite))))
         return req_fail(r, ERR_UNKNOWN_SUITE, "suite", "unknown suite (known: %s)", suite_names());
-    if (!json_is_string(model) || !suite_model_known(json_string_value(model)))
-        return req_fail(r, ERR_UNKNOWN_MODEL, "model", "unknown model (known: %s)", suite_model_names());
-    if (paused && !json_is_boolean(paused))
-        return fields_bad_type(r, "paused", "true or false");
+    if (!json_is_string(model))
+        return fields_bad_type(r, "model", "a string");
+    if ((st = check_selector(r, json_object_get(j, "selector"), &like)))
+        return st;
+    /* a runner (issue 27) where a platform the selector matches lists it; its kernels when none are named */
+    if (!suite_model_known(json_string_value(model)) &&
+        (st = jobs_check_runner(r, s, json_string_value(model),
+                                json_string_value(json_object_get(json_object_get(j, "selector"), "kind")),
+                                like)))
+        goto out;
+    if (paused && !json_is_boolean(paused)) {
+        st = fields_bad_type(r, "paused", "true or false");
+        goto out;
+    }
     if ((st = fields_int(r, "priority", -1000, 1000, &priority)) ||
         (st = fields_int(r, "timeout_s", 1, 86400, &timeout)) ||
         (st = fields_int(r, "max_attempts", 1, 100, &attempts)))
-        return st;
-    if (suite_values_from_json(&vals, s, json_object_get(j, "params"), json_object_get(j, "kernels"), &se))
-        return req_fail(r, errors_from_code(se.code), se.field, "%s", se.msg);
-    if ((st = check_selector(r, json_object_get(j, "selector"), &like)))
-        return st;
+        goto out;
+    if (suite_values_from_json(&vals, s, json_object_get(j, "params"), json_object_get(j, "kernels"), &se)) {
+        st = req_fail(r, errors_from_code(se.code), se.field, "%s", se.msg);
+        goto out;
+    }
 
     job = json_pack("{s:O, s:O, s:o, s:o, s:I, s:I, s:I}", "suite", suite, "model", model, "kernels",
                     suite_values_kernels_json(&vals), "params", suite_values_params_json(&vals), "priority",

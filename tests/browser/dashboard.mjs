@@ -1087,6 +1087,67 @@ await check('results: a chart per suite (log axis past a factor 20), the table a
     return {note: pos};
 });
 
+// Runners (issue 27): the worker of cpu0 lists site-stream (tests/service/browser.sh's runners file). The
+// Submit page offers it by name with only its kernels; Portability leaves it out and says so beside a switch,
+// then shows it by name, marked; Compare lists it by name and marks its figures.
+const RUNNER = process.env.PPBENCH_RUNNER;
+await check('submit page: the platform\'s runner offered as a model, its kernels only; its job succeeds', async () => {
+    if (!RUNNER)
+        return {skip: 'no runner registered'};
+    await go(page, `#/submit?platform=${CPU}&suite=stream`);
+    await page.waitForSelector('#submit-job');
+    const opts = await page.$$eval('[name="model"] option', (o) => o.map((x) => [x.value, x.textContent]));
+    const mine = opts.find(([v]) => v === RUNNER);
+    ensure(mine && /^site-stream \(runner: \/.*site-stream\)$/.test(mine[1]), `models offered: ${JSON.stringify(opts)}`);
+    await page.selectOption('[name="model"]', RUNNER);
+    const kernels = await page.$$eval('[name="kernel"]', (k) => k.map((x) => x.value));
+    ensure(kernels.join(',') === 'copy,mul,add,triad,dot', `kernels offered for the runner: ${kernels}`);
+    await page.fill('[name="params.arraysize"]', '1000000');
+    await page.fill('[name="params.numtimes"]', '40');
+    await page.click('#submit-job');
+    await page.waitForURL(/#\/job\/\d+$/, {timeout: 10000});
+    await waitState(page, 'succeeded', 60000);
+    const id = page.url().match(/#\/job\/(\d+)$/)[1];
+    const job = (await apiCall('GET', `/api/v1/jobs/${id}`)).doc;
+    ensure(job.model === RUNNER && job.results.length === 5 && job.results.every((r) => r.origin === 'runner'),
+           `job ${id}: ${JSON.stringify(job).slice(0, 300)}`);
+    await shot(page, '25-runner-job');
+    return {note: `job ${id}`};
+});
+
+await check('portability: runners left out by default and said so beside the switch; included, the runner by ' +
+            'name, marked runner, in the link', async () => {
+    if (!RUNNER)
+        return {skip: 'no runner registered'};
+    await go(page, '#/portability?problem=stream.triad&size=1000000');
+    const line = await (await page.waitForSelector('#pp-runners-hidden', {timeout: 15000})).textContent();
+    ensure(line.includes(`of runners (${RUNNER})`) && /verified by their own programs, not by ppbench/.test(line),
+           `left-out line: "${line}"`);
+    const before = await page.$$eval('.app-name', (a) => a.map((x) => x.textContent));
+    ensure(before.length > 0 && !before.some((t) => t.includes(RUNNER)), `applications without runners: ${before}`);
+    await page.click('.include-runners');
+    await page.waitForFunction(() => location.hash.includes('include_runners=true'));
+    await page.waitForSelector('#pp-runners', {timeout: 15000});
+    const row = await page.waitForSelector(`.app-name:has-text("${RUNNER}")`, {timeout: 15000});
+    ensure(await row.$('.badge.runner'), `the runner's application is not marked: "${await row.textContent()}"`);
+    ensure(!(await page.$('#pp-runners-hidden')), 'still says the runners were left out');
+    await shot(page, '26-portability-runners');
+});
+
+await check('compare: runner models by name (marked) in the model lists; a runner\'s figures marked runner',
+            async () => {
+    if (!RUNNER)
+        return {skip: 'no runner registered'};
+    await go(page, `#/compare?suite=stream&a_platform=${CPU}&a_model=openmp&b_platform=${CPU}&b_model=${RUNNER}`);
+    await page.waitForSelector('#compare-table tbody tr', {timeout: 10000});
+    const opt = await page.$eval(`[name="a_model"] option[value="${RUNNER}"]`, (o) => o.textContent);
+    ensure(opt === `${RUNNER} (runner)`, `model option: "${opt}"`);
+    const marked = await page.$$eval('#compare-table tbody tr', (rows) => rows.filter((r) => r.querySelector('.badge.runner')).length);
+    ensure(marked > 0, 'no figure of the runner is marked');
+    await shot(page, '27-compare-runner');
+    return {note: `${marked} rows with the runner's figures`};
+});
+
 await check('no console errors', async () => {
     // Expected: the deliberate 422 of the form, the API page's deliberate 401 (no token), and the 501 of an API that does not compute PP yet.
     const unexpected = consoleErrors.filter((e) => !(/Failed to load resource.*status of 422/.test(e.text) && e.url.endsWith('/api/v1/jobs')) &&

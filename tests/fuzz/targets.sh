@@ -7,6 +7,7 @@ suite_table="kernels/suite.c kernels/suites.c kernels/lattice.c $(echo kernels/*
 fuzz_targets=(
     "config_fuzz|server/config.c lib/log.c lib/error.c|tests/fuzz/corpus-config|2048|the configuration parser"
     "import_fuzz|lib/babelstream.c lib/error.c -lm|tests/fuzz/corpus|8192|the BabelStream CSV import"
+    "runner_json_fuzz|lib/runner_json.c lib/error.c -ljansson -lm|tests/fuzz/corpus-runner-json|4096|the runners' JSON form (a site's program's output)"
     "report_fuzz|server/api/report_check.c server/api/catalog.c $suite_table lib/error.c lib/stats.c -ljansson -lm|tests/fuzz/corpus-report|4096|a worker's result report against its job"
     "suite_fuzz|$suite_table lib/error.c -ljansson -lm|tests/fuzz/corpus-suite|4096|job-submission validation over every suite"
     "claim_fuzz|worker/runner_args.c $suite_table lib/error.c -ljansson -lm|tests/fuzz/corpus-claim|4096|the worker's parsing of a claimed job"

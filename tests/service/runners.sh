@@ -2,10 +2,12 @@
 # bench/host/stream_refs.sh from BABEL_SRC, default the git-ignored .gpucarry/ext/BabelStream, into BABEL_BIN,
 # default .gpucarry/ext/bin; skipped, saying why, where the sources are not here: CI has no network, so these run
 # where the sources were fetched, `git clone https://github.com/UoB-HPC/BabelStream .gpucarry/ext/BabelStream`).
-# The runners file's checks; jobs of both runners through a real ppbenchd and worker beside ppbench's openmp,
-# stored with origin runner, ppbench's byte model, the program's checksum and version line; PP over the three on
-# cpu0; the failures (exit status, timeout, no table, a malformed one, one that disagrees with the job) with the
-# program's last lines; requests that try to smuggle a command or an argument refused with nothing run; and a
+# The runners file's checks; jobs of both runners (and of BabelStream 5.0's Kokkos build against Debian's
+# libtrilinos-kokkos-dev where installed) through a real ppbenchd and worker beside ppbench's openmp, stored with
+# origin runner, ppbench's byte model, the program's checksum and version line; PP on cpu0 without the runners
+# (named as left out) and with include_runners; a schedule of a runner and the 422s of one no platform lists; a
+# program of ppbench's JSON form run with {device}; the failures (exit status, timeout, no table, a malformed
+# one, one that disagrees with the job, the JSON form's) with the program's last lines; requests that try to smuggle a command or an argument refused with nothing run; and a
 # mutant of the parameter check that lets a field through, caught by the same checks.
 . "$(dirname "$0")/../lib/check.sh"
 . "$(dirname "$0")/../lib/server.sh"
@@ -25,11 +27,20 @@ if ! [ -f /usr/include/tbb/tbb.h ] && ! [ -f /usr/include/oneapi/tbb.h ]; then
     skip "runners: BabelStream omp and tbb as jobs" "no TBB headers (Debian's libtbb-dev: scripts/deps.sh test)"
     exit 0
 fi
-if ! bench/host/stream_refs.sh --babelstream "$BABEL_SRC" "$BABEL_BIN" omp tbb >"$TMP/refs.log" 2>&1; then
-    fail "stream_refs: builds BabelStream omp and tbb" "$(tail -n 3 "$TMP/refs.log" | tr '\n' ' ')"
+# Kokkos from Debian (libtrilinos-kokkos-dev: its Serial backend, stream_refs.sh says why) where installed:
+# BabelStream 5.0's Kokkos build as a third runner, a job end to end and in PP beside the others.
+MODELS="omp tbb"
+if [ -f /usr/include/trilinos/Kokkos_Core.hpp ]; then
+    MODELS="omp tbb kokkos"
+else
+    skip "runners: BabelStream kokkos as a job" "no Kokkos headers (Debian's libtrilinos-kokkos-dev: scripts/deps.sh test)"
+fi
+# shellcheck disable=SC2086 # models are words
+if ! bench/host/stream_refs.sh --babelstream "$BABEL_SRC" "$BABEL_BIN" $MODELS >"$TMP/refs.log" 2>&1; then
+    fail "stream_refs: builds BabelStream $MODELS" "$(tail -n 3 "$TMP/refs.log" | tr '\n' ' ')"
     exit 0
 fi
-pass "stream_refs: builds BabelStream omp and tbb"
+pass "stream_refs: builds BabelStream $MODELS"
 BIN=$(cd "$BABEL_BIN" && pwd)
 mkdir -p "$TMP/bin"
 
@@ -58,24 +69,49 @@ cat >"$TMP/bin/sentinel" <<X
 touch "$TMP/ran"
 exec "$BIN/omp-stream" "\$@"
 X
+# The JSON form (output = ppbench-json): BabelStream's OpenMP build with its table put into ppbench's JSON
+# form, run with the device's index ({device}); and documents that disagree with the job, name a kernel the
+# suite lacks, or are not JSON.
+cat >"$TMP/bin/json-stream" <<X
+#!/bin/sh
+"$BIN/omp-stream" "\$@" --csv | awk -F, 'BEGIN { n = 0 }
+    /^(Copy|Mul|Add|Triad|Dot|Nstream),/ { k[n] = tolower(\$1); c[n] = \$2 - 1; e = \$3; b = \$4; t = \$2
+        mn[n] = \$6; mx[n] = \$7; av[n] = \$8; n++ }
+    END { printf "{\\"ppbench_runner\\": 1, \\"version\\": \\"BabelStream omp via json-stream\\", \\"problem\\": "
+          printf "{\\"precision\\": \\"%s\\", \\"size\\": %d, \\"arraysize\\": %d, \\"numtimes\\": %d}, \\"kernels\\": [", b == 4 ? "fp32" : "fp64", e, e, t
+          for (i = 0; i < n; i++)
+              printf "%s{\\"kernel\\": \\"%s\\", \\"count\\": %d, \\"min_s\\": %s, \\"max_s\\": %s, \\"mean_s\\": %s}", i ? ", " : "", k[i], c[i], mn[i], mx[i], av[i]
+          print "]}" }'
+X
+json_doc() { # NAME SIZE KERNEL: a program that prints one fixed document
+    printf '#!/bin/sh\necho %s\n' "'{\"ppbench_runner\": 1, \"problem\": {\"precision\": \"fp64\", \"size\": $2, \"arraysize\": $2, \"numtimes\": 5}, \"kernels\": [{\"kernel\": \"$3\", \"count\": 4, \"min_s\": 0.001, \"max_s\": 0.002, \"mean_s\": 0.0015}]}'" >"$TMP/bin/$1"
+}
+json_doc json-other-size 2048 triad
+json_doc json-odd-kernel 1024 scale
+printf '#!/bin/sh\necho "{\\"ppbench_runner\\": 1, \\"kernels\\": ["\n' >"$TMP/bin/json-malformed"
 chmod +x "$TMP"/bin/*
 
-# runner NAME PROGRAM ARGS [TIMEOUT]: a section of the runners file
+# runner NAME PROGRAM ARGS [TIMEOUT [OUTPUT [KERNELS]]]: a section of the runners file
 runner() {
-    printf '[%s]\nsuite = stream\nkernels = copy,mul,add,triad,dot\nplatform = cpu0\nprogram = %s\nargs = %s\n' "$1" "$2" "$3"
-    printf 'version_args = --arraysize 1024 --numtimes 2\noutput = babelstream-csv\ntimeout_s = %s\nenv = OMP_PROC_BIND=spread\nenv = OMP_PLACES=cores\n\n' "${4:-120}"
+    printf '[%s]\nsuite = stream\nkernels = %s\nplatform = cpu0\nprogram = %s\nargs = %s\n' "$1" "${6:-copy,mul,add,triad,dot}" "$2" "$3"
+    printf 'version_args = --arraysize 1024 --numtimes 2\noutput = %s\ntimeout_s = %s\nenv = OMP_PROC_BIND=spread\nenv = OMP_PLACES=cores\n\n' "${5:-babelstream-csv}" "${4:-120}"
 }
 STD='--arraysize {arraysize} --numtimes {numtimes} {precision=fp32:--float} --csv'
 {
     echo "# tests/service/runners.sh"
     runner babelstream-omp "$BIN/omp-stream" "$STD"
     runner babelstream-tbb "$BIN/tbb-stream" "$STD"
+    [ -x "$BIN/kokkos-stream" ] && runner babelstream-kokkos "$BIN/kokkos-stream" "$STD"
     runner noisy-fail "$TMP/bin/noisy-fail" "{arraysize}"
     runner hangs /bin/sleep "60 {numtimes}" 2
     runner no-table "$TMP/bin/no-table" "{arraysize}"
     runner malformed "$TMP/bin/malformed" "{arraysize}"
     runner other-size "$TMP/bin/other-size" "{arraysize}"
     runner sentinel "$TMP/bin/sentinel" "$STD"
+    runner json-stream "$TMP/bin/json-stream" "--device {device} $STD" 120 ppbench-json
+    runner json-other-size "$TMP/bin/json-other-size" "{arraysize}" 120 ppbench-json triad
+    runner json-odd-kernel "$TMP/bin/json-odd-kernel" "{arraysize}" 120 ppbench-json triad
+    runner json-malformed "$TMP/bin/json-malformed" "{arraysize}" 120 ppbench-json triad
 } >"$TMP/runners.conf"
 
 # ---- the runners file: what a site can get wrong is refused at once, naming its line ----
@@ -127,7 +163,10 @@ problem='"arraysize":65536,"numtimes":5'
 J_OMP=$(submit "$(jq -c --argjson x "{\"suite\":\"stream\",\"model\":\"babelstream-omp\",\"params\":{$problem}}" '. + $x' <<<"$P")")
 J_TBB=$(submit "$(jq -c --argjson x "{\"suite\":\"stream\",\"model\":\"babelstream-tbb\",\"params\":{$problem}}" '. + $x' <<<"$P")")
 J_PPB=$(submit "$(jq -c --argjson x "{\"suite\":\"stream\",\"model\":\"openmp\",\"kernels\":[\"copy\",\"mul\",\"add\",\"triad\",\"dot\"],\"params\":{$problem}}" '. + $x' <<<"$P")")
-for j in "$J_OMP" "$J_TBB" "$J_PPB"; do
+J_KOKKOS=
+[ -x "$BIN/kokkos-stream" ] &&
+    J_KOKKOS=$(submit "$(jq -c --argjson x "{\"suite\":\"stream\",\"model\":\"babelstream-kokkos\",\"params\":{$problem}}" '. + $x' <<<"$P")")
+for j in "$J_OMP" "$J_TBB" "$J_PPB" $J_KOKKOS; do
     if [ -n "$j" ] && wait_job "$j" "succeeded|failed|cancelled" 240 && job_in "$j" succeeded; then
         pass "job $j ($(printf '%s' "$BODY" | jq -r .model)) succeeded"
     else
@@ -154,14 +193,50 @@ api GET "/api/v1/jobs/$J_TBB"
 holds "tbb runner: its own program and checksum" "$BODY" \
     '.results[0].provenance."runner.sha256" == $sum and .results[0].origin == "runner"' \
     --arg sum "$(sha256sum "$BIN/tbb-stream" | cut -d' ' -f1)"
+if [ -n "$J_KOKKOS" ]; then
+    api GET "/api/v1/jobs/$J_KOKKOS"
+    holds "kokkos runner: BabelStream 5.0's Kokkos build, its checksum, Kokkos in its version output, 5 kernels" "$BODY" \
+        '(.results | length) == 5 and all(.results[]; .origin == "runner" and .verified_by == "program")
+         and .results[0].provenance."runner.sha256" == $sum and .results[0].provenance."runner.version" == "Version: 5.0"' \
+        --arg sum "$(sha256sum "$BIN/kokkos-stream" | cut -d' ' -f1)"
+    "$BIN/kokkos-stream" --arraysize 1024 --numtimes 2 | grep -q '^Implementation: Kokkos' &&
+        pass "kokkos runner: the program says Implementation: Kokkos" || fail "kokkos runner: Implementation: Kokkos" "$("$BIN/kokkos-stream" --arraysize 1024 --numtimes 2 | head -n 4)"
+fi
 api GET "/api/v1/jobs/$J_PPB"
 holds "ppbench's own openmp result: verified by ppbench" "$BODY" 'all(.results[]; .origin == "worker" and .verified_by == "ppbench")'
 
 # include_flagged: a busy machine may flag the openmp run noisy (a runner's summary has no samples to judge)
+api GET "/api/v1/pp?problem=stream.triad&platforms=$CPU&precision=fp64&size=65536&include_flagged=true&include_runners=true"
+RUNNERS_PP=$(jq -cn --arg k "$J_KOKKOS" '["babelstream-omp", "babelstream-tbb"] + (if $k == "" then [] else ["babelstream-kokkos"] end) | sort')
+holds "PP on cpu0 over openmp and the runners (include_runners): each an application, PP 0 < pp <= 1" "$BODY" \
+    '([.applications[] | select(.model == "openmp" or (.model | IN($r[])))
+       | select(.pp > 0 and .pp <= 1)] | length == ($r | length) + 1)
+     and ([.applications[] | select(.verified_by == "program") | .model] | sort) == $r' --argjson r "$RUNNERS_PP"
 api GET "/api/v1/pp?problem=stream.triad&platforms=$CPU&precision=fp64&size=65536&include_flagged=true"
-holds "PP on cpu0 over openmp and both runners: three applications, each PP 0 < pp <= 1" "$BODY" \
-    '[.applications[] | select(.model == "openmp" or .model == "babelstream-omp" or .model == "babelstream-tbb")
-      | select(.pp > 0 and .pp <= 1)] | length == 3'
+holds "PP on cpu0 without include_runners: openmp alone, the runners named as left out" "$BODY" \
+    '[.applications[].model] == ["openmp"] and .applications[0].verified_by == "ppbench"
+     and .runners_hidden.models == $r' --argjson r "$RUNNERS_PP"
+
+# ---- schedules: a runner where a platform the selector matches lists it ----
+api POST /api/v1/schedules '{"name":"omp-nightly","spec":"30 2 * * *","suite":"stream","model":"babelstream-omp","params":{"arraysize":65536,"numtimes":5},"selector":{"kind":"cpu"}}' "$ADMIN"
+holds "schedule of a runner: created, with the runner's kernels" "$BODY" \
+    '.model == "babelstream-omp" and .kernels == ["copy", "mul", "add", "triad", "dot"]'
+SCHED=$(printf '%s' "$BODY" | jq -r '.id // empty')
+api POST "/api/v1/schedules/$SCHED/run" '{}' "$ADMIN"
+J_SCHED=$(printf '%s' "$BODY" | jq -r '.last.jobs[0] // empty')
+if [ -n "$J_SCHED" ] && wait_job "$J_SCHED" "succeeded|failed|cancelled" 240 && job_in "$J_SCHED" succeeded; then
+    pass "schedule run now: the runner's job on cpu0 succeeded"
+else
+    fail "schedule run now: the runner's job on cpu0 succeeded" "$(printf '%s' "$BODY" | head -c 300)"
+fi
+expect_api "schedule of an unknown runner: 422" 422 unknown_model POST /api/v1/schedules \
+    '{"name":"sycl-nightly","spec":"30 2 * * *","suite":"stream","model":"babelstream-sycl"}' "$ADMIN"
+printf '%s' "$BODY" | grep -q 'babelstream-sycl' && pass "schedule of an unknown runner: the message names it" ||
+    fail "schedule of an unknown runner: the message names it" "$BODY"
+expect_api "schedule of a runner no platform of the selector lists: 422" 422 unknown_model POST /api/v1/schedules \
+    '{"name":"omp-gpu","spec":"30 2 * * *","suite":"stream","model":"babelstream-omp","selector":{"kind":"gpu"}}' "$ADMIN"
+expect_api "schedule of a runner with a kernel it does not measure: 422" 422 invalid_value POST /api/v1/schedules \
+    '{"name":"omp-nstream","spec":"30 2 * * *","suite":"stream","model":"babelstream-omp","kernels":["nstream"]}' "$ADMIN"
 
 # ---- bad input: a clear error, the program's last lines ----
 expect_api "unknown runner: 422 naming it" 422 unknown_model POST /api/v1/jobs \
@@ -187,6 +262,22 @@ fails "a program past its timeout" hangs 'hangs timed out after 2 s'
 fails "no table" no-table 'no BabelStream table from no-table(.|\n)*all good, no csv here'
 fails "a malformed table" malformed 'no BabelStream table from malformed: line 2: max_MB_per_sec must be a number'
 fails "a table whose size disagrees with the job" other-size 'the table disagrees with the job: Copy has n_elements 2048, the job asked for 1024'
+fails "json: a document whose size disagrees with the job" json-other-size 'the output disagrees with the job: problem.arraysize is 2048, the job asked for 1024'
+fails "json: a kernel the suite does not have" json-odd-kernel 'the output of json-odd-kernel names kernel scale, which suite stream does not have'
+fails "json: not JSON" json-malformed 'no ppbench-json document from json-malformed: not JSON'
+J_JSON=$(submit "$(jq -c --argjson x "{\"suite\":\"stream\",\"model\":\"json-stream\",\"params\":{$problem}}" '. + $x' <<<"$P")")
+if [ -n "$J_JSON" ] && wait_job "$J_JSON" "succeeded|failed|cancelled" 240 && job_in "$J_JSON" succeeded; then
+    pass "json: a runner of the JSON form succeeded"
+else
+    fail "json: a runner of the JSON form succeeded" "$(printf '%s' "$BODY" | jq -c '{state, error}' 2>/dev/null | head -c 400)"
+fi
+api GET "/api/v1/jobs/$J_JSON"
+holds "json: 5 kernels, origin runner, ppbench's byte model (triad 3 x 8 x 65536), its own verification said" "$BODY" \
+    '(.results | length) == 5 and all(.results[]; .origin == "runner" and .verified_by == "program")
+     and (.results[] | select(.kernel == "triad") | .bytes == 1572864 and .flops == 131072 and .stats_s.count == 4)
+     and (.results[0].provenance | ."runner.output" == "ppbench-json" and (.verification | test("printed its results")))'
+holds "json: {device} filled from the platform's index (cpu0: 0)" "$BODY" \
+    '.results[0].provenance."runner.argv" | startswith($p + " --device 0 --arraysize 65536 ")' --arg p "$TMP/bin/json-stream"
 
 # ---- smuggling through the API: refused, no job, nothing runs ----
 smuggle_api() { # NAME BODY-ADDITION

@@ -445,6 +445,63 @@ after=$(printf '%s' "$BODY" | jq -r '.platforms[] | select(.id == "testhost/cpu0
 [ "$after" = "$before" ] && [ "$queued" = "0 0" ] && pass "imports are not judged: the worker's platform stays $before" ||
     fail "imports are not judged: the worker's platform stays $before" "now $after; import rows with a verdict, in a baseline: $queued"
 
+# --- runners' results (origin runner, issue 27) stay out of PP unless a question asks for them ---
+# A runner "site-kokkos" faster than everything on imp-cpu and imp-gpu (180 and 1900 GB/s triad, below their
+# peaks), stored as a worker stores a runner's report, and one at a size nothing else ran.
+runner_row() { # PLATFORM SIZE GB/s KEY
+    psql_q "INSERT INTO results (platform_id, suite, kernel, model, variant, precision, size, bytes, flops, min_s,
+            max_s, mean_s, bandwidth, gflops, verified, provenance, origin, problem_key)
+            VALUES ('$1', 'stream', 'triad', 'site-kokkos', 'site-kokkos', 'fp64', $2, 24.0 * $2, 2.0 * $2,
+                    24.0 * $2 / ($3 * 1e9), 1, 1, $3 * 1e9, 0.1, true, '{}', 'runner', '$4') RETURNING id" >/dev/null
+}
+runner_row imp-cpu $N 180 "precision=fp64;size=$N;numtimes=100"
+runner_row imp-gpu $N 1900 "precision=fp64;size=$N;numtimes=100"
+runner_row imp-cpu 999 180 "precision=fp64;size=999;numtimes=100"
+api GET "$PP&platforms=imp-cpu,imp-gpu"
+check "pp without include_runners: the runner's results left out (kokkos 0.909, sycl 0.8 as before), said with why" \
+    '.include_runners == false and ([.applications[].model] == ["kokkos", "sycl"])
+     and near(.applications[0].pp; 2 / (1 + 1.2)) and near(.applications[1].pp; 0.8)
+     and .runners_hidden.results == 2 and .runners_hidden.models == ["site-kokkos"]
+     and (.runners_hidden.reason | test("verified by their own programs, not by ppbench"))
+     and (.runners_hidden.reason | test("include_runners=true"))
+     and .applications[0].verified_by == "import"'
+api GET "$PP&platforms=imp-cpu,imp-gpu&include_runners=true"
+check "pp include_runners=true: the runner an application of its own, verified_by program; kokkos 150/180 on imp-cpu" \
+    '.include_runners and .runners_hidden == null
+     and (.applications[0] | .model == "site-kokkos" and .verified_by == "program" and near(.pp; 1))
+     and (.applications[] | select(.model == "kokkos") | near(.efficiencies[0].efficiency; 150 / 180))'
+api GET "$PP&platforms=testhost/cpu0"
+check "pp: ppbench's own results say verified_by ppbench" \
+    '.applications[] | select(.model == "openmp") | .verified_by == "ppbench"'
+api GET "$PP&size=999"
+check "pp at a size only a runner ran: no application, a note that says so and how to count it" \
+    '.applications == [] and .problem_key == null and .runners_hidden.results == 1
+     and (.note | test("only runners'"'"' \\(verified by their programs, not by ppbench\\); include_runners counts them"))'
+api GET "$PP&size=999&include_runners=true"
+check "pp at that size with include_runners: its default key and the runner" \
+    '.problem_key == "precision=fp64;size=999;numtimes=100" and [.applications[].model] == ["site-kokkos"]'
+api GET "/api/v1/pp/policies?problem=stream.triad&platforms=imp-cpu,imp-gpu"
+check "policies without include_runners: no runner's policy, runners_hidden says so" \
+    '.include_runners == false and .runners_hidden.models == ["site-kokkos"]
+     and ([.policies[].members[].model] | index("site-kokkos") == null) and (.policies | length > 0)'
+api GET "/api/v1/pp/policies?problem=stream.triad&platforms=imp-cpu,imp-gpu&include_runners=true"
+check "policies with include_runners: the runner's policy" \
+    '[.policies[] | select(.policy == "site-kokkos (best)")] | length == 1'
+api GET "/api/v1/results?kernel=triad&format=p3"
+p3_default=$BODY
+api GET "/api/v1/results?kernel=triad&format=p3&include_runners=true"
+if ! grep -q ',site-kokkos,' <<<"$p3_default" && [ "$(grep -c ',imp-cpu,site-kokkos,' <<<"$BODY")" = 2 ] &&
+    grep -q "^stream.triad/precision=fp64;size=$N;numtimes=100,imp-cpu,kokkos,150000000000,[^,]*,0.8333" <<<"$BODY"; then
+    pass "p3: runners' rows only with include_runners (then kokkos's app eff on imp-cpu is 150/180)"
+else
+    fail "p3: runners' rows only with include_runners" "$(grep site-kokkos <<<"$p3_default$BODY" | head -c 400)"
+fi
+api GET "/api/v1/results?kernel=triad&format=p3&p3_rows=variant"
+grep -q 'site-kokkos' <<<"$BODY" && fail "p3 variant rows leave runners out" "$(grep site-kokkos <<<"$BODY")" ||
+    pass "p3 variant rows leave runners out"
+expect_api "pp include_runners not a boolean" 400 invalid_parameter GET "$PP&include_runners=yes"
+expect_api "results include_runners without format=p3" 400 invalid_parameter GET "/api/v1/results?include_runners=true"
+
 # --- the CSV parser's fuzz target: a few seconds of libFuzzer from the seed corpus ---
 FUZZ_DIR=tests/fuzz
 if clang -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE -o "$TMP/import_fuzz" "$FUZZ_DIR/import_fuzz.c" \
