@@ -9,6 +9,15 @@ CLI="$BUILD/bin/ppbench"
 server_start "lease_s = 5" "heartbeat_s = 1"
 export PPBENCH_SERVER=$URL PPBENCH_TOKEN=$ADMIN
 wait_cpu_worker
+# Before any result the platform is never_measured, which exits 5: the listing shows it, with its reason, and
+# does not say that no platform needs attention (it did, with exit 5).
+expect "ppbench health: a platform never measured is listed, and exits 5" 5 "^$CPU +never_measured +no result yet" -- \
+    "$CLI" health --platform "$CPU"
+out=$("$CLI" health 2>&1)
+rc=$?
+{ [ "$rc" = 0 ] || ! printf '%s' "$out" | grep -q 'no platform needs attention'; } &&
+    pass "ppbench health: \"no platform needs attention\" only with exit 0" ||
+    fail "ppbench health: \"no platform needs attention\" only with exit 0" "exit $rc: $out"
 expect "ppbench platforms" 0 "^$CPU +cpu" -- "$CLI" platforms
 # An idle worker beats every heartbeat_s (1 s here) as a busy one does: its last heartbeat, sampled for 5 s, is
 # never older than two periods (it was the claim's long poll, lease_s - heartbeat_s = 4 s, before).
@@ -26,6 +35,12 @@ done
     fail "an idle worker's last heartbeat stays within two periods" "${oldest} s old at most"
 expect "ppbench submit waits and prints the verified results" 0 '^Triad +[0-9.]+ .* yes' -- \
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 5000 --numtimes 4
+# The job's address a user can open is the dashboard's page, not the API's; the help is printed text, not a format.
+expect "ppbench submit prints the dashboard's page of the job" 0 "^job [0-9]+ submitted: $URL/#/job/[0-9]+\$" -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 2 --kernels copy
+out=$("$CLI" submit --help 2>&1)
+printf '%s' "$out" | grep -q '10 % of progress' && ! printf '%s' "$out" | grep -q '%%' &&
+    pass "ppbench submit --help: no doubled %" || fail "ppbench submit --help: no doubled %" "$(printf '%s' "$out" | grep -m1 '%')"
 expect "ppbench submit: server validation error with its field" 2 'unknown kernel "triadd".*field kernels' -- \
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --kernels copy,triadd
 out=$("$CLI" submit --suite wilson --model openmp --platform "$CPU" --param lattice=4x4x4x8 --param layout=soa \
