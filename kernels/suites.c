@@ -95,8 +95,8 @@ static const char *const stores_models[] = {"openmp", "openmp"};
 static const struct suite_param stream_params[] = {
     INTEGER_OPT(
         "arraysize", 1, STREAM_MAX_N,
-        "elements per array (absent: 2^25, on a CPU whose last-level cache is known doubled until each "
-        "array is at least 4x that cache)"),
+        "elements per array (absent: 2^25, on a CPU whose last-level cache is known doubled until the "
+        "three arrays are at least 4x that cache, at most 2^27)"),
     INTEGER("numtimes", 2, 100000, STREAM_DEFAULT_NUMTIMES, "iterations per kernel; the first is warm-up",
             KEY),
     PRECISION(0),
