@@ -93,6 +93,22 @@ api GET "/api/v1/results?tag=$sweep&kernel=triad"
     pass "ppbench submit --sweep arraysize=2^10..2^12: three jobs followed, a result at each size" ||
     fail "ppbench submit --sweep arraysize=2^10..2^12: three jobs followed, a result at each size" \
         "$(tr '\n' '|' <"$TMP/sweep.err" | tail -c 300) $(printf '%s' "$BODY" | head -c 200)"
+# ppbench scaling leaves flagged results out, saying so, as the Scaling page does; --include-flagged counts
+# them, and the row says which flags. The sweep's triad at 2048 flagged noisy here (its only result there), every
+# other result of the platform unflagged (a tiny run may have been flagged noisy by the machine's load).
+psql_q "UPDATE results SET flags = CASE WHEN kernel = 'triad' AND size = 2048
+    AND job_id IN (SELECT id FROM jobs WHERE '$sweep' = ANY (tags)) THEN ARRAY['noisy'] ELSE '{}' END
+    WHERE platform_id = '$CPU'" >/dev/null
+"$CLI" scaling --platform "$CPU" --suite stream --precision fp64 >"$TMP/scaling.out" 2>&1
+if grep -q '^left out: 1 flagged result (noisy 1); --include-flagged counts them$' "$TMP/scaling.out" &&
+    ! grep -Eq '^triad +openmp +fp64 +2048 ' "$TMP/scaling.out" && grep -Eq '^triad +openmp +fp64 +4096 .* -$' "$TMP/scaling.out"; then
+    pass "ppbench scaling: a flagged result is left out, with a line saying so"
+else
+    fail "ppbench scaling: a flagged result is left out, with a line saying so" "$(tr '\n' '|' <"$TMP/scaling.out" | head -c 400)"
+fi
+expect "ppbench scaling --include-flagged: the flagged result counted, its row marked" 0 \
+    '^triad +openmp +fp64 +2048 .* noisy$' -- "$CLI" scaling --platform "$CPU" --suite stream --precision fp64 --include-flagged
+psql_q "UPDATE results SET flags = '{}' WHERE job_id IN (SELECT id FROM jobs WHERE '$sweep' = ANY (tags))" >/dev/null
 ids=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --numtimes 3 --kernels triad --no-wait \
     --sweep arraysize=1000..3000:1000 2>"$TMP/ids.err")
 [ "$(printf '%s\n' "$ids" | grep -c '^[0-9][0-9]*$')" = 3 ] &&
