@@ -171,8 +171,8 @@ static const char progress_sql[] =
 static const char job_state_sql[] = "SELECT state, epoch FROM jobs WHERE id = $1";
 
 /* One result row per kernel of the report, its variant the name of the code that ran ($9, suite_variant_name;
- * the whole variant document stays in the provenance). The size is the problem's "size", in the suite's unit (the
- * suite table's `size`: stream's elements, the lattice suites' sites of the whole lattice); the report's
+ * the whole variant document stays in the provenance). The size is the problem's "size", in the suite's unit
+ * (the suite table's `size`: stream's elements, the lattice suites' sites of the whole lattice); the report's
  * problem and variant documents are kept whole in the provenance (result_doc serves the problem as
  * "problem"). Each kernel's noise was derived by report_derive: one past its limit flags the row noisy, and
  * a verified report with a noisy row sends the job back to the queue while it has repeats left ($7, the
@@ -253,12 +253,11 @@ static const char fail_job_sql[] =
 static const char held_sql[] = "SELECT 1 FROM jobs WHERE id = $1 AND worker_id = $2 AND state = 'running' "
                                "AND ($3::bigint IS NULL OR epoch = $3::bigint)";
 
+/* The goodbye (schema/functions/workers.sql): a running job goes back to the queue with a note saying why. */
 static const char deregister_sql[] =
-    "WITH w AS (UPDATE workers SET state = 'gone', gone_at = now() WHERE id = $1 AND state <> 'gone' "
-    "RETURNING id), "
-    "r AS (UPDATE jobs SET state = 'queued', worker_id = NULL, lease_expires = NULL, claimed_at = NULL, "
-    "  progress = 0 WHERE worker_id IN (SELECT id FROM w) AND state = 'running' RETURNING id) "
-    "SELECT (SELECT count(*) FROM w), (SELECT count(*) FROM r)";
+    "SELECT r.released::int, r.requeued, r.failed, w.platform_id FROM workers w, "
+    "LATERAL worker_release(w.id, format('worker %s (%s) stopped while running it', w.id, w.platform_id)) r "
+    "WHERE w.id = $1 AND w.state <> 'gone'";
 
 /* 403 when the worker in the path is not the proven caller (server/http/http.c checked X-Worker-Id and its
  * secret before the body was read). */
@@ -561,12 +560,13 @@ int jobs_result(struct request *r)
     strncat(models, "}", sizeof(models) - strlen(models) - 1);
     char variant[SUITE_VARIANT_MAX] = "";
     struct suite_error verr;
-    if (suite && suite_variant_name(suite, json_object_get(report, "variant"), variant, sizeof(variant), &verr))
+    if (suite &&
+        suite_variant_name(suite, json_object_get(report, "variant"), variant, sizeof(variant), &verr))
         variant[0] = '\0'; /* check_report refused such a report of a held job; another's stores nothing */
-    const char *params[10] = {r->args[0], epoch,   outcome,
-                              report_s,   error,   worker,
-                              repeats,    suite && !strcmp(suite->bound, "compute") ? "true" : "false",
-                              variant,    models};
+    const char *params[10] = {
+        r->args[0], epoch,  outcome, report_s,
+        error,      worker, repeats, suite && !strcmp(suite->bound, "compute") ? "true" : "false",
+        variant,    models};
     if (!(res = db_query(result_sql, 10, params, &dberr))) {
         if (!strncmp(dberr.sqlstate, "22", 2) || !strncmp(dberr.sqlstate, "23", 2)) {
             log_info("request=%s job=%s result refused: %s", r->id, r->args[0], dberr.e.msg);
@@ -627,10 +627,11 @@ int workers_deregister(struct request *r)
         return st;
     if (!(res = db_query(deregister_sql, 1, params, &dberr)))
         return api_db_fail(r, &dberr);
-    if (!strcmp(PQgetvalue(res, 0, 0), "0"))
+    if (PQntuples(res) == 0 || !strcmp(PQgetvalue(res, 0, 0), "0"))
         st = req_fail(r, ERR_NOT_FOUND, NULL, "no registered worker %s", r->args[0]);
     else {
-        log_info("worker=%s deregistered, %s job(s) re-queued", r->args[0], PQgetvalue(res, 0, 1));
+        log_info("worker=%s platform=%s deregistered, %s job(s) re-queued, %s failed (attempts spent)",
+                 r->args[0], PQgetvalue(res, 0, 3), PQgetvalue(res, 0, 1), PQgetvalue(res, 0, 2));
         r->reply = json_pack("{s:i}", "requeued", atoi(PQgetvalue(res, 0, 1)));
         st = 200;
     }
