@@ -44,6 +44,26 @@ curl -s -N --max-time 60 "$URL$J/$id/events" >"$TMP/live"
 grep -q '^event: progress' "$TMP/live" && grep -q '"state": "succeeded"' "$TMP/live" &&
     pass "events: progress streamed live until the end" || fail "events: progress streamed live until the end" "$(head -c 300 "$TMP/live")"
 
+# A client that leaves a live event stream (the browser leaving a Job page) is a normal end: the server notes it
+# at debug level and logs no error or info line of libmicrohttpd about the write that failed (issue 25). The log
+# level is raised to debug by a reload, so that the note can be waited for.
+printf 'log_level = debug\n' >>"$TMP/ppbench.conf"
+kill -HUP "$SERVER_PID"
+reloaded() { grep -q 'reload: configuration .* applied' "$SERVER_LOG"; }
+wait_for 10 reloaded
+api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"params\":{\"arraysize\":2000000,\"numtimes\":100000}}" "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+wait_job "$id" running 30
+curl -s -N --max-time 2 "$URL$J/$id/events" >/dev/null
+stream_closed() { grep -q "GET $J/$id/events: the client closed the stream" "$SERVER_LOG"; }
+if wait_for 20 stream_closed && ! grep -E '^<[0-6]>' "$SERVER_LOG" | grep -q "libmicrohttpd.*$J/$id/events"; then
+    pass "events: a client that leaves the stream is noted at debug level, no error"
+else
+    fail "events: a client that leaves the stream is noted at debug level, no error" "$(grep "$J/$id/events" "$SERVER_LOG" | tail -n 2 | tr '\n' ' ')"
+fi
+api POST "$J/$id/cancel" "" "$ADMIN"
+wait_job "$id" cancelled 10
+
 # Cancel a running job: it stops, and the worker goes on to the next one.
 api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"params\":{\"arraysize\":4000000,\"numtimes\":100000}}" "$ADMIN"
 long=$(printf '%s' "$BODY" | jq -r .id)
