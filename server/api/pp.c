@@ -32,7 +32,7 @@ static const char pp_sql[] = "SELECT d->'error'->>'code', d->'error'->>'field', 
 static const char policies_sql[] =
     "SELECT d->'error'->>'code', d->'error'->>'field', d->'error'->>'message', "
     "CASE WHEN d ? 'error' THEN NULL ELSE d::text END "
-    "FROM pp_policies($1, $2, $3, $4::bigint, string_to_array($5, ','), $6, $7::jsonb) d";
+    "FROM pp_policies($1, $2, $3, $4::bigint, string_to_array($5, ','), $6, $7::jsonb, $8::boolean) d";
 
 static const char platform_sql[] = "SELECT host_id IS NOT NULL FROM platforms WHERE id = $1";
 
@@ -273,7 +273,8 @@ int pp_policies_get(struct request *r)
     const char *platforms = or_default(req_query(r, "platforms"), NULL),
                *efficiency = or_default(req_query(r, "efficiency"), "app"),
                *precision = req_query(r, "precision"), *size_s = req_query(r, "size"),
-               *subsets_s = req_query(r, "subsets"), *why = NULL;
+               *subsets_s = req_query(r, "subsets"), *why = NULL,
+               *flagged = or_default(req_query(r, "include_flagged"), "false");
     const struct suite *s = NULL;
     char suite[64], kernel[64], size[24], *subsets = NULL;
     json_t *subsets_json = NULL, *doc, *policy;
@@ -282,7 +283,7 @@ int pp_policies_get(struct request *r)
     size_t i;
     int st;
 
-    if ((st = req_check_query(r, "problem,platforms,efficiency,precision,size,subsets")) ||
+    if ((st = req_check_query(r, "problem,platforms,efficiency,precision,size,subsets,include_flagged")) ||
         (st = parse_problem(r, req_query(r, "problem"), suite, kernel, sizeof(suite), &s)))
         return st;
     if (!precision || !*precision)
@@ -291,6 +292,8 @@ int pp_policies_get(struct request *r)
         return req_fail(r, ERR_INVALID_PARAMETER, "efficiency", "efficiency must be app or arch");
     if (strcmp(precision, "fp64") && strcmp(precision, "fp32"))
         return req_fail(r, ERR_INVALID_PARAMETER, "precision", "precision must be fp64 or fp32");
+    if (strcmp(flagged, "true") && strcmp(flagged, "false"))
+        return req_fail(r, ERR_INVALID_PARAMETER, "include_flagged", "include_flagged must be true or false");
     if (size_s && *size_s && parse_id(size_s) == 0)
         return req_fail(r, ERR_INVALID_PARAMETER, "size",
                         "size must be a positive number of elements or lattice sites");
@@ -306,9 +309,9 @@ int pp_policies_get(struct request *r)
         goto out;
     }
 
-    const char *params[7] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
-                             platforms, efficiency, subsets};
-    if (!(res = db_query(policies_sql, 7, params, &dberr))) {
+    const char *params[8] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
+                             platforms, efficiency, subsets,   flagged};
+    if (!(res = db_query(policies_sql, 8, params, &dberr))) {
         st = api_db_fail(r, &dberr);
         goto out;
     }

@@ -721,12 +721,21 @@ await check('portability: a platform whose results are all flagged (noisy) has i
     const hidden = await page.textContent('.flagged-hidden');
     ensure(/^left out: 2 flagged results \(noisy 2\)/.test(hidden), `hidden line: "${hidden}"`);
     ensure(await page.textContent(`${row} td:nth-child(4)`) === '0', 'openmp\'s PP is not 0 without noisyhost');
+    // the variant policies say the same: flagged results left out, counted
+    const polsBefore = await (await page.waitForSelector('#policies-flagged', {timeout: 10000})).textContent();
+    ensure(/over unflagged results only \(\d+ flagged results? left out: the switch counts them\)/.test(polsBefore),
+           `policies without the switch: "${polsBefore}"`);
     await shot(page, '17-portability-noisy-before');
     await page.check('[name="include_flagged"]');
     await page.waitForFunction(() => location.hash.includes('include_flagged=true'));
     await page.waitForSelector(`${row} .flag.noisy`, {timeout: 10000});
     const pp = Number(await page.textContent(`${row} td:nth-child(4)`));
     ensure(pp > 0, `openmp's PP with flagged results: ${pp}`);
+    // the switch reaches the policies: noisyhost's figure counts there too, marked with its flag
+    await page.waitForFunction(() => /flagged results count here/.test(document.querySelector('#policies-flagged')?.textContent || ''),
+                               null, {timeout: 10000});
+    ensure(await page.$('table:has(th:text-is("code divergence")) .flag.noisy'),
+           `no flagged figure marked in the policies' table: "${await page.textContent('#policies-flagged')}"`);
     await shot(page, '18-portability-noisy-after');
     return {note: `openmp PP ${pp} with the flagged results`};
 });
