@@ -631,7 +631,9 @@ function triadReport(n, gbs, ratios) {
     const times = ratios.map((x) => x * t);
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
     const sd = Math.sqrt(times.reduce((a, x) => a + (x - mean) ** 2, 0) / (times.length - 1));
-    return {suite: 'stream', variant: {work_group_size: 0}, platform: {llc_bytes: 33554432},
+    // a platform whose peak the worker does not know (it sends null, as worker/report.c does)
+    return {suite: 'stream', variant: {work_group_size: 0},
+            platform: {llc_bytes: 33554432, peak_bandwidth_bytes_per_s: null, peak_source: 'unknown'},
             problem: {precision: 'fp64', array_size: n, size: n, numtimes: 40, key: `precision=fp64;size=${n};numtimes=40`},
             kernels: [{kernel: 'triad', bytes: 24 * n, bytes_compulsory: 24 * n, flops: 2 * n, times_s: [0.5, ...times],
                        stats_s: {count: times.length, min: t, max: Math.max(...times), mean, median: mean, stddev: sd},
@@ -684,6 +686,18 @@ await check('flagged data: a noisy report repeated once, then flagged with both 
     ensure(rows.length === 5 && rows.every((r) => r.precision === 'fp32' && r.flags.includes('above_ceiling')),
            `imported: ${JSON.stringify(rows.map((r) => [r.kernel, r.precision, r.flags]))}`);
     return {note: `job ${noisy.job}: results ${noisy.results}; ${rows.length} imported rows above the ceiling`};
+});
+
+await check('result page: a peak the worker did not know reads "peak unknown" in the provenance, never "null"',
+            async () => {
+    await go(page, `#/result/${noisy.results[0]}`);
+    await page.waitForSelector('#result-provenance');
+    const rows = await page.$$eval('#result-provenance tr', (t) => t.map((r) => [r.cells[0].textContent,
+                                                                               r.cells[1].textContent]));
+    const peak = rows.find(([k]) => k === 'platform.peak_bandwidth_bytes_per_s');
+    ensure(peak && peak[1] === 'peak unknown', `the peak's row: ${JSON.stringify(peak)}`);
+    const nulls = rows.filter(([, v]) => v === 'null');
+    ensure(!nulls.length, `rows that read "null": ${JSON.stringify(nulls)}`);
 });
 
 await check('portability: a problem whose results are all flagged shows the server\'s note and what was left out; ' +
