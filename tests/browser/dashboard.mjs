@@ -377,6 +377,21 @@ await check('scaling page draws a cg sweep against size with the triad as refere
     return {note: oneLine(note)};
 });
 
+await check('scaling page without a suite in the link opens on the suite with the most results on the platform',
+            async () => {
+    const rs = (await apiCall('GET', `/api/v1/results?platform=${CPU}&limit=2000&view=summary`)).doc.results;
+    const counts = {};
+    for (const r of rs)
+        counts[r.suite] = (counts[r.suite] || 0) + 1;
+    const most = Object.keys(counts).sort((a, b) => counts[b] - counts[a])[0];
+    ensure(most && most !== 'cg', `the check needs a platform whose most results are not cg's: ${JSON.stringify(counts)}`);
+    await go(page, `#/scaling?platform=${CPU}`);
+    await page.waitForSelector('#scaling-body canvas, #scaling-body .empty', {timeout: 10000});
+    const suite = await page.inputValue('select[name="suite"]');
+    ensure(suite === most, `the page opened on ${suite}; results per suite: ${JSON.stringify(counts)}`);
+    return {note: `${suite}: ${counts[suite]} results`};
+});
+
 // ---- issue 15: history per problem, Jobs, Compare, Result pages, the Job page's live facts ----
 async function apiCall(method, path, body) {
     const resp = await fetch(`${URL_}${path}`, {method, headers: {Authorization: `Bearer ${TOKEN}`,
