@@ -1054,8 +1054,12 @@ await check('rendering: no literal null or [object Object], a timing per row, "p
     const row = await page.waitForSelector('tr:has-text("browser-yearly")', {timeout: 10000});
     const text = await row.textContent();
     const jobs = fired.doc.last.jobs.length;
-    const last = await row.$$eval('td', (t) => t[5].textContent);
+    const last = await row.$$eval('td', (t) => t[6].textContent);
     ensure(last.endsWith(`: ${jobs} job${jobs === 1 ? '' : 's'}`), `schedule row: "${text}"`);
+    // the schedule's job parameters, as the form stored them
+    const params = await row.$eval('.schedule-params', (c) => c.textContent).catch(() => 'none shown');
+    ensure(/(^| )arraysize=1000( |$)/.test(params) && /(^| )numtimes=3( |$)/.test(params),
+           `the schedule's parameters: "${params}"`);
     ensure(await row.$('.badge.succeeded'), `the succeeded outcome is not a green badge: "${text}"`);
     // The job's timing column and % of peak; the result's provenance rows.
     await go(page, `#/job/${fired.doc.last.jobs[0]}`);
