@@ -282,6 +282,10 @@ await check('wilson job from the form: a bad lattice refused by name, then it ru
     ensure(await page.inputValue('[name="params.precision"]') === 'fp32', 'wilson is not fp32 by default');
     const layouts = await page.$$eval('[name="params.layout"] option', (o) => o.map((x) => x.value).join());
     ensure(layouts === 'aos,soa', `layouts offered: ${layouts}`);
+    // the help names what is offered, in the catalogue's words, and nothing openmp lacks
+    const help = await page.textContent('[data-field="params.layout"] .help');
+    ensure(/aos \(site-major\)/.test(help) && /soa \(structure of arrays over sites\)/.test(help) && !/aosoa/.test(help),
+           `the layout's help on openmp: "${help}"`);
     await page.fill('[name="params.lattice"]', '4x4x5x4');
     await page.fill('[name="params.numtimes"]', '3');
     await page.click('#submit-job');
