@@ -785,11 +785,46 @@ await check('results: a flagged result is hidden with a line saying so, and show
     const rows = await page.$$eval('#results-table tbody tr', (r) => r.map((x) => Boolean(x.querySelector('.flag.noisy'))));
     ensure(rows.length === 2 && rows.every(Boolean), `rows marked noisy: ${rows}`);
     ensure(!(await page.$('.flagged-hidden')), 'the hidden line stayed');
+    // the chart's outline of a flagged bar has a legend entry saying what it means
+    const legend = await page.evaluate(() => window.Chart.getChart(document.querySelector('.page canvas'))
+        ?.legend.legendItems.map((i) => i.text));
+    ensure((legend || []).includes('outlined: flagged (noisy)'), `the chart's legend: ${JSON.stringify(legend)}`);
     // The worker's own results, unflagged, are not affected by the switch.
     await go(page, `#/results?platform=${CPU}&suite=stream&kernel=triad`);
     await page.waitForSelector('#results-table tbody tr', {timeout: 10000});
     ensure(!(await page.$('.flagged-hidden')), 'a hidden line where nothing is flagged');
     await shot(page, '19-results-flagged');
+});
+
+await check('results: the kernel filter offers the chosen suite\'s kernels; the table\'s page is in the link and ' +
+            'survives a reload', async () => {
+    const kernelsShown = () => page.$$eval('[name="kernel"] option', (o) => o.map((x) => x.value).filter(Boolean).join());
+    await go(page, '#/results?suite=wilson');
+    await page.waitForSelector('[name="kernel"]');
+    ensure(await kernelsShown() === 'dslash', `kernels offered with wilson: ${await kernelsShown()}`);
+    await page.selectOption('[name="suite"]', 'stream');
+    await page.waitForFunction(() => location.hash.includes('suite=stream'));
+    const stream = await kernelsShown();
+    ensure(stream === 'copy,mul,add,triad,dot,nstream', `kernels offered with stream: ${stream}`);
+    // more than a page of results (50 rows): two imports of five rows each on a platform of this check's own
+    for (const n of [1048576, 2097152]) {
+        const imp = await fetch(`${URL_}/api/v1/import/babelstream?platform=pager-imp&model=kokkos&kind=cpu`, {
+            method: 'POST', headers: {Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'text/csv'},
+            body: babelstream(n, 8, 1000)});
+        ensure(imp.status === 201, `import: ${imp.status} ${await imp.text()}`);
+    }
+    await go(page, '#/results?include_flagged=true');
+    const next = await page.waitForSelector('#results-next', {timeout: 10000});
+    ensure(!(await next.isDisabled()), `one page of results only: ${await page.textContent('#results-pages')}`);
+    await next.click();
+    await page.waitForFunction(() => /[?&]page=2(&|$)/.test(location.hash), null, {timeout: 10000});
+    await page.waitForFunction(() => /^rows 51–/.test(document.querySelector('#results-pages')?.textContent || ''));
+    await page.reload();
+    await page.waitForSelector('#results-pages', {timeout: 10000});
+    const pos = await page.textContent('#results-pages');
+    ensure(/^rows 51–/.test(pos) && /[?&]page=2(&|$)/.test(page.url()), `after a reload: "${pos}" at ${page.url()}`);
+    await apiCall('DELETE', '/api/v1/platforms/pager-imp');
+    return {note: pos};
 });
 
 await check('platform, scaling and compare: the same switch, the same line for what it hides', async () => {
