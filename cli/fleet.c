@@ -25,8 +25,9 @@ const char fleet_schedules_usage[] =
 const char fleet_health_usage[] =
     "usage: ppbench health [--all] [--platform ID] [--host H]\n"
     "       ppbench health clear PLATFORM\n"
-    "Lists the platforms that need attention (--all: every platform) with the reason; --platform and --host\n"
-    "keep one platform or one host's (a node's cron job checks its own).\n"
+    "Lists the platforms that are not ok (--all: every platform) with the reason, never_measured ones too:\n"
+    "each state listed is one the exit status counts; --platform and --host keep one platform or one host's\n"
+    "(a node's cron job checks its own). \"no platform needs attention\" is said only with exit status 0.\n"
     "clear (admin) ends a platform's attention.\n"
     "exit status: the worst state of the platforms kept, as NHC's checks have one per fault:\n"
     "  0 ok, 5 never_measured (no baseline yet), 6 stale_worker, 7 unavailable (Slurm down or drained),\n"
@@ -38,8 +39,8 @@ static const struct {
     const char *state;
     int status;
 } health_states[] = {
-    {"ok", 0},          {"never_measured", 5}, {"stale_worker", 6},         {"unavailable", 7},
-    {"outlier", 8},     {"regressed", 9},      {"verification_failed", 10},
+    {"ok", 0},      {"never_measured", 5}, {"stale_worker", 6},         {"unavailable", 7},
+    {"outlier", 8}, {"regressed", 9},      {"verification_failed", 10},
 };
 #define HEALTH_UNKNOWN_STATE 11
 
@@ -257,7 +258,8 @@ struct health_filter {
 
 static bool health_kept(const struct health_filter *f, json_t *p)
 {
-    return (!f->platform || !strcmp(str(p, "id"), f->platform)) && (!f->host || !strcmp(str(p, "host"), f->host));
+    return (!f->platform || !strcmp(str(p, "id"), f->platform)) &&
+           (!f->host || !strcmp(str(p, "host"), f->host));
 }
 
 static void print_health(json_t *doc, const struct health_filter *f)
@@ -274,7 +276,9 @@ static void print_health(json_t *doc, const struct health_filter *f)
     json_array_foreach(json_object_get(doc, "platforms"), i, p)
     {
         const char *st = str(p, "state");
-        if (!health_kept(f, p) || (!f->all && (!strcmp(st, "ok") || !strcmp(st, "never_measured"))))
+        /* every state but ok sets the exit status, so every one is shown: what is printed and the status
+         * agree */
+        if (!health_kept(f, p) || (!f->all && !strcmp(st, "ok")))
             continue;
         if (!shown++)
             printf("%-28s %-20s %s\n", "platform", "state", "reason");
@@ -351,7 +355,8 @@ int fleet_health_main(struct cli *c, int argc, char **argv)
     if (optind == argc)
         return health_check(c, &f);
     if (strcmp(argv[optind], "clear") || argc - optind != 2 || f.all || f.platform || f.host)
-        return cli_usage_error("usage: ppbench health [--all] [--platform ID] [--host H] | ppbench health clear PLATFORM");
+        return cli_usage_error(
+            "usage: ppbench health [--all] [--platform ID] [--host H] | ppbench health clear PLATFORM");
     json_t *body = json_pack("{s:s}", "platform", argv[optind + 1]);
     status = request(c, "POST", "/api/v1/health/clear", body, NULL, NULL);
     json_decref(body);

@@ -332,6 +332,40 @@ static void eff_cell(struct table *t, json_t *v, int has_result)
         cell(t, "%s", has_result ? "n/a" : "-");
 }
 
+/* What the flags left out of a PP answer (its "hidden"), and how to count it; nothing when none was. */
+static void print_hidden(FILE *f, json_t *doc)
+{
+    json_t *hidden = json_object_get(doc, "hidden"), *n;
+    const char *flag;
+    size_t i = 0;
+
+    if (!json_is_object(hidden))
+        return;
+    fprintf(f, "left out: %lld flagged result(s) (",
+            (long long)json_integer_value(json_object_get(hidden, "results")));
+    json_object_foreach(json_object_get(hidden, "flags"), flag, n)
+        fprintf(f, "%s%s %lld", i++ ? ", " : "", flag, (long long)json_integer_value(n));
+    fprintf(f, "); --include-flagged counts them\n");
+}
+
+/* " [noisy,above_ceiling]" for an efficiency whose result is flagged, "" otherwise; in buf. */
+static const char *flags_suffix(json_t *e, char *buf, size_t size)
+{
+    json_t *fl;
+    size_t k, n = 0;
+
+    buf[0] = '\0';
+    json_array_foreach(json_object_get(e, "flags"), k, fl)
+    {
+        int w = snprintf(buf + n, size - n, "%s%s", k ? "," : " [",
+                         json_string_value(fl) ? json_string_value(fl) : "?");
+        n = w < 0 || (size_t)w >= size - n ? size - 1 : n + (size_t)w;
+    }
+    if (n && n + 2 <= size)
+        strcat(buf, "]");
+    return buf;
+}
+
 int format_pp(FILE *f, json_t *doc, struct pp_error *err)
 {
     json_t *platforms = json_object_get(doc, "platforms"), *apps = json_object_get(doc, "applications");
@@ -389,16 +423,7 @@ int format_pp(FILE *f, json_t *doc, struct pp_error *err)
         if (str(a, "pp_note"))
             fprintf(f, "  %s: %s\n", dash(str(a, "application")), str(a, "pp_note"));
     }
-    if (json_is_object(json_object_get(doc, "hidden"))) { /* what the flags left out, and how to count it */
-        json_t *hidden = json_object_get(doc, "hidden"), *n;
-        const char *flag;
-        fprintf(f, "left out: %lld flagged result(s) (",
-                (long long)json_integer_value(json_object_get(hidden, "results")));
-        i = 0;
-        json_object_foreach(json_object_get(hidden, "flags"), flag, n)
-            fprintf(f, "%s%s %lld", i++ ? ", " : "", flag, (long long)json_integer_value(n));
-        fprintf(f, "); --include-flagged counts them\n");
-    }
+    print_hidden(f, doc);
     rc = 0;
 out:
     for (i = 0; i < t.n; i++)
@@ -411,6 +436,7 @@ out:
 
 int format_policies(FILE *f, json_t *doc, struct pp_error *err)
 {
+    char fl[80];
     json_t *platforms = json_object_get(doc, "platforms"), *pols = json_object_get(doc, "policies");
     const char *eff = str(doc, "efficiency"), *size_note = str(doc, "size_note");
     size_t np = json_array_size(platforms), i, j;
@@ -455,7 +481,8 @@ int format_policies(FILE *f, json_t *doc, struct pp_error *err)
         for (j = 0; j < np; j++) {
             e = json_array_get(effs, j);
             if (str(e, "variant") && json_is_number(json_object_get(e, "efficiency")))
-                cell(&t, "%.3f %s", json_number_value(json_object_get(e, "efficiency")), str(e, "variant"));
+                cell(&t, "%.3f %s%s", json_number_value(json_object_get(e, "efficiency")), str(e, "variant"),
+                     flags_suffix(e, fl, sizeof(fl)));
             else if (str(e, "unsupported"))
                 cell(&t, "0 unsupported");
             else
@@ -476,6 +503,9 @@ int format_policies(FILE *f, json_t *doc, struct pp_error *err)
         if (str(a, "divergence_note"))
             fprintf(f, "  %s: divergence %s\n", dash(str(a, "policy")), str(a, "divergence_note"));
     }
+    if (json_is_true(json_object_get(doc, "include_flagged")))
+        fprintf(f, "flagged results counted (--include-flagged): a figure from one is marked [its flags]\n");
+    print_hidden(f, doc);
     rc = 0;
 out:
     for (i = 0; i < t.n; i++)

@@ -50,11 +50,12 @@ const char submit_usage[] =
     "                     on SIGINT (Ctrl-C) or SIGTERM, cancel the job (default: leave it running)\n"
     "  --json             print the finished job (with --no-wait: the server's answer) as JSON\n"
     "Without --no-wait, prints the job id on stderr at once, follows the job (a progress bar on a terminal,\n"
-    "else a line per state and per 10 %% of progress, on stderr) and prints its results; a sweep's jobs\n"
+    "else a line per state and per 10 % of progress, on stderr) and prints its results; a sweep's jobs\n"
     "one after another (with --no-wait: their ids, one per line).\n"
-    "exit status (of a sweep: its first job that did not succeed): 0 succeeded, 1 failed, 3 cancelled, 2 bad usage or refused by the server, 4 server\n"
-    "unreachable or failing, 5 queued but no live worker serves its platform (the server's warning is\n"
-    "printed and the job is not followed), 130 interrupted (the job keeps running unless --cancel-on-interrupt)\n";
+    "exit status (of a sweep: its first job that did not succeed): 0 succeeded, 1 failed, 3 cancelled,\n"
+    "2 bad usage or refused by the server, 4 server unreachable or failing, 5 queued but no live worker\n"
+    "serves its platform (the server's warning is printed and the job is not followed), 130 interrupted\n"
+    "(the job keeps running unless --cancel-on-interrupt)\n";
 
 /* Adds v (stolen) to the object or array o; fails when v is NULL (a string that is not UTF-8). */
 static int put(json_t *o, const char *key, json_t *v, struct pp_error *err)
@@ -101,7 +102,8 @@ static int put_sweep(json_t *req, const char *arg, struct pp_error *err)
         return pp_error_set(err, "--sweep is given once (one parameter swept)");
     if (!eq || eq == arg || !eq[1])
         return pp_error_set(err, "invalid --sweep \"%s\": expected NAME=VALUES", arg);
-    return put(req, "sweep", json_pack("{s:s%, s:s}", "param", arg, (size_t)(eq - arg), "values", eq + 1), err);
+    return put(req, "sweep", json_pack("{s:s%, s:s}", "param", arg, (size_t)(eq - arg), "values", eq + 1),
+               err);
 }
 
 /* "copy,triad" as ["copy", "triad"]. */
@@ -444,8 +446,8 @@ static int follow_job(struct cli *c, struct follow *f, long long id, int cancel_
     int status;
 
     *f = (struct follow){.cli = c, .id = id, .state = "queued", .bar = f->bar, .sigfd = f->sigfd};
-    if (!f->bar)
-        fprintf(stderr, "job %lld submitted: %s/api/v1/jobs/%lld\n", id, c->http.server, id);
+    /* the dashboard's page of the job, which a user can open (the API's address is for programs) */
+    fprintf(stderr, "job %lld submitted: %s/#/job/%lld\n", id, c->http.server, id);
     c->http.stop = f->sigfd >= 0 ? stop_hook : NULL;
     c->http.stop_arg = f;
     show(f);

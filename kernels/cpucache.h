@@ -24,7 +24,7 @@ uint64_t cpucache_llc_bytes(const char *root, int *level);
  * times the last-level cache, so that it streams from DRAM (docs/METHODOLOGY.md, "Cache residency"). */
 #define CPUCACHE_LLC_FACTOR 4
 
-/* Whether a default problem whose data (bytes: a lattice's working set, one STREAM array) is bytes is too
+/* Whether a default problem whose data (bytes: its working set, e.g. STREAM's three arrays) is bytes is too
  * small for dev: dev is a CPU, its last-level cache is known, and bytes is below CPUCACHE_LLC_FACTOR times
  * it. A suite grows its CPU default while this holds; GPUs and unknown caches keep the suite's default. */
 static inline bool cpucache_default_too_small(const struct pp_device *dev, double bytes)

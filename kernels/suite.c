@@ -460,6 +460,12 @@ static json_t *param_json(const struct suite_param *p)
                 json_object_set_new(m, p->choices[k], models_json(p->choice_models[k]));
             json_object_set_new(o, "choice_models", m);
         }
+        if (p->choice_help) {
+            json_t *h = json_object();
+            for (int k = 0; p->choices[k]; k++)
+                json_object_set_new(h, p->choices[k], json_string(p->choice_help[k]));
+            json_object_set_new(o, "choice_help", h);
+        }
     } else if (p->type == SUITE_INTEGER) {
         json_object_set_new(o, "min", json_integer(p->min));
         json_object_set_new(o, "max", json_integer(p->max));

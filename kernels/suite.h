@@ -47,6 +47,10 @@ struct suite_param {
     /* enum, optional: parallel to choices, the models that offer each choice ("opencl,cuda"), NULL for a
      * choice every model offers; the server refuses a job that names a choice its model lacks. */
     const char *const *choice_models;
+    /* enum, optional: parallel to choices, what each choice is, in a few words ("site-major"): the catalogue
+     * serves them (choice_help), so that a form says only what the chosen model offers, not a hand-written
+     * list of every choice (issue 25: the Submit page offered openmp's layouts with aosoa's text). */
+    const char *const *choice_help;
     /* No default: absent, the job does not name it and the driver decides (the device's lattice, the
      * model's strategy, ...). */
     bool optional;

@@ -97,8 +97,8 @@ static const char *const stores_models[] = {"openmp", "openmp"};
 static const struct suite_param stream_params[] = {
     INTEGER_OPT(
         "arraysize", 1, STREAM_MAX_N,
-        "elements per array (absent: 2^25, on a CPU whose last-level cache is known doubled until each "
-        "array is at least 4x that cache)",
+        "elements per array (absent: 2^25, on a CPU whose last-level cache is known doubled until the "
+        "three arrays are at least 4x that cache, at most 2^27)",
         SIZE),
     INTEGER("numtimes", 2, 100000, STREAM_DEFAULT_NUMTIMES, "iterations per kernel; the first is warm-up",
             KEY),
@@ -118,13 +118,12 @@ static const char *const layouts[] = {"aos", "soa", "aosoa", NULL};
  */
 static const char *const layout_models[] = {"openmp,opencl,cuda,omp-target", "openmp,opencl,cuda,omp-target",
                                             GPU_MODELS};
+static const char *const layout_help[] = {"site-major", "structure of arrays over sites",
+                                          "soa within blocks of 32 sites"};
 static const struct suite_param wilson_params[] = {
     LATTICE,
-    CHOICE(
-        "layout", layouts, 0,
-        "data layout: aos (site-major), soa (structure of arrays over sites) or aosoa (soa within blocks of "
-        "32 sites)",
-        .choice_models = layout_models, VARIANT),
+    CHOICE("layout", layouts, 0, "data layout", .choice_models = layout_models, .choice_help = layout_help,
+           VARIANT),
     PRECISION(1),
     INTEGER("numtimes", 2, 100000, WILSON_DEFAULT_NUMTIMES, "timed samples; the first is warm-up", KEY),
     INTEGER("iterations", 1, WILSON_MAX_ITERATIONS, WILSON_DEFAULT_ITERATIONS,

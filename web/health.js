@@ -4,7 +4,7 @@
 // with its reason and a link to the evidence (the Platform page's history of the flagged result's problem with
 // its baseline band and the result ringed), the counts by state (each a link to the grid of that state:
 // #/health?state=regressed, as the Fleet page's counts link here), and the schedules (create, pause, resume,
-// run now, last outcome).
+// run now, last outcome; each with its job's parameters).
 // Refreshed every 10 s. Calls GET /api/v1/health and /api/v1/schedules; POST /api/v1/schedules[/{id}/...]
 // and /api/v1/health/clear with the saved (admin) token. Styles are inline: this page owns no CSS.
 import {ago, api, badge, el, empty, errorBox, option, pageHref, plural, suites, table, tick, when} from './ui.js';
@@ -57,10 +57,16 @@ function tile(p, onClear) {
                  attention ? el('button', {type: 'button', onclick: () => onClear(p.id)}, 'clear') : null));
 }
 
+// A schedule's job parameters as it stores them ("arraysize=1000 numtimes=3"), or that the suite's defaults apply.
+function paramsText(params) {
+    return Object.entries(params || {}).map(([k, v]) => `${k}=${v}`).join(' ') || "the suite's defaults";
+}
+
 function scheduleRows(list, act) {
-    return table(['schedule', 'spec', 'job', 'selector', 'next', 'last', 'outcome', ''],
+    return table(['schedule', 'spec', 'job', 'parameters', 'selector', 'next', 'last', 'outcome', ''],
                  list.map((s) => [
                      s.name, el('code', {}, s.spec), `${s.suite} ${s.model} ${(s.kernels || []).join(',')}`,
+                     el('code', {class: 'schedule-params'}, paramsText(s.params)),
                      Object.entries(s.selector || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'every platform',
                      s.paused ? 'paused' : when(s.due_at),
                      s.last ? `${ago(s.last.fired_at)}: ${plural(s.last.jobs.length, 'job')}` : 'never',

@@ -10,8 +10,9 @@
 // policy. The platform set is the API's default (every platform with a verified result) until the user picks one;
 // the page says which platforms of the fleet it left out and why. Flagged results are left out, as the API leaves
 // them out, and the page says what (the answer's `note`, each application's `pp_note` and `hidden`), unless the
-// switch includes them (include_flagged=true, sent to GET /api/v1/pp as is): then each figure of the PP table
-// that comes from a flagged result carries its badges (GET /api/v1/results/{id}: efficiencies carry no flags).
+// switch includes them (include_flagged=true, sent to GET /api/v1/pp and /pp/policies as is): then each figure of
+// the PP table that comes from a flagged result carries its badges (GET /api/v1/results/{id}: the PP answer's
+// efficiencies carry no flags), and so does each of the policies' table (their efficiencies carry flags).
 // Runners' results (issue 27: a site's program run as a job, verified by that program, not by ppbench) are left
 // out as the API leaves them out, and the page says how many and of which runners (the answer's runners_hidden)
 // beside a switch that includes them (include_runners=true, sent to both questions): then each runner is an
@@ -19,7 +20,7 @@
 // A size in the link (&size=N) asks both questions at that size (the default key of that size).
 // #/portability?problem=wilson.dslash&platforms=a,b&efficiency=app&precision=fp32&include_flagged=true&include_runners=true
 import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSwitch, flaggedValue, gbs,
-        hiddenLine, includeFlagged, link, num, option, pageHref, queryString, setQuery, sizeUnit, table, tick,
+        hiddenLine, includeFlagged, link, num, option, pageHref, plural, queryString, setQuery, sizeUnit, table, tick,
         suites} from './ui.js';
 
 const EFFICIENCY = {app: 'application efficiency (of the best achieved on the platform)',
@@ -157,6 +158,7 @@ function navigation(ctx, parent, doc) {
 }
 
 function policyTable(doc) {
+    const on = Boolean(doc.include_flagged);
     const plats = doc.platforms;
     return table(['policy', 'PP', 'code divergence', 'convergence', ...plats.map((p) => p.id), 'note'],
                  doc.policies.map((p) => {
@@ -171,7 +173,8 @@ function policyTable(doc) {
                                      return el('span', {class: 'muted', title: 'no figure here (the note says why): PP is 0'},
                                                'none');
                                  return el('span', {title: `${gbs(e.fom)} GB/s`},
-                                           `${num(e.efficiency, 3)} ${e.model} ${e.variant}`);
+                                           `${num(e.efficiency, 3)} ${e.model} ${e.variant}`,
+                                           on && (e.flags || []).length ? [' ', flagBadges(e)] : '');
                              }),
                              [p.pp_note, p.divergence_note && `divergence ${p.divergence_note}`].filter(Boolean)
                                  .join('; ')];
@@ -212,7 +215,7 @@ function peaks(doc) {
                                            p.peak_source || '']));
 }
 
-// The page's filters as the API's query and the page's link (GET /api/v1/pp/policies takes no include_flagged).
+// The page's filters as the API's query (GET /api/v1/pp and /pp/policies alike) and the page's link.
 function filterValues(f) {
     return {problem: f.problem, platforms: f.platforms ? f.platforms.join(',') : '', efficiency: f.efficiency,
             precision: f.precision, size: f.size, include_flagged: flaggedValue(f.flagged),
@@ -300,7 +303,7 @@ export async function render(root, route, ctx) {
         let doc, pols, flagged;
         try {
             [doc, pols] = await Promise.all([api(`/api/v1/pp${queryString(values)}`),
-                                             api(`/api/v1/pp/policies${queryString({...values, include_flagged: ''})}`)]);
+                                             api(`/api/v1/pp/policies${queryString(values)}`)]);
             flagged = await flaggedFigures(doc);
         } catch (e) {
             const what = e.status === 501 ? 'this ppbenchd does not compute performance portability yet'
@@ -351,18 +354,25 @@ export async function render(root, route, ctx) {
                                           'with their flags' : 'none of the figures is flagged'));
         cascade(ctx, body, doc, names, doc.applications.map((a) => ({...a, application: appName(a)})), 'models', flagged);
         body.append(el('h2', {}, 'PP table'), ppTable(doc, flagged));
+        // the switch reaches the policies too: the same results count there, the flagged ones marked
+        const polFlagged = new Map(pols.policies.flatMap((p) => (p.efficiencies || []))
+            .filter((e) => e.result_id && (e.flags || []).length).map((e) => [e.result_id, e]));
         body.append(el('h2', {}, 'Variant policies'),
-                    el('p', {class: 'muted'}, 'per model: the best variant per platform and each variant everywhere ',
-                       '(paper 003 Sec. 6); code divergence over the source lines each variant compiles',
-                       doc.include_flagged ? '; over unflagged results only (GET /api/v1/pp/policies counts no ' +
-                                             'flagged result)' : ''));
-        if (!pols.policies.length) { // policies count unflagged results only: flagged ones may have made all of PP
-            body.append(empty('no variant policy: the policies count unflagged verified results only, and there ',
-                              'is none here'), el('h2', {}, 'Platforms'), peaks(doc));
+                    el('p', {class: 'muted', id: 'policies-flagged'},
+                       'per model: the best variant per platform and each variant everywhere ',
+                       '(paper 003 Sec. 6); code divergence over the source lines each variant compiles; ',
+                       pols.include_flagged ? `flagged results count here (the switch): ${polFlagged.size ?
+                           `${polFlagged.size} of the policies' figures come from flagged results, marked with their flags`
+                           : 'none of the figures is flagged'}`
+                                            : `over unflagged results only${pols.hidden ? ` (${plural(pols.hidden.results,
+                                                'flagged result')} left out: the switch counts them)` : ''}`));
+        if (!pols.policies.length) {
+            body.append(empty(`no variant policy: no ${pols.include_flagged ? '' : 'unflagged '}verified result here`),
+                        el('h2', {}, 'Platforms'), peaks(doc));
             return;
         }
         const apps = pols.policies.map((p) => ({...p, application: p.policy}));
-        cascade(ctx, body, pols, names, apps, 'policies');
+        cascade(ctx, body, pols, names, apps, 'policies', polFlagged);
         body.append(el('h3', {}, 'Navigation chart'));
         const drawn = navigation(ctx, body, pols);
         if (drawn < pols.policies.length)

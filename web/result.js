@@ -8,6 +8,9 @@
 import {api, badge, el, empty, errorBox, fact, flagBadges, gbs, link, noiseText, num, pageHref, resultLink, sizeText,
         variantText, when, suites, figureLabel, figureValue} from './ui.js';
 
+// A value the worker sent as null is unknown to it: said in words, never as "null" ("peak unknown" for a peak).
+const unknownText = (key) => (/peak/.test(key) ? 'peak unknown' : 'unknown');
+
 // The provenance object flattened into rows: "backend.openmp.threads" -> 16, in the order the worker wrote; an
 // array of objects row by row ("platform.devices[0].name"), an array of plain values on one row.
 function flatten(obj, prefix = '', out = []) {
@@ -19,7 +22,7 @@ function flatten(obj, prefix = '', out = []) {
         else if (v && typeof v === 'object' && !Array.isArray(v))
             flatten(v, key, out);
         else
-            out.push([key, Array.isArray(v) ? v.join(', ') : String(v)]);
+            out.push([key, v === null || v === undefined ? unknownText(key) : Array.isArray(v) ? v.join(', ') : String(v)]);
     }
     return out;
 }

@@ -6,13 +6,16 @@
 // many, unless the switch includes them (&include_flagged=true: ui.js flaggedSplit); included, they carry their
 // badges. Bars: the best verified figure of each platform, model, suite, kernel, precision and size (its best
 // variant); bandwidth, GFLOP/s or % of the platform's peak bandwidth (only where the platform has a peak); a
-// flagged bar has a border in the flags' colour. Each row links to the result's page.
+// flagged bar has a border in the flags' colour, which the legend's last entry explains. Each row links to the
+// result's page. The kernel filter offers the kernels of the chosen suite (every suite's when none is). The
+// table's page is in the URL too (&page=3), so a reload or a way back from a result keeps it.
 import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
         gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, peakCell, peakFraction, platformsById, resultLink,
         setQuery, sizeText, table, variantText, wantsLog, when, suites} from './ui.js';
 
 const LIMIT = 1000;
 const PAGE = 50; // table rows per page
+const FLAG_BORDER = '#b35900'; // a flagged bar's outline
 const METRICS = {
     bw: {label: 'bandwidth (GB/s)', value: (r) => r.bandwidth_bytes_per_s / 1e9},
     gflops: {label: 'GFLOP/s', value: (r) => r.gflops},
@@ -66,6 +69,10 @@ function suiteBars(ctx, parent, shown, platforms, m) {
     const labels = [...new Set(shown.map(labelOf))];
     const models = [...new Set(shown.map((r) => r.model))];
     const row = (label, model) => shown.find((r) => labelOf(r) === label && r.model === model);
+    const flags = [...new Set(shown.flatMap((r) => r.flags || []))];
+    // the outline's meaning, as a legend entry of its own (no bars): only when a bar has one
+    const outline = flags.length ? [{label: `outlined: flagged (${flags.join(', ')})`, data: labels.map(() => null),
+                                     backgroundColor: 'rgba(0,0,0,0)', borderColor: FLAG_BORDER, borderWidth: 3}] : [];
     parent.append(el('h3', {}, shown[0].suite));
     chart(ctx, parent, 90 + 22 * labels.length * models.length, {
         label: `${shown[0].suite} results: ${m.label}`,
@@ -79,9 +86,9 @@ function suiteBars(ctx, parent, shown, platforms, m) {
                     return r ? m.value(r, peakFraction(r, platforms)) : null;
                 }),
                 backgroundColor: color(i),
-                borderColor: '#b35900',
+                borderColor: FLAG_BORDER,
                 borderWidth: labels.map((l) => ((row(l, model)?.flags || []).length ? 3 : 0)),
-            })),
+            })).concat(outline),
         },
         options: {
             indexAxis: 'y',
@@ -90,6 +97,8 @@ function suiteBars(ctx, parent, shown, platforms, m) {
             plugins: {
                 tooltip: {callbacks: {afterLabel: (item) => {
                     const r = row(labels[item.dataIndex], models[item.datasetIndex]);
+                    if (!r)
+                        return '';
                     const f = peakFraction(r, platforms);
                     const source = platforms.get(r.platform)?.peak_source;
                     const peak = f === null ? 'peak unknown' : `${pct(f)} of peak (${source})`;
@@ -119,9 +128,13 @@ export async function render(root, route, ctx) {
     const q = route.query;
     const f = {suite: q.get('suite') || '', kernel: q.get('kernel') || '', platform: q.get('platform') || '',
                model: q.get('model') || '', precision: q.get('precision') || '', tag: q.get('tag') || '',
-               metric: q.get('metric') || 'bw', include_flagged: flaggedValue(includeFlagged(q))};
+               metric: q.get('metric') || 'bw', include_flagged: flaggedValue(includeFlagged(q)),
+               page: /^[1-9]\d*$/.test(q.get('page') || '') ? q.get('page') : ''};
     const [catalog, platforms] = await Promise.all([suites(), platformsById()]);
-    const kernels = [...new Set(catalog.suites.flatMap((s) => s.kernels))];
+    // the kernels of the chosen suite, every suite's when none is
+    const kernelsOf = (suite) => [...new Set(catalog.suites.filter((s) => !suite || s.name === suite)
+                                                           .flatMap((s) => s.kernels))];
+    const kernels = kernelsOf(f.suite);
     const precisions = [...new Set(catalog.suites.flatMap((s) => s.params.filter((p) => p.name === 'precision')
                                                                          .flatMap((p) => p.choices)))];
     const filters = el('form', {class: 'filters'},
@@ -138,6 +151,8 @@ export async function render(root, route, ctx) {
                        flaggedSwitch(Boolean(f.include_flagged)));
     const body = el('div');
     root.append(el('h1', {}, 'Results'), filters, body);
+    const link_ = () => setQuery('results', {...f, metric: f.metric === 'bw' ? '' : f.metric,
+                                             page: f.page === '1' ? '' : f.page});
 
     let loads = 0; // a slower earlier answer must not overwrite a later one
     async function load() {
@@ -176,7 +191,8 @@ export async function render(root, route, ctx) {
         barsChart(ctx, body, rows, platforms, f.metric);
         const bs = new URLSearchParams(params);
         bs.set('format', 'babelstream');
-        // The table a page at a time (PAGE rows; "next" fetches the server's next page when the loaded run out).
+        // The table a page at a time (PAGE rows; "next" fetches the server's next page when the loaded run out),
+        // starting at the link's page.
         let all = results, cursor = doc.next_cursor, at = 0;
         const tableBox = el('div');
         const pos = el('span', {class: 'muted', id: 'results-pages'});
@@ -190,9 +206,8 @@ export async function render(root, route, ctx) {
             prev.disabled = at === 0;
             next.disabled = at + PAGE >= all.length && !cursor;
         }
-        prev.addEventListener('click', () => ((at = Math.max(0, at - PAGE)), showPage()));
-        next.addEventListener('click', async () => {
-            while (at + PAGE >= all.length && cursor) {
+        async function fill(want) { // load the server's pages until row want is loaded, or none is left
+            while (want >= all.length && cursor) {
                 const more = await api(`/api/v1/results?${new URLSearchParams({...Object.fromEntries(params), cursor})}`);
                 all = all.concat(flaggedSplit(more.results, on).shown);
                 cursor = more.next_cursor;
@@ -203,10 +218,25 @@ export async function render(root, route, ctx) {
                     line = now;
                 }
             }
-            if (at + PAGE < all.length)
-                at += PAGE;
+        }
+        function turn(to) {
+            at = to;
+            f.page = String(at / PAGE + 1);
+            link_();
             showPage();
+        }
+        prev.addEventListener('click', () => turn(Math.max(0, at - PAGE)));
+        next.addEventListener('click', async () => {
+            await fill(at + PAGE);
+            if (ctx.left)
+                return;
+            turn(at + PAGE < all.length ? at + PAGE : at);
         });
+        const want = (Number(f.page || 1) - 1) * PAGE;
+        await fill(want);
+        if (ctx.left || seq !== loads)
+            return;
+        at = Math.min(want, Math.max(0, Math.floor((all.length - 1) / PAGE) * PAGE));
         showPage();
         body.append(el('h2', {}, `Latest results (${results.length}${doc.next_cursor ? '+' : ''})`),
                     el('p', {}, el('a', {href: `/api/v1/results?${csv}`}, 'CSV of these results'),
@@ -218,7 +248,15 @@ export async function render(root, route, ctx) {
     filters.addEventListener('submit', (ev) => ev.preventDefault());
     filters.addEventListener('change', (ev) => {
         f[ev.target.name] = ev.target.type === 'checkbox' ? flaggedValue(ev.target.checked) : ev.target.value.trim();
-        setQuery('results', f.metric === 'bw' ? {...f, metric: ''} : f);
+        if (ev.target.name === 'suite') { // the kernels of that suite only; a kernel it lacks is let go
+            const offered = kernelsOf(f.suite);
+            if (!offered.includes(f.kernel))
+                f.kernel = '';
+            filters.querySelector('[name="kernel"]')
+                .replaceWith(select('kernel', 'kernel', offered, f.kernel).querySelector('select'));
+        }
+        f.page = ''; // other rows: from the first page
+        link_();
         load();
     });
     await load();

@@ -5,6 +5,8 @@
 // results, the line takes the best (the table says how many). Flagged results, the reference's too, are left out
 // with a line saying how many, unless the switch includes them (ui.js flaggedSplit): then a flagged point is a
 // triangle and its row has its badges. #/scaling?platform=h/cpu0&suite=cg&precision=fp64&include_flagged=true
+// Without a suite in the link, the page opens on the suite with the most results on the platform (its newest
+// LIMIT), else stream: a first view with something in it (defaultSuite).
 import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
         gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, setQuery, sizeUnit, suites, table,
         figureLabel, figureValue} from './ui.js';
@@ -71,12 +73,27 @@ function scalingChart(ctx, parent, suite, series, triad) {
     });
 }
 
+// The suite with the most results on platform (ties: the catalogue's order), else stream, else the first.
+async function defaultSuite(catalog, platform) {
+    const names = catalog.suites.map((s) => s.name);
+    const counts = new Map();
+    if (platform) {
+        const doc = await api(`/api/v1/results?${new URLSearchParams({platform, limit: LIMIT, view: 'summary'})}`);
+        for (const r of doc.results)
+            counts.set(r.suite, (counts.get(r.suite) || 0) + 1);
+    }
+    const most = names.filter((n) => counts.get(n)).sort((a, b) => counts.get(b) - counts.get(a))[0];
+    return most || (names.includes('stream') ? 'stream' : names[0]);
+}
+
 export async function render(root, route, ctx) {
     const q = route.query;
     const [catalog, plats] = await Promise.all([suites(), api('/api/v1/platforms')]);
-    const f = {platform: q.get('platform') || (plats.platforms[0] || {}).id || '',
-               suite: q.get('suite') || (catalog.suites.find((s) => s.name === 'cg') ? 'cg' : 'stream'),
+    const platform = q.get('platform') || (plats.platforms[0] || {}).id || '';
+    const f = {platform, suite: q.get('suite') || await defaultSuite(catalog, platform),
                precision: q.get('precision') || '', include_flagged: flaggedValue(includeFlagged(q))};
+    if (ctx.left)
+        return;
     root.append(el('h1', {}, 'Scaling'),
                 el('p', {class: 'muted'}, 'the figure of merit against problem size on one platform, one line per ',
                    'kernel, model and precision; a sweep (one job per size) comes from the ',

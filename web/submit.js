@@ -19,7 +19,8 @@ function field(name, label, input, help) {
 }
 
 // One parameter's input, as the catalogue describes it, for the model chosen: a choice the model does not offer
-// (the catalogue's choice_models, e.g. the aosoa layout or the GPU strategies on openmp) is not listed. An
+// (the catalogue's choice_models, e.g. the aosoa layout or the GPU strategies on openmp) is not listed, nor is it
+// in the help, which names the offered choices in the catalogue's words (choice_help) after the description. An
 // optional parameter (no default: the worker decides, e.g. the device's lattice or the model's strategy) starts
 // empty and is left out of the job when it stays so.
 export function paramInput(p, model) {
@@ -27,9 +28,11 @@ export function paramInput(p, model) {
     if (p.choices) {
         const blank = p.optional ? [option('', 'default (the worker decides)', true)] : [];
         const offered = p.choices.filter((c) => !p.choice_models || !model || (p.choice_models[c] || []).includes(model));
+        const help = p.choice_help ? `${p.description}: ${offered.map((c) => `${c} (${p.choice_help[c]})`).join(', ')}`
+                                   : p.description;
         return field(name, p.name,
                      el('select', {name}, blank, offered.map((c) => option(c, c, !p.optional && c === p.default))),
-                     p.description);
+                     help);
     }
     if (p.type === 'string') {
         const placeholder = p.format === 'lattice' ? '8x8x8x16' : '';

@@ -116,8 +116,13 @@ static void print_help(void)
                 snprintf(def, sizeof(def), " (default %g)", sp->fdef);
             else
                 snprintf(def, sizeof(def), " (default %lld)", sp->def);
-            printf("  %s %s\n      %s%s%s\n", opt, meta, sp->description, def,
-                   sp->standalone ? "; not for jobs" : "");
+            printf("  %s %s\n      %s", opt, meta, sp->description);
+            /* each choice in its words, with the models that offer it where not all do */
+            for (int k = 0; sp->choice_help && sp->choices[k]; k++)
+                printf("%s%s (%s%s%s)", k ? ", " : ": ", sp->choices[k], sp->choice_help[k],
+                       sp->choice_models && sp->choice_models[k] ? "; " : "",
+                       sp->choice_models && sp->choice_models[k] ? sp->choice_models[k] : "");
+            printf("%s%s\n", def, sp->standalone ? "; not for jobs" : "");
         }
     }
 }

@@ -81,7 +81,7 @@ size_t stream_default_n(const struct pp_device *dev, enum pp_precision prec)
 {
     size_t n = STREAM_DEFAULT_N;
 
-    while (cpucache_default_too_small(dev, (double)n * (double)pp_precision_bytes(prec)) &&
+    while (cpucache_default_too_small(dev, 3.0 * (double)n * (double)pp_precision_bytes(prec)) &&
            n < STREAM_MAX_DEFAULT_N)
         n *= 2;
     return n;

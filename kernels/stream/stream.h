@@ -69,9 +69,11 @@ void stream_params_default(struct stream_params *p);
 double stream_footprint(const struct stream_params *p);
 
 /* The default array size on dev: STREAM_DEFAULT_N, doubled on a CPU whose last-level cache is known until
- * each array is at least CPUCACHE_LLC_FACTOR times that cache (STREAM's rule; kernels/cpucache.h); at most
- * STREAM_MAX_DEFAULT_N. */
-#define STREAM_MAX_DEFAULT_N (1ull << 36)
+ * the three arrays (the working set) are at least CPUCACHE_LLC_FACTOR times that cache (the rule of every
+ * memory-bound suite; kernels/cpucache.h); at most STREAM_MAX_DEFAULT_N, 4x BabelStream's default: a virtual
+ * machine may report its host's whole L3 (hundreds of MiB), which grew the default to 2^28 elements,
+ * gigabytes and minutes, before the cap (docs/METHODOLOGY.md, "Cache residency"). */
+#define STREAM_MAX_DEFAULT_N (1ull << 27)
 size_t stream_default_n(const struct pp_device *dev, enum pp_precision prec);
 
 /* Make p the problem that runs on dev: n 0 becomes stream_default_n, then stream_check. */

@@ -459,7 +459,7 @@ CREATE TRIGGER jobs_unsupported AFTER UPDATE OF state ON jobs FOR EACH ROW
     EXECUTE FUNCTION pp_unsupported_record();
 
 CREATE FUNCTION pp_policies(p_suite text, p_kernel text, p_precision text, p_size bigint, p_platforms text[],
-                            p_efficiency text, p_subsets jsonb, p_runners boolean)
+                            p_efficiency text, p_subsets jsonb, p_flagged boolean, p_runners boolean)
     RETURNS jsonb LANGUAGE plpgsql STABLE
     SET jit = off SET max_parallel_workers_per_gather = 0 AS $$
 DECLARE
@@ -478,21 +478,25 @@ BEGIN
             'message', format('unknown platform "%s"', v_unknown)));
     END IF;
     SELECT k.problem_key, k.size, k.key_note, k.size_note INTO v_key, v_size, v_key_note, v_size_note
-        FROM pp_default_key(p_suite, p_kernel, p_precision, p_size, false, p_runners) k;
+        FROM pp_default_key(p_suite, p_kernel, p_precision, p_size, p_flagged, p_runners) k;
     v_size := coalesce(v_size, p_size);
-    v_h := coalesce(p_platforms, ARRAY(SELECT DISTINCT f.platform_id FROM pp_fom f
+    -- p_flagged (include_flagged, as GET /api/v1/pp takes it): flagged results count too, each efficiency
+    -- carrying its result's flags; else they are left out and 'hidden' counts them
+    v_h := coalesce(p_platforms, ARRAY(SELECT DISTINCT f.platform_id FROM pp_fom_all f
                                        WHERE f.suite = p_suite AND f.kernel = p_kernel
                                          AND f.precision = p_precision AND f.problem_key = v_key
+                                         AND (p_flagged OR f.flags = '{}')
                                          AND (p_runners OR f.origin <> 'runner')
                                        ORDER BY 1));
 
     WITH h AS (SELECT p.id, p.name, p.kind, p.peak_bandwidth, p.peak_source FROM platforms p WHERE p.id = ANY (v_h)),
     runs AS (
         SELECT DISTINCT ON (f.platform_id, f.model, f.variant)
-               f.platform_id, f.model, f.variant AS variant, f.id, f.fom
-        FROM pp_fom f
+               f.platform_id, f.model, f.variant AS variant, f.id, f.fom, f.flags
+        FROM pp_fom_all f
         WHERE f.suite = p_suite AND f.kernel = p_kernel AND f.precision = p_precision AND f.problem_key = v_key
-          AND f.platform_id = ANY (v_h) AND (p_runners OR f.origin <> 'runner')
+          AND f.platform_id = ANY (v_h) AND (p_flagged OR f.flags = '{}')
+          AND (p_runners OR f.origin <> 'runner')
         ORDER BY f.platform_id, f.model, f.variant, f.fom DESC, f.id),
     best AS (SELECT platform_id, max(fom) AS fom FROM runs GROUP BY platform_id),
     unsup AS (
@@ -514,7 +518,7 @@ BEGIN
     member AS (
         SELECT p.k, m->>0 AS model, m->>1 AS variant FROM policy_k p, jsonb_array_elements(p.members) m),
     cell AS (
-        SELECT p.k, h.id AS platform, r.model, r.variant, r.id AS result_id, r.fom,
+        SELECT p.k, h.id AS platform, r.model, r.variant, r.id AS result_id, r.fom, r.flags,
                (SELECT string_agg(u.model || ' ' || u.variant || ': ' || u.reason, '; ' ORDER BY u.model, u.variant)
                 FROM member mb JOIN unsup u ON u.model = mb.model AND (mb.variant = '*' OR u.variant = mb.variant)
                                            AND u.platform_id = h.id
@@ -546,21 +550,26 @@ BEGIN
                bool_or(c.eff <= 0) AS zero, count(*) AS n, sum(1 / c.eff) FILTER (WHERE c.eff > 0) AS inv,
                jsonb_agg(jsonb_build_object('platform', c.platform, 'model', c.model, 'variant', c.variant,
                                             'efficiency', c.eff, 'fom', c.fom, 'result_id', c.result_id,
+                                            'flags', coalesce(to_jsonb(c.flags), '[]'),
                                             'unsupported', c.unsupported) ORDER BY c.platform) AS efficiencies
         FROM cell2 c GROUP BY c.k)
     SELECT jsonb_build_object(
         'problem', p_suite || '.' || p_kernel, 'precision', p_precision, 'size', v_size,
         'size_note', v_size_note, 'problem_key', v_key, 'key_note', v_key_note, 'efficiency', p_efficiency,
+        'include_flagged', p_flagged,
+        'hidden', CASE WHEN NOT p_flagged THEN pp_hidden(p_suite, p_kernel, p_precision, v_key, NULL, p_runners) END,
         'include_runners', p_runners,
         'runners_hidden', CASE WHEN NOT p_runners
                                THEN pp_runners_hidden(p_suite, p_kernel, p_precision, v_key,
-                                                      CASE WHEN v_key IS NULL THEN p_size END, false) END,
-        -- policies count unflagged results only (no include_flagged here): the notes say "unflagged", never "no
-        -- verified result" of a platform whose verified results are all flagged
-        'note', CASE WHEN v_key IS NULL THEN format('no unflagged verified results for %s.%s in %s%s', p_suite,
+                                                      CASE WHEN v_key IS NULL THEN p_size END, p_flagged) END,
+        -- without include_flagged the notes say "unflagged", never "no verified result" of a platform whose
+        -- verified results are all flagged
+        'note', CASE WHEN v_key IS NULL THEN format('no %sverified results for %s.%s in %s%s',
+                                                    CASE WHEN p_flagged THEN '' ELSE 'unflagged ' END, p_suite,
                                                     p_kernel, p_precision, ' at size ' || p_size)
                      WHEN NOT EXISTS (SELECT 1 FROM policy)
-                     THEN 'no application has an unflagged verified result on these platforms'
+                     THEN format('no application has an %sverified result on these platforms',
+                                 CASE WHEN p_flagged THEN '' ELSE 'unflagged ' END)
                 END,
         'platforms', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', h.id, 'name', h.name, 'kind', h.kind,
                           'peak_bandwidth_bytes_per_s', h.peak_bandwidth, 'peak_source', h.peak_source)
@@ -571,7 +580,9 @@ BEGIN
                                      FROM jsonb_array_elements(p.members) m),
                          'pp', CASE WHEN s.missing IS NOT NULL OR s.zero THEN 0 WHEN s.undefined IS NOT NULL THEN NULL
                                     ELSE s.n / s.inv END,
-                         'pp_note', CASE WHEN s.missing IS NOT NULL THEN 'no unflagged verified result on ' || s.missing
+                         'pp_note', CASE WHEN s.missing IS NOT NULL
+                                         THEN format('no %sverified result on ',
+                                                     CASE WHEN p_flagged THEN '' ELSE 'unflagged ' END) || s.missing
                                          WHEN s.unsupported IS NOT NULL THEN 'unsupported on ' || s.unsupported
                                          WHEN s.zero THEN 'a zero efficiency on some platform'
                                          WHEN s.undefined IS NOT NULL

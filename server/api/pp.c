@@ -32,7 +32,7 @@ static const char pp_sql[] = "SELECT d->'error'->>'code', d->'error'->>'field', 
 static const char policies_sql[] =
     "SELECT d->'error'->>'code', d->'error'->>'field', d->'error'->>'message', "
     "CASE WHEN d ? 'error' THEN NULL ELSE d::text END "
-    "FROM pp_policies($1, $2, $3, $4::bigint, string_to_array($5, ','), $6, $7::jsonb, $8::boolean) d";
+    "FROM pp_policies($1, $2, $3, $4::bigint, string_to_array($5, ','), $6, $7::jsonb, $8::boolean, $9::boolean) d";
 
 static const char platform_sql[] = "SELECT host_id IS NOT NULL FROM platforms WHERE id = $1";
 
@@ -284,7 +284,8 @@ int pp_policies_get(struct request *r)
     const char *platforms = or_default(req_query(r, "platforms"), NULL),
                *efficiency = or_default(req_query(r, "efficiency"), "app"),
                *precision = req_query(r, "precision"), *size_s = req_query(r, "size"),
-               *subsets_s = req_query(r, "subsets"), *why = NULL, *runners = NULL;
+               *subsets_s = req_query(r, "subsets"), *why = NULL, *runners = NULL,
+               *flagged = or_default(req_query(r, "include_flagged"), "false");
     const struct suite *s = NULL;
     char suite[64], kernel[64], size[24], *subsets = NULL;
     json_t *subsets_json = NULL, *doc, *policy;
@@ -293,7 +294,7 @@ int pp_policies_get(struct request *r)
     size_t i;
     int st;
 
-    if ((st = req_check_query(r, "problem,platforms,efficiency,precision,size,subsets,include_runners")) ||
+    if ((st = req_check_query(r, "problem,platforms,efficiency,precision,size,subsets,include_flagged,include_runners")) ||
         (st = parse_problem(r, req_query(r, "problem"), suite, kernel, sizeof(suite), &s)) ||
         (st = pp_include_runners(r, &runners)))
         return st;
@@ -303,6 +304,8 @@ int pp_policies_get(struct request *r)
         return req_fail(r, ERR_INVALID_PARAMETER, "efficiency", "efficiency must be app or arch");
     if (strcmp(precision, "fp64") && strcmp(precision, "fp32"))
         return req_fail(r, ERR_INVALID_PARAMETER, "precision", "precision must be fp64 or fp32");
+    if (strcmp(flagged, "true") && strcmp(flagged, "false"))
+        return req_fail(r, ERR_INVALID_PARAMETER, "include_flagged", "include_flagged must be true or false");
     if (size_s && *size_s && parse_id(size_s) == 0)
         return req_fail(r, ERR_INVALID_PARAMETER, "size",
                         "size must be a positive number of elements or lattice sites");
@@ -318,9 +321,9 @@ int pp_policies_get(struct request *r)
         goto out;
     }
 
-    const char *params[8] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
-                             platforms, efficiency, subsets,   runners};
-    if (!(res = db_query(policies_sql, 8, params, &dberr))) {
+    const char *params[9] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
+                             platforms, efficiency, subsets,   flagged, runners};
+    if (!(res = db_query(policies_sql, 9, params, &dberr))) {
         st = api_db_fail(r, &dberr);
         goto out;
     }

@@ -253,12 +253,11 @@ static const char fail_job_sql[] =
 static const char held_sql[] = "SELECT 1 FROM jobs WHERE id = $1 AND worker_id = $2 AND state = 'running' "
                                "AND ($3::bigint IS NULL OR epoch = $3::bigint)";
 
+/* The goodbye (schema/functions/workers.sql): a running job goes back to the queue with a note saying why. */
 static const char deregister_sql[] =
-    "WITH w AS (UPDATE workers SET state = 'gone', gone_at = now() WHERE id = $1 AND state <> 'gone' "
-    "RETURNING id), "
-    "r AS (UPDATE jobs SET state = 'queued', worker_id = NULL, lease_expires = NULL, claimed_at = NULL, "
-    "  progress = 0 WHERE worker_id IN (SELECT id FROM w) AND state = 'running' RETURNING id) "
-    "SELECT (SELECT count(*) FROM w), (SELECT count(*) FROM r)";
+    "SELECT r.released::int, r.requeued, r.failed, w.platform_id FROM workers w, "
+    "LATERAL worker_release(w.id, format('worker %s (%s) stopped while running it', w.id, w.platform_id)) r "
+    "WHERE w.id = $1 AND w.state <> 'gone'";
 
 /* 403 when the worker in the path is not the proven caller (server/http/http.c checked X-Worker-Id and its
  * secret before the body was read). */
@@ -632,10 +631,11 @@ int workers_deregister(struct request *r)
         return st;
     if (!(res = db_query(deregister_sql, 1, params, &dberr)))
         return api_db_fail(r, &dberr);
-    if (!strcmp(PQgetvalue(res, 0, 0), "0"))
+    if (PQntuples(res) == 0 || !strcmp(PQgetvalue(res, 0, 0), "0"))
         st = req_fail(r, ERR_NOT_FOUND, NULL, "no registered worker %s", r->args[0]);
     else {
-        log_info("worker=%s deregistered, %s job(s) re-queued", r->args[0], PQgetvalue(res, 0, 1));
+        log_info("worker=%s platform=%s deregistered, %s job(s) re-queued, %s failed (attempts spent)",
+                 r->args[0], PQgetvalue(res, 0, 3), PQgetvalue(res, 0, 1), PQgetvalue(res, 0, 2));
         r->reply = json_pack("{s:i}", "requeued", atoi(PQgetvalue(res, 0, 1)));
         st = 200;
     }

@@ -11,10 +11,19 @@
  * so other children of the process (pg_ctl, for one) stay with their owners. A mutex guards the worker table;
  * a condition variable wakes the thread. supervise_stop tells the thread to stop the workers and joins it.
  *
- * Each worker leads its own process group: SIGTERM goes to the worker alone (it releases its job and
- * deregisters), while SIGKILL at the end of the 10 s grace, and the clean-up after any worker exits, go to
- * the whole group, so that a job's runner child cannot go on loading a device after its worker is gone.
- * Workers inherit ppbenchd's stdout and stderr (the journal) and its environment minus its secrets and
+ * Each worker leads its own process group: SIGTERM goes to the worker alone (it gives a running job its own
+ * grace, SERVE_GRACE_S = 10 s, kills it, and deregisters: the server re-queues the job), while SIGKILL at the
+ * end of SUP_GRACE_S, longer than the worker's whole stop so that it can say goodbye itself, and the clean-up
+ * after any worker exits, go to the whole group, so that a job's runner child cannot go on loading a device
+ * after its worker is gone.
+ *
+ * A goodbye is never lost (issue 25: a Ctrl-C of `make run` left the job `running` and the restarted worker
+ * refused for a lease, "platform already served by worker 1"): every worker is started with --host, so the
+ * supervisor knows the identity it registers under (host/platform and pid), and once its process has ended
+ * the supervisor releases that registration in the database (worker_release_process,
+ * schema/functions/workers.sql): nothing when the worker deregistered; else the registration is gone, so its
+ * restart registers at once, and a job it held goes back to the queue with a note saying how the worker
+ * ended. Workers inherit ppbenchd's stdout and stderr (the journal) and its environment minus its secrets and
  * systemd's per-service variables (PPBENCH_DATABASE_URL, PGPASSWORD, NOTIFY_SOCKET, WATCHDOG_*, LISTEN_*).
  */
 #include "server/embed/supervise.h"
@@ -37,11 +46,12 @@
 
 #include "lib/clock.h"
 #include "lib/log.h"
+#include "server/db.h"
 #include "server/spawn.h"
 
 #define SUP_BACKOFF_MAX_S 60u
 #define SUP_RESET_AFTER_S 60.0
-#define SUP_GRACE_S       10.0
+#define SUP_GRACE_S       15.0 /* the worker's job grace (10 s), its kill (2 s) and its deregistration */
 #define SUP_POLL_S        1.0
 #define SUP_LIST_TIMEOUT  60.0
 #define SUP_LIST_MAX      (16u << 20)
@@ -62,6 +72,7 @@ struct supervisor {
     pthread_cond_t wake;
     pthread_t thread;
     int stopping;
+    char host[256]; /* what every worker registers as its host (--host) */
     char *bin, *url;
     char **envp; /* owned copies */
     struct worker *workers;
@@ -252,7 +263,7 @@ out:
 /* Supervisor thread, lock held. A failed fork is retried like an exit. */
 static void spawn_locked(struct supervisor *s, struct worker *w)
 {
-    char *argv[] = {s->bin, "serve", "--server", s->url, "--platform", w->platform, NULL};
+    char *argv[] = {s->bin, "serve", "--server", s->url, "--platform", w->platform, "--host", s->host, NULL};
     pid_t parent = getpid(), pid = fork();
     int e = errno;
 
@@ -280,7 +291,34 @@ static void spawn_locked(struct supervisor *s, struct worker *w)
     slog(6, "started worker platform=%s pid=%d%s", w->platform, (int)pid, w->starts > 1 ? " (restart)" : "");
 }
 
-/* Notice exited workers (lock held): kill what they left in their group, schedule the restart. */
+static const char release_sql[] =
+    "SELECT worker, released::int, requeued, failed FROM worker_release_process($1, $2, $3::int, $4)";
+
+/* After worker w (pid) ended, how: its registration released and a job it held re-queued, unless it said
+ * goodbye itself (then there is nothing to do). Lock held; the statement has db_timeout_s's deadline. */
+static void release(struct supervisor *s, const struct worker *w, pid_t pid, const char *how)
+{
+    char pid_s[24];
+    const char *params[4] = {s->host, w->platform, pid_s, how};
+    struct db_error err;
+    PGresult *res;
+
+    snprintf(pid_s, sizeof(pid_s), "%d", (int)pid);
+    if (!(res = db_query(release_sql, 4, params, &err))) {
+        slog(4, "worker platform=%s pid=%d: cannot release its registration: %s", w->platform, (int)pid,
+             err.e.msg);
+        return;
+    }
+    if (PQntuples(res) == 1 && strcmp(PQgetvalue(res, 0, 1), "0"))
+        slog(4,
+             "worker=%s platform=%s pid=%d ended without deregistering: released, %s job(s) re-queued, %s "
+             "failed",
+             PQgetvalue(res, 0, 0), w->platform, (int)pid, PQgetvalue(res, 0, 2), PQgetvalue(res, 0, 3));
+    PQclear(res);
+}
+
+/* Notice exited workers (lock held): kill what they left in their group, release their registration,
+ * schedule the restart. */
 static void reap_locked(struct supervisor *s)
 {
     for (size_t i = 0; i < s->n; i++) {
@@ -305,6 +343,7 @@ static void reap_locked(struct supervisor *s)
                      sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?");
         if (kill(-w->pid, SIGKILL) == 0)
             slog(4, "worker platform=%s pid=%d left processes behind; killed them", w->platform, (int)w->pid);
+        release(s, w, w->pid, how);
         now = clock_now();
         up = now - w->started;
         if (s->stopping) {
@@ -358,6 +397,7 @@ static void terminate_locked(struct supervisor *s)
         kill(w->pid, SIGKILL);
         while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
             ;
+        release(s, w, w->pid, "was killed: it did not stop within the grace of ppbenchd's stop");
         w->pid = 0;
     }
 }
@@ -438,6 +478,11 @@ int supervise_start(const char *worker_bin, const char *server_url, const char *
         pp_error_set(err, "cannot execute %s: %s", worker_bin, strerror(errno));
         goto out;
     }
+    /* the worker's own default (serve --host): $SLURMD_NODENAME under Slurm, else the host name */
+    if (getenv("SLURMD_NODENAME") && *getenv("SLURMD_NODENAME"))
+        snprintf(s->host, sizeof(s->host), "%s", getenv("SLURMD_NODENAME"));
+    else if (gethostname(s->host, sizeof(s->host) - 1) != 0)
+        snprintf(s->host, sizeof(s->host), "localhost");
     if (!(s->bin = strdup(worker_bin)) || !(s->url = strdup(server_url)) || !(s->envp = worker_env(token))) {
         pp_error_set(err, "out of memory");
         goto out;

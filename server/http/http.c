@@ -591,10 +591,14 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     struct request *r = *con_cls;
 
     (void)cls;
-    (void)toe;
     track_deadline(conn, clock_now() + g_request_timeout); /* the next request on a kept-alive connection */
     if (!r)
         return;
+    /* A stream (a job's events) ends when its client leaves (the browser left the Job page): normal, no error
+     * (on_mhd_log lowers MHD's line about the failed write to debug as well). */
+    if (r->stream && (toe == MHD_REQUEST_TERMINATED_WITH_ERROR ||
+                      toe == MHD_REQUEST_TERMINATED_CLIENT_ABORT || toe == MHD_REQUEST_TERMINATED_READ_ERROR))
+        log_debug("request=%s %s %s: the client closed the stream", r->id, r->method, r->path);
     if (r->status)
         counters_http(r->route ? (size_t)(r->route - g_routes) : COUNTERS_MAX_ROUTES, r->status,
                       clock_now() - r->started);
@@ -733,6 +737,16 @@ static void *sweep(void *arg)
     return NULL;
 }
 
+/* MHD's own lines. One that says a response could not be sent because the socket is gone ("Failed to send the
+ * chunked response body ... The socket is no longer available for sending", a reset, a broken pipe) is a
+ * client that left, a normal end for an event stream (issue 25: leaving a Job page logged it): debug. */
+static bool mhd_client_left(const char *line)
+{
+    return !strncmp(line, "Failed to send", 14) &&
+           (strstr(line, "no longer available") || strstr(line, "reset") || strstr(line, "broken pipe") ||
+            strstr(line, "Broken pipe"));
+}
+
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 {
     char line[512];
@@ -740,6 +754,10 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 
     (void)cls;
     vsnprintf(line, sizeof(line), fmt, ap);
+    if (mhd_client_left(line)) {
+        log_debug("libmicrohttpd: %.*s", (int)strcspn(line, "\n"), line);
+        return;
+    }
     if (log_allowed(&mhd_limit, &suppressed))
         log_info("libmicrohttpd: %.*s%s", (int)strcspn(line, "\n"), line,
                  suppressed ? " (and more lines like it suppressed)" : "");

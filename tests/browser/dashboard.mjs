@@ -282,6 +282,10 @@ await check('wilson job from the form: a bad lattice refused by name, then it ru
     ensure(await page.inputValue('[name="params.precision"]') === 'fp32', 'wilson is not fp32 by default');
     const layouts = await page.$$eval('[name="params.layout"] option', (o) => o.map((x) => x.value).join());
     ensure(layouts === 'aos,soa', `layouts offered: ${layouts}`);
+    // the help names what is offered, in the catalogue's words, and nothing openmp lacks
+    const help = await page.textContent('[data-field="params.layout"] .help');
+    ensure(/aos \(site-major\)/.test(help) && /soa \(structure of arrays over sites\)/.test(help) && !/aosoa/.test(help),
+           `the layout's help on openmp: "${help}"`);
     await page.fill('[name="params.lattice"]', '4x4x5x4');
     await page.fill('[name="params.numtimes"]', '3');
     await page.click('#submit-job');
@@ -375,6 +379,21 @@ await check('scaling page draws a cg sweep against size with the triad as refere
     ensure(n > 30, `the first line has ${n} pixels`);
     await shot(page, '11-scaling-cg');
     return {note: oneLine(note)};
+});
+
+await check('scaling page without a suite in the link opens on the suite with the most results on the platform',
+            async () => {
+    const rs = (await apiCall('GET', `/api/v1/results?platform=${CPU}&limit=2000&view=summary`)).doc.results;
+    const counts = {};
+    for (const r of rs)
+        counts[r.suite] = (counts[r.suite] || 0) + 1;
+    const most = Object.keys(counts).sort((a, b) => counts[b] - counts[a])[0];
+    ensure(most && most !== 'cg', `the check needs a platform whose most results are not cg's: ${JSON.stringify(counts)}`);
+    await go(page, `#/scaling?platform=${CPU}`);
+    await page.waitForSelector('#scaling-body canvas, #scaling-body .empty', {timeout: 10000});
+    const suite = await page.inputValue('select[name="suite"]');
+    ensure(suite === most, `the page opened on ${suite}; results per suite: ${JSON.stringify(counts)}`);
+    return {note: `${suite}: ${counts[suite]} results`};
 });
 
 // ---- issue 15: history per problem, Jobs, Compare, Result pages, the Job page's live facts ----
@@ -631,7 +650,9 @@ function triadReport(n, gbs, ratios) {
     const times = ratios.map((x) => x * t);
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
     const sd = Math.sqrt(times.reduce((a, x) => a + (x - mean) ** 2, 0) / (times.length - 1));
-    return {suite: 'stream', variant: {work_group_size: 0}, platform: {llc_bytes: 33554432},
+    // a platform whose peak the worker does not know (it sends null, as worker/report.c does)
+    return {suite: 'stream', variant: {work_group_size: 0},
+            platform: {llc_bytes: 33554432, peak_bandwidth_bytes_per_s: null, peak_source: 'unknown'},
             problem: {precision: 'fp64', array_size: n, size: n, numtimes: 40, key: `precision=fp64;size=${n};numtimes=40`},
             kernels: [{kernel: 'triad', bytes: 24 * n, bytes_compulsory: 24 * n, flops: 2 * n, times_s: [0.5, ...times],
                        stats_s: {count: times.length, min: t, max: Math.max(...times), mean, median: mean, stddev: sd},
@@ -686,6 +707,18 @@ await check('flagged data: a noisy report repeated once, then flagged with both 
     return {note: `job ${noisy.job}: results ${noisy.results}; ${rows.length} imported rows above the ceiling`};
 });
 
+await check('result page: a peak the worker did not know reads "peak unknown" in the provenance, never "null"',
+            async () => {
+    await go(page, `#/result/${noisy.results[0]}`);
+    await page.waitForSelector('#result-provenance');
+    const rows = await page.$$eval('#result-provenance tr', (t) => t.map((r) => [r.cells[0].textContent,
+                                                                               r.cells[1].textContent]));
+    const peak = rows.find(([k]) => k === 'platform.peak_bandwidth_bytes_per_s');
+    ensure(peak && peak[1] === 'peak unknown', `the peak's row: ${JSON.stringify(peak)}`);
+    const nulls = rows.filter(([, v]) => v === 'null');
+    ensure(!nulls.length, `rows that read "null": ${JSON.stringify(nulls)}`);
+});
+
 await check('portability: a problem whose results are all flagged shows the server\'s note and what was left out; ' +
             'the switch draws the figure, marked', async () => {
     await go(page, '#/portability?problem=stream.triad&precision=fp32');
@@ -721,12 +754,21 @@ await check('portability: a platform whose results are all flagged (noisy) has i
     const hidden = await page.textContent('.flagged-hidden');
     ensure(/^left out: 2 flagged results \(noisy 2\)/.test(hidden), `hidden line: "${hidden}"`);
     ensure(await page.textContent(`${row} td:nth-child(4)`) === '0', 'openmp\'s PP is not 0 without noisyhost');
+    // the variant policies say the same: flagged results left out, counted
+    const polsBefore = await (await page.waitForSelector('#policies-flagged', {timeout: 10000})).textContent();
+    ensure(/over unflagged results only \(\d+ flagged results? left out: the switch counts them\)/.test(polsBefore),
+           `policies without the switch: "${polsBefore}"`);
     await shot(page, '17-portability-noisy-before');
     await page.check('[name="include_flagged"]');
     await page.waitForFunction(() => location.hash.includes('include_flagged=true'));
     await page.waitForSelector(`${row} .flag.noisy`, {timeout: 10000});
     const pp = Number(await page.textContent(`${row} td:nth-child(4)`));
     ensure(pp > 0, `openmp's PP with flagged results: ${pp}`);
+    // the switch reaches the policies: noisyhost's figure counts there too, marked with its flag
+    await page.waitForFunction(() => /flagged results count here/.test(document.querySelector('#policies-flagged')?.textContent || ''),
+                               null, {timeout: 10000});
+    ensure(await page.$('table:has(th:text-is("code divergence")) .flag.noisy'),
+           `no flagged figure marked in the policies' table: "${await page.textContent('#policies-flagged')}"`);
     await shot(page, '18-portability-noisy-after');
     return {note: `openmp PP ${pp} with the flagged results`};
 });
@@ -743,11 +785,46 @@ await check('results: a flagged result is hidden with a line saying so, and show
     const rows = await page.$$eval('#results-table tbody tr', (r) => r.map((x) => Boolean(x.querySelector('.flag.noisy'))));
     ensure(rows.length === 2 && rows.every(Boolean), `rows marked noisy: ${rows}`);
     ensure(!(await page.$('.flagged-hidden')), 'the hidden line stayed');
+    // the chart's outline of a flagged bar has a legend entry saying what it means
+    const legend = await page.evaluate(() => window.Chart.getChart(document.querySelector('.page canvas'))
+        ?.legend.legendItems.map((i) => i.text));
+    ensure((legend || []).includes('outlined: flagged (noisy)'), `the chart's legend: ${JSON.stringify(legend)}`);
     // The worker's own results, unflagged, are not affected by the switch.
     await go(page, `#/results?platform=${CPU}&suite=stream&kernel=triad`);
     await page.waitForSelector('#results-table tbody tr', {timeout: 10000});
     ensure(!(await page.$('.flagged-hidden')), 'a hidden line where nothing is flagged');
     await shot(page, '19-results-flagged');
+});
+
+await check('results: the kernel filter offers the chosen suite\'s kernels; the table\'s page is in the link and ' +
+            'survives a reload', async () => {
+    const kernelsShown = () => page.$$eval('[name="kernel"] option', (o) => o.map((x) => x.value).filter(Boolean).join());
+    await go(page, '#/results?suite=wilson');
+    await page.waitForSelector('[name="kernel"]');
+    ensure(await kernelsShown() === 'dslash', `kernels offered with wilson: ${await kernelsShown()}`);
+    await page.selectOption('[name="suite"]', 'stream');
+    await page.waitForFunction(() => location.hash.includes('suite=stream'));
+    const stream = await kernelsShown();
+    ensure(stream === 'copy,mul,add,triad,dot,nstream', `kernels offered with stream: ${stream}`);
+    // more than a page of results (50 rows): two imports of five rows each on a platform of this check's own
+    for (const n of [1048576, 2097152]) {
+        const imp = await fetch(`${URL_}/api/v1/import/babelstream?platform=pager-imp&model=kokkos&kind=cpu`, {
+            method: 'POST', headers: {Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'text/csv'},
+            body: babelstream(n, 8, 1000)});
+        ensure(imp.status === 201, `import: ${imp.status} ${await imp.text()}`);
+    }
+    await go(page, '#/results?include_flagged=true');
+    const next = await page.waitForSelector('#results-next', {timeout: 10000});
+    ensure(!(await next.isDisabled()), `one page of results only: ${await page.textContent('#results-pages')}`);
+    await next.click();
+    await page.waitForFunction(() => /[?&]page=2(&|$)/.test(location.hash), null, {timeout: 10000});
+    await page.waitForFunction(() => /^rows 51–/.test(document.querySelector('#results-pages')?.textContent || ''));
+    await page.reload();
+    await page.waitForSelector('#results-pages', {timeout: 10000});
+    const pos = await page.textContent('#results-pages');
+    ensure(/^rows 51–/.test(pos) && /[?&]page=2(&|$)/.test(page.url()), `after a reload: "${pos}" at ${page.url()}`);
+    await apiCall('DELETE', '/api/v1/platforms/pager-imp');
+    return {note: pos};
 });
 
 await check('platform, scaling and compare: the same switch, the same line for what it hides', async () => {
@@ -1016,8 +1093,12 @@ await check('rendering: no literal null or [object Object], a timing per row, "p
     const row = await page.waitForSelector('tr:has-text("browser-yearly")', {timeout: 10000});
     const text = await row.textContent();
     const jobs = fired.doc.last.jobs.length;
-    const last = await row.$$eval('td', (t) => t[5].textContent);
+    const last = await row.$$eval('td', (t) => t[6].textContent);
     ensure(last.endsWith(`: ${jobs} job${jobs === 1 ? '' : 's'}`), `schedule row: "${text}"`);
+    // the schedule's job parameters, as the form stored them
+    const params = await row.$eval('.schedule-params', (c) => c.textContent).catch(() => 'none shown');
+    ensure(/(^| )arraysize=1000( |$)/.test(params) && /(^| )numtimes=3( |$)/.test(params),
+           `the schedule's parameters: "${params}"`);
     ensure(await row.$('.badge.succeeded'), `the succeeded outcome is not a green badge: "${text}"`);
     // The job's timing column and % of peak; the result's provenance rows.
     await go(page, `#/job/${fired.doc.last.jobs[0]}`);

@@ -9,6 +9,15 @@ CLI="$BUILD/bin/ppbench"
 server_start "lease_s = 5" "heartbeat_s = 1"
 export PPBENCH_SERVER=$URL PPBENCH_TOKEN=$ADMIN
 wait_cpu_worker
+# Before any result the platform is never_measured, which exits 5: the listing shows it, with its reason, and
+# does not say that no platform needs attention (it did, with exit 5).
+expect "ppbench health: a platform never measured is listed, and exits 5" 5 "^$CPU +never_measured +no result yet" -- \
+    "$CLI" health --platform "$CPU"
+out=$("$CLI" health 2>&1)
+rc=$?
+{ [ "$rc" = 0 ] || ! printf '%s' "$out" | grep -q 'no platform needs attention'; } &&
+    pass "ppbench health: \"no platform needs attention\" only with exit 0" ||
+    fail "ppbench health: \"no platform needs attention\" only with exit 0" "exit $rc: $out"
 expect "ppbench platforms" 0 "^$CPU +cpu" -- "$CLI" platforms
 # An idle worker beats every heartbeat_s (1 s here) as a busy one does: its last heartbeat, sampled for 5 s, is
 # never older than two periods (it was the claim's long poll, lease_s - heartbeat_s = 4 s, before).
@@ -26,6 +35,12 @@ done
     fail "an idle worker's last heartbeat stays within two periods" "${oldest} s old at most"
 expect "ppbench submit waits and prints the verified results" 0 '^Triad +[0-9.]+ .* yes' -- \
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 5000 --numtimes 4
+# The job's address a user can open is the dashboard's page, not the API's; the help is printed text, not a format.
+expect "ppbench submit prints the dashboard's page of the job" 0 "^job [0-9]+ submitted: $URL/#/job/[0-9]+\$" -- \
+    "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 2 --kernels copy
+out=$("$CLI" submit --help 2>&1)
+printf '%s' "$out" | grep -q '10 % of progress' && ! printf '%s' "$out" | grep -q '%%' &&
+    pass "ppbench submit --help: no doubled %" || fail "ppbench submit --help: no doubled %" "$(printf '%s' "$out" | grep -m1 '%')"
 expect "ppbench submit: server validation error with its field" 2 'unknown kernel "triadd".*field kernels' -- \
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --kernels copy,triadd
 out=$("$CLI" submit --suite wilson --model openmp --platform "$CPU" --param lattice=4x4x4x8 --param layout=soa \
@@ -78,6 +93,22 @@ api GET "/api/v1/results?tag=$sweep&kernel=triad"
     pass "ppbench submit --sweep arraysize=2^10..2^12: three jobs followed, a result at each size" ||
     fail "ppbench submit --sweep arraysize=2^10..2^12: three jobs followed, a result at each size" \
         "$(tr '\n' '|' <"$TMP/sweep.err" | tail -c 300) $(printf '%s' "$BODY" | head -c 200)"
+# ppbench scaling leaves flagged results out, saying so, as the Scaling page does; --include-flagged counts
+# them, and the row says which flags. The sweep's triad at 2048 flagged noisy here (its only result there), every
+# other result of the platform unflagged (a tiny run may have been flagged noisy by the machine's load).
+psql_q "UPDATE results SET flags = CASE WHEN kernel = 'triad' AND size = 2048
+    AND job_id IN (SELECT id FROM jobs WHERE '$sweep' = ANY (tags)) THEN ARRAY['noisy'] ELSE '{}' END
+    WHERE platform_id = '$CPU'" >/dev/null
+"$CLI" scaling --platform "$CPU" --suite stream --precision fp64 >"$TMP/scaling.out" 2>&1
+if grep -q '^left out: 1 flagged result (noisy 1); --include-flagged counts them$' "$TMP/scaling.out" &&
+    ! grep -Eq '^triad +openmp +fp64 +2048 ' "$TMP/scaling.out" && grep -Eq '^triad +openmp +fp64 +4096 .* -$' "$TMP/scaling.out"; then
+    pass "ppbench scaling: a flagged result is left out, with a line saying so"
+else
+    fail "ppbench scaling: a flagged result is left out, with a line saying so" "$(tr '\n' '|' <"$TMP/scaling.out" | head -c 400)"
+fi
+expect "ppbench scaling --include-flagged: the flagged result counted, its row marked" 0 \
+    '^triad +openmp +fp64 +2048 .* noisy$' -- "$CLI" scaling --platform "$CPU" --suite stream --precision fp64 --include-flagged
+psql_q "UPDATE results SET flags = '{}' WHERE job_id IN (SELECT id FROM jobs WHERE '$sweep' = ANY (tags))" >/dev/null
 ids=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --numtimes 3 --kernels triad --no-wait \
     --sweep arraysize=1000..3000:1000 2>"$TMP/ids.err")
 [ "$(printf '%s\n' "$ids" | grep -c '^[0-9][0-9]*$')" = 3 ] &&

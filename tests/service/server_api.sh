@@ -49,6 +49,12 @@ api GET /api/v1/suites
 printf '%s' "$BODY" | jq -e '.suites[] | select(.name == "staggered") | .params[] | select(.name == "strategy")
     | .choice_models["3lp-1"] == ["opencl","cuda"] and .choice_models.site == ["openmp"]' >/dev/null &&
     pass "the suite table says which models offer each choice" || fail "the suite table says which models offer each choice" "$BODY"
+# What each choice is comes from the table too (choice_help), so a form's help names only what a model offers.
+printf '%s' "$BODY" | jq -e '.suites[] | select(.name == "wilson") | .params[] | select(.name == "layout")
+    | .choice_help == {"aos": "site-major", "soa": "structure of arrays over sites", "aosoa": "soa within blocks of 32 sites"}
+      and .choice_models.aosoa == ["opencl","cuda"] and (.description | test("aosoa") | not)' >/dev/null &&
+    pass "the suite table says what each layout is, apart from the description" ||
+    fail "the suite table says what each layout is, apart from the description" "$(printf '%s' "$BODY" | jq -c '.suites[] | select(.name == "wilson") | .params[] | select(.name == "layout")' 2>&1)"
 expect_api "unknown kernel"              422 unknown_kernel        POST $J '{"suite":"stream","model":"openmp","platform":"testhost/cpu0","kernels":["triadd"]}' "$SUBMIT"
 expect_api "unknown model"               422 unknown_model         POST $J '{"suite":"stream","model":"sycl","platform":"testhost/cpu0"}' "$SUBMIT"
 expect_api "unknown platform"            422 unknown_platform      POST $J '{"suite":"stream","model":"openmp","platform":"elsewhere/gpu7"}' "$SUBMIT"

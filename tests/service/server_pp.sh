@@ -365,6 +365,20 @@ check "pp notes: a platform with only flagged results is named with them (not 'n
 api GET "$PP&platforms=imp-cpu,flag-cpu&include_flagged=true"
 check "pp notes: include_flagged counts them (kokkos has a figure on flag-cpu), nothing hidden" \
     '(.applications[] | select(.model == "kokkos") | .pp > 0 and .pp_note == null) and .hidden == null'
+# The variant policies take include_flagged as GET /api/v1/pp does (issue 25: the Portability page's switch did
+# not reach them): without it the flagged results are left out and counted in hidden; with it they count, each
+# efficiency carrying its result's flags.
+POL="/api/v1/pp/policies?problem=stream.triad&platforms=imp-cpu,flag-cpu"
+api GET "$POL"
+check "policies without include_flagged: flag-cpu has no figure, hidden counts what was left out" \
+    '.include_flagged == false and .hidden.flags.above_ceiling >= 1 and (.policies[] | select(.policy == "kokkos (best)")
+     | .pp == 0 and (.pp_note | test("^no unflagged verified result on flag-cpu")))'
+api GET "$POL&include_flagged=true"
+check "policies include_flagged=true: flag-cpu's figure counts, marked with its flags, nothing hidden" \
+    '.include_flagged and .hidden == null and (.policies[] | select(.policy == "kokkos (best)") | .pp > 0
+     and (.efficiencies[] | select(.platform == "flag-cpu") | .flags == ["above_ceiling"])
+     and (.efficiencies[] | select(.platform == "imp-cpu") | .flags == []))'
+expect_api "policies include_flagged not a boolean" 400 invalid_parameter GET "$POL&include_flagged=yes"
 bs5 524288 8 40000 >"$TMP/a.csv"; import "pp notes: a size only flag-cpu ran" 201 - "platform=flag-cpu&model=kokkos" "$TMP/a.csv"
 api GET "/api/v1/pp?problem=stream.copy&size=524288"
 check "pp notes: a problem whose verified results are all flagged says how many and why" \
@@ -426,6 +440,12 @@ expect "ppbench pp: why a platform has no figure, and what the flags left out" 0
     sh -c "\"\$0\" pp --problem stream.triad --platforms imp-cpu,flag-cpu | tr '\\n' ' '" "$CLI"
 expect "ppbench pp --include-flagged: the flagged results count" 0 '^kokkos +[01]\.[0-9]+ +[0-9.]+ +[0-9.]+$' -- \
     "$CLI" pp --problem stream.triad --platforms imp-cpu,flag-cpu --include-flagged
+expect "ppbench pp --policies: the flagged results left out, said" 0 \
+    'kokkos \(best\): no unflagged verified result on flag-cpu.*left out: [0-9]+ flagged result\(s\) \(.*above_ceiling.*\); --include-flagged counts them' -- \
+    sh -c "\"\$0\" pp --policies --problem stream.triad --platforms imp-cpu,flag-cpu | tr '\\n' ' '" "$CLI"
+expect "ppbench pp --policies --include-flagged: counted, a flagged figure marked with its flags" 0 \
+    '^kokkos \(best\) +[01]\.[0-9]+ .* \[above_ceiling\]' -- \
+    "$CLI" pp --policies --problem stream.triad --platforms imp-cpu,flag-cpu --include-flagged
 expect "ppbench pp: server error with its field" 2 'unknown platform "nowhere".*field platforms' -- "$CLI" pp --problem stream.triad --platforms nowhere
 expect "ppbench pp without --problem" 2 'needs --problem' -- "$CLI" pp
 expect "ppbench results --format p3" 0 '^problem,platform,application,fom,date,app eff,arch eff' -- "$CLI" results --format p3 --kernel triad

@@ -184,15 +184,15 @@ jq_true "json: failed kernel stored as failed with its reason" "$TMP/fault.json"
      and (.kernels[] | select(.kernel == "triad") | .verified == true)'
 
 # The default array size (arraysize absent): 2^25, and on a CPU whose last-level cache is known doubled until
-# each array is at least 4x it (STREAM's rule): a 64 MiB cache makes it 2^26 in fp32 (256 MiB an array).
+# the three arrays are at least 4x it: a 192 MiB cache makes it 2^26 in fp32 (768 MiB for the three).
 "$WORKER" run --platform cpu0 --model openmp --suite stream --kernels copy --numtimes 2 --float --json \
     >"$TMP/default.json" 2>/dev/null
 jq_true "json: default array size 2^25 where the cache is unknown, the working set its 3 arrays" "$TMP/default.json" \
     '.problem.array_size == 33554432 and .problem.working_set_bytes == 3 * 33554432 * 4 and .verified'
-env PPBENCH_LLC_BYTES_CPU0=67108864 "$WORKER" run --platform cpu0 --model openmp --suite stream --kernels copy \
+env PPBENCH_LLC_BYTES_CPU0=201326592 "$WORKER" run --platform cpu0 --model openmp --suite stream --kernels copy \
     --numtimes 2 --float --json >"$TMP/llc.json" 2>/dev/null
-jq_true "json: default array size 2^26 in fp32 on a 64 MiB cache (each array 4x the cache)" "$TMP/llc.json" \
-    '.problem.array_size == 67108864 and .platform.llc_bytes == 67108864 and .verified'
+jq_true "json: default array size 2^26 in fp32 on a 192 MiB cache (the three arrays 4x the cache)" "$TMP/llc.json" \
+    '.problem.array_size == 67108864 and .platform.llc_bytes == 201326592 and .verified'
 env PPBENCH_LLC_BYTES_CPU0=67108864 "$WORKER" run --platform cpu0 --model openmp --suite stream --kernels copy \
     --arraysize 1000 --numtimes 2 --json >"$TMP/given.json" 2>/dev/null
 jq_true "json: a given array size stays whatever the cache" "$TMP/given.json" '.problem.array_size == 1000'

@@ -128,7 +128,8 @@ static void test_check_params(void)
     CHECK(stream_check(&p, &dev, &err) == -1 && strstr(err.msg, "fp64"), "no fp64");
 }
 
-/* The default array size: 2^25, doubled on a CPU with a known cache until each array is at least 4x it. */
+/* The default array size: 2^25, doubled on a CPU with a known cache until the three arrays are at least 4x
+ * it, at most 2^27 (a VM's reported L3 of hundreds of MiB made it 2^28 before the cap). */
 static void test_default_n(void)
 {
     struct pp_device cpu = {.kind = PP_DEVICE_CPU, .fp64 = true}, gpu = {.kind = PP_DEVICE_GPU, .fp64 = true};
@@ -137,15 +138,23 @@ static void test_default_n(void)
 
     CHECK(stream_default_n(&cpu, PP_FP64) == STREAM_DEFAULT_N, "unknown cache: %zu",
           stream_default_n(&cpu, PP_FP64));
-    cpu.llc_bytes = 32u << 20; /* 2^25 fp64 = 256 MiB >= 4 x 32 MiB */
+    cpu.llc_bytes = 32u << 20; /* three 2^25 fp32 arrays = 384 MiB >= 4 x 32 MiB */
     CHECK(stream_default_n(&cpu, PP_FP64) == STREAM_DEFAULT_N &&
               stream_default_n(&cpu, PP_FP32) == STREAM_DEFAULT_N,
           "32 MiB: %zu, %zu", stream_default_n(&cpu, PP_FP64), stream_default_n(&cpu, PP_FP32));
-    cpu.llc_bytes = 128u << 20; /* 512 MiB per array: 2^26 fp64, 2^27 fp32 */
-    CHECK(stream_default_n(&cpu, PP_FP64) == 1u << 26 && stream_default_n(&cpu, PP_FP32) == 1u << 27,
+    cpu.llc_bytes = 128u << 20; /* 512 MiB: 2^25 in fp64 (768 MiB), 2^26 in fp32 (768 MiB) */
+    CHECK(stream_default_n(&cpu, PP_FP64) == 1u << 25 && stream_default_n(&cpu, PP_FP32) == 1u << 26,
           "128 MiB: %zu, %zu", stream_default_n(&cpu, PP_FP64), stream_default_n(&cpu, PP_FP32));
-    cpu.llc_bytes = 100000000; /* 400 MB: 2^25 fp64 is 268 MB, 2^26 537 MB */
-    CHECK(stream_default_n(&cpu, PP_FP64) == 1u << 26, "100 MB: %zu", stream_default_n(&cpu, PP_FP64));
+    cpu.llc_bytes =
+        300u << 20; /* a VM's L3: 1200 MiB; 2^26 fp64 is 1536 MiB (it was 2^28 by the array rule) */
+    CHECK(stream_default_n(&cpu, PP_FP64) == 1u << 26, "300 MiB: %zu", stream_default_n(&cpu, PP_FP64));
+    cpu.llc_bytes = 4ull << 30; /* a cache no array of a sensible run exceeds: the cap */
+    CHECK(stream_default_n(&cpu, PP_FP64) == STREAM_MAX_DEFAULT_N &&
+              stream_default_n(&cpu, PP_FP32) == STREAM_MAX_DEFAULT_N && STREAM_MAX_DEFAULT_N == 1u << 27,
+          "4 GiB: %zu, %zu", stream_default_n(&cpu, PP_FP64), stream_default_n(&cpu, PP_FP32));
+    cpu.llc_bytes = 100000000; /* 400 MB: three 2^24 fp64 arrays would be 403 MB, 2^25 805 MB */
+    CHECK(stream_default_n(&cpu, PP_FP64) == 1u << 25, "100 MB: %zu", stream_default_n(&cpu, PP_FP64));
+    cpu.llc_bytes = 300u << 20;
     gpu.llc_bytes = 50u << 20; /* GPUs keep 2^25 */
     CHECK(stream_default_n(&gpu, PP_FP32) == STREAM_DEFAULT_N, "GPU: %zu", stream_default_n(&gpu, PP_FP32));
     stream_params_default(&p);
