@@ -7,9 +7,9 @@
  * are answered 414 there by refuse_now, because libmicrohttpd 0.9.75 hangs on a query it cannot store); the
  * route, the token's role and a worker's identity, the framing headers and the declared size judged from the
  * headers before any body is read (per-route body limits: struct route); the body; the handler; the one
- * error writer (every error body is rendered here, from errors.h's table). A sweeper thread shuts down a
- * connection whose request has not arrived whole within request_timeout_s (slow senders). Long polls and
- * event streams suspend their connection and are resumed by http_wake_all (http.h).
+ * error writer (every error body is rendered here, from errors.h's table). A connection whose request has not
+ * arrived whole within request_timeout_s is cut by conn.c's sweeper (slow senders), which also takes MHD's
+ * log. Long polls and event streams suspend their connection and are resumed by http_wake_all (http.h).
  *
  * Memory stays flat (issue 26, defect 5): a large request (an import's jansson tree of 76,240 rows, a 14 MB
  * report, a large export) frees its memory when it completes, but glibc keeps freed pages in the arena of the
@@ -43,6 +43,7 @@
 #include "server/counters.h"
 #include "server/db.h"
 #include "server/http/auth.h"
+#include "server/http/conn.h"
 #include "server/http/parse.h"
 
 struct http_server {
@@ -56,9 +57,6 @@ static atomic_bool g_require_read_token;
 static atomic_ullong g_request_seq;
 static atomic_bool g_stopping; /* no new suspensions: MHD must not be stopped with suspended connections */
 static unsigned g_id_prefix;
-static double g_request_timeout = 30; /* seconds for a whole request to arrive (http_start) */
-
-static void track_deadline(struct MHD_Connection *conn, double deadline);
 
 /* Suspended connections waiting for http_wake_all. */
 static pthread_mutex_t waiters_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -545,7 +543,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         snprintf(r->path, sizeof(r->path), "%s", url);
         snprintf(r->id, sizeof(r->id), "%04x-%06llx", g_id_prefix, (unsigned long long)++g_request_seq);
         if ((status = admit(r))) {
-            track_deadline(conn, 0);
+            conn_arrived(conn);
             r->answered = true; /* the body, if any, is never read: MHD closes the connection after this */
             return send_reply(r, status);
         }
@@ -575,7 +573,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
     if (!r->parsed)
-        track_deadline(conn, 0); /* arrived whole: the handler's time is its own (long polls, streams) */
+        conn_arrived(conn); /* arrived whole: the handler's time is its own (long polls, streams) */
     r->suspended = false;
     status = dispatch(r);
     if (status == HTTP_SUSPENDED)
@@ -591,11 +589,11 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     struct request *r = *con_cls;
 
     (void)cls;
-    track_deadline(conn, clock_now() + g_request_timeout); /* the next request on a kept-alive connection */
+    conn_expect_request(conn); /* the next request on a kept-alive connection */
     if (!r)
         return;
     /* A stream (a job's events) ends when its client leaves (the browser left the Job page): normal, no error
-     * (on_mhd_log lowers MHD's line about the failed write to debug as well). */
+     * (conn_mhd_log lowers MHD's line about the failed write to debug as well). */
     if (r->stream && (toe == MHD_REQUEST_TERMINATED_WITH_ERROR ||
                       toe == MHD_REQUEST_TERMINATED_CLIENT_ABORT || toe == MHD_REQUEST_TERMINATED_READ_ERROR))
         log_debug("request=%s %s %s: the client closed the stream", r->id, r->method, r->path);
@@ -614,153 +612,6 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     }
     free(r);
     *con_cls = NULL;
-}
-
-/* ---- the whole-request deadline (slow senders) and MHD's own log ---- */
-
-/* Every open connection, with the time by which its current request must have arrived whole (0: none, a
- * handler has it). The sweeper thread shuts down the socket of one past its deadline; MHD then closes it. */
-struct tracked {
-    struct tracked *prev, *next;
-    int fd;
-    double deadline;
-};
-
-static pthread_mutex_t tracked_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct tracked *tracked_head;
-static pthread_t sweeper;
-static atomic_bool sweeper_stop;
-
-static void track_deadline(struct MHD_Connection *conn, double deadline)
-{
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    struct tracked *t = ci ? ci->socket_context : NULL;
-
-    if (!t)
-        return;
-    pthread_mutex_lock(&tracked_lock);
-    t->deadline = deadline;
-    pthread_mutex_unlock(&tracked_lock);
-}
-
-static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
-                          enum MHD_ConnectionNotificationCode toe)
-{
-    struct tracked *t = *socket_context;
-    const union MHD_ConnectionInfo *ci;
-
-    (void)cls;
-    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
-        if (!(ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD)) ||
-            !(t = calloc(1, sizeof(*t))))
-            return;
-        t->fd = ci->connect_fd;
-        t->deadline = clock_now() + g_request_timeout;
-        pthread_mutex_lock(&tracked_lock);
-        t->next = tracked_head;
-        if (tracked_head)
-            tracked_head->prev = t;
-        tracked_head = t;
-        pthread_mutex_unlock(&tracked_lock);
-        *socket_context = t;
-    } else if (t) {
-        pthread_mutex_lock(&tracked_lock);
-        if (t->prev)
-            t->prev->next = t->next;
-        else
-            tracked_head = t->next;
-        if (t->next)
-            t->next->prev = t->prev;
-        pthread_mutex_unlock(&tracked_lock);
-        free(t);
-        *socket_context = NULL;
-    }
-}
-
-/* At most a few lines per interval of the same kind of noise (aborted connections, slow senders cut off);
- * the count of the rest goes into the next line that is written. */
-/* A log line's budget: at most 5 lines per 10 s window; the rest are counted and said with the next line. */
-struct log_limit {
-    pthread_mutex_t lock;
-    double window;
-    unsigned written, dropped;
-};
-
-/* Each source has its own budget, so libmicrohttpd's chatter about closed connections never crowds out the
- * sweeper's line about the connections it cut (an operator's signal of slow senders). */
-static struct log_limit mhd_limit = {.lock = PTHREAD_MUTEX_INITIALIZER};
-static struct log_limit sweep_limit = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-static bool log_allowed(struct log_limit *l, unsigned *suppressed)
-{
-    double now = clock_now();
-    bool ok;
-
-    pthread_mutex_lock(&l->lock);
-    if (now - l->window > 10) {
-        l->window = now;
-        l->written = 0;
-    }
-    ok = l->written < 5;
-    if (ok) {
-        l->written++;
-        *suppressed = l->dropped;
-        l->dropped = 0;
-    } else {
-        l->dropped++;
-    }
-    pthread_mutex_unlock(&l->lock);
-    return ok;
-}
-
-static void *sweep(void *arg)
-{
-    (void)arg;
-    while (!sweeper_stop) {
-        double now = clock_now();
-        unsigned cut = 0, suppressed = 0;
-
-        pthread_mutex_lock(&tracked_lock);
-        for (struct tracked *t = tracked_head; t; t = t->next)
-            if (t->deadline > 0 && now > t->deadline) {
-                shutdown(t->fd, SHUT_RDWR);
-                t->deadline = 0;
-                cut++;
-            }
-        pthread_mutex_unlock(&tracked_lock);
-        if (cut && log_allowed(&sweep_limit, &suppressed))
-            log_info(
-                "closed %u connection(s) whose request did not arrive within %.0f s (%u lines suppressed)",
-                cut, g_request_timeout, suppressed);
-        usleep(250 * 1000);
-    }
-    return NULL;
-}
-
-/* MHD's own lines. One that says a response could not be sent because the socket is gone ("Failed to send the
- * chunked response body ... The socket is no longer available for sending", a reset, a broken pipe) is a
- * client that left, a normal end for an event stream (issue 25: leaving a Job page logged it): debug. */
-static bool mhd_client_left(const char *line)
-{
-    return !strncmp(line, "Failed to send", 14) &&
-           (strstr(line, "no longer available") || strstr(line, "reset") || strstr(line, "broken pipe") ||
-            strstr(line, "Broken pipe"));
-}
-
-static void on_mhd_log(void *cls, const char *fmt, va_list ap)
-{
-    char line[512];
-    unsigned suppressed = 0;
-
-    (void)cls;
-    vsnprintf(line, sizeof(line), fmt, ap);
-    if (mhd_client_left(line)) {
-        log_debug("libmicrohttpd: %.*s", (int)strcspn(line, "\n"), line);
-        return;
-    }
-    if (log_allowed(&mhd_limit, &suppressed))
-        log_info("libmicrohttpd: %.*s%s", (int)strcspn(line, "\n"), line,
-                 suppressed ? " (and more lines like it suppressed)" : "");
 }
 
 static void on_panic(void *cls, const char *file, unsigned line, const char *reason)
@@ -786,25 +637,23 @@ int http_start(const char *addr, unsigned port, unsigned threads, unsigned max_c
         return pp_error_set(err, "out of memory");
     g_routes = routes;
     g_id_prefix = (unsigned)getpid() & 0xffff;
-    g_request_timeout = request_timeout_s;
     mallopt(M_MMAP_THRESHOLD, 1 << 20); /* fixed, not dynamic: memory stays flat (head comment) */
     mallopt(M_TRIM_THRESHOLD, 1 << 20);
     MHD_set_panic_func(on_panic, NULL);
     s->daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG,
-        (uint16_t)port, NULL, NULL, on_request, NULL, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL,
+        (uint16_t)port, NULL, NULL, on_request, NULL, MHD_OPTION_EXTERNAL_LOGGER, conn_mhd_log, NULL,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sin, MHD_OPTION_THREAD_POOL_SIZE, threads,
         MHD_OPTION_CONNECTION_LIMIT, max_connections, MHD_OPTION_CONNECTION_TIMEOUT, timeout_s,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-        MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL, MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
+        MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL, MHD_OPTION_NOTIFY_CONNECTION, conn_notify, NULL,
         MHD_OPTION_END);
     if (!s->daemon) {
         free(s);
         return pp_error_set(err, "cannot listen on %s:%u (in use, or not permitted)", addr, port);
     }
-    sweeper_stop = false;
-    if (pthread_create(&sweeper, NULL, sweep, NULL)) {
+    if (conn_sweeper_start(request_timeout_s)) {
         MHD_stop_daemon(s->daemon);
         free(s);
         return pp_error_set(err, "cannot start the request deadline thread");
@@ -822,8 +671,7 @@ void http_stop(struct http_server *s)
     g_stopping = true;
     pthread_mutex_unlock(&waiters_lock);
     http_wake_all();
-    sweeper_stop = true;
-    pthread_join(sweeper, NULL);
+    conn_sweeper_stop();
     MHD_stop_daemon(s->daemon);
     free(s);
 }
