@@ -200,6 +200,10 @@ static int apply_job(struct runner_job *job, const char *text, json_t **doc)
     return RUN_OK;
 }
 
+/* parse_run's answer to --help: the help is printed, nothing is to run (run_main returns RUN_OK, having freed
+ * what it holds: an exit here left its copy of argv to LeakSanitizer). */
+#define PARSE_HELP (-1)
+
 static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_format *fmt, json_t **doc,
                      const char **runners)
 {
@@ -296,7 +300,7 @@ static int parse_run(int argc, char **argv, struct runner_job *job, enum runner_
             break;
         case 'h':
             print_help();
-            exit(RUN_OK);
+            return PARSE_HELP;
         default:
             return usage_error("unknown or incomplete option \"%s\" (see --help)", argv[optind - 1]);
         }
@@ -357,7 +361,9 @@ int run_main(int argc, char **argv)
         if ((job.external = runners_find(&runners, job.model)) && job.kernels_default)
             job.values.kernels &= job.external->kernels;
     }
-    if (rc == RUN_OK) {
+    if (rc == PARSE_HELP)
+        rc = RUN_OK;
+    else if (rc == RUN_OK) {
         /* Before any runtime starts; the openmp model's defaults exec this command again. A runner's program
          * binds itself as its env lines say. */
         if (!job.external)
