@@ -102,7 +102,7 @@ slurm_start() {
             return 1
         }
     done
-    wait_for 20 slurm_idle && { SLURM_OK=1; return 0; }
+    wait_for 40 slurm_idle && { SLURM_OK=1; return 0; } # 20 s was short once, on a loaded 2-core run
     slurm_why "the nodes did not become idle: $(sinfo -h -N -o '%N %t %E' 2>&1 | tr '\n' ';') $(tail -n 3 "$SLURM_DIR/log/slurmctld.log" 2>/dev/null | tr '\n' ' ')"
     return 1
 }

@@ -172,4 +172,6 @@ if [ -n "${OPENAPI_KEEP:-}" ]; then # the answers, for writing the document: OPE
     mkdir -p "$OPENAPI_KEEP" && cp "$LOG" "$TMP"/body.* "$TMP"/request.* "$OPENAPI_KEEP/"
     sed -i "s|$TMP/|$OPENAPI_KEEP/|g" "$OPENAPI_KEEP/calls.tsv"
 fi
-"$PY" "$(dirname "$0")/openapi_check.py" "${OPENAPI_DOC:-docs/openapi.json}" "$TMP/routes" "$LOG"
+# without a Slurm cluster the Slurm routes answer 404 only: their success is said unchecked, not failed
+OPENAPI_UNREACHABLE=$([ -n "$SLURM_OK" ] || echo /api/v1/slurm/) \
+    "$PY" "$(dirname "$0")/openapi_check.py" "${OPENAPI_DOC:-docs/openapi.json}" "$TMP/routes" "$LOG"
