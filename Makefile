@@ -299,6 +299,9 @@ $(BUILD)/tests/%: tests/unit/%.cc
 	@mkdir -p $(@D)
 	$(call say,CXX,$<)$(CXX) -std=c++17 -Wall -Wextra -Werror -O1 $(SANITIZE) $(CPPFLAGS) -fopenmp \
 		$(shell pkg-config --cflags $(PKGS) 2>/dev/null) -MMD -MP -o $@ $<
+# kept: as intermediates of the pattern rule below a first build deleted them, and the next build (whose .d
+# files name them) compiled them all again
+.SECONDARY: $(patsubst tests/unit/%.c,$(BUILD)/obj/tests/unit/%.o,$(TEST_SRC))
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CORE_OBJ) $(filter-out $(BUILD)/obj/worker/main.o,$(WORKER_OBJ))
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
