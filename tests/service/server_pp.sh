@@ -522,6 +522,19 @@ grep -q 'site-kokkos' <<<"$BODY" && fail "p3 variant rows leave runners out" "$(
 expect_api "pp include_runners not a boolean" 400 invalid_parameter GET "$PP&include_runners=yes"
 expect_api "results include_runners without format=p3" 400 invalid_parameter GET "/api/v1/results?include_runners=true"
 
+# A job that comes back stable after one noise repeat: its note says so and quotes the run before it as the run
+# before, not as if it were its own state ("stable at repeat 1 of 2 (unstable, repeat 1 of 2: ...)" read as a
+# contradiction to a newcomer).
+s7=$(post_result 90 true succeeded 3)
+api GET /api/v1/jobs?state=queued
+job7=$(printf '%s' "$BODY" | jq -r '.jobs[0].id')
+s7b=$(AGAIN=1 post_samples 90 true succeeded "1 1.01")
+api GET "/api/v1/jobs/$job7"
+check "noise: stable at its repeat, the note says so and names the run before as such" \
+    '.state == "succeeded" and .repeats == 1
+     and (.note | test("^stable at repeat 1 of 2; the run before: unstable, repeat 1 of 2: triad best_tenth"))'
+[ "$s7/$s7b" = queued/succeeded ] || fail "noise: the states of the stable repeat's two attempts" "$s7/$s7b"
+
 # --- the CSV parser's fuzz target: a few seconds of libFuzzer from the seed corpus ---
 FUZZ_DIR=tests/fuzz
 if clang -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE -o "$TMP/import_fuzz" "$FUZZ_DIR/import_fuzz.c" \
