@@ -60,9 +60,9 @@ struct client {
 };
 
 static char *conninfo;
-static atomic_long timeout_s = 10;  /* db_configure */
-static atomic_bool stuck;           /* the watch got no answer within DB_PROBE_S */
-static atomic_bool stopping;        /* db_stop: the server stops, nothing waits any more */
+static atomic_long timeout_s = 10; /* db_configure */
+static atomic_bool stuck;          /* the watch got no answer within DB_PROBE_S */
+static atomic_bool stopping;       /* db_stop: the server stops, nothing waits any more */
 static _Thread_local struct client client = {.fd = -1};
 static _Thread_local bool watching; /* this thread is the watch: it alone asks a stuck database */
 static pthread_key_t conn_key;

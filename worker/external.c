@@ -14,9 +14,10 @@
  *
  * A program of any suite may print the one JSON form instead (output = ppbench-json, lib/runner_json.h): its
  * problem document is held to the job (every parameter the job set that it names holds the job's value, the
- * key parameters must be named, problem.size is the parameter marked size), its kernels to the suite's and the
- * job's, and the suite's own models (s->model) give the bytes and flops and check the problem's size against
- * what its other values give. A program that prints it has verified its own results, as BabelStream has.
+ * key parameters must be named, problem.size is the parameter marked size), its kernels to the suite's and
+ * the job's, and the suite's own models (s->model) give the bytes and flops and check the problem's size
+ * against what its other values give. A program that prints it has verified its own results, as BabelStream
+ * has.
  */
 #include "worker/external.h"
 

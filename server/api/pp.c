@@ -32,7 +32,8 @@ static const char pp_sql[] = "SELECT d->'error'->>'code', d->'error'->>'field', 
 static const char policies_sql[] =
     "SELECT d->'error'->>'code', d->'error'->>'field', d->'error'->>'message', "
     "CASE WHEN d ? 'error' THEN NULL ELSE d::text END "
-    "FROM pp_policies($1, $2, $3, $4::bigint, string_to_array($5, ','), $6, $7::jsonb, $8::boolean, $9::boolean) d";
+    "FROM pp_policies($1, $2, $3, $4::bigint, string_to_array($5, ','), $6, $7::jsonb, $8::boolean, "
+    "$9::boolean) d";
 
 static const char platform_sql[] = "SELECT host_id IS NOT NULL FROM platforms WHERE id = $1";
 
@@ -294,7 +295,8 @@ int pp_policies_get(struct request *r)
     size_t i;
     int st;
 
-    if ((st = req_check_query(r, "problem,platforms,efficiency,precision,size,subsets,include_flagged,include_runners")) ||
+    if ((st = req_check_query(
+             r, "problem,platforms,efficiency,precision,size,subsets,include_flagged,include_runners")) ||
         (st = parse_problem(r, req_query(r, "problem"), suite, kernel, sizeof(suite), &s)) ||
         (st = pp_include_runners(r, &runners)))
         return st;
@@ -322,7 +324,8 @@ int pp_policies_get(struct request *r)
     }
 
     const char *params[9] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
-                             platforms, efficiency, subsets,   flagged, runners};
+                             platforms, efficiency, subsets,   flagged,
+                             runners};
     if (!(res = db_query(policies_sql, 9, params, &dberr))) {
         st = api_db_fail(r, &dberr);
         goto out;
@@ -411,16 +414,17 @@ static int text_add(const char *buf, size_t size, void *data)
 /* One row as an element of the array import_sql reads (new reference). */
 static json_t *row_json(struct request *r, const struct babelstream_row *x)
 {
-    json_t *prov = json_pack("{s:s, s:s, s:i, s:s, s:I, s:s, s:s, s:s, s:I, s:o}", "source", "babelstream-csv",
-                             "babelstream_format", x->format, "csv_line", x->line, "function", x->function,
-                             "num_times", (json_int_t)x->num_times, "unit", x->unit, "verified_by",
-                             "babelstream (its own check; an imported row is taken as verified)", "request_id",
-                             r->id, "token_id", (json_int_t)r->token_id, "problem", import_problem(x));
+    json_t *prov =
+        json_pack("{s:s, s:s, s:i, s:s, s:I, s:s, s:s, s:s, s:I, s:o}", "source", "babelstream-csv",
+                  "babelstream_format", x->format, "csv_line", x->line, "function", x->function, "num_times",
+                  (json_int_t)x->num_times, "unit", x->unit, "verified_by",
+                  "babelstream (its own check; an imported row is taken as verified)", "request_id", r->id,
+                  "token_id", (json_int_t)r->token_id, "problem", import_problem(x));
 
-    return json_pack("{s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "line", x->line, "kernel",
-                     x->kernel, "precision", x->element_bytes == 4 ? "fp32" : "fp64", "size",
-                     (json_int_t)x->n_elements, "bytes", x->bytes, "flops", x->flops, "min_s", x->min_s, "max_s",
-                     x->max_s, "mean_s", x->mean_s, "bandwidth", x->bandwidth, "gflops",
+    return json_pack("{s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "line", x->line,
+                     "kernel", x->kernel, "precision", x->element_bytes == 4 ? "fp32" : "fp64", "size",
+                     (json_int_t)x->n_elements, "bytes", x->bytes, "flops", x->flops, "min_s", x->min_s,
+                     "max_s", x->max_s, "mean_s", x->mean_s, "bandwidth", x->bandwidth, "gflops",
                      x->min_s > 0 ? x->flops / x->min_s * 1e-9 : 0.0, "provenance", prov);
 }
 

@@ -136,7 +136,8 @@ static void test_resolve(void)
     REJECTS("variant", "model openmp has no variant select (it has: scalar, simd)");
     CHECK(hacc_variant_parse("memory-object") == PP_HACC_MEMORY_OBJECT && hacc_variant_parse("x") == -1,
           "parse");
-    CHECK(hacc_interactions(128, 10) == 2.0 * 128 * 128 * 10 && hacc_flops(PP_HACC_SPH, 16, 1) == 69.0 * 512 &&
+    CHECK(hacc_interactions(128, 10) == 2.0 * 128 * 128 * 10 &&
+              hacc_flops(PP_HACC_SPH, 16, 1) == 69.0 * 512 &&
               hacc_bytes(PP_HACC_GRAVITY, 16, 3, 2 * 16, PP_FP32) == 2 * 16 * 7 * 4.0 + 3 * 8,
           "models");
 #undef REJECTS

@@ -241,7 +241,8 @@ static void test_variant_name(void)
         for (size_t p = 0; p < s->nparams; p++) {
             n += s->params[p].variant;
             CHECK(!s->params[p].variant || (s->params[p].type == SUITE_ENUM && !s->params[p].key),
-                  "%s.%s: a variant parameter is an enum outside the problem key", s->name, s->params[p].name);
+                  "%s.%s: a variant parameter is an enum outside the problem key", s->name,
+                  s->params[p].name);
         }
         CHECK(n >= 1, "%s marks no variant parameter", s->name);
     }
