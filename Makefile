@@ -106,7 +106,7 @@ CLI        = $(if $(CLI_SRC),$(BUILD)/bin/ppbench)
 # the suites' byte and flop models (kernels/<suite>/model.c), the same code the worker checks a job with and
 # states its models by; the drivers are weak references there (NULL).
 SUITE_TABLE_SRC = kernels/lattice.c kernels/suite.c kernels/suites.c $(wildcard kernels/*/model.c)
-SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c lib/babelstream.c $(SUITE_TABLE_SRC) kernels/divergence.c) $(BUILD)/obj/schema.o \
+SERVER_OBJ = $(call obj,$(SERVER_SRC) lib/error.c lib/info.c lib/stats.c lib/log.c lib/cron.c lib/sweep.c lib/babelstream.c lib/strbuf.c $(SUITE_TABLE_SRC) kernels/divergence.c) $(BUILD)/obj/schema.o \
              $(BUILD)/obj/openapi.o
 
 ifneq ($(NVCC),)

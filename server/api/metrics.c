@@ -13,69 +13,13 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "lib/strbuf.h"
 #include "server/api/api.h"
 #include "server/counters.h"
 
 /* The database's part, and the results stored but not judged yet (judge_queue: judging's lag).
  */
 static const char scrape_sql[] = "SELECT metrics_text($1, $2), (SELECT count(*) FROM judge_queue)";
-
-struct buf {
-    char *p;
-    size_t len, cap;
-    bool failed;
-};
-
-static void put(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct buf *b, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    if (b->failed)
-        return;
-    for (;;) {
-        va_start(ap, fmt);
-        n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->failed = true;
-            return;
-        }
-        if ((size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = 2 * b->cap + (size_t)n;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->failed = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-}
-
-/* n bytes of s as they are (the database's part: megabytes at fleet scale, not worth a format pass). */
-static void put_bytes(struct buf *b, const char *s, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->cap - b->len <= n) {
-        size_t cap = 2 * b->cap + n;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->failed = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
 
 static const char *route_label(size_t i, char *buf, size_t size)
 {
@@ -96,13 +40,13 @@ static size_t nroutes(void)
     return n;
 }
 
-static void put_http(struct buf *b)
+static void put_http(struct strbuf *b)
 {
     size_t n = nroutes();
     char label[160];
 
-    put(b, "# HELP ppbench_http_requests_total HTTP requests by route and status.\n"
-           "# TYPE ppbench_http_requests_total counter\n");
+    strbuf_printf(b, "# HELP ppbench_http_requests_total HTTP requests by route and status.\n"
+                     "# TYPE ppbench_http_requests_total counter\n");
     for (size_t i = 0; i <= COUNTERS_MAX_ROUTES; i++) {
         if (i >= n && i != COUNTERS_MAX_ROUTES)
             continue;
@@ -115,11 +59,12 @@ static void put_http(struct buf *b)
                 snprintf(st, sizeof(st), "%d", counters_statuses[s]);
             else
                 snprintf(st, sizeof(st), "other");
-            put(b, "ppbench_http_requests_total{route=\"%s\",status=\"%s\"} %lu\n",
-                route_label(i, label, sizeof(label)), st, c);
+            strbuf_printf(b, "ppbench_http_requests_total{route=\"%s\",status=\"%s\"} %lu\n",
+                          route_label(i, label, sizeof(label)), st, c);
         }
     }
-    put(b, "# HELP ppbench_http_request_duration_seconds Time from a request's arrival to its answer (long "
+    strbuf_printf(
+        b, "# HELP ppbench_http_request_duration_seconds Time from a request's arrival to its answer (long "
            "polls "
            "and event streams included).\n# TYPE ppbench_http_request_duration_seconds histogram\n");
     for (size_t i = 0; i <= COUNTERS_MAX_ROUTES; i++) {
@@ -137,43 +82,48 @@ static void put_http(struct buf *b)
         for (size_t k = 0; k < COUNTERS_NLAT; k++) {
             cum += counts[k];
             if (k + 1 < COUNTERS_NLAT)
-                put(b, "ppbench_http_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %lu\n", rl,
-                    counters_lat_bounds[k], cum);
+                strbuf_printf(b, "ppbench_http_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %lu\n",
+                              rl, counters_lat_bounds[k], cum);
             else
-                put(b, "ppbench_http_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %lu\n", rl,
-                    cum);
+                strbuf_printf(b,
+                              "ppbench_http_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %lu\n",
+                              rl, cum);
         }
-        put(b, "ppbench_http_request_duration_seconds_sum{route=\"%s\"} %.6f\n", rl,
-            atomic_load_explicit(&counters_lat_sum_us[i], memory_order_relaxed) / 1e6);
-        put(b, "ppbench_http_request_duration_seconds_count{route=\"%s\"} %lu\n", rl, cum);
+        strbuf_printf(b, "ppbench_http_request_duration_seconds_sum{route=\"%s\"} %.6f\n", rl,
+                      atomic_load_explicit(&counters_lat_sum_us[i], memory_order_relaxed) / 1e6);
+        strbuf_printf(b, "ppbench_http_request_duration_seconds_count{route=\"%s\"} %lu\n", rl, cum);
     }
 }
 
-static void put_jobs(struct buf *b)
+static void put_jobs(struct strbuf *b)
 {
     static const char *const names[2] = {"succeeded", "failed"};
 
-    put(b, "# HELP ppbench_job_duration_seconds Time from a job's claim to its worker's result, by outcome.\n"
+    strbuf_printf(
+        b, "# HELP ppbench_job_duration_seconds Time from a job's claim to its worker's result, by outcome.\n"
            "# TYPE ppbench_job_duration_seconds histogram\n");
     for (int s = 0; s < 2; s++) {
         unsigned long cum = 0;
         for (size_t k = 0; k < COUNTERS_NJOB; k++) {
             cum += atomic_load_explicit(&counters_job_bucket[s][k], memory_order_relaxed);
             if (k + 1 < COUNTERS_NJOB)
-                put(b, "ppbench_job_duration_seconds_bucket{state=\"%s\",le=\"%g\"} %lu\n", names[s],
-                    counters_job_bounds[k], cum);
+                strbuf_printf(b, "ppbench_job_duration_seconds_bucket{state=\"%s\",le=\"%g\"} %lu\n",
+                              names[s], counters_job_bounds[k], cum);
             else
-                put(b, "ppbench_job_duration_seconds_bucket{state=\"%s\",le=\"+Inf\"} %lu\n", names[s], cum);
+                strbuf_printf(b, "ppbench_job_duration_seconds_bucket{state=\"%s\",le=\"+Inf\"} %lu\n",
+                              names[s], cum);
         }
-        put(b, "ppbench_job_duration_seconds_sum{state=\"%s\"} %.3f\n", names[s],
-            atomic_load_explicit(&counters_job_sum_ms[s], memory_order_relaxed) / 1e3);
-        put(b, "ppbench_job_duration_seconds_count{state=\"%s\"} %lu\n", names[s], cum);
+        strbuf_printf(b, "ppbench_job_duration_seconds_sum{state=\"%s\"} %.3f\n", names[s],
+                      atomic_load_explicit(&counters_job_sum_ms[s], memory_order_relaxed) / 1e3);
+        strbuf_printf(b, "ppbench_job_duration_seconds_count{state=\"%s\"} %lu\n", names[s], cum);
     }
-    put(b,
+    strbuf_printf(
+        b,
         "# HELP ppbench_database_errors_total Statements that failed (unreachable database, errors).\n"
         "# TYPE ppbench_database_errors_total counter\nppbench_database_errors_total %lu\n",
         atomic_load_explicit(&counters_db_errors, memory_order_relaxed));
-    put(b,
+    strbuf_printf(
+        b,
         "# HELP ppbench_database_cancelled_total Statements given up before their answer, and ended in "
         "PostgreSQL: the request's client left, or the server stopped.\n"
         "# TYPE ppbench_database_cancelled_total counter\n"
@@ -185,7 +135,7 @@ static void put_jobs(struct buf *b)
 
 int metrics_get(struct request *r)
 {
-    struct buf b = {malloc(16384), 0, 16384, false};
+    struct strbuf b = {malloc(16384), 0, 16384, false};
     char stale[24], limit[24];
     struct db_error err;
     PGresult *res;
@@ -204,11 +154,11 @@ int metrics_get(struct request *r)
         free(b.p);
         return api_db_fail(r, &err);
     }
-    put_bytes(&b, PQgetvalue(res, 0, 0), (size_t)PQgetlength(res, 0, 0));
-    put(&b,
-        "# HELP ppbench_judge_queue Results stored and not judged yet.\n"
-        "# TYPE ppbench_judge_queue gauge\nppbench_judge_queue %s\n",
-        PQgetvalue(res, 0, 1));
+    strbuf_add(&b, PQgetvalue(res, 0, 0), (size_t)PQgetlength(res, 0, 0));
+    strbuf_printf(&b,
+                  "# HELP ppbench_judge_queue Results stored and not judged yet.\n"
+                  "# TYPE ppbench_judge_queue gauge\nppbench_judge_queue %s\n",
+                  PQgetvalue(res, 0, 1));
     PQclear(res);
     put_http(&b);
     put_jobs(&b);

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "lib/log.h"
+#include "lib/strbuf.h"
 #include "lib/peak.h"
 #include "server/api/api.h"
 #include "server/api/catalog.h"
@@ -386,29 +387,13 @@ static json_t *import_problem(const struct babelstream_row *x)
     return p;
 }
 
-/* A growing text: what json_dump_callback writes a row into. */
-struct text {
-    char *s;
-    size_t len, cap;
-};
-
-static int text_add(const char *buf, size_t size, void *data)
+/* json_dump_callback's writer: into a strbuf. */
+static int dump_to(const char *buf, size_t size, void *data)
 {
-    struct text *t = data;
+    struct strbuf *t = data;
 
-    if (t->len + size + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 1u << 16;
-        char *s;
-        while (cap < t->len + size + 1)
-            cap *= 2;
-        if (!(s = realloc(t->s, cap)))
-            return -1;
-        t->s = s, t->cap = cap;
-    }
-    memcpy(t->s + t->len, buf, size);
-    t->len += size;
-    t->s[t->len] = '\0';
-    return 0;
+    strbuf_add(t, buf, size);
+    return t->failed ? -1 : 0;
 }
 
 /* One row as an element of the array import_sql reads (new reference). */
@@ -432,25 +417,24 @@ static json_t *row_json(struct request *r, const struct babelstream_row *x)
  * at a time: a tree of every row held 447 MB for 76,240 rows (docs/PERFORMANCE.md); the text is about 50. */
 static char *rows_json(struct request *r, const struct babelstream_set *set)
 {
-    struct text t = {0};
+    struct strbuf t = {malloc(1u << 16), 0, 1u << 16, false};
 
-    if (text_add("[", 1, &t))
+    if (!t.p)
         return NULL;
-    for (size_t i = 0; i < set->n; i++) {
+    strbuf_add(&t, "[", 1);
+    for (size_t i = 0; i < set->n && !t.failed; i++) {
         json_t *o = row_json(r, &set->rows[i]);
-        int rc = !o || (i > 0 && text_add(",", 1, &t)) || json_dump_callback(o, text_add, &t, JSON_COMPACT);
 
+        if (!o || (i > 0 && dump_to(",", 1, &t)) || json_dump_callback(o, dump_to, &t, JSON_COMPACT))
+            t.failed = true;
         json_decref(o);
-        if (rc) {
-            free(t.s);
-            return NULL;
-        }
     }
-    if (text_add("]", 1, &t)) {
-        free(t.s);
+    strbuf_add(&t, "]", 1);
+    if (t.failed) {
+        free(t.p);
         return NULL;
     }
-    return t.s;
+    return t.p;
 }
 
 /* "5.0" or "5.0, 6.0": the formats the rows came in, in order of appearance. */
