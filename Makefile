@@ -119,7 +119,7 @@ ifneq ($(OFFLOAD_CLANG),)
 OMPT_TARGET += $(OMPT_CLANG_SO)
 endif
 
-.PHONY: all test test-builds check run run-standalone install deb clean deps test-deps format bench-gpu bench-server fuzz FORCE
+.PHONY: all test test-builds asan-build check run run-standalone install deb clean deps test-deps format bench-gpu bench-server fuzz FORCE
 all: $(WORKER) $(SERVER) $(CLI) $(TESTS) $(CUDA_TARGET) $(OMPT_TARGET)
 ifeq ($(NVCC),)
 	@echo "note: nvcc not found: the cuda backend was not built (install the CUDA toolkit or set NVCC=...)"
@@ -142,23 +142,26 @@ test-deps:
 # The tests run twice: on the normal build (with CUDA when nvcc exists) and on a build with AddressSanitizer,
 # LeakSanitizer and UndefinedBehaviorSanitizer (host code only; nvcc output is not instrumented), whose OpenMP
 # kernels are compiled at -O1 with line tables (-g1): instrumented at -O3 -g, one kernel file took longer to
-# compile than the rest of both builds, and the kernels as measured are the normal build's. Both trees are
-# built at once, sharing make's job slots (one per core unless -j says otherwise), and tests/run.sh runs both
-# builds' files in one pool. `make check`, the edit-test loop: the unit tests and the suites' runs
+# compile than the rest of both builds, and the kernels as measured are the normal build's. `make test`
+# builds the normal tree, then tests/run.sh runs its files while it builds the sanitizer tree beside them at a
+# lower priority (the scripts leave a core idle about a third of the time, waiting on their servers), and adds
+# that tree's files to the same pool once built. `make test-builds` builds both trees at once. `make check`, the edit-test loop: the unit tests and the suites' runs
 # (tests/suites) on the normal build.
 ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 MAKE_JOBS  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 RUN_TESTS  = PPBENCH_CUDA_BUILD=$(if $(NVCC),$(BUILD)) \
              PPBENCH_OMPTARGET_BUILD=$(if $(OFFLOAD_CC)$(OFFLOAD_CLANG),$(BUILD)) tests/run.sh
 test: test-deps
-	@$(MAKE) --no-print-directory $(MAKE_JOBS) test-builds
-	@$(RUN_TESTS) $(BUILD) $(BUILD)-asan
+	@$(MAKE) --no-print-directory $(MAKE_JOBS) all
+	@$(RUN_TESTS) --make asan-build $(BUILD)-asan $(BUILD) $(BUILD)-asan
 
 test-builds:
 	@$(MAKE) --no-print-directory all & all=$$!; \
-	$(MAKE) --no-print-directory BUILD=$(BUILD)-asan SANITIZE="$(ASAN_FLAGS)" KERNEL_CFLAGS="$(KERNEL_CFLAGS) -O1 -g1" \
-		NVCC= OFFLOAD_CC= OFFLOAD_CLANG= $(patsubst $(BUILD)/%,$(BUILD)-asan/%,$(WORKER) $(SERVER) $(CLI) $(TESTS)); \
-	asan=$$?; wait $$all && exit $$asan
+	$(MAKE) --no-print-directory asan-build; asan=$$?; wait $$all && exit $$asan
+
+asan-build:
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-asan SANITIZE="$(ASAN_FLAGS)" KERNEL_CFLAGS="$(KERNEL_CFLAGS) -O1 -g1" \
+		NVCC= OFFLOAD_CC= OFFLOAD_CLANG= $(patsubst $(BUILD)/%,$(BUILD)-asan/%,$(WORKER) $(SERVER) $(CLI) $(TESTS))
 
 check:
 	@$(MAKE) --no-print-directory $(MAKE_JOBS) all

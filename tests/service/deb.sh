@@ -165,17 +165,22 @@ if ! pg_start "$ROOT/pg" >"$TMP/pg.log" 2>&1; then
 fi
 chmod 711 "$ROOT/pg" # the socket's folder, for the ppbench user
 DBURL="postgresql://ppbench@/ppbench?host=/pg&port=$PGPORT"
-as_ppbench() { in_root setpriv --reuid=ppbench --regid=ppbench --init-groups env HOME=/var/lib/ppbench "$@"; }
+# as the ppbench user: an array, not a function, so that `"${AS_PPBENCH[@]}" ... &` is the process itself (a
+# backgrounded function is a subshell, and killing it once left the installed ppbenchd running after every run)
+AS_PPBENCH=(chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C
+    setpriv --reuid=ppbench --regid=ppbench --init-groups env HOME=/var/lib/ppbench)
 # what an admin does (deploy/README.md): the port, the database, workers as units of their own
 port=$(for _ in $(seq 50); do p=$((20000 + RANDOM % 20000)); (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; break; }; done)
 URL=http://127.0.0.1:$port
 sed -i "s/^listen = .*/listen = 127.0.0.1:$port/; s/^embedded_workers = .*/embedded_workers = false/; s/^noise_repeats = .*/noise_repeats = 0/" \
     "$ROOT/etc/ppbench/ppbench.conf"
 echo "PPBENCH_DATABASE_URL=$DBURL" >>"$ROOT/etc/ppbench/ppbenchd.env"
-ppbenchd() { as_ppbench $(grep -v '^#' "$ROOT/etc/ppbench/ppbenchd.env") /usr/bin/ppbenchd --config /etc/ppbench/ppbench.conf "$@"; }
-ppbenchd >"$TMP/ppbenchd.log" 2>&1 &
+# shellcheck disable=SC2046 # the environment file's lines as words
+ppbenchd() { "${AS_PPBENCH[@]}" $(grep -v '^#' "$ROOT/etc/ppbench/ppbenchd.env") /usr/bin/ppbenchd --config /etc/ppbench/ppbench.conf "$@"; }
+# shellcheck disable=SC2046
+"${AS_PPBENCH[@]}" $(grep -v '^#' "$ROOT/etc/ppbench/ppbenchd.env") /usr/bin/ppbenchd --config /etc/ppbench/ppbench.conf >"$TMP/ppbenchd.log" 2>&1 &
 PIDS+=($!)
-ready() { grep -q '^ppbench is ready' "$TMP/ppbenchd.log" || ! kill -0 "${PIDS[0]}"; }
+ready() { grep -qs '^ppbench is ready' "$TMP/ppbenchd.log" || ! kill -0 "${PIDS[0]}"; }
 wait_for 30 ready
 if grep -q '^ppbench is ready' "$TMP/ppbenchd.log" && [ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/readyz")" = 200 ]; then
     pass "the installed ppbenchd runs as ppbench with its conffile and answers /readyz"
@@ -185,7 +190,7 @@ else
 fi
 ADMIN=$(ppbenchd token create --role admin 2>>"$TMP/ppbenchd.log")
 WTOKEN=$(ppbenchd token create --role worker 2>>"$TMP/ppbenchd.log")
-as_ppbench PPBENCH_WORKER_TOKEN="$WTOKEN" PPBENCH_LLC_BYTES_CPU0=0 PPBENCH_SMBIOS_ROOT=/nonexistent OMP_NUM_THREADS=2 \
+"${AS_PPBENCH[@]}" PPBENCH_WORKER_TOKEN="$WTOKEN" PPBENCH_LLC_BYTES_CPU0=0 PPBENCH_SMBIOS_ROOT=/nonexistent OMP_NUM_THREADS=2 \
     /usr/bin/ppbench-worker serve --server "$URL" --platform cpu0 >"$TMP/worker.log" 2>&1 &
 PIDS+=($!)
 cpu_idle() {
@@ -200,6 +205,10 @@ expect "the installed ppbench submits a stream job that the installed worker run
 for p in "${PIDS[@]}"; do kill -TERM "$p"; done
 for p in "${PIDS[@]}"; do wait_for 15 pid_gone "$p" || kill -KILL "$p"; done
 PIDS=()
+in_the_root() { for p in /proc/[0-9]*; do [ "$(readlink "$p/root" 2>/dev/null)" = "$ROOT" ] && echo "${p#/proc/}"; done; }
+left=$(in_the_root)
+same "nothing of the installed service left running once stopped" "$left" ""
+[ -z "$left" ] || kill -KILL $left
 
 # --- remove and purge ---
 all=("${MODELS[@]}" "${CORE[@]}")
