@@ -269,9 +269,10 @@ CREATE FUNCTION pp_runners_hidden(p_suite text, p_kernel text, p_precision text,
     FROM v
 $$;
 
--- The document of GET /api/v1/pp over one problem key. p_key NULL: the key with the most verified results
--- for the problem and precision (at p_size when given; ties: the larger size, then the key's text), and
--- key_note says so. p_flagged: flagged results count too (include_flagged); p_runners: runners' results count
+-- The document of GET /api/v1/pp over one problem key. p_key NULL: the key with the most unflagged verified
+-- results for the problem and precision (at p_size when given; pp_default_key: the same key with and without
+-- p_flagged), and key_note says so. p_flagged: flagged results count too (include_flagged), each efficiency
+-- carrying its result's flags; p_runners: runners' results count
 -- too (include_runners), each runner an application of its own with verified_by "program"; without it,
 -- runners_hidden says what was left out and why.
 CREATE FUNCTION pp_doc(p_suite text, p_kernel text, p_precision text, p_size bigint, p_key text,
@@ -308,10 +309,10 @@ BEGIN
         SELECT p.id, p.name, p.kind, p.peak_bandwidth, p.peak_source FROM platforms p
         WHERE p.id = ANY (coalesce(p_platforms, ARRAY(SELECT DISTINCT platform_id FROM t)))),
     best AS (SELECT DISTINCT platform_id, platform_best AS fom FROM t),
-    app AS (SELECT t.platform_id, t.model, t.result_id AS id, t.variant, t.fom, r.origin
+    app AS (SELECT t.platform_id, t.model, t.result_id AS id, t.variant, t.fom, r.origin, r.flags
             FROM t JOIN results r ON r.id = t.result_id),
     cell AS (
-        SELECT m.model, h.id AS platform, a.id AS result_id, a.variant, a.fom, a.origin,
+        SELECT m.model, h.id AS platform, a.id AS result_id, a.variant, a.fom, a.origin, a.flags,
                CASE WHEN a.id IS NULL THEN NULL
                     WHEN p_efficiency = 'app' THEN CASE WHEN b.fom > 0 THEN a.fom / b.fom ELSE 0 END
                     ELSE a.fom * result_compulsory_share(a.id) / h.peak_bandwidth END AS e
@@ -329,7 +330,8 @@ BEGIN
                CASE WHEN bool_or(c.origin = 'runner') THEN 'program' WHEN bool_or(c.origin = 'import') THEN 'import'
                     ELSE 'ppbench' END AS verified_by,
                jsonb_agg(jsonb_build_object('platform', c.platform, 'efficiency', c.e, 'fom', c.fom,
-                                            'result_id', c.result_id, 'variant', c.variant)
+                                            'result_id', c.result_id, 'variant', c.variant,
+                                            'flags', coalesce(to_jsonb(c.flags), '[]'))
                          ORDER BY c.platform) AS efficiencies
         FROM cell c GROUP BY c.model),
     scored AS (
@@ -597,21 +599,29 @@ END
 $$;
 
 -- The default problem key of a problem (and size, when given) and its size, with the notes GET /api/v1/pp
--- gives: the key with the most verified results (flagged ones too with p_flagged, runners' too with p_runners);
--- ties: the larger size, then the key's text. No row when none has a verified result.
+-- gives: the key with the most unflagged verified results (runners' too with p_runners); ties: the larger size,
+-- then the key's text. include_flagged (p_flagged) does not change the choice while some key has an unflagged
+-- result: a question with and without it is about the same problem, and only what counts in it differs (issue
+-- 25: a flagged key with more results was taken, another numtimes). Only when every result is flagged does
+-- p_flagged take the key with the most flagged ones. No row when none has a verified result.
 CREATE FUNCTION pp_default_key(p_suite text, p_kernel text, p_precision text, p_size bigint, p_flagged boolean,
                                p_runners boolean)
     RETURNS TABLE (problem_key text, size bigint, key_note text, size_note text) LANGUAGE sql STABLE AS $$
-    SELECT s.problem_key, s.size, format('the problem key with the most verified results: %s of %s', s.n, s.total),
+    SELECT s.problem_key, s.size,
+           CASE WHEN NOT p_flagged THEN format('the problem key with the most verified results: %s of %s', s.n, s.total)
+                WHEN s.u > 0 THEN format('the problem key with the most unflagged verified results: %s of %s (as '
+                                         'without include_flagged)', s.u, s.utotal)
+                ELSE format('the problem key with the most verified results: %s of %s, all flagged', s.n, s.total) END,
            CASE WHEN p_size IS NULL THEN 'the size of the problem key with the most verified results' END
-    FROM (SELECT c.problem_key, c.size, x.n, sum(x.n) OVER () AS total
+    FROM (SELECT c.problem_key, c.size, x.n, x.u, sum(x.n) OVER () AS total, sum(x.u) OVER () AS utotal
           FROM pp_problem_keys c
           CROSS JOIN LATERAL (SELECT CASE WHEN p_flagged THEN c.verified_all ELSE c.verified END
                                      - CASE WHEN p_runners THEN 0 WHEN p_flagged THEN c.runner_all ELSE c.runner END
-                                     AS n) x
+                                     AS n,
+                                     c.verified - CASE WHEN p_runners THEN 0 ELSE c.runner END AS u) x
           WHERE c.suite = p_suite AND c.kernel = p_kernel AND c.precision = p_precision
             AND (p_size IS NULL OR c.size = p_size) AND x.n > 0) s
-    ORDER BY s.n DESC, s.size DESC, s.problem_key LIMIT 1
+    ORDER BY s.u DESC, CASE WHEN s.u = 0 THEN s.n ELSE 0 END DESC, s.size DESC, s.problem_key LIMIT 1
 $$;
 
 -- Custom plans only: after five calls on one connection PL/pgSQL's plan cache took a generic plan for the query

@@ -535,6 +535,36 @@ check "noise: stable at its repeat, the note says so and names the run before as
      and (.note | test("^stable at repeat 1 of 2; the run before: unstable, repeat 1 of 2: triad best_tenth"))'
 [ "$s7/$s7b" = queued/succeeded ] || fail "noise: the states of the stable repeat's two attempts" "$s7/$s7b"
 
+# --- the default problem key is the same with and without include_flagged (issue 25) ---
+# stream.mul at 777 elements on key-cpu: numtimes 3 has an unflagged result (50 GB/s) and a flagged faster one
+# (60); numtimes 4 has three results, all flagged, so more in all. include_flagged took numtimes 4, another
+# problem than the question without it; now it counts the flagged 60 GB/s within the same problem, marked.
+psql_q "INSERT INTO platforms (id, kind, name) VALUES ('key-cpu', 'cpu', 'KeyCPU')" >/dev/null
+key_row() { # NUMTIMES GB/s FLAGS
+    psql_q "INSERT INTO results (platform_id, suite, kernel, model, variant, precision, size, bytes, flops, min_s,
+            max_s, mean_s, bandwidth, gflops, verified, provenance, origin, problem_key, flags)
+            VALUES ('key-cpu', 'stream', 'mul', 'kokkos', 'v1', 'fp64', 777, 16.0 * 777, 777,
+                    16.0 * 777 / ($2 * 1e9), 1, 1, $2 * 1e9, 0.1, true, '{}', 'import',
+                    'precision=fp64;size=777;numtimes=$1', '$3')" >/dev/null
+}
+key_row 3 50 '{}'; key_row 3 60 '{noisy}'; key_row 4 70 '{noisy}'; key_row 4 71 '{noisy}'; key_row 4 72 '{noisy}'
+api GET "/api/v1/pp?problem=stream.mul&size=777"
+check "pp default key without include_flagged: the key with an unflagged result (numtimes 3), at 50 GB/s" \
+    '.problem_key == "precision=fp64;size=777;numtimes=3" and (.applications[0].efficiencies[0] | .fom == 50e9 and .flags == [])'
+api GET "/api/v1/pp?problem=stream.mul&size=777&include_flagged=true"
+check "pp default key with include_flagged: the same problem (not the key with more flagged results), its flagged best marked" \
+    '.problem_key == "precision=fp64;size=777;numtimes=3"
+     and .key_note == "the problem key with the most unflagged verified results: 1 of 1 (as without include_flagged)"
+     and (.applications[0].efficiencies[0] | .fom == 60e9 and .flags == ["noisy"])'
+api GET "/api/v1/pp/policies?problem=stream.mul&size=777&include_flagged=true"
+check "policies with include_flagged: the same default problem" '.problem_key == "precision=fp64;size=777;numtimes=3"'
+# Where every result is flagged, include_flagged takes the key with the most of them, and says so.
+psql_q "UPDATE results SET flags = '{noisy}' WHERE platform_id = 'key-cpu'" >/dev/null
+api GET "/api/v1/pp?problem=stream.mul&size=777&include_flagged=true"
+check "pp include_flagged, every result flagged: the key with the most (numtimes 4), all flagged said" \
+    '.problem_key == "precision=fp64;size=777;numtimes=4"
+     and .key_note == "the problem key with the most verified results: 3 of 5, all flagged"'
+
 # --- the CSV parser's fuzz target: a few seconds of libFuzzer from the seed corpus ---
 FUZZ_DIR=tests/fuzz
 if clang -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE -o "$TMP/import_fuzz" "$FUZZ_DIR/import_fuzz.c" \
