@@ -127,7 +127,8 @@ int cli_fail(const struct cli *c, const struct http_reply *r, const struct pp_er
     if (r->status >= 500 && request && *request)
         fprintf(stderr, "ppbench: request id %s\n", request);
     if (r->status == 401 && !c->http.token[0])
-        fprintf(stderr, "ppbench: no token given: use --token, PPBENCH_TOKEN or ~/.config/ppbench/token\n");
+        fprintf(stderr, "ppbench: no token given: use --token, PPBENCH_TOKEN or `ppbench login` "
+                        "(~/.config/ppbench/token)\n");
     return r->status >= 400 && r->status < 500 ? CLI_USAGE : CLI_UNREACHABLE;
 }
 

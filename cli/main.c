@@ -10,6 +10,7 @@
 #include "buildinfo.h"
 #include "cli/cli.h"
 #include "cli/fleet.h"
+#include "cli/login.h"
 #include "cli/query.h"
 #include "cli/scaling.h"
 #include "cli/submit.h"
@@ -44,6 +45,7 @@ static const struct command commands[] = {
     {"schedules", fleet_schedules_main, fleet_schedules_usage,
      "list, create, pause, resume or run schedules"},
     {"health", fleet_health_main, fleet_health_usage, "platforms that need attention, and why"},
+    {"login", login_main, login_usage, "check an API token against the server and save it"},
     {"version", version_main, version_usage, "print the version of this client"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -57,7 +59,8 @@ static void usage(FILE *f)
             "\n"
             "global options (before or after the command):\n"
             "  --server URL   ppbenchd's address (default $PPBENCH_SERVER, else http://127.0.0.1:8080)\n"
-            "  --token T      API token (default $PPBENCH_TOKEN, else the file ~/.config/ppbench/token)\n"
+            "  --token T      API token (default $PPBENCH_TOKEN, else the file ~/.config/ppbench/token that\n"
+            "                 `ppbench login` checks and saves)\n"
             "  --json         print the server's JSON instead of a table, where it applies\n"
             "\n"
             "`ppbench COMMAND --help` describes a command.\n"

@@ -164,6 +164,31 @@ expect "ppbench cancel it again: 409 shown" 2 'already cancelled' -- "$CLI" canc
 expect "ppbench cancel the running job" 0 'cancel' -- "$CLI" cancel "$long"
 expect "ppbench against no server" 4 'cannot reach' -- "$CLI" --server http://127.0.0.1:9 platforms
 
+# ppbench login checks a token against the server before it saves it (issue 25: a wrong token was saved and
+# failed only at the first submission), says what it may do, and saves nothing it could not check unless told.
+home="$TMP/home"
+mkdir -p "$home"
+expect "ppbench login: an unknown token is refused by the server and not saved" 2 \
+    "token not saved: $URL refused it: unknown or revoked token" -- \
+    env HOME="$home" "$CLI" login ppb_0123456789abcdef0123456789abcdef01234567
+[ ! -e "$home/.config/ppbench/token" ] && pass "ppbench login: nothing saved for the unknown token" ||
+    fail "ppbench login: nothing saved for the unknown token" "$(cat "$home/.config/ppbench/token")"
+expect "ppbench login: a malformed token is named as such" 2 'is not a ppbench API token \(ppb_ and 40' -- \
+    env HOME="$home" "$CLI" login ppb_oops
+expect "ppbench login: an unreachable server saves nothing and names --offline" 4 'login --offline. saves it unchecked' -- \
+    env HOME="$home" "$CLI" --server http://127.0.0.1:9 login "$ADMIN"
+read_token=$("$SERVER" token create --role read 2>/dev/null)
+expect "ppbench login: a read token is saved, and said to be unable to submit" 0 'may read but not submit jobs' -- \
+    env HOME="$home" "$CLI" login "$read_token"
+out=$(printf '%s\n' "$ADMIN" | env HOME="$home" "$CLI" login 2>&1)
+[[ "$out" == *"knows it, and it may submit jobs" ]] && [ "$(cat "$home/.config/ppbench/token")" = "$ADMIN" ] &&
+    [ "$(stat -c %a "$home/.config/ppbench/token")" = 600 ] &&
+    [[ "$(env -u PPBENCH_TOKEN HOME="$home" "$CLI" cancel 999999 2>&1)" == *"no job 999999"* ]] &&
+    pass "ppbench login: an admin token from stdin is checked, saved (0600) and used" ||
+    fail "ppbench login: an admin token from stdin is checked, saved (0600) and used" "$out; $(env -u PPBENCH_TOKEN HOME="$home" "$CLI" cancel 999999 2>&1)"
+expect "ppbench login --offline: saved unchecked, and said so" 0 'not checked \(--offline\)' -- \
+    env HOME="$home" "$CLI" --server http://127.0.0.1:9 login --offline "$ADMIN"
+
 # The largest numtimes of the suite with the most kernels (on small arrays: the report's size is what counts):
 # its report (about 14 MB) is taken, over
 # max_body_bytes, the limit of what a user may send. With the default lease: under the sanitizers, reading,
