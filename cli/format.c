@@ -5,7 +5,9 @@
  *
  * Result rows are read by the names of the server's result document and the worker's report
  * (bandwidth_bytes_per_s, stats_s.min, ...) or, failing that, by the column names of the results table
- * (bandwidth, min_s, ...), so either shape prints.
+ * (bandwidth, min_s, ...), so either shape prints. Every table of results names the problem of its rows (every
+ * parameter of the problem key: key_words) and marks each flagged figure (a FLAGS column, or "[flags]" beside a
+ * PP efficiency), with a line under it saying what each flag means: a flagged number is never shown unmarked.
  */
 #include "format.h"
 
@@ -134,6 +136,106 @@ static int number(json_t *o, const char *path, double *out)
 static int number2(json_t *o, const char *a, const char *b, double *out)
 {
     return number(o, a, out) == 0 || (b && number(o, b, out) == 0) ? 0 : -1;
+}
+
+/* A result's flags as "noisy,cache_resident" in buf ("" when it has none). */
+static const char *flags_text(json_t *r, char *buf, size_t size)
+{
+    json_t *fl;
+    size_t k, n = 0;
+
+    buf[0] = '\0';
+    json_array_foreach(json_object_get(r, "flags"), k, fl)
+    {
+        int w = snprintf(buf + n, size - n, "%s%s", n ? "," : "",
+                         json_string_value(fl) ? json_string_value(fl) : "?");
+        n = w < 0 || (size_t)w >= size - n ? size - 1 : n + (size_t)w;
+    }
+    return buf;
+}
+
+/* What each flag says of a figure, for the line under a table whose rows carry it. */
+static const struct {
+    const char *flag, *says;
+} flag_words[] = {
+    {"cache_resident", "the working set fits the last-level cache: a cache figure, not memory bandwidth"},
+    {"noisy", "its samples were not stable, after the job's repeats"},
+    {"above_ceiling", "above the platform's peak bandwidth: the measurement is wrong"},
+    {"excluded", "excluded by an admin"},
+};
+
+/* "flagged (left out of PP and baselines unless asked for): cache_resident: ...; noisy: ..." for the flags
+ * that rows of results carry (each once); nothing when no row carries one. */
+static void print_flag_legend(FILE *f, json_t *results)
+{
+    const char *seen[32];
+    size_t nseen = 0, i, k, j;
+    json_t *r, *fl;
+
+    json_array_foreach(results, i, r)
+    {
+        json_array_foreach(json_object_get(r, "flags"), k, fl)
+        {
+            const char *name = json_string_value(fl);
+            for (j = 0; name && j < nseen && strcmp(seen[j], name); j++)
+                ;
+            if (name && j == nseen && nseen < sizeof(seen) / sizeof(seen[0]))
+                seen[nseen++] = name;
+        }
+    }
+    if (!nseen)
+        return;
+    fprintf(
+        f,
+        "flagged figures are left out of PP, baselines and scaling unless asked for (--include-flagged):\n");
+    for (j = 0; j < nseen; j++) {
+        const char *says = "see the result's page";
+        for (k = 0; k < sizeof(flag_words) / sizeof(flag_words[0]); k++)
+            if (!strcmp(flag_words[k].flag, seen[j]))
+                says = flag_words[k].says;
+        fprintf(f, "  %s: %s\n", seen[j], says);
+    }
+}
+
+/*
+ * A problem key ("precision=fp64;size=33554432;numtimes=100", everything that makes the problem) in words:
+ * "fp64, size 33554432 elements, numtimes 100" (unit: the suite table's size unit, NULL: none). skip_known
+ * leaves out the precision and the size (where a table has columns of their own). "-" when nothing is left.
+ */
+static const char *key_words(const char *key, const char *unit, bool skip_known, char *buf, size_t size)
+{
+    size_t n = 0;
+
+    buf[0] = '\0';
+    while (key && *key) {
+        size_t len = strcspn(key, ";"), name = strcspn(key, "=");
+        int w = 0;
+        if (name >= len) {
+            w = snprintf(buf + n, size - n, "%s%.*s", n ? ", " : "", (int)len, key);
+        } else if (name == 9 && !strncmp(key, "precision", 9)) {
+            if (!skip_known)
+                w = snprintf(buf + n, size - n, "%s%.*s", n ? ", " : "", (int)(len - name - 1),
+                             key + name + 1);
+        } else if (name == 4 && !strncmp(key, "size", 4)) {
+            if (!skip_known)
+                w = snprintf(buf + n, size - n, "%ssize %.*s%s%s", n ? ", " : "", (int)(len - name - 1),
+                             key + name + 1, unit ? " " : "", unit ? unit : "");
+        } else {
+            w = snprintf(buf + n, size - n, "%s%.*s %.*s", n ? ", " : "", (int)name, key,
+                         (int)(len - name - 1), key + name + 1);
+        }
+        n = w < 0 || (size_t)w >= size - n ? size - 1 : n + (size_t)w;
+        key += len + (key[len] == ';');
+    }
+    return n ? buf : "-";
+}
+
+/* The suite table's unit of a suite's size ("elements", "lattice sites"), NULL for a suite it does not know.
+ */
+static const char *size_unit(const char *suite)
+{
+    const struct suite *s = suite ? suite_find(suite) : NULL;
+    return s ? s->size : NULL;
 }
 
 static void id_cell(struct table *t, json_t *v)
@@ -277,22 +379,23 @@ static void variant_cell(struct table *t, json_t *r)
     cell(t, "%s", n ? buf : "-");
 }
 
-/* Each result with its identity (id, date, job, platform, model, variant) and the statistic its rates come
- * from (TIMING: min or mean, the server's "timing"), so rows of one kernel can be told apart. */
+/* Each result with its identity (id, date, job, platform, model, variant), its problem (PRECISION, SIZE and
+ * PROBLEM: the other parameters of its problem key, so rows of two problems of one size are told apart), the
+ * statistic its rates come from (TIMING: min or mean, the server's "timing") and its FLAGS, so that a flagged
+ * figure is never shown unmarked. */
 int format_results(FILE *f, json_t *results, struct pp_error *err)
 {
-    static const char *const head[] = {"ID",   "CREATED", "JOB",  "PLATFORM", "MODEL",  "KERNEL", "PRECISION",
-                                       "SIZE", "VARIANT", "GB/s", "GFLOP/s",  "TIMING", "FLAGS",  "VERIFIED"};
-    struct table t = {.ncols = 14, .head = head, .align = "rlrllllrlrrlll"};
-    char when[32];
-    size_t i, k;
-    json_t *r, *flag;
+    static const char *const head[] = {"ID",     "CREATED",   "JOB",    "PLATFORM", "MODEL",
+                                       "KERNEL", "PRECISION", "SIZE",   "PROBLEM",  "VARIANT",
+                                       "GB/s",   "GFLOP/s",   "TIMING", "FLAGS",    "VERIFIED"};
+    struct table t = {.ncols = 15, .head = head, .align = "rlrllllrllrrlll"};
+    char when[32], fl[128], key[256];
+    size_t i;
+    json_t *r;
 
     json_array_foreach(results, i, r)
     {
         const char *platform = str(r, "platform") ? str(r, "platform") : str(r, "platform_id");
-        json_t *flags = json_object_get(r, "flags");
-        char fl[128] = "";
         id_cell(&t, json_object_get(r, "id"));
         cell(&t, "%s", short_time(str(r, "created_at"), when, sizeof(when)));
         if (json_is_integer(json_object_get(r, "job_id")))
@@ -307,19 +410,18 @@ int format_results(FILE *f, json_t *results, struct pp_error *err)
             cell(&t, "%s", dash(str(r, "kernel")));
         cell(&t, "%s", dash(str(r, "precision")));
         num_cell(&t, r, "size", "array_size", 1, "%.0f");
+        cell(&t, "%s", key_words(str(r, "problem_key"), NULL, true, key, sizeof(key)));
         variant_cell(&t, r);
         num_cell(&t, r, "bandwidth_bytes_per_s", "bandwidth", 1e-9, "%.3f");
         num_cell(&t, r, "gflops", NULL, 1, "%.3f");
         cell(&t, "%s", dash(str(r, "timing")));
-        json_array_foreach(flags, k, flag)
-        {
-            size_t n = strlen(fl);
-            snprintf(fl + n, sizeof(fl) - n, "%s%s", n ? "," : "", json_string_value(flag));
-        }
-        cell(&t, "%s", fl[0] ? fl : "-");
+        cell(&t, "%s", flags_text(r, fl, sizeof(fl))[0] ? fl : "-");
         cell(&t, "%s", verified(r));
     }
-    return table_print(f, &t, err);
+    if (table_print(f, &t, err))
+        return -1;
+    print_flag_legend(f, results);
+    return 0;
 }
 
 /* An efficiency or PP cell: three decimals; "-" where the application has no verified result, "n/a" where it
@@ -366,31 +468,52 @@ static const char *flags_suffix(json_t *e, char *buf, size_t size)
     return buf;
 }
 
+/*
+ * The lines above a PP table: the problem with its whole key (every parameter that makes it: "stream.triad:
+ * fp64, size 33554432 elements, numtimes 100"), how the key and size were chosen when the question did not
+ * name them, the efficiency and the policy (what), and the document's note.
+ */
+static void pp_header(FILE *f, json_t *doc, const char *what)
+{
+    const char *eff = str(doc, "efficiency"), *problem = str(doc, "problem"), *dot;
+    char suite[64] = "", key[512];
+    double size;
+
+    if (problem && (dot = strchr(problem, '.')))
+        snprintf(suite, sizeof(suite), "%.*s", (int)(dot - problem), problem);
+    fprintf(f, "%s: ", dash(problem));
+    if (str(doc, "problem_key"))
+        fputs(key_words(str(doc, "problem_key"), size_unit(suite), false, key, sizeof(key)), f);
+    else if (number(doc, "size", &size) == 0)
+        fprintf(f, "%s, size %.0f", dash(str(doc, "precision")), size);
+    else
+        fputs(dash(str(doc, "precision")), f);
+    fprintf(f, "; %s efficiency, %s%s\n", eff && !strcmp(eff, "arch") ? "architectural" : "application", what,
+            json_is_true(json_object_get(doc, "include_flagged")) ? ", flagged results counted" : "");
+    if (str(doc, "problem_key"))
+        fprintf(f, "problem key %s%s%s%s\n", str(doc, "problem_key"), str(doc, "key_note") ? " (" : "",
+                str(doc, "key_note") ? str(doc, "key_note") : "", str(doc, "key_note") ? ")" : "");
+    if (str(doc, "note"))
+        fprintf(f, "%s\n", str(doc, "note"));
+}
+
 int format_pp(FILE *f, json_t *doc, struct pp_error *err)
 {
+    char fl[80];
     json_t *platforms = json_object_get(doc, "platforms"), *apps = json_object_get(doc, "applications");
-    const char *eff = str(doc, "efficiency"), *size_note = str(doc, "size_note"),
-               *variant = str(doc, "variant");
+    const char *variant = str(doc, "variant");
     size_t np = json_array_size(platforms), i, j;
     struct table t = {.ncols = 2 + np};
     const char **head = calloc(t.ncols, sizeof(*head));
     char *align = calloc(t.ncols + 1, 1);
     json_t *a, *p, *e;
-    double size;
     int rc = -1;
 
     if (!head || !align) {
         pp_error_set(err, "out of memory");
         goto out;
     }
-    fprintf(f, "%s %s", dash(str(doc, "problem")), dash(str(doc, "precision")));
-    if (number(doc, "size", &size) == 0)
-        fprintf(f, ", size %.0f%s%s%s", size, size_note ? " (" : "", size_note ? size_note : "",
-                size_note ? ")" : "");
-    fprintf(f, ", %s efficiency, %s\n", eff && !strcmp(eff, "arch") ? "architectural" : "application",
-            variant ? "one fixed variant" : "best variant per platform");
-    if (str(doc, "note"))
-        fprintf(f, "%s\n", str(doc, "note"));
+    pp_header(f, doc, variant ? "one fixed variant" : "best variant per platform");
     head[0] = "APPLICATION";
     head[1] = "PP";
     align[0] = 'l';
@@ -409,7 +532,13 @@ int format_pp(FILE *f, json_t *doc, struct pp_error *err)
         eff_cell(&t, json_object_get(a, "pp"), 1);
         for (j = 0; j < np; j++) {
             e = json_array_get(effs, j);
-            eff_cell(&t, json_object_get(e, "efficiency"), json_is_integer(json_object_get(e, "result_id")));
+            if (json_array_size(json_object_get(e, "flags")) &&
+                json_is_number(json_object_get(e, "efficiency")))
+                cell(&t, "%.3f%s", json_number_value(json_object_get(e, "efficiency")),
+                     flags_suffix(e, fl, sizeof(fl)));
+            else
+                eff_cell(&t, json_object_get(e, "efficiency"),
+                         json_is_integer(json_object_get(e, "result_id")));
         }
     }
     if (json_array_size(apps) == 0) {
@@ -423,6 +552,8 @@ int format_pp(FILE *f, json_t *doc, struct pp_error *err)
         if (str(a, "pp_note"))
             fprintf(f, "  %s: %s\n", dash(str(a, "application")), str(a, "pp_note"));
     }
+    if (json_is_true(json_object_get(doc, "include_flagged")))
+        fprintf(f, "flagged results counted (--include-flagged): a figure from one is marked [its flags]\n");
     print_hidden(f, doc);
     rc = 0;
 out:
@@ -438,27 +569,18 @@ int format_policies(FILE *f, json_t *doc, struct pp_error *err)
 {
     char fl[80];
     json_t *platforms = json_object_get(doc, "platforms"), *pols = json_object_get(doc, "policies");
-    const char *eff = str(doc, "efficiency"), *size_note = str(doc, "size_note");
     size_t np = json_array_size(platforms), i, j;
     struct table t = {.ncols = 4 + np};
     const char **head = calloc(t.ncols, sizeof(*head));
     char *align = calloc(t.ncols + 1, 1);
     json_t *a, *p, *e;
-    double size;
     int rc = -1;
 
     if (!head || !align) {
         pp_error_set(err, "out of memory");
         goto out;
     }
-    fprintf(f, "%s %s", dash(str(doc, "problem")), dash(str(doc, "precision")));
-    if (number(doc, "size", &size) == 0)
-        fprintf(f, ", size %.0f%s%s%s", size, size_note ? " (" : "", size_note ? size_note : "",
-                size_note ? ")" : "");
-    fprintf(f, ", %s efficiency, every variant policy\n",
-            eff && !strcmp(eff, "arch") ? "architectural" : "application");
-    if (str(doc, "note"))
-        fprintf(f, "%s\n", str(doc, "note"));
+    pp_header(f, doc, "every variant policy");
     head[0] = "POLICY";
     head[1] = "PP";
     head[2] = "DIVERGENCE";
@@ -535,7 +657,7 @@ void format_job_results(FILE *f, json_t *job)
     /* GFLOP/s first for the suites whose figure of merit it is or is proportional to (the suite table's
      * figure: its flops). */
     const bool lattice = suite && suite_find(suite) && suite_find(suite)->figure->flops;
-    char kernel[32];
+    char kernel[32], key[512], fl[128];
     double n, k;
     size_t i;
 
@@ -553,8 +675,16 @@ void format_job_results(FILE *f, json_t *job)
         double bytes = n * (prec && strcmp(prec, "fp32") == 0 ? 4 : 8);
         fprintf(f, "Array size: %.1f MB (=%.1f GB)\n", bytes * 1e-6, bytes * 1e-9);
     }
-    fprintf(f, "%-10s%s%14s%12s%12s%12s  %s\n", "Function", lattice ? "     GFLOP/s" : "", "MBytes/sec",
-            "Min (sec)", "Max", "Average", "Verified");
+    /* The problem (every parameter of its key) and the code (the variant's name) of the table's rows: a
+     * sweep's tables differ here. */
+    r = json_array_get(results, 0);
+    if (str(r, "problem_key"))
+        fprintf(f, "Problem: %s\n",
+                key_words(str(r, "problem_key"), size_unit(suite), false, key, sizeof(key)));
+    if (str(r, "variant"))
+        fprintf(f, "Variant: %s\n", str(r, "variant"));
+    fprintf(f, "%-10s%s%14s%12s%12s%12s  %-8s  %s\n", "Function", lattice ? "     GFLOP/s" : "", "MBytes/sec",
+            "Min (sec)", "Max", "Average", "Verified", "Flags");
     json_array_foreach(results, i, r)
     {
         snprintf(kernel, sizeof(kernel), "%s", dash(str(r, "kernel")));
@@ -567,8 +697,9 @@ void format_job_results(FILE *f, json_t *job)
         field(f, 12, 5, r, "stats_s.min", "min_s", 1);
         field(f, 12, 5, r, "stats_s.max", "max_s", 1);
         field(f, 12, 5, r, "stats_s.mean", "mean_s", 1);
-        fprintf(f, "  %s\n", verified(r));
+        fprintf(f, "  %-8s  %s\n", verified(r), flags_text(r, fl, sizeof(fl))[0] ? fl : "-");
     }
+    print_flag_legend(f, results);
 }
 
 void format_progress(FILE *f, long long id, const char *state, double progress)

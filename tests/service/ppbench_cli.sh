@@ -6,7 +6,9 @@
 CLI="$BUILD/bin/ppbench"
 [ -x "$SERVER" ] && [ -x "$CLI" ] || { skip "ppbench cli" "ppbenchd or ppbench not built"; exit 0; }
 
-server_start "lease_s = 5" "heartbeat_s = 1"
+# The worker's last-level cache is 1 MiB whatever this machine has: a job of a few thousand elements fits it
+# (cache_resident), one of 2^20 (24 MiB) does not.
+PPBENCH_LLC_BYTES_CPU0=1048576 server_start "lease_s = 5" "heartbeat_s = 1"
 export PPBENCH_SERVER=$URL PPBENCH_TOKEN=$ADMIN
 wait_cpu_worker
 # Before any result the platform is never_measured, which exits 5: the listing shows it, with its reason, and
@@ -35,6 +37,18 @@ done
     fail "an idle worker's last heartbeat stays within two periods" "${oldest} s old at most"
 expect "ppbench submit waits and prints the verified results" 0 '^Triad +[0-9.]+ .* yes' -- \
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 5000 --numtimes 4
+# Its table names the problem (every parameter of its key) and the code, and marks each flagged figure: 5000
+# elements fit the 1 MiB cache, so every row is cache_resident, said in a FLAGS column and explained under it
+# (issue 25: the README's examples were flagged on a VM with a big L3, and submit showed them unmarked).
+"$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 5000 --numtimes 4 >"$TMP/sub.out" 2>&1
+if grep -q '^Problem: fp64, size 5000 elements, numtimes 4$' "$TMP/sub.out" && grep -Eq '^Variant: [a-z]+$' "$TMP/sub.out" &&
+    grep -Eq '^Function .* Verified +Flags$' "$TMP/sub.out" &&
+    [ "$(grep -Ec '^(Copy|Mul|Add|Triad|Dot) .* yes +([a-z_]+,)?cache_resident(,[a-z_]+)?$' "$TMP/sub.out")" = 5 ] &&
+    grep -q '^  cache_resident: the working set fits the last-level cache' "$TMP/sub.out"; then
+    pass "ppbench submit: the table names the problem and variant, and marks flagged figures"
+else
+    fail "ppbench submit: the table names the problem and variant, and marks flagged figures" "$(tr '\n' '|' <"$TMP/sub.out" | tail -c 500)"
+fi
 # The job's address a user can open is the dashboard's page, not the API's; the help is printed text, not a format.
 expect "ppbench submit prints the dashboard's page of the job" 0 "^job [0-9]+ submitted: $URL/#/job/[0-9]+\$" -- \
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 2 --kernels copy
@@ -46,7 +60,7 @@ expect "ppbench submit: server validation error with its field" 2 'unknown kerne
 out=$("$CLI" submit --suite wilson --model openmp --platform "$CPU" --param lattice=4x4x4x8 --param layout=soa \
     --param numtimes=3 --double 2>&1)
 if printf '%s\n' "$out" | grep -q '^Lattice: 4x4x4x8$' && printf '%s\n' "$out" | grep -q '^Function  *GFLOP/s  *MBytes/sec' &&
-    printf '%s\n' "$out" | grep -Eq '^Dslash +[0-9.]+ +[0-9.]+ .* yes$'; then
+    printf '%s\n' "$out" | grep -Eq '^Dslash +[0-9.]+ +[0-9.]+ .* yes +[a-z_,-]+$'; then
     pass "ppbench submit a wilson job with --param: lattice and GFLOP/s in the table"
 else
     fail "ppbench submit a wilson job with --param: lattice and GFLOP/s in the table" "$(printf '%s' "$out" | tail -n 4 | tr '\n' ' ')"
@@ -79,8 +93,8 @@ expect "ppbench results --format csv: identity columns" 0 '^result_id,date,platf
 expect "ppbench results --format csv: a row names platform, model, variant, date, job and timing" 0 \
     "^[0-9]+,20[0-9-]+T[0-9:]+Z,\"$CPU\",\"openmp\",stream,nstream,fp64,1000,\"temporal\",$id,true,[a-z_ ]*,min," -- \
     "$CLI" results --format csv --job "$id"
-expect "ppbench results: the table has the variant, the job and the timing rule" 0 \
-    "^ *[0-9]+ +20[0-9-]+ [0-9:]+ +$id +$CPU +openmp +stream.triad +fp64 +1000 +temporal +[0-9.]+ +[0-9.]+ +min " -- \
+expect "ppbench results: the table has the problem, the variant, the job, the timing rule and the flags" 0 \
+    "^ *[0-9]+ +20[0-9-]+ [0-9:]+ +$id +$CPU +openmp +stream.triad +fp64 +1000 +numtimes 3 +temporal +[0-9.]+ +[0-9.]+ +min +([a-z_]+,)?cache_resident(,[a-z_]+)? +yes$" -- \
     "$CLI" results --job "$id" --kernel triad --suite stream
 # A sweep from the command line: one job per value (2^10..2^12: three), followed one after another, each
 # stored at its size under one sweep tag; the forms of the values and their errors are the CLI's own.
@@ -89,9 +103,10 @@ expect "ppbench results: the table has the variant, the job and the timing rule"
 sweep=$(sed -n 's/^3 jobs tagged \(sweep:[0-9a-f-]*\)$/\1/p' "$TMP/sweep.err")
 api GET "/api/v1/results?tag=$sweep&kernel=triad"
 [ -n "$sweep" ] && [ "$(grep -c '^job [0-9]*: succeeded 100 %$' "$TMP/sweep.err")" = 3 ] &&
+    [ "$(grep '^Problem: ' "$TMP/sweep.out" | tr '\n' '|')" = "Problem: fp64, size 1024 elements, numtimes 3|Problem: fp64, size 2048 elements, numtimes 3|Problem: fp64, size 4096 elements, numtimes 3|" ] &&
     [ "$(printf '%s' "$BODY" | jq -c '[.results[].size] | sort')" = "[1024,2048,4096]" ] &&
-    pass "ppbench submit --sweep arraysize=2^10..2^12: three jobs followed, a result at each size" ||
-    fail "ppbench submit --sweep arraysize=2^10..2^12: three jobs followed, a result at each size" \
+    pass "ppbench submit --sweep arraysize=2^10..2^12: three jobs followed, a result at each size, each table its problem" ||
+    fail "ppbench submit --sweep arraysize=2^10..2^12: three jobs followed, a result at each size, each table its problem" \
         "$(tr '\n' '|' <"$TMP/sweep.err" | tail -c 300) $(printf '%s' "$BODY" | head -c 200)"
 # ppbench scaling leaves flagged results out, saying so, as the Scaling page does; --include-flagged counts
 # them, and the row says which flags. The sweep's triad at 2048 flagged noisy here (its only result there), every
@@ -109,6 +124,33 @@ fi
 expect "ppbench scaling --include-flagged: the flagged result counted, its row marked" 0 \
     '^triad +openmp +fp64 +2048 .* noisy$' -- "$CLI" scaling --platform "$CPU" --suite stream --precision fp64 --include-flagged
 psql_q "UPDATE results SET flags = '{}' WHERE job_id IN (SELECT id FROM jobs WHERE '$sweep' = ANY (tags))" >/dev/null
+
+# ppbench pp chooses the same problem with and without --include-flagged, names it whole (every parameter of
+# its key) and marks a flagged figure it counts (issue 25: --include-flagged took another numtimes, the header
+# said only the size). At 2^20 elements (not cache-resident here): numtimes 3 has two results, the faster one
+# flagged noisy; numtimes 4 has three, all flagged, so more results in all.
+pp_ids=""
+for nt in 3 3 4 4 4; do
+    pp_ids="$pp_ids $("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1048576 --numtimes $nt \
+        --kernels triad --no-wait)"
+done
+for i in $pp_ids; do wait_job "$i" succeeded 60; done
+pp_list=$(echo $pp_ids | tr ' ' ',')
+psql_q "DELETE FROM results r WHERE r.job_id IN ($pp_list) AND r.id > (SELECT min(x.id) FROM results x WHERE x.job_id = r.job_id);
+    UPDATE results SET flags = CASE WHEN problem_key LIKE '%numtimes=4' OR id = (SELECT id FROM results
+        WHERE job_id IN ($pp_list) AND problem_key LIKE '%numtimes=3' ORDER BY bandwidth DESC LIMIT 1)
+        THEN ARRAY['noisy'] ELSE '{}' END WHERE job_id IN ($pp_list)" >/dev/null
+"$CLI" pp --problem stream.triad --size 1048576 >"$TMP/pp.out" 2>&1
+"$CLI" pp --problem stream.triad --size 1048576 --include-flagged >"$TMP/ppf.out" 2>&1
+head1=$(head -n 2 "$TMP/pp.out" | tr '\n' '|')
+head2=$(head -n 2 "$TMP/ppf.out" | tr '\n' '|')
+if [[ "$head1" == "stream.triad: fp64, size 1048576 elements, numtimes 3; application efficiency, best variant per platform|problem key precision=fp64;size=1048576;numtimes=3 ("* ]] &&
+    [[ "$head2" == "stream.triad: fp64, size 1048576 elements, numtimes 3; application efficiency, best variant per platform, flagged results counted|problem key precision=fp64;size=1048576;numtimes=3 (the problem key with the most unflagged verified results: 1 of 1 (as without include_flagged))|" ]] &&
+    grep -Eq '^openmp +1\.000 +1\.000 \[noisy\]$' "$TMP/ppf.out" && grep -Eq '^openmp +1\.000 +1\.000$' "$TMP/pp.out"; then
+    pass "ppbench pp --include-flagged: the same problem, named whole, its flagged figure marked"
+else
+    fail "ppbench pp --include-flagged: the same problem, named whole, its flagged figure marked" "$head1 / $(tr '\n' '|' <"$TMP/ppf.out" | head -c 500)"
+fi
 ids=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --numtimes 3 --kernels triad --no-wait \
     --sweep arraysize=1000..3000:1000 2>"$TMP/ids.err")
 [ "$(printf '%s\n' "$ids" | grep -c '^[0-9][0-9]*$')" = 3 ] &&
