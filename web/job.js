@@ -7,7 +7,7 @@
 // (warning). Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
 import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, link, num, pageHref, pct,
-        peakCell, peakFraction, platformsById, resultLink, sizeText, table, variantText, when, suites, figureLabel,
+        launchText, peakCell, peakFraction, platformsById, resultLink, sizeText, table, variantText, when, suites, figureLabel,
         figureValue, figureFlops} from './ui.js';
 
 // The statistic a job's rates come from: the job's "timing" parameter where its suite takes one (best: the
@@ -63,7 +63,8 @@ function problemFacts(results) {
     const r = results[0];
     return el('dl', {class: 'facts'},
               fact('problem', el('span', {id: 'job-problem'}, `${sizeText(r)}, ${r.precision}`)),
-              fact('variant', el('span', {id: 'job-variant'}, variantText(r) || 'none')));
+              fact('variant', el('span', {id: 'job-variant'}, variantText(r) || 'none')),
+              launchText(r) ? fact('launch', el('span', {id: 'job-launch'}, launchText(r))) : '');
 }
 
 export async function render(root, route, ctx) {

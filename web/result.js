@@ -5,8 +5,8 @@
 // the job and its parameters, and everything the worker recorded (compiler, flags, driver and runtime versions,
 // clocks, environment). An admin may annotate it, exclude it from analysis (PATCH) or delete it (DELETE).
 // #/result/42. Every results table and chart point links here.
-import {api, badge, el, empty, errorBox, fact, flagBadges, gbs, link, noiseText, num, pageHref, resultLink, sizeText,
-        variantText, when, suites, figureLabel, figureValue} from './ui.js';
+import {api, badge, el, empty, errorBox, fact, flagBadges, gbs, launchText, link, noiseText, num, pageHref, resultLink,
+        sizeText, variantText, when, suites, figureLabel, figureValue} from './ui.js';
 
 // A value the worker sent as null is unknown to it: said in words, never as "null" ("peak unknown" for a peak).
 const unknownText = (key) => (/peak/.test(key) ? 'peak unknown' : 'unknown');
@@ -91,7 +91,8 @@ export async function render(root, route, ctx) {
                    flagBadges(r)),
                 el('dl', {class: 'facts', id: 'result-facts'},
                    fact('problem', `${r.suite}.${r.kernel}, ${r.precision}, ${sizeText(r)}`),
-                   fact('variant', variantText(r) || 'none'),
+                   fact('variant', el('span', {id: 'result-variant'}, variantText(r) || 'none')),
+                   launchText(r) ? fact('launch', el('span', {id: 'result-launch'}, launchText(r))) : '',
                    fact('model', r.model),
                    fact('platform', link(pageHref('platform', {id: r.platform, suite: r.suite, kernel: r.kernel}),
                                          r.platform),

@@ -258,17 +258,23 @@ export function sizeText(r) {
     return `${r.size} ${sizeUnit(r.suite)}`;
 }
 
-// A result's variant in words: "layout aos, work_group_size 0, threads 2" (the report's variant document).
+// A result's variant: the name of the code that ran ("temporal", "soa", "3lp-1/k", "default": the values of
+// its suite's variant parameters, suite_variant_name in kernels/suite.c), as the API, `ppbench results` and PP's
+// policies name it. Never the launch details (work-group sizes, threads, dot chains: they follow the size and
+// the device, not the code): launchText shows those, where a single result is described.
 export function variantText(r) {
-    let v = r.provenance && r.provenance.variant;
-    if (!v || typeof v !== 'object') {
-        try {
-            v = JSON.parse(r.variant || '{}');
-        } catch {
-            return r.variant || '';
-        }
-    }
-    return Object.entries(v || {}).map(([k, x]) => `${k} ${x}`).join(', ');
+    return r.variant || '';
+}
+
+// What the run's launch was beyond its variant (the report's variant document without the values that name the
+// code): "work_group_size 0, dot_groups 2, dot_chain 16777218", or '' when there is nothing more.
+export function launchText(r) {
+    const v = r.provenance && r.provenance.variant;
+    if (!v || typeof v !== 'object')
+        return '';
+    const suite = catalogDoc && catalogDoc.suites.find((x) => x.name === r.suite);
+    const named = new Set(((suite && suite.params) || []).filter((p) => p.variant).map((p) => p.name));
+    return Object.entries(v).filter(([k]) => !named.has(k)).map(([k, x]) => `${k} ${x}`).join(', ');
 }
 
 // The suite table (GET /api/v1/suites: every suite's kernels, parameters, figure of merit and size unit),
