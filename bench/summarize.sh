@@ -13,7 +13,7 @@ for f in "$DIR"/gpu.json "$DIR"/cpu.json "$DIR"/sweep.json; do
       | . as $r
       | .kernels[]
       | [$r.platform.id, ($r.model + (if $r.provenance["env.PPBENCH_CUDA_VARIANT"] then "/" + $r.provenance["env.PPBENCH_CUDA_VARIANT"] else "" end)
-           + (if $r.variant.work_group_size > 0 then "/wg" + ($r.variant.work_group_size | tostring) else "" end)
+           + (($r.provenance.launch // $r.variant).work_group_size as $wg | if $wg > 0 then "/wg" + ($wg | tostring) else "" end)
            + (if $r.provenance["env.PPBENCH_CUDA_DOT_BLOCKS_PER_SM"] then "/dotbps" + $r.provenance["env.PPBENCH_CUDA_DOT_BLOCKS_PER_SM"] else "" end)), $r.problem.precision, $r.problem.array_size, .kernel,
          ((.bandwidth_bytes_per_s / 1e9 * 10 | round) / 10),
          (if $r.platform.peak_bandwidth_bytes_per_s then pct(.bandwidth_bytes_per_s / $r.platform.peak_bandwidth_bytes_per_s) else "-" end),

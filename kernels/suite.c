@@ -628,6 +628,27 @@ int suite_variant_name(const struct suite *s, const json_t *variant, char *out, 
     return used < size ? 0 : -1; /* the table's choices are short: SUITE_VARIANT_MAX holds them */
 }
 
+json_t *suite_variant_launch(const struct suite *s, json_t *variant)
+{
+    json_t *launch, *v;
+    const char *key;
+    void *tmp;
+
+    if (!json_is_object(variant) || !(launch = json_object()))
+        return NULL;
+    json_object_foreach_safe(variant, tmp, key, v)
+    {
+        const struct suite_param *p = suite_param(s, key);
+        if (p && p->variant)
+            continue;
+        if (json_object_set(launch, key, v) || json_object_del(variant, key)) {
+            json_decref(launch);
+            return NULL;
+        }
+    }
+    return launch;
+}
+
 json_t *suite_catalog_json(void)
 {
     json_t *suites = json_array(), *models = json_array();

@@ -211,6 +211,13 @@ int suite_problem_key(const struct suite *s, const json_t *problem, char *out, s
 int suite_variant_name(const struct suite *s, const json_t *variant, char *out, size_t size,
                        struct suite_error *e) PP_WUR;
 
+/* Splits a run's variant document (variant, an object, changed in place) in two: what names the code (the
+ * values of the suite's parameters marked variant) stays; the rest (work-group sizes, threads, a dot's groups
+ * and chain: the launch, derived from the size and the device) moves to a new object, returned (new
+ * reference; an empty object when there is none; NULL when variant is not an object or memory ran out). The
+ * report carries the launch in its provenance ("launch"), so a variant a user sees is a name of code. */
+json_t *suite_variant_launch(const struct suite *s, json_t *variant);
+
 /* One value as the key writes it (a job's "4x4x4x8" and a problem's [4, 4, 4, 8] alike); -1 when it has none
  * of those forms or does not fit out. */
 int suite_key_value(const json_t *v, char *out, size_t size) PP_WUR;

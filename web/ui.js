@@ -266,15 +266,20 @@ export function variantText(r) {
     return r.variant || '';
 }
 
-// What the run's launch was beyond its variant (the report's variant document without the values that name the
-// code): "work_group_size 0, dot_groups 2, dot_chain 16777218", or '' when there is nothing more.
+// How the run was launched beyond its variant: "work_group_size 0, dot_groups 2, dot_chain 16777218" (the
+// report's provenance.launch; a result stored before the worker split it out has it in its variant document,
+// beside the values that name the code), or '' when there is nothing more.
 export function launchText(r) {
+    const words = (o) => Object.entries(o).map(([k, x]) => `${k} ${x}`).join(', ');
+    const l = r.provenance && r.provenance.launch;
+    if (l && typeof l === 'object')
+        return words(l);
     const v = r.provenance && r.provenance.variant;
     if (!v || typeof v !== 'object')
         return '';
     const suite = catalogDoc && catalogDoc.suites.find((x) => x.name === r.suite);
     const named = new Set(((suite && suite.params) || []).filter((p) => p.variant).map((p) => p.name));
-    return Object.entries(v).filter(([k]) => !named.has(k)).map(([k, x]) => `${k} ${x}`).join(', ');
+    return words(Object.fromEntries(Object.entries(v).filter(([k]) => !named.has(k))));
 }
 
 // The suite table (GET /api/v1/suites: every suite's kernels, parameters, figure of merit and size unit),

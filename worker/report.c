@@ -1,10 +1,14 @@
 /*
  * report: formats a finished run. Reads the result, owns nothing beyond the JSON tree it builds and frees.
+ * The report's "variant" holds only what names the code (the suite's variant parameters:
+ * suite_variant_launch); the rest of the driver's variant document, the launch, goes to provenance.launch.
  */
 #include "report.h"
 
 #include <jansson.h>
 #include <string.h>
+
+#include "kernels/suite.h"
 
 json_t *report_info_json(const struct pp_info_list *l, const char *prefix)
 {
@@ -77,6 +81,13 @@ int report_json(FILE *f, const struct run_report *r, struct suite_output *o, str
     json_object_set_new(doc, "warnings", o->warnings ? o->warnings : json_array());
     o->warnings = NULL;
     json_object_set_new(json_object_get(doc, "provenance"), "backend", report_info_json(&r->backend, ""));
+    /* the variant names the code; how it was launched (sizes of work-groups, threads, a dot's chain, from the
+     * size and the device) is provenance (kernels/suite.h) */
+    if (suite_find(r->suite)) {
+        json_t *launch = suite_variant_launch(suite_find(r->suite), json_object_get(doc, "variant"));
+        if (launch)
+            json_object_set_new(json_object_get(doc, "provenance"), "launch", launch);
+    }
     rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     fputc('\n', f);
     json_decref(doc);

@@ -43,7 +43,7 @@ if run --model openmp --json >"$f" 2>"$TMP/err"; then
          and all(.kernels[]; .max_rel_err <= .tolerance)
          and all(.details.kernels[]; .momentum_rel_err < 1e-5 and .translation_rel_err < 1e-3)'
     jq_true "json: variant and phases" "$f" \
-        '.variant.variant == "simd" and .variant.threads >= 1 and .phases_s.reference >= 0'
+        '.variant.variant == "simd" and .provenance.launch.threads >= 1 and .phases_s.reference >= 0'
 else
     fail "hacc json" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
 fi

@@ -82,12 +82,12 @@ jq_true "stream: provenance names the device, host fallback, the build and its c
      and .["omptarget.toolchain"] == "'$c'" and (.["omptarget.compiler"] | startswith("'$c' "))
      and (.["omptarget.library"] | endswith("/'"$(basename "$so")"'"))'
 jq_true "stream: dot chain bound from its blocks" "$TMP/stream-fp64-100003.json" \
-    '.variant.dot_chain == ((100003 + .variant.dot_groups - 1) / .variant.dot_groups | floor) + .variant.dot_groups'
+    '.provenance.launch.dot_chain == ((100003 + .provenance.launch.dot_groups - 1) / .provenance.launch.dot_groups | floor) + .provenance.launch.dot_groups'
 f="$TMP/shape.json"
 if PPBENCH_OMPTARGET_TEAMS=7 PPBENCH_OMPTARGET_THREADS=3 OMP_TARGET_OFFLOAD=DISABLED \
     run --suite stream --arraysize 10007 --numtimes 3 --precision fp32 --json >"$f" 2>"$TMP/err"; then
     jq_true "stream: explicit num_teams 7, thread_limit 3, offload disabled: verified, shape recorded" "$f" \
-        '.verified == true and .variant.work_group_size == 3 and .variant.dot_groups == 7 and
+        '.verified == true and .provenance.launch.work_group_size == 3 and .provenance.launch.dot_groups == 7 and
          .provenance.backend["omptarget.teams"] == "7" and .provenance.backend["omptarget.offload"] == "DISABLED"'
 else
     fail "stream: explicit launch shape" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"

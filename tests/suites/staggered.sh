@@ -14,7 +14,7 @@ for strategy in site simd; do
                 --runs 3 --iterations 2 $flag --json >"$f" 2>"$TMP/err"; then
                 jq_true "$name: verified" "$f" \
                     ".verified == true and .kernels[0].verified == true and .variant.strategy == \"$strategy\"
-                     and (.variant | has(\"order\") | not) and .variant.work_group_size == 0
+                     and (.variant | has(\"order\") | not) and .provenance.launch.work_group_size == 0
                      and .problem.precision == \"$prec\" and (.problem.lattice | map(tostring) | join(\"x\")) == \"$lat\""
             else
                 fail "$name" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"
@@ -44,7 +44,7 @@ jq_true "json: GFLOP/s and bandwidth from the mean time (the paper's rule)" "$f"
 jq_true "json: verification bound and error" "$f" \
     '.kernels[0] | .tolerance > 0 and .max_rel_err <= .tolerance'
 jq_true "json: provenance and variant" "$f" \
-    '.model == "openmp" and .platform.id == "cpu0" and .variant.threads >= 1
+    '.model == "openmp" and .platform.id == "cpu0" and .provenance.launch.threads >= 1
      and (.provenance | has("ppbench.version") and (.backend | has("openmp.threads")))'
 "$WORKER" run --platform cpu0 --model openmp --suite staggered --lattice 4x4x4x4 --runs 3 --iterations 2 \
     --timing best --json >"$TMP/best.json" 2>/dev/null

@@ -30,7 +30,7 @@ for c in $cases; do
                 jq_true "$name: verified" "$f" \
                     ".verified == true and .kernels[0].verified == true and .kernels[0].max_rel_err <= .kernels[0].tolerance
                      and .variant.strategy == \"$strategy\" and (.variant.order // \"none\") == \"$order\"
-                     and .variant.work_group_size == $wg and .problem.precision == \"$prec\"
+                     and .provenance.launch.work_group_size == $wg and .problem.precision == \"$prec\"
                      and (.problem.lattice | map(tostring) | join(\"x\")) == \"$lat\""
             else
                 fail "$name" "exit $?: $(tail -n 2 "$TMP/err" | tr '\n' ' ')"

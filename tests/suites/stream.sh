@@ -46,7 +46,7 @@ jq_true "json: problem and platform" "$f" \
 # OMP_NUM_THREADS is honoured and recorded.
 if OMP_NUM_THREADS=1 "$WORKER" run --platform cpu0 --model openmp --suite stream --arraysize 1000 --numtimes 2 \
     --json >"$TMP/t1.json" 2>&1; then
-    jq_true "openmp honours OMP_NUM_THREADS" "$TMP/t1.json" '.provenance.backend["openmp.threads"] == "1" and .variant.dot_groups == 1'
+    jq_true "openmp honours OMP_NUM_THREADS" "$TMP/t1.json" '.provenance.backend["openmp.threads"] == "1" and .provenance.launch.dot_groups == 1'
 else
     fail "openmp honours OMP_NUM_THREADS" "run failed"
 fi

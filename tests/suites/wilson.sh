@@ -45,13 +45,13 @@ jq_true "json: GFLOP/s and bandwidth from the minimum time" "$f" \
      and ((.bandwidth_bytes_per_s * .stats_s.min / .bytes) - 1 | fabs) < 1e-9'
 jq_true "json: fp64 counts 2880 B per site" "$TMP/openmp-aos-fp64-4x4x4x8.json" '.kernels[0].bytes == 2880 * 256'
 jq_true "json: provenance and variant" "$f" \
-    '.suite == "wilson" and .model == "openmp" and .platform.id == "cpu0" and .variant.threads >= 1
+    '.suite == "wilson" and .model == "openmp" and .platform.id == "cpu0" and .provenance.launch.threads >= 1
      and (.provenance | has("ppbench.version") and has("compiler") and (.backend | has("openmp.threads")))'
 
 jq_true "json: one application per sample by default" "$f" '.problem.iterations == 1'
 if [ "$models" != openmp ]; then
     jq_true "json: the opencl work-group size and kernel limits (no register budget on PoCL)" "$TMP/opencl-soa-fp32-4x4x4x8.json" \
-        '.variant.work_group_size >= 1 and (.provenance.backend | has("opencl.wilson_kernel_max_work_group"))
+        '.provenance.launch.work_group_size >= 1 and (.provenance.backend | has("opencl.wilson_kernel_max_work_group"))
          and .provenance.backend["opencl.wilson_index_bits"] == "32"
          and .provenance.backend["opencl.wilson_max_regs"] == "0"'
 fi

@@ -230,6 +230,25 @@ static void test_variant_name(void)
               "%s %s: \"%s\", want \"%s\"", cases[i].suite, cases[i].doc, name, cases[i].name);
         json_decref(doc);
     }
+    /* The report's split (suite_variant_launch): the name's values stay, the launch moves, the name holds. */
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *doc = json_loads(cases[i].doc, 0, NULL), *whole = json_deep_copy(doc), *v;
+        json_t *launch = suite_variant_launch(suite_find(cases[i].suite), doc);
+        const char *key;
+        int ok = launch && json_object_size(doc) + json_object_size(launch) == json_object_size(whole) &&
+                 suite_variant_name(suite_find(cases[i].suite), doc, name, sizeof(name), &e) == 0 &&
+                 !strcmp(name, cases[i].name);
+        json_object_foreach(whole, key, v)
+        {
+            const struct suite_param *p = suite_param(suite_find(cases[i].suite), key);
+            ok = ok && json_equal(json_object_get(p && p->variant ? doc : launch, key), v);
+        }
+        CHECK(ok, "%s %s: split into %s and a launch of %zu values", cases[i].suite, cases[i].doc,
+              json_dumps(doc, JSON_COMPACT), launch ? json_object_size(launch) : 0);
+        json_decref(launch);
+        json_decref(doc);
+        json_decref(whole);
+    }
     json_t *bad = json_pack("{s:s}", "layout", "zigzag");
     CHECK(suite_variant_name(suite_find("wilson"), bad, name, sizeof(name), &e) &&
               !strcmp(e.field, "variant.layout"),
