@@ -25,10 +25,10 @@ const char login_usage[] =
     "  (`ppbenchd token create --role submit` prints one). A token the server does not know is not saved.\n"
     "  --offline          save it without checking (the server cannot be reached from here)\n";
 
-/* A token as ppbenchd makes them: "ppb_" and 40 hexadecimal digits (server/http/auth.c). */
+/* A token as ppbenchd makes them: "ppb_" and 40 hexadecimal digits (server/http/auth.c); t may go on. */
 static int token_shape(const char *t)
 {
-    return strncmp(t, "ppb_", 4) == 0 && strlen(t) == 44 && strspn(t + 4, "0123456789abcdef") == 40;
+    return strncmp(t, "ppb_", 4) == 0 && strspn(t + 4, "0123456789abcdef") >= 40;
 }
 
 /* Writes the token to HOME/.config/ppbench/token through a temporary file (mode 0600); path gets its name. */
@@ -139,14 +139,15 @@ int login_main(struct cli *c, int argc, char **argv)
     }
     token += strspn(token, " \t");
     len = strcspn(token, " \t");
-    if (len == 0 || len >= sizeof(c->http.token) || token[len])
-        return cli_usage_error("token not saved: \"%.60s\" is not one token", token);
-    if (!token_shape(token))
+    if (len == 0 || len >= sizeof(c->http.token) || token[len + strspn(token + len, " \t")])
+        return cli_usage_error("token not saved: %s",
+                               len ? "it is more than one word, or too long" : "it is empty");
+    if (len != 44 || !token_shape(token))
         return cli_usage_error(
-            "token not saved: \"%.60s\" is not a ppbench API token (ppb_ and 40 hexadecimal "
-            "digits, as `ppbenchd token create` prints it)",
-            token);
-    snprintf(c->http.token, sizeof(c->http.token), "%s", token);
+            "token not saved: \"%.8s...\" (%zu characters) is not a ppbench API token (ppb_ and 40 "
+            "hexadecimal digits, as `ppbenchd token create` prints it)",
+            token, len);
+    snprintf(c->http.token, sizeof(c->http.token), "%.*s", (int)len, token);
     if (!offline && (status = check(c, &may_submit)) != CLI_OK)
         return status;
     if (save(c->http.token, path, sizeof(path), &err)) {

@@ -222,7 +222,7 @@ expect "ppbench login: an unreachable server saves nothing and names --offline" 
 read_token=$("$SERVER" token create --role read 2>/dev/null)
 expect "ppbench login: a read token is saved, and said to be unable to submit" 0 'may read but not submit jobs' -- \
     env HOME="$home" "$CLI" login "$read_token"
-out=$(printf '%s\n' "$ADMIN" | env HOME="$home" "$CLI" login 2>&1)
+out=$(printf '%s \r\n' "$ADMIN" | env HOME="$home" "$CLI" login 2>&1) # as pasted: a blank and CR after it
 [[ "$out" == *"knows it, and it may submit jobs" ]] && [ "$(cat "$home/.config/ppbench/token")" = "$ADMIN" ] &&
     [ "$(stat -c %a "$home/.config/ppbench/token")" = 600 ] &&
     [[ "$(env -u PPBENCH_TOKEN HOME="$home" "$CLI" cancel 999999 2>&1)" == *"no job 999999"* ]] &&
