@@ -11,8 +11,9 @@
 // the page says which platforms of the fleet it left out and why. Flagged results are left out, as the API leaves
 // them out, and the page says what (the answer's `note`, each application's `pp_note` and `hidden`), unless the
 // switch includes them (include_flagged=true, sent to GET /api/v1/pp and /pp/policies as is): then each figure of
-// the PP table that comes from a flagged result carries its badges (GET /api/v1/results/{id}: the PP answer's
-// efficiencies carry no flags), and so does each of the policies' table (their efficiencies carry flags).
+// the PP table that comes from a flagged result carries its badges (from GET /api/v1/results/{id}, whose noise
+// the badges' titles quote: the PP answer's efficiencies name the flags only), and so does each of the policies'
+// table (from their efficiencies' flags).
 // Runners' results (issue 27: a site's program run as a job, verified by that program, not by ppbench) are left
 // out as the API leaves them out, and the page says how many and of which runners (the answer's runners_hidden)
 // beside a switch that includes them (include_runners=true, sent to both questions): then each runner is an
