@@ -5,9 +5,10 @@
  *
  * Result rows are read by the names of the server's result document and the worker's report
  * (bandwidth_bytes_per_s, stats_s.min, ...) or, failing that, by the column names of the results table
- * (bandwidth, min_s, ...), so either shape prints. Every table of results names the problem of its rows (every
- * parameter of the problem key: key_words) and marks each flagged figure (a FLAGS column, or "[flags]" beside a
- * PP efficiency), with a line under it saying what each flag means: a flagged number is never shown unmarked.
+ * (bandwidth, min_s, ...), so either shape prints. Every table of results names the problem of its rows
+ * (every parameter of the problem key: key_words) and marks each flagged figure (a FLAGS column, or "[flags]"
+ * beside a PP efficiency), with a line under it saying what each flag means: a flagged number is never shown
+ * unmarked.
  */
 #include "format.h"
 
@@ -453,18 +454,11 @@ static void print_hidden(FILE *f, json_t *doc)
 /* " [noisy,above_ceiling]" for an efficiency whose result is flagged, "" otherwise; in buf. */
 static const char *flags_suffix(json_t *e, char *buf, size_t size)
 {
-    json_t *fl;
-    size_t k, n = 0;
+    char text[160];
 
     buf[0] = '\0';
-    json_array_foreach(json_object_get(e, "flags"), k, fl)
-    {
-        int w = snprintf(buf + n, size - n, "%s%s", k ? "," : " [",
-                         json_string_value(fl) ? json_string_value(fl) : "?");
-        n = w < 0 || (size_t)w >= size - n ? size - 1 : n + (size_t)w;
-    }
-    if (n && n + 2 <= size)
-        strcat(buf, "]");
+    if (flags_text(e, text, sizeof(text))[0])
+        snprintf(buf, size, " [%s]", text);
     return buf;
 }
 

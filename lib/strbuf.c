@@ -6,6 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* grow: room for n more bytes and the terminating NUL; false (and failed) when memory ran out. */
+static bool grow(struct strbuf *b, size_t n)
+{
+    size_t cap = 2 * b->cap + n + 1;
+    char *p = realloc(b->p, cap);
+
+    if (!p) {
+        b->failed = true;
+        return false;
+    }
+    b->p = p;
+    b->cap = cap;
+    return true;
+}
+
 void strbuf_printf(struct strbuf *b, const char *fmt, ...)
 {
     va_list ap;
@@ -25,14 +40,8 @@ void strbuf_printf(struct strbuf *b, const char *fmt, ...)
             b->len += (size_t)n;
             return;
         }
-        size_t cap = 2 * b->cap + (size_t)n;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->failed = true;
+        if (!grow(b, (size_t)n))
             return;
-        }
-        b->p = p;
-        b->cap = cap;
     }
 }
 
@@ -40,16 +49,8 @@ void strbuf_add(struct strbuf *b, const char *s, size_t n)
 {
     if (b->failed)
         return;
-    if (b->cap - b->len <= n) {
-        size_t cap = 2 * b->cap + n;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->failed = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
+    if (b->cap - b->len <= n && !grow(b, n))
+        return;
     memcpy(b->p + b->len, s, n);
     b->len += n;
     b->p[b->len] = '\0';
