@@ -6,8 +6,10 @@
 -- /api/v1/jobs/{id}, measured).
 
 -- A result's document: its problem and key, models, samples and statistics, figures, flags and provenance;
--- its noise (the statistic judged, its value and limit, fractions: 028_noise) and, when its job ran more than
--- once (a repeat for noise, a lease that expired), the ids of every attempt's result of the same kernel.
+-- its noise (the statistic judged, its value and limit, fractions: 028_noise); the run of its job it came from
+-- (attempt, 042_attempts), the later run whose rows replaced it (superseded_by, null while its rows are the
+-- job's current ones) and, when its job stored rows of more than one run (a repeat for noise), the ids of
+-- every run's result of the same kernel (attempts).
 CREATE FUNCTION result_doc(r results) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
 BEGIN
     RETURN jsonb_build_object(
@@ -27,6 +29,9 @@ BEGIN
         'gflops', r.gflops, 'cv', r.cv, 'max_min', r.max_min, 'flags', to_jsonb(r.flags),
         'noise', CASE WHEN r.noise IS NOT NULL THEN jsonb_build_object('rule', r.noise_rule, 'value', r.noise,
                                                                        'limit', r.noise_limit) END,
+        'attempt', r.attempt,
+        'superseded_by', CASE WHEN 'superseded' = ANY (r.flags) THEN
+            (SELECT max(a.attempt) FROM results a WHERE a.job_id = r.job_id) END,
         'attempts', CASE WHEN r.job_id IS NOT NULL THEN
             (SELECT CASE WHEN count(*) > 1 THEN jsonb_agg(a.id ORDER BY a.id) END FROM results a
              WHERE a.job_id = r.job_id AND a.kernel = r.kernel) END,
@@ -38,15 +43,19 @@ BEGIN
 END
 $$;
 
--- A job's document (with_results: its results' documents too); "slurm" holds its Slurm job, state and reason,
--- and its own partition and gres (null: the executor's), or is null when Slurm has no part in it.
+-- A job's document (with_results: its results' documents too, and its history); "slurm" holds its Slurm job,
+-- state and reason, and its own partition and gres (null: the executor's), or is null when Slurm has no part in
+-- it. attempts counts its runs (claims), failures the runs that failed and spent max_attempts (042_attempts);
+-- history is every time it went back to the queue, in order, with the run it ended and the note that said why
+-- (a repeat for noise, a worker's goodbye, a lost lease: the note of each re-queue, from its state events), so
+-- that a later note does not hide an earlier one.
 CREATE FUNCTION job_doc(j jobs, with_results boolean) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
 BEGIN
     RETURN jsonb_build_object(
         'id', j.id, 'state', j.state, 'suite', j.suite, 'model', j.model, 'platform', j.platform_id,
         'selector', CASE WHEN j.selector = '{}' THEN NULL ELSE j.selector END,
         'kernels', to_jsonb(j.kernels), 'params', j.params, 'priority', j.priority, 'timeout_s', j.timeout_s,
-        'tags', to_jsonb(j.tags), 'attempts', j.attempts, 'max_attempts', j.max_attempts,
+        'tags', to_jsonb(j.tags), 'attempts', j.attempts, 'failures', j.failures, 'max_attempts', j.max_attempts,
         'progress', j.progress, 'error', j.error, 'ran_on', j.ran_on, 'worker_id', j.worker_id,
         'repeats', j.repeats, 'note', j.note,
         'created_at', j.created_at, 'started_at', j.started_at, 'finished_at', j.finished_at,
@@ -54,7 +63,12 @@ BEGIN
                  ELSE jsonb_build_object('job_id', j.slurm_job_id, 'state', j.slurm_state, 'reason', j.slurm_reason,
                                          'partition', j.slurm_partition, 'gres', j.slurm_gres) END)
         || CASE WHEN with_results THEN jsonb_build_object('results',
-               (SELECT coalesce(jsonb_agg(result_doc(r) ORDER BY r.id), '[]') FROM results r WHERE r.job_id = j.id))
+               (SELECT coalesce(jsonb_agg(result_doc(r) ORDER BY r.id), '[]') FROM results r WHERE r.job_id = j.id),
+               'history',
+               (SELECT coalesce(jsonb_agg(jsonb_build_object('at', e.at, 'run', (e.data->>'attempts')::int,
+                                                             'note', e.data->>'note') ORDER BY e.id), '[]')
+                FROM job_events e WHERE e.job_id = j.id AND e.kind = 'state' AND e.data->>'state' = 'queued'
+                  AND e.data->>'note' IS NOT NULL))
            ELSE '{}' END;
 END
 $$;
@@ -93,7 +107,8 @@ BEGIN
     IF TG_OP = 'INSERT' OR NEW.state IS DISTINCT FROM OLD.state THEN
         INSERT INTO job_events (job_id, kind, data)
         VALUES (NEW.id, 'state', jsonb_build_object('state', NEW.state, 'error', NEW.error,
-                                                     'attempts', NEW.attempts, 'ran_on', NEW.ran_on,
+                                                     'attempts', NEW.attempts, 'failures', NEW.failures,
+                                                     'ran_on', NEW.ran_on,
                                                      'repeats', NEW.repeats, 'note', NEW.note,
                                                      'started_at', NEW.started_at,
                                                      'finished_at', NEW.finished_at));

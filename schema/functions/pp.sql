@@ -48,7 +48,8 @@ BEGIN
         FROM (SELECT suite, kernel, precision, problem_key, count(*) FILTER (WHERE flags = '{}') AS n,
                      count(*) AS n_all, count(*) FILTER (WHERE flags = '{}' AND origin = 'runner') AS r,
                      count(*) FILTER (WHERE origin = 'runner') AS r_all
-              FROM old_rows WHERE verified GROUP BY suite, kernel, precision, problem_key) o
+              FROM old_rows WHERE verified AND NOT 'superseded' = ANY (flags)
+              GROUP BY suite, kernel, precision, problem_key) o
         WHERE (c.suite, c.kernel, c.precision, c.problem_key) = (o.suite, o.kernel, o.precision, o.problem_key);
     END IF;
     IF TG_OP IN ('INSERT', 'UPDATE') THEN
@@ -56,7 +57,7 @@ BEGIN
                                           runner, runner_all)
             SELECT suite, kernel, precision, problem_key, min(size), count(*) FILTER (WHERE flags = '{}'), count(*),
                    count(*) FILTER (WHERE flags = '{}' AND origin = 'runner'), count(*) FILTER (WHERE origin = 'runner')
-            FROM new_rows WHERE verified
+            FROM new_rows WHERE verified AND NOT 'superseded' = ANY (flags)
             GROUP BY suite, kernel, precision, problem_key
             ORDER BY suite, kernel, precision, problem_key
             ON CONFLICT (suite, kernel, precision, problem_key) DO UPDATE
@@ -698,7 +699,9 @@ CREATE VIEW pp_fom AS
            problem_key, origin
     FROM results WHERE verified AND flags = '{}';
 
+-- Flagged results too (include_flagged), except a superseded run's (042_attempts): only a job's current run
+-- counts, whatever the question asks.
 CREATE VIEW pp_fom_all AS
     SELECT id, platform_id, suite, kernel, precision, size, model, variant, bandwidth AS fom, created_at,
            problem_key, flags, origin
-    FROM results WHERE verified;
+    FROM results WHERE verified AND NOT 'superseded' = ANY (flags);

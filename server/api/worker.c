@@ -176,17 +176,20 @@ static const char job_state_sql[] = "SELECT state, epoch FROM jobs WHERE id = $1
  * problem and variant documents are kept whole in the provenance (result_doc serves the problem as
  * "problem"). Each kernel's noise was derived by report_derive: one past its limit flags the row noisy, and
  * a verified report with a noisy row sends the job back to the queue while it has repeats left ($7, the
- * setting noise_repeats); every attempt's rows are kept, and the job's note says what happened. */
+ * setting noise_repeats), spending none of its max_attempts (042_attempts); every run's rows are kept, each
+ * row stores its run (attempt: the job's attempts, its claims), the rows of the job's earlier runs are
+ * flagged superseded (only the current run counts), and the job's note says what happened. */
 static const char result_sql[] =
-    "WITH j AS (SELECT id, ran_on, model, suite, worker_id, repeats FROM jobs "
+    "WITH j AS (SELECT id, ran_on, model, suite, worker_id, repeats, attempts FROM jobs "
     "  WHERE id = $1 AND epoch = $2 AND worker_id = $6 AND state = 'running' FOR UPDATE), "
     "rep AS (SELECT $4::jsonb AS d), "
-    "ins AS (INSERT INTO results (job_id, platform_id, suite, kernel, model, variant, precision, size, "
+    "ins AS (INSERT INTO results (job_id, attempt, platform_id, suite, kernel, model, variant, precision, "
+    "size, "
     "bytes, bytes_compulsory, flags, "
     "  flops, times_s, min_s, max_s, mean_s, median_s, stddev_s, stats_count, bandwidth, gflops, verified, "
     "  error, noise, noise_rule, noise_limit, "
     "provenance, origin) "
-    "  SELECT j.id, j.ran_on, j.suite, e->>'kernel', j.model, $9::text, "
+    "  SELECT j.id, j.attempts, j.ran_on, j.suite, e->>'kernel', j.model, $9::text, "
     "  d->'problem'->>'precision', "
     "  (d->'problem'->>'size')::bigint, "
     "  (e->>'bytes')::float8, (e->>'bytes_compulsory')::float8, "
@@ -209,6 +212,9 @@ static const char result_sql[] =
     "  CASE WHEN j.model = ANY ($10::text[]) THEN 'worker' ELSE 'runner' END "
     "  FROM j, rep, jsonb_array_elements(coalesce(d->'kernels', '[]')) e "
     "  RETURNING verified, kernel, error, flags, noise, noise_rule, noise_limit), "
+    "old AS (UPDATE results SET flags = flags || 'superseded'::text FROM j WHERE results.job_id = j.id "
+    "  AND results.attempt < j.attempts AND NOT 'superseded' = ANY (results.flags) "
+    "  AND EXISTS (SELECT 1 FROM ins)), "
     "o AS (SELECT CASE WHEN $3 <> 'succeeded' OR NOT EXISTS (SELECT 1 FROM ins) "
     "      OR EXISTS (SELECT 1 FROM ins WHERE NOT verified) THEN 'failed' "
     "    WHEN EXISTS (SELECT 1 FROM ins WHERE 'noisy' = ANY (flags)) AND j.repeats < $7::int THEN 'queued' "
@@ -254,10 +260,12 @@ static const char fail_job_sql[] =
 static const char held_sql[] = "SELECT 1 FROM jobs WHERE id = $1 AND worker_id = $2 AND state = 'running' "
                                "AND ($3::bigint IS NULL OR epoch = $3::bigint)";
 
-/* The goodbye (schema/functions/workers.sql): a running job goes back to the queue with a note saying why. */
+/* The goodbye (schema/functions/workers.sql): a running job goes back to the queue with a note saying why;
+ * the worker handed it back, so its run is no failure and spends none of its max_attempts. */
 static const char deregister_sql[] =
     "SELECT r.released::int, r.requeued, r.failed, w.platform_id FROM workers w, "
-    "LATERAL worker_release(w.id, format('worker %s (%s) stopped while running it', w.id, w.platform_id)) r "
+    "LATERAL worker_release(w.id, format('worker %s (%s) stopped while running it', w.id, w.platform_id), "
+    "false) r "
     "WHERE w.id = $1 AND w.state <> 'gone'";
 
 /* 403 when the worker in the path is not the proven caller (server/http/http.c checked X-Worker-Id and its

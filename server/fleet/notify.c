@@ -29,15 +29,21 @@ struct notifier {
 static atomic_long lease_s = 30;            /* the grace past a job's timeout (notify_configure) */
 static atomic_long queue_timeout_s = 86400; /* the longest a job stays queued */
 
+/* A lease that expired is a failure of the job's run (042_attempts: only failures spend max_attempts): the
+ * job goes back to the queue with a note saying so, or fails once its failures reach max_attempts. */
 static const char requeue_sql[] =
-    "UPDATE jobs SET state = CASE WHEN attempts < max_attempts THEN 'queued' ELSE 'failed' END, "
-    "error = CASE WHEN attempts < max_attempts THEN error "
-    "  ELSE format('worker lost: the lease expired on attempt %s of %s', attempts, max_attempts) END, "
-    "finished_at = CASE WHEN attempts < max_attempts THEN NULL ELSE now() END, "
-    "worker_id = CASE WHEN attempts < max_attempts THEN NULL ELSE worker_id END, "
-    "lease_expires = NULL, claimed_at = CASE WHEN attempts < max_attempts THEN NULL ELSE claimed_at END, "
-    "progress = CASE WHEN attempts < max_attempts THEN 0 ELSE progress END "
-    "WHERE state = 'running' AND lease_expires < now() RETURNING id, state";
+    "WITH o AS (SELECT id, failures + 1 < max_attempts AS again, "
+    "  format('worker lost: the lease expired on run %s (failure %s of %s)', attempts, failures + 1, "
+    "max_attempts) AS why "
+    "  FROM jobs WHERE state = 'running' AND lease_expires < now() FOR UPDATE SKIP LOCKED) "
+    "UPDATE jobs SET state = CASE WHEN o.again THEN 'queued' ELSE 'failed' END, failures = failures + 1, "
+    "note = CASE WHEN o.again THEN 're-queued: ' || o.why ELSE note END, "
+    "error = CASE WHEN o.again THEN error ELSE o.why END, "
+    "finished_at = CASE WHEN o.again THEN NULL ELSE now() END, "
+    "worker_id = CASE WHEN o.again THEN NULL ELSE worker_id END, "
+    "lease_expires = NULL, claimed_at = CASE WHEN o.again THEN NULL ELSE claimed_at END, "
+    "progress = CASE WHEN o.again THEN 0 ELSE progress END "
+    "FROM o WHERE jobs.id = o.id RETURNING jobs.id, jobs.state";
 
 /* The worker enforces timeout_s itself; this is the backstop for a worker that heartbeats but never ends. */
 static const char timeout_sql[] =

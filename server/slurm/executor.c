@@ -8,8 +8,8 @@
  *  - follow: one squeue call for every job still active in Slurm records its state and reason; a ppbench job
  *    that was cancelled or failed (or succeeded elsewhere while its Slurm job pends) has its Slurm job
  *    scancel'd; a Slurm job that ended while its ppbench job was still queued or running re-queues that job
- *    (a new Slurm job) or, when it was cancelled in Slurm or had no attempts left, fails it with Slurm's
- *    state and reason;
+ *    (a new Slurm job) or, when it was cancelled in Slurm or its failures reached max_attempts, fails it
+ *    with Slurm's state and reason;
  *  - recover: a submission a ppbenchd did not finish (it died during sbatch) is found by its Slurm job's name
  *    (ppbench-<id>) and adopted, or submitted again;
  *  - the fleet's side (fleet.c): the partition's nodes, and the drain and resume that health events ask for.
@@ -260,14 +260,14 @@ static const char active_sql[] = "SELECT id, slurm_job_id, state FROM jobs WHERE
 static const char seen_sql[] =
     "UPDATE jobs SET slurm_state = $3, slurm_reason = NULLIF($4, 'None') WHERE id = $1 AND slurm_job_id = $2";
 
-/* A Slurm job ended while its ppbench job still waited for a result: again (a new Slurm job) with attempts
- * left, else failed with Slurm's word. A Slurm job cancelled in Slurm is an operator's decision: failed. */
+/* A Slurm job ended while its ppbench job still waited for a result: a failure (042_attempts), so again (a
+ * new Slurm job) while its failures stay below max_attempts, else failed with Slurm's word. A Slurm job
+ * cancelled in Slurm is an operator's decision: failed. */
 static const char ended_sql[] =
-    "WITH o AS (SELECT id, ($3::text = 'CANCELLED' OR attempts + (state = 'queued')::int >= max_attempts) AS "
-    "fail, "
+    "WITH o AS (SELECT id, ($3::text = 'CANCELLED' OR failures + 1 >= max_attempts) AS fail, "
     "  format('slurm job %s ended %s (reason: %s) before a result', slurm_job_id, $3::text, $4::text) AS why "
     "  FROM jobs WHERE id = $1 AND slurm_job_id = $2 AND state IN ('queued', 'running') FOR UPDATE) "
-    "UPDATE jobs j SET attempts = j.attempts + (j.state = 'queued')::int, "
+    "UPDATE jobs j SET failures = j.failures + 1, "
     "  state = CASE WHEN o.fail THEN 'failed' ELSE 'queued' END, "
     "  error = CASE WHEN o.fail THEN o.why ELSE j.error END, "
     "  finished_at = CASE WHEN o.fail THEN now() END, "

@@ -109,6 +109,11 @@ if [ -n "$wpid" ] && kill -9 "$wpid" 2>/dev/null; then
     [[ "$note" =~ ^re-queued:\ worker\ [0-9]+\ \(pid\ $wpid\ of\ .*/cpu0\)\ was\ killed\ by\ signal\ 9 ]] &&
         pass "kill -9 of a worker mid-job: the job's queued event says the worker was killed" ||
         fail "kill -9 of a worker mid-job: the job's queued event says the worker was killed" "note: '$note'"
+    # a worker that ended without its goodbye failed the run: the failure spends one of max_attempts (issue 25)
+    [[ "$note" =~ on\ run\ 1\ \(failure\ 1\ of\ 3\)$ ]] && [ "$(printf '%s' "$BODY" | jq -r .failures)" = 1 ] &&
+        pass "kill -9 of a worker mid-job: a failure, one of max_attempts spent, the note says which" ||
+        fail "kill -9 of a worker mid-job: a failure, one of max_attempts spent, the note says which" \
+            "note: '$note', $(printf '%s' "$BODY" | jq -c '{attempts, failures, max_attempts}')"
     if grep -q 'already served by worker' "$SERVER_LOG"; then
         fail "kill -9 of a worker: its restart registers at once" "$(grep -m1 'already served' "$SERVER_LOG")"
     else
@@ -141,8 +146,9 @@ check_epoch_header
 
 # SIGTERM to ppbenchd mid-job (Ctrl-C of `make run`): the supervisor's worker gives the job its grace, kills it
 # and deregisters before the supervisor's own grace ends, so the job goes back to the queue with a note saying
-# why (it stayed `running` before, and the restarted worker was refused for a lease as "already served").
-api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"params\":{\"arraysize\":2000000,\"numtimes\":100000}}" "$ADMIN"
+# why (it stayed `running` before, and the restarted worker was refused for a lease as "already served"). The
+# goodbye hands the job back: no failure, so a job of max_attempts 1 is re-queued, not failed (issue 25).
+api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"max_attempts\":1,\"params\":{\"arraysize\":2000000,\"numtimes\":100000}}" "$ADMIN"
 id=$(printf '%s' "$BODY" | jq -r .id)
 wait_job "$id" running 30
 t0=$(now_us)
@@ -156,7 +162,8 @@ server_start "lease_s = 30" "heartbeat_s = 1"
 state=$(psql_q "SELECT state FROM jobs WHERE id = $id")
 note=$(psql_q "SELECT data->>'note' FROM job_events WHERE job_id = $id AND kind = 'state' AND data->>'state' = 'queued'
     AND data->>'note' IS NOT NULL ORDER BY id DESC LIMIT 1")
-[[ "$note" =~ ^re-queued:\ worker\ [0-9]+\ \(.*/cpu0\)\ stopped\ while\ running\ it ]] && [ "$state" != failed ] &&
+[[ "$note" =~ ^re-queued:\ worker\ [0-9]+\ \(.*/cpu0\)\ stopped\ while\ running\ it\ on\ run\ 1\ \(not\ a\ failure\;\ failures\ 0\ of\ 1\)$ ]] &&
+    [ "$state" != failed ] && [ "$(psql_q "SELECT failures FROM jobs WHERE id = $id")" = 0 ] &&
     pass "SIGTERM to ppbenchd mid-job: the job is re-queued, its event saying the worker stopped ($stopped_s s)" ||
     fail "SIGTERM to ppbenchd mid-job: the job is re-queued, its event saying the worker stopped" "state $state, note '$note'; $(grep -E 'supervise|deregister' "$OLD_LOG" | tail -n 3 | tr '\n' ' ')"
 # lease_s = 30: a registration the old worker left would hold the platform for 30 s
@@ -184,3 +191,28 @@ for id in $ids; do
 done
 [ "$lost" = 0 ] && pass "kill -9 of ppbenchd: all 5 accepted jobs survive and complete" ||
     fail "kill -9 of ppbenchd: all 5 accepted jobs survive and complete" "$lost did not finish"
+
+# A lease that expired is a failure (issue 25): a worker that claims and goes silent (registered by hand for a
+# pretend GPU, so no supervised worker takes the job) loses the job to the reaper after lease_s (3 s); the job
+# goes back to the queue saying so, then fails once its failures reach max_attempts (2), saying which run.
+AS_WORKER_ID="" AS_WORKER_SECRET=""
+api POST /api/v1/workers/register '{"host":"leasehost","pid":1,"version":"test","platform":{"id":"gpu0","kind":"gpu","name":"pretend GPU","devices":[{"model":"opencl","index":0,"name":"pretend"}]}}' "$(cat "$STATE/worker.token")"
+as_worker "$BODY"
+LWID=$AS_WORKER_ID
+api POST $J '{"suite":"stream","model":"opencl","platform":"leasehost/gpu0","max_attempts":2,"params":{"arraysize":1024,"numtimes":3}}' "$ADMIN"
+id=$(printf '%s' "$BODY" | jq -r .id)
+api POST "/api/v1/workers/$LWID/claim?wait=0" "" "$(cat "$STATE/worker.token")"
+c1=$(printf '%s' "$BODY" | jq -r .job.id)
+wait_for 15 job_in "$id" queued
+api GET "$J/$id"
+printf '%s' "$BODY" | jq -e '.state == "queued" and .attempts == 1 and .failures == 1
+    and .note == "re-queued: worker lost: the lease expired on run 1 (failure 1 of 2)"' >/dev/null &&
+    pass "a lost lease re-queues the job, one failure of max_attempts spent, the note says so" ||
+    fail "a lost lease re-queues the job, one failure of max_attempts spent, the note says so" "claimed $c1: $(printf '%s' "$BODY" | jq -c '{state, attempts, failures, note, error}')"
+api POST "/api/v1/workers/$LWID/claim?wait=0" "" "$(cat "$STATE/worker.token")"
+wait_job "$id" "failed|succeeded|cancelled" 15
+printf '%s' "$BODY" | jq -e '.state == "failed" and .attempts == 2 and .failures == 2
+    and .error == "worker lost: the lease expired on run 2 (failure 2 of 2)" and (.history | length == 1)' >/dev/null &&
+    pass "a second lost lease fails the job: its failures reached max_attempts (2), the error says which run" ||
+    fail "a second lost lease fails the job: its failures reached max_attempts (2), the error says which run" "$(printf '%s' "$BODY" | jq -c '{state, attempts, failures, note, error, history}')"
+AS_WORKER_ID="" AS_WORKER_SECRET=""

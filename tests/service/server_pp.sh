@@ -193,7 +193,8 @@ post_result() { # GBS VERIFIED OUTCOME [SPREAD [WS]]: submit, claim and report o
     post_samples "$1" "$2" "$3" "1 ${4:-1}" "${5:-}"
 }
 post_samples() { # GBS VERIFIED OUTCOME "R1 R2 ..." [WS]: as post_result with timed samples R_i times the best
-    # one's (the figure GBS); AGAIN=1: claim and report the job already queued instead of submitting one
+    # one's (the figure GBS); AGAIN=1: claim and report the job already queued instead of submitting one;
+    # MAX_ATTEMPTS: the submitted job's max_attempts
     local t gf bw id epoch err=null ws="" times mean sd min max n
     [ -n "${5:-}" ] && ws=",\"working_set_bytes\":$5"
     t=$(awk -v g="$1" "BEGIN { printf \"%.12g\", 3 * 8 * $N / (g * 1e9) }")
@@ -206,7 +207,7 @@ post_samples() { # GBS VERIFIED OUTCOME "R1 R2 ..." [WS]: as post_result with ti
         printf "%s %d %.12g %.12g %.12g %.12g\n", l, NF, mn, mx, m, sqrt(v / (NF - 1)) }')
     [ "$2" = true ] || err='"triad: a[3] = 0.5, expected 0.1"'
     if [ -z "${AGAIN:-}" ]; then
-        api POST /api/v1/jobs "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"testhost/cpu0\",\"kernels\":[\"triad\"],\"params\":{\"arraysize\":$N,\"numtimes\":100}}" "$ADMIN"
+        api POST /api/v1/jobs "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"testhost/cpu0\",\"kernels\":[\"triad\"],\"params\":{\"arraysize\":$N,\"numtimes\":100}${MAX_ATTEMPTS:+,\"max_attempts\":$MAX_ATTEMPTS}}" "$ADMIN"
     fi
     api POST "/api/v1/workers/$WID/claim?wait=0" "" "$WORKER"
     id=$(printf '%s' "$BODY" | jq -r .job.id)
@@ -244,10 +245,16 @@ s4c=$(AGAIN=1 post_samples 90 true succeeded "1 3")
 api GET "/api/v1/jobs/$job4"
 check "noise: still unstable after its repeats, the job succeeds with its results flagged noisy, its note says so" \
     ".state == \"succeeded\" and .repeats == 2 and (.note | test(\"^flagged noisy after 2 repeats: triad best_tenth\"))
-     and (.results | length == 3 and all(.flags == [\"noisy\"]))"
+     and (.results | length == 3 and all(.flags[0] == \"noisy\"))"
+# Each row names its run; the two repeats spent none of max_attempts (3), and the rows of runs 1 and 2 are
+# superseded by run 3's, which alone counts (issue 25).
+check "noise: each result names its run, the earlier runs' rows superseded by the last; repeats are no failures" \
+    '.attempts == 3 and .failures == 0 and ([.results[] | .attempt] == [1, 2, 3])
+     and ([.results[] | .flags] == [["noisy", "superseded"], ["noisy", "superseded"], ["noisy"]])
+     and ([.results[] | .superseded_by] == [3, 3, null])'
 api GET "/api/v1/results?platform=testhost/cpu0&kernel=triad"
 check "noise: a noisy result carries its statistic, cv and max/min, and links every attempt" \
-    '[.results[] | select(.flags == ["noisy"])] | length == 3 and (.[0] | near(.cv; 1 / 2 | sqrt) and near(.max_min; 3)
+    '[.results[] | select(.flags[0] == "noisy")] | length == 3 and (.[0] | near(.cv; 1 / 2 | sqrt) and near(.max_min; 3)
      and .noise.rule == "best_tenth" and near(.noise.value; 2) and near(.noise.limit; 0.1) and (.attempts | length == 3))'
 [ "$s4/$s4b/$s4c" = queued/queued/succeeded ] || fail "noise: the states of the three attempts" "$s4/$s4b/$s4c"
 # A long tail that leaves the figure alone: cg's dot on 16 unbound OpenMP threads of a quiet H200 host
@@ -355,13 +362,15 @@ api GET "/api/v1/pp?problem=stream.copy&precision=fp32&size=77"
 check "pp with no verified results: 200, empty, and a note" '.applications == [] and .platforms == [] and (.note | test("no verified"))'
 # What PP leaves out, said (issue 22): a platform whose results are all flagged is named with its flags, never as
 # "no verified result"; a problem whose verified results are all flagged says so; `hidden` counts what flags kept
-# out. flag-cpu's kokkos runs at 40 GB/s on a 10 GB/s peak: above_ceiling.
+# out. flag-cpu's kokkos runs at 40 GB/s on a 10 GB/s peak: above_ceiling. The noisy job's three runs count
+# once: runs 1 and 2 were superseded by run 3 and count nowhere, not even as hidden (issue 25).
 bs5 $N 8 40000 >"$TMP/a.csv"; import "pp notes: kokkos on flag-cpu above its peak" 201 - "platform=flag-cpu&model=kokkos&variant=v1&kind=cpu&peak_gbs=10" "$TMP/a.csv"
 api GET "$PP&platforms=imp-cpu,flag-cpu"
 check "pp notes: a platform with only flagged results is named with them (not 'no verified result')" \
     '(.applications[] | select(.model == "kokkos") | .pp == 0
       and .pp_note == "no figure on flag-cpu: 1 verified result, all flagged (above_ceiling 1): include_flagged counts them")
-     and .hidden.results >= 2 and .hidden.flags.above_ceiling >= 2 and .hidden.flags.noisy == 3'
+     and .hidden.results >= 2 and .hidden.flags.above_ceiling >= 2 and .hidden.flags.noisy == 1
+     and (.hidden.flags | has("superseded") | not)'
 api GET "$PP&platforms=imp-cpu,flag-cpu&include_flagged=true"
 check "pp notes: include_flagged counts them (kokkos has a figure on flag-cpu), nothing hidden" \
     '(.applications[] | select(.model == "kokkos") | .pp > 0 and .pp_note == null) and .hidden == null'
@@ -436,7 +445,7 @@ expect "ppbench pp: an unsupported platform shows -" 0 '^sycl +0\.000 +0\.667 +1
 expect "ppbench pp --variant: fixed policy" 0 '^kokkos \(v2\) +0\.800' -- "$CLI" pp --problem stream.triad --platforms imp-cpu,imp-gpu --variant v2
 expect "ppbench pp --json" 0 '"applications"' -- "$CLI" pp --problem stream.triad --json
 expect "ppbench pp: why a platform has no figure, and what the flags left out" 0 \
-    'kokkos: no figure on flag-cpu: 1 verified result, all flagged \(above_ceiling 1\).*left out: [0-9]+ flagged result\(s\) \(noisy 3, above_ceiling 2, cache_resident 1\); --include-flagged counts them' -- \
+    'kokkos: no figure on flag-cpu: 1 verified result, all flagged \(above_ceiling 1\).*left out: [0-9]+ flagged result\(s\) \(noisy 1, above_ceiling 2, cache_resident 1\); --include-flagged counts them' -- \
     sh -c "\"\$0\" pp --problem stream.triad --platforms imp-cpu,flag-cpu | tr '\\n' ' '" "$CLI"
 # (and a figure from a flagged result, flag-cpu's, is marked with its flags, as --policies marks it: issue 25)
 expect "ppbench pp --include-flagged: the flagged results count, marked" 0 '^kokkos +[01]\.[0-9]+ +[0-9.]+ \[above_ceiling\] +[0-9.]+$' -- \
@@ -535,6 +544,31 @@ check "noise: stable at its repeat, the note says so and names the run before as
     '.state == "succeeded" and .repeats == 1
      and (.note | test("^stable at repeat 1 of 2; the run before: unstable, repeat 1 of 2: triad best_tenth"))'
 [ "$s7/$s7b" = queued/succeeded ] || fail "noise: the states of the stable repeat's two attempts" "$s7/$s7b"
+
+# Only failures spend max_attempts (issue 25): a job with max_attempts 1 is repeated for noise (run 1), handed
+# back by its worker's goodbye (run 2: a stop, a restart), and still runs a third time, stable. Its history
+# keeps both notes (the repeat's and the goodbye's), its rows name their runs, and run 1's are superseded.
+s8=$(MAX_ATTEMPTS=1 post_result 90 true succeeded 3)
+api GET /api/v1/jobs?state=queued
+job8=$(printf '%s' "$BODY" | jq -r '.jobs[0].id')
+api POST "/api/v1/workers/$WID/claim?wait=0" "" "$WORKER"
+api POST "/api/v1/workers/$WID/deregister" "" "$WORKER"
+api GET "/api/v1/jobs/$job8"
+check "attempts: a worker's goodbye hands the job back without spending max_attempts (1), its note says so" \
+    '.state == "queued" and .attempts == 2 and .failures == 0 and .repeats == 1
+     and (.note | test("^re-queued: worker [0-9]+ \\(testhost/cpu0\\) stopped while running it on run 2 \\(not a failure; failures 0 of 1\\)$"))'
+api POST /api/v1/workers/register "{\"host\":\"testhost\",\"pid\":$$,\"version\":\"t\",\"platform\":$PLATFORM}" "$WORKER"
+WID=$(printf '%s' "$BODY" | jq -r .worker_id)
+as_worker "$BODY"
+s8b=$(AGAIN=1 post_samples 90 true succeeded "1 1.01")
+api GET "/api/v1/jobs/$job8"
+check "attempts: after a noise repeat and a goodbye the third run succeeds; history keeps both notes, rows name their run" \
+    '.state == "succeeded" and .attempts == 3 and .failures == 0 and .repeats == 1
+     and (.history | length == 2) and (.history[0] | .run == 1 and (.note | test("^unstable, repeat 1 of 2: triad")))
+     and (.history[1] | .run == 2 and (.note | test("^re-queued: worker [0-9]+ \\(testhost/cpu0\\) stopped")))
+     and ([.results[] | .attempt] == [1, 3]) and (.results[0] | .flags == ["noisy", "superseded"] and .superseded_by == 3)
+     and (.results[1] | .flags == [] and .superseded_by == null)'
+[ "$s8/$s8b" = queued/succeeded ] || fail "attempts: the states of the runs of a job with one attempt" "$s8/$s8b"
 
 # --- the default problem key is the same with and without include_flagged (issue 25) ---
 # stream.mul at 777 elements on key-cpu: numtimes 3 has an unflagged result (50 GB/s) and a flagged faster one

@@ -258,8 +258,8 @@ else
 fi
 
 # 7. A GPU platform's job asks for a GPU (gres); a Slurm job that fails re-queues the ppbench job while it has
-# attempts left, then fails it with Slurm's state and reason. The pretend GPU (a registration, no device) makes
-# the node's worker fail at once.
+# failures below max_attempts (each ended Slurm job is one), then fails it with Slurm's state and reason. The
+# pretend GPU (a registration, no device) makes the node's worker fail at once.
 AS_WORKER_ID="" AS_WORKER_SECRET=""
 api POST /api/v1/workers/register '{"host":"n3","pid":1,"version":"test","platform":{"id":"gpu0","kind":"gpu","name":"pretend GPU","devices":[{"model":"opencl","index":0,"name":"pretend"}]}}' "$WORKER_TOKEN"
 as_worker "$BODY"
@@ -277,10 +277,10 @@ else
     fail "slurm: a GPU platform's job asks for a GPU" "slurm job '$sj': $(squeue -h -t all -j "$sj" -o '%b' 2>&1)"
 fi
 if wait_job "$id" "failed|succeeded|cancelled" 90 &&
-    printf '%s' "$BODY" | jq -e --arg sj "$sj" '.state == "failed" and .attempts == 2 and (.error | test("^slurm job [0-9]+ ended FAILED \\(reason: NonZeroExitCode\\)")) and .slurm.job_id != ($sj | tonumber)' >/dev/null; then
+    printf '%s' "$BODY" | jq -e --arg sj "$sj" '.state == "failed" and .failures == 2 and (.error | test("^slurm job [0-9]+ ended FAILED \\(reason: NonZeroExitCode\\)")) and .slurm.job_id != ($sj | tonumber)' >/dev/null; then
     pass "slurm: a failed Slurm job re-queues the job, the second fails it with Slurm's reason ($(printf '%s' "$BODY" | jq -r .error))"
 else
-    fail "slurm: a failed Slurm job re-queues the job, then fails it with Slurm's reason" "first slurm job $sj: $(printf '%s' "$BODY" | jq -c '{state,attempts,error,slurm}')"
+    fail "slurm: a failed Slurm job re-queues the job, then fails it with Slurm's reason" "first slurm job $sj: $(printf '%s' "$BODY" | jq -c '{state,attempts,failures,error,slurm}')"
 fi
 
 # 8. A sweep of a partition (what fleet health's schedules expand "every node of partition ppb" to): the nodes
