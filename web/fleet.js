@@ -3,7 +3,7 @@
 // Health page showing that state) and recent failures, refreshed every 5 s. Calls GET /api/v1/platforms,
 // /hosts, /workers, /health and /jobs?state=queued|running|failed.
 import {healthCounts} from './health.js';
-import {ago, api, badge, el, empty, errorBox, gbs, link, pageHref, table, when} from './ui.js';
+import {ago, api, badge, el, empty, errorBox, gbs, link, pageHref, runsText, table, when} from './ui.js';
 
 const REFRESH_MS = 5000;
 
@@ -55,10 +55,10 @@ function workersTable(workers) {
 }
 
 function jobsTable(jobs) {
-    return table(['job', 'state', 'model', 'platform', 'attempts', 'finished', 'error'],
+    return table(['job', 'state', 'model', 'platform', 'runs', 'finished', 'error'],
                  jobs.map((j) => [
                      link(`#/job/${j.id}`, `#${j.id}`), badge(j.state), j.model,
-                     j.ran_on || j.platform || 'selector', `${j.attempts}/${j.max_attempts}`, when(j.finished_at),
+                     j.ran_on || j.platform || 'selector', runsText(j), when(j.finished_at),
                      el('span', {class: 'reason'}, j.error || ''),
                  ]));
 }

@@ -4,11 +4,15 @@
 // suites), with % of peak where the platform has one (GET /api/v1/platforms). Its repeats for noise and its
 // note (why it ran again, or was flagged: docs/API.md) follow the events too; a queued job held back by one
 // measurement at a time per host says which running job holds it (waiting), one no live worker serves says so
-// (warning). Cancel posts
+// (warning). Its runs (attempts) and failures, which alone spend max_attempts, and its history: every time it
+// went back to the queue, with the run that ended and why (a repeat for noise, a worker's goodbye, a lost lease:
+// docs/API.md, "Runs and failures"), kept apart from the note so a later note hides no earlier one. The results
+// are those of the job's current run (its last that reported); the rows of earlier runs, superseded and counted
+// nowhere, are listed apart, each run labelled, in a collapsed section. Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
 import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, link, num, pageHref, pct,
-        launchText, peakCell, peakFraction, platformsById, resultLink, sizeText, table, variantText, when, suites, figureLabel,
-        figureValue, figureFlops} from './ui.js';
+        launchText, peakCell, peakFraction, platformsById, resultLink, runsText, sizeText, superseded, table, variantText,
+        when, suites, figureLabel, figureValue, figureFlops} from './ui.js';
 
 // The statistic a job's rates come from: the job's "timing" parameter where its suite takes one (best: the
 // minimum), else the suite's rule (GET /api/v1/suites; kernels/suite.c suite_timing).
@@ -58,6 +62,35 @@ function resultsChart(ctx, parent, suite, results, platforms) {
     });
 }
 
+// The job's rows by run: the current run's (those no later run superseded) and the earlier runs', oldest first,
+// as [[run, rows], ...].
+function byRun(results) {
+    const current = results.filter((r) => !superseded(r));
+    const earlier = new Map();
+    for (const r of results.filter(superseded))
+        earlier.set(r.attempt, [...(earlier.get(r.attempt) || []), r]);
+    return {current, earlier: [...earlier.entries()].sort((a, b) => a[0] - b[0])};
+}
+
+// The earlier runs' rows, collapsed: each run labelled, "superseded by run N", its rows marked with their flags.
+function earlierRuns(earlier, current, platforms, timing) {
+    const last = current.length ? current[0].attempt : null;
+    const n = earlier.reduce((a, [, rows]) => a + rows.length, 0);
+    return el('details', {id: 'job-earlier-runs'},
+              el('summary', {}, `earlier runs: ${earlier.length} (${n} result${n === 1 ? '' : 's'}), ` +
+                                `superseded${last ? ` by run ${last}` : ''}: they count nowhere`),
+              earlier.map(([run, rows]) => [
+                  el('h3', {'data-run': String(run)}, `run ${run}`,
+                     el('small', {class: 'muted'}, ` superseded by run ${rows[0].superseded_by ?? last ?? '?'}`)),
+                  resultsTable(rows, platforms, timing)]));
+}
+
+// The job's history: every re-queue, "run 1: unstable, repeat 1 of 2: ...", in order (from the document, then
+// from the event stream, which replays them: each once).
+function historyItem(h) {
+    return el('li', {}, el('strong', {}, `run ${h.run}: `), h.note);
+}
+
 // What the job's results measured (every kernel of a job shares them): the problem size, the variant.
 function problemFacts(results) {
     const r = results[0];
@@ -87,6 +120,20 @@ export async function render(root, route, ctx) {
     const finishedEl = el('dd', {id: 'job-finished'}, when(job.finished_at) || 'not yet');
     const repeatsEl = el('dd', {id: 'job-repeats'}, String(job.repeats ?? 0));
     const noteEl = el('dd', {id: 'job-note'}, job.note || 'none');
+    const historyEl = el('ol', {id: 'job-history'});
+    const historyDd = el('dd', {}, 'none');
+    const seen = new Set();
+    const addHistory = (h) => {
+        const key = `${h.run}\u0000${h.note}`;
+        if (seen.has(key))
+            return;
+        if (!seen.size)
+            historyDd.replaceChildren(historyEl);
+        seen.add(key);
+        historyEl.append(historyItem(h));
+    };
+    for (const h of job.history || [])
+        addHistory(h);
     // a queued job held back by one measurement at a time per host: the running job that holds it
     const waitingEl = el('dd', {id: 'job-waiting'}, job.waiting || '-');
     // a queued job no live worker serves (the server's warning): it may wait for ever
@@ -100,8 +147,11 @@ export async function render(root, route, ctx) {
                    el('dt', {}, 'model'), el('dd', {}, job.model),
                    el('dt', {}, 'platform'), el('dd', {}, where, ranOn),
                    el('dt', {}, 'params'), el('dd', {}, el('code', {}, JSON.stringify(job.params))),
-                   el('dt', {}, 'attempts'), el('dd', {id: 'job-attempts'}, `${job.attempts} of ${job.max_attempts}`),
+                   el('dt', {}, 'runs'), el('dd', {id: 'job-attempts', title: 'its runs, and the failed ones: only ' +
+                                                   'failures spend max_attempts (a repeat for noise or a worker\'s ' +
+                                                   'goodbye does not)'}, runsText(job)),
                    el('dt', {}, 'repeats for noise'), repeatsEl, el('dt', {}, 'note'), noteEl,
+                   el('dt', {}, 'history'), historyDd,
                    el('dt', {}, 'waiting'), waitingEl,
                    el('dt', {}, 'created'), el('dd', {}, when(job.created_at)),
                    el('dt', {}, 'started'), startedEl, el('dt', {}, 'finished'), finishedEl),
@@ -132,6 +182,8 @@ export async function render(root, route, ctx) {
         finishedEl.textContent = when(full.finished_at);
         repeatsEl.textContent = String(full.repeats ?? 0);
         noteEl.textContent = full.note || 'none';
+        for (const h of full.history || [])
+            addHistory(h);
         if (full.error)
             errorEl.replaceChildren(el('div', {class: 'error'}, `job ${full.state}: ${full.error}`));
         if (!full.results.length) {
@@ -140,11 +192,20 @@ export async function render(root, route, ctx) {
             return;
         }
         const suite = catalog.suites.find((s) => s.name === full.suite) || {};
-        results.append(problemFacts(full.results));
-        resultsChart(ctx, results, suite, full.results, platforms);
+        const runs = byRun(full.results);
+        const timing = jobTiming(full, suite);
+        if (runs.earlier.length && runs.current.length)
+            results.append(el('p', {id: 'job-current-run', class: 'note'},
+                              `run ${runs.current[0].attempt}, the job's current run: its results are the ones that count`));
+        if (runs.current.length) {
+            results.append(problemFacts(runs.current));
+            resultsChart(ctx, results, suite, runs.current, platforms);
+            results.append(resultsTable(runs.current, platforms, timing));
+        }
+        if (runs.earlier.length)
+            results.append(earlierRuns(runs.earlier, runs.current, platforms, timing));
         const all = pageHref('results', {suite: full.suite, platform: full.ran_on, model: full.model});
-        results.append(resultsTable(full.results, platforms, jobTiming(full, suite)),
-                       el('p', {}, link(all, 'all results of this platform and model')));
+        results.append(el('p', {}, link(all, 'all results of this platform and model')));
     }
 
     function update(data) {
@@ -159,7 +220,10 @@ export async function render(root, route, ctx) {
             state = data.state;
             stateEl.replaceChildren(badge(state));
             if (data.attempts !== undefined)
-                document.getElementById('job-attempts').textContent = `${data.attempts} of ${job.max_attempts}`;
+                document.getElementById('job-attempts').textContent =
+                    runsText({...job, attempts: data.attempts, failures: data.failures ?? job.failures});
+            if (data.state === 'queued' && data.note)
+                addHistory({run: data.attempts, note: data.note});
             if (data.repeats !== undefined)
                 repeatsEl.textContent = String(data.repeats);
             if (data.note !== undefined)

@@ -2,8 +2,8 @@
 // platform, suite and tag (GET /api/v1/jobs?state=&platform=&suite=&tag=&cursor=), a page at a time ("more"
 // follows next_cursor). #/jobs?state=queued&platform=h/cpu0&suite=stream&tag=nightly. Fleet's queue depth
 // links here.
-import {TERMINAL, api, badge, el, empty, errorBox, link, option, pageHref, pct, platformsById, plural, setQuery, table,
-        when, suites} from './ui.js';
+import {TERMINAL, api, badge, el, empty, errorBox, link, option, pageHref, pct, platformsById, plural, runsText, setQuery,
+        table, when, suites} from './ui.js';
 
 const PAGE = 50;
 const STATES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
@@ -19,7 +19,7 @@ function rows(jobs) {
         j.ran_on || j.platform || `selector ${JSON.stringify(j.selector)}`,
         el('span', {class: 'tags'}, (j.tags || []).join(', ')),
         when(j.created_at), when(j.started_at), when(j.finished_at),
-        TERMINAL.includes(j.state) ? '' : pct(j.progress), `${j.attempts}/${j.max_attempts}`,
+        TERMINAL.includes(j.state) ? '' : pct(j.progress), runsText(j),
         el('span', {class: 'reason'}, j.error || ''),
     ]);
 }
@@ -56,7 +56,7 @@ export async function render(root, route, ctx) {
             return;
         }
         const head = ['job', 'state', 'suite', 'model', 'platform', 'tags', 'created', 'started', 'finished',
-                      'progress', 'attempts', 'error'];
+                      'progress', 'runs', 'error'];
         const t = table(head, rows(doc.jobs));
         t.id = 'jobs-table';
         const count = el('p', {class: 'muted', id: 'jobs-count'});

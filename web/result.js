@@ -114,6 +114,12 @@ export async function render(root, route, ctx) {
                    fact('spread', el('span', {id: 'result-spread'},
                                      `cv ${r.cv === null || r.cv === undefined ? 'n/a' : `${(100 * r.cv).toFixed(2)} %`}, ` +
                                      `max/min ${num(r.max_min, 4)} (of every timed sample: stored facts, not judged)`)),
+                   r.attempt ? fact('run', el('span', {id: 'result-run'}, `run ${r.attempt} of its job`,
+                                          r.superseded_by ? el('span', {class: 'reason'},
+                                                               `: superseded by run ${r.superseded_by}, whose result ` +
+                                                               'counts instead (this one counts nowhere)')
+                                                          : ': the job\'s current run'))
+                             : null,
                    r.attempts ? fact('attempts', el('span', {id: 'result-attempts'},
                                                     r.attempts.map((a, i) => [i ? ', ' : '', resultLink({id: a}),
                                                                               a === r.id ? ' (this one)' : '']),
@@ -130,8 +136,9 @@ export async function render(root, route, ctx) {
                             : 'unknown')));
     if (r.job) {
         root.append(el('h2', {}, 'Job parameters'),
-                    el('p', {}, el('code', {}, JSON.stringify(r.job.params)), ` (${r.job.state}, attempt ` +
-                       `${r.job.attempts}, started ${when(r.job.started_at)})`));
+                    el('p', {id: 'result-job'}, el('code', {}, JSON.stringify(r.job.params)),
+                       ` (${r.job.state}; this result from run ${r.attempt ?? '?'} of ${r.job.attempts}, ` +
+                       `started ${when(r.job.started_at)})`));
     }
     root.append(el('h2', {}, 'Provenance'),
                 el('table', {id: 'result-provenance'},

@@ -328,6 +328,12 @@ export function figureFlops(figure) {
 }
 
 
+// A job's runs and what they spent: "2 runs; failures 1/3" (attempts counts its runs, failures the failed ones,
+// which alone spend max_attempts: docs/API.md, "Runs and failures").
+export function runsText(j) {
+    return `${j.attempts} run${j.attempts === 1 ? '' : 's'}; failures ${j.failures ?? 0}/${j.max_attempts}`;
+}
+
 // A link to a result's own page (its whole provenance): every table row and chart point leads there.
 export function resultHref(r) {
     return `#/result/${r.id}`;
@@ -364,6 +370,9 @@ export function flagText(f, r) {
                'flagged results are included';
     if (f === 'excluded')
         return `excluded from analysis by an admin${r.note ? `: ${r.note}` : ''}`;
+    if (f === 'superseded')
+        return `an earlier run of its job${r.superseded_by ? `, superseded by run ${r.superseded_by}` : ''}: ` +
+               'counts nowhere, flagged results included';
     return f;
 }
 
@@ -395,9 +404,17 @@ export function flaggedSwitch(on) {
               tick('checkbox', FLAGGED, 'true', on, 'include flagged results'));
 }
 
+// A superseded row (an earlier run of its job, replaced by a later run's: docs/API.md, "Runs and failures").
+export function superseded(r) {
+    return (r.flags || []).includes('superseded');
+}
+
 // The results the switch lets through (all when on, else the unflagged ones) and what it kept out, counted as
-// GET /api/v1/pp's `hidden` counts it ({"results": n, "flags": {"noisy": n, ...}}, or null when nothing).
-export function flaggedSplit(results, on) {
+// GET /api/v1/pp's `hidden` counts it ({"results": n, "flags": {"noisy": n, ...}}, or null when nothing). A
+// superseded row never passes nor counts as hidden, whichever the switch: only its job's current run counts (as
+// PP leaves them out of include_flagged too); the Job page shows them apart.
+export function flaggedSplit(all, on) {
+    const results = all.filter((r) => !superseded(r));
     const flagged = results.filter((r) => (r.flags || []).length);
     if (on || !flagged.length)
         return {shown: results, hidden: null};

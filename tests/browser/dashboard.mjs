@@ -646,7 +646,9 @@ await check('portability: hacc variant policies, the navigation chart (a point p
 // ---- issue 22: flagged results, told the same way on every page ----
 // Data through the real paths: a worker of the test's own, noisyhost/cpu0, speaking the worker protocol (register,
 // claim, report), reports one triad job twice with samples 1500 x apart (past even this run's lifted noise limit):
-// the job runs again once (noise_repeats = 1, tests/service/browser.sh) and both attempts are kept, flagged noisy.
+// the job runs again once (noise_repeats = 1, tests/service/browser.sh) and both runs are kept, flagged noisy; the
+// first run's row is superseded by the second's (issue 25): it counts nowhere, nor as a hidden flagged result, so
+// every page below leaves out one flagged result of noisyhost, not two.
 // And a BabelStream import in fp32 on a platform whose peak (10 GB/s) is far below its 100 GB/s: every row flagged
 // above_ceiling, the only fp32 triad there is, so PP has no unflagged result of it at all.
 const NOISY = 'noisyhost/cpu0';
@@ -714,6 +716,9 @@ await check('flagged data: a noisy report repeated once, then flagged with both 
     noisy.results = job.results.map((r) => r.id);
     ensure(job.repeats === 1 && job.results.length === 2 && job.results.every((r) => r.flags.includes('noisy')),
            `job: repeats ${job.repeats}, results ${JSON.stringify(job.results.map((r) => [r.id, r.flags]))}`);
+    ensure(JSON.stringify(job.results.map((r) => [r.attempt, r.superseded_by, r.flags.includes('superseded')])) ===
+           '[[1,2,true],[2,null,false]]' && job.attempts === 2 && job.failures === 0,
+           `runs: ${JSON.stringify(job.results.map((r) => [r.id, r.attempt, r.superseded_by, r.flags]))}`);
     const imp = await fetch(`${URL_}/api/v1/import/babelstream?platform=${CEILING}&model=kokkos&kind=cpu&peak_gbs=10` +
                             '&platform_name=CeilingCPU',
                             {method: 'POST', headers: {Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'text/csv'},
@@ -767,10 +772,10 @@ await check('portability: a platform whose results are all flagged (noisy) has i
     await go(page, `#/portability?problem=stream.triad&platforms=${CPU},${NOISY}&efficiency=app`);
     const row = `.page table:first-of-type tbody tr:has(td:text-is("openmp"))`;
     const note = await (await page.waitForSelector(`${row} .pp-note`, {timeout: 10000})).textContent();
-    ensure(/no figure on noisyhost\/cpu0: 2 verified results, all flagged \(noisy 2\): include_flagged counts them/.test(note),
+    ensure(/no figure on noisyhost\/cpu0: 1 verified result, all flagged \(noisy 1\): include_flagged counts them/.test(note),
            `openmp's note: "${note}"`);
     const hidden = await page.textContent('.flagged-hidden');
-    ensure(/^left out: 2 flagged results \(noisy 2\)/.test(hidden), `hidden line: "${hidden}"`);
+    ensure(/^left out: 1 flagged result \(noisy 1\)/.test(hidden), `hidden line: "${hidden}"`);
     ensure(await page.textContent(`${row} td:nth-child(4)`) === '0', 'openmp\'s PP is not 0 without noisyhost');
     // the variant policies say the same: flagged results left out, counted
     const polsBefore = await (await page.waitForSelector('#policies-flagged', {timeout: 10000})).textContent();
@@ -794,14 +799,15 @@ await check('portability: a platform whose results are all flagged (noisy) has i
 await check('results: a flagged result is hidden with a line saying so, and shown marked by the switch', async () => {
     await go(page, `#/results?platform=${NOISY}`);
     const hidden = await (await page.waitForSelector('.flagged-hidden', {timeout: 10000})).textContent();
-    ensure(/^left out: 2 flagged results \(noisy 2\): include them$/.test(hidden), `hidden line: "${hidden}"`);
+    ensure(/^left out: 1 flagged result \(noisy 1\): include them$/.test(hidden), `hidden line: "${hidden}"`);
     ensure(!(await page.$('#results-table')), 'flagged rows listed without the switch');
     ensure(/no unflagged results/.test(await page.textContent('.page .empty')), 'no empty state');
     await page.click('.flagged-hidden button');
     await page.waitForFunction(() => location.hash.includes('include_flagged=true'));
     await page.waitForSelector('#results-table tbody tr', {timeout: 10000});
     const rows = await page.$$eval('#results-table tbody tr', (r) => r.map((x) => Boolean(x.querySelector('.flag.noisy'))));
-    ensure(rows.length === 2 && rows.every(Boolean), `rows marked noisy: ${rows}`);
+    // the superseded first run is not listed even with the switch: only the job's current run counts
+    ensure(rows.length === 1 && rows.every(Boolean), `rows marked noisy: ${rows}`);
     ensure(!(await page.$('.flagged-hidden')), 'the hidden line stayed');
     // the chart's outline of a flagged bar has a legend entry saying what it means
     const legend = await page.evaluate(() => window.Chart.getChart(document.querySelector('.page canvas'))
@@ -853,18 +859,18 @@ await check('platform, scaling and compare: the same switch, the same line for w
     };
     const line = async () => (await page.waitForSelector('.flagged-hidden', {timeout: 10000})).textContent();
     await go(page, `#/platform?id=${NOISY}&kernel=triad`);
-    ensure(/^left out: 2 flagged results \(noisy 2\)/.test(await line()), 'platform: no hidden line');
+    ensure(/^left out: 1 flagged result \(noisy 1\)/.test(await line()), 'platform: no hidden line');
     ensure(/no unflagged verified stream\.triad results/.test(await page.textContent('.page .empty')), 'platform: empty');
     await on('#history-note');
-    ensure(/2 flagged \(triangles\)/.test(await page.textContent('#history-note')), 'platform: flagged not drawn apart');
-    ensure(await page.$$eval('.page table .flag.noisy', (n) => n.length) === 2, 'platform: rows not marked');
+    ensure(/1 flagged \(triangles?\)/.test(await page.textContent('#history-note')), 'platform: flagged not drawn apart');
+    ensure(await page.$$eval('.page table .flag.noisy', (n) => n.length) === 1, 'platform: rows not marked');
     await go(page, `#/scaling?platform=${NOISY}&suite=stream`);
-    ensure(/^left out: 2 flagged results \(noisy 2\)/.test(await line()), 'scaling: no hidden line');
+    ensure(/^left out: 1 flagged result \(noisy 1\)/.test(await line()), 'scaling: no hidden line');
     ensure(/no unflagged verified results of stream/.test(await page.textContent('#scaling-body .empty')), 'scaling: empty');
     await on('#scaling-body .empty');
     ensure(/one size only/.test(await page.textContent('#scaling-body .empty')), 'scaling: the flagged size not counted');
     await go(page, `#/compare?suite=stream&a_platform=${CPU}&a_model=openmp&b_platform=${NOISY}&b_model=openmp`);
-    ensure(/^left out: 2 flagged results \(noisy 2\)/.test(await line()), 'compare: no hidden line');
+    ensure(/^left out: 1 flagged result \(noisy 1\)/.test(await line()), 'compare: no hidden line');
     const triad = '#compare-table tbody tr[data-key^="stream/triad/fp64/1000000/"]';
     ensure(/only in A/.test(await page.textContent(triad)), 'compare: the flagged B side counted without the switch');
     await on(`${triad} .flag.noisy`);
@@ -872,8 +878,8 @@ await check('platform, scaling and compare: the same switch, the same line for w
     await shot(page, '20-compare-flagged');
 });
 
-await check('result page: the noise in words with value and limit, cv and max/min, every attempt; job page: repeats ' +
-            'and note', async () => {
+await check('result page: the noise in words with value and limit, cv and max/min, every attempt, its own run; job ' +
+            'page: repeats, note, history, the current run apart from the superseded one', async () => {
     const [first, last] = noisy.results;
     await go(page, `#/result/${last}`);
     const noise = await (await page.waitForSelector('#result-noise', {timeout: 10000})).textContent();
@@ -883,14 +889,39 @@ await check('result page: the noise in words with value and limit, cv and max/mi
     ensure(/^cv 141\.2\d %, max\/min 1500 /.test(spread), `spread: "${spread}"`);
     const links = await page.$$eval('#result-attempts a.result-link', (a) => a.map((x) => x.getAttribute('href')));
     ensure(links.join() === `#/result/${first},#/result/${last}`, `attempts: ${links}`);
+    // the result names its own run, not the job's last (issue 25)
+    const runLast = await page.textContent('#result-run');
+    ensure(runLast === 'run 2 of its job: the job\'s current run', `run of the last: "${runLast}"`);
+    ensure(/this result from run 2 of 2/.test(await page.textContent('#result-job')), 'the job line names another run');
     await shot(page, '21-result-noise');
     await page.click(`#result-attempts a[href="#/result/${first}"]`);
     await page.waitForFunction((id) => document.querySelector('h1')?.textContent.startsWith(`Result #${id}`), first);
+    const runFirst = await (await page.waitForSelector('#result-run', {timeout: 10000})).textContent();
+    ensure(/^run 1 of its job: superseded by run 2/.test(runFirst), `run of the first: "${runFirst}"`);
+    ensure(/this result from run 1 of 2/.test(await page.textContent('#result-job')), 'the job line names another run');
     await go(page, `#/job/${noisy.job}`);
     const repeats = await (await page.waitForSelector('#job-repeats', {timeout: 10000})).textContent();
     const note = await page.textContent('#job-note');
     ensure(repeats === '1' && /^flagged noisy after 1 repeats?: triad best_tenth/.test(note),
            `repeats "${repeats}", note "${note}"`);
+    // the repeat's note stays in the history after the last note replaced it; two runs, no failure spent
+    const history = await page.$$eval('#job-history li', (l) => l.map((x) => x.textContent));
+    ensure(history.length === 1 && /^run 1: unstable, repeat 1 of 1: triad best_tenth/.test(history[0]),
+           `history: ${JSON.stringify(history)}`);
+    ensure(await page.textContent('#job-attempts') === '2 runs; failures 0/3',
+           `runs: "${await page.textContent('#job-attempts')}"`);
+    // the current run's rows in the table, the superseded run's apart, collapsed and labelled
+    await page.waitForSelector('#job-earlier-runs', {timeout: 10000});
+    const current = await page.$$eval('#job-results > table tbody tr', (r) => r.map((x) => x.querySelector('a')?.textContent));
+    ensure(current.join() === `#${last}`, `current run's rows: ${current}`);
+    ensure(/^run 2, the job's current run/.test(await page.textContent('#job-current-run')), 'no current run line');
+    ensure(!(await page.isVisible('#job-earlier-runs table')), 'the earlier runs are not collapsed');
+    const summary = await page.textContent('#job-earlier-runs summary');
+    ensure(summary === 'earlier runs: 1 (1 result), superseded by run 2: they count nowhere', `summary: "${summary}"`);
+    await page.click('#job-earlier-runs summary');
+    const earlier = await page.$$eval('#job-earlier-runs table tbody tr', (r) => r.map((x) => x.querySelector('a')?.textContent));
+    ensure(earlier.join() === `#${first}` && /^run 1 superseded by run 2$/.test(
+        await page.textContent('#job-earlier-runs h3[data-run="1"]')), `earlier run's rows: ${earlier}`);
     await shot(page, '22-job-noisy');
     return {note: oneLine(note).slice(0, 80)};
 });
