@@ -163,6 +163,7 @@ static const struct {
     {"noisy", "its samples were not stable, after the job's repeats"},
     {"above_ceiling", "above the platform's peak bandwidth: the measurement is wrong"},
     {"excluded", "excluded by an admin"},
+    {"superseded", "from an earlier run of its job, replaced by a later run's: it counts nowhere"},
 };
 
 /* "flagged (left out of PP and baselines unless asked for): cache_resident: ...; noisy: ..." for the flags
@@ -643,6 +644,45 @@ static void field(FILE *f, int width, int decimals, json_t *o, const char *a, co
         fprintf(f, "%*s", width, "-");
 }
 
+/* Whether result r carries flag name. */
+static bool has_flag(json_t *r, const char *name)
+{
+    json_t *fl;
+    size_t k;
+
+    json_array_foreach(json_object_get(r, "flags"), k, fl)
+    {
+        if (json_string_value(fl) && !strcmp(json_string_value(fl), name))
+            return true;
+    }
+    return false;
+}
+
+/* One row of a job's table, BabelStream's columns and the result's verification and flags. */
+static void job_result_row(FILE *f, json_t *r, bool lattice)
+{
+    char kernel[32], fl[128];
+
+    snprintf(kernel, sizeof(kernel), "%s", dash(str(r, "kernel")));
+    if (kernel[0] >= 'a' && kernel[0] <= 'z')
+        kernel[0] = (char)(kernel[0] - 'a' + 'A'); /* BabelStream's labels: Copy, Mul, ... */
+    fprintf(f, "%-10s", kernel);
+    if (lattice)
+        field(f, 12, 3, r, "gflops", "gflops", 1);
+    field(f, 14, 3, r, "bandwidth_bytes_per_s", "bandwidth", 1e-6);
+    field(f, 12, 5, r, "stats_s.min", "min_s", 1);
+    field(f, 12, 5, r, "stats_s.max", "max_s", 1);
+    field(f, 12, 5, r, "stats_s.mean", "mean_s", 1);
+    fprintf(f, "  %-8s  %s\n", verified(r), flags_text(r, fl, sizeof(fl))[0] ? fl : "-");
+}
+
+bool format_superseded(json_t *r)
+{
+    return has_flag(r, "superseded");
+}
+
+/* The job's results: the table of its current run (the rows no later run superseded), then, when the job ran
+ * again for noise, the earlier runs' rows under "Earlier runs", each run labelled: they count nowhere. */
 void format_job_results(FILE *f, json_t *job)
 {
     json_t *params = json_object_get(job, "params"), *results = json_object_get(job, "results"), *r;
@@ -651,9 +691,11 @@ void format_job_results(FILE *f, json_t *job)
     /* GFLOP/s first for the suites whose figure of merit it is or is proportional to (the suite table's
      * figure: its flops). */
     const bool lattice = suite && suite_find(suite) && suite_find(suite)->figure->flops;
-    char kernel[32], key[512], fl[128];
+    char key[512];
     double n, k;
-    size_t i;
+    size_t i, earlier = 0;
+    json_t *current = NULL;
+    long long run = 0;
 
     fprintf(f, "ppbench %s job ", dash(str(job, "suite")));
     if (json_is_integer(json_object_get(job, "id")))
@@ -671,27 +713,43 @@ void format_job_results(FILE *f, json_t *job)
     }
     /* The problem (every parameter of its key) and the code (the variant's name) of the table's rows: a
      * sweep's tables differ here. */
-    r = json_array_get(results, 0);
+    json_array_foreach(results, i, r)
+    {
+        if (has_flag(r, "superseded"))
+            earlier++;
+        else if (!current)
+            current = r;
+    }
+    r = current ? current : json_array_get(results, 0);
     if (str(r, "problem_key"))
         fprintf(f, "Problem: %s\n",
                 key_words(str(r, "problem_key"), size_unit(suite), false, key, sizeof(key)));
     if (str(r, "variant"))
         fprintf(f, "Variant: %s\n", str(r, "variant"));
+    if (earlier && current && json_is_integer(json_object_get(current, "attempt")))
+        fprintf(f, "Run %lld, the job's current run (its results are the ones that count):\n",
+                (long long)json_integer_value(json_object_get(current, "attempt")));
     fprintf(f, "%-10s%s%14s%12s%12s%12s  %-8s  %s\n", "Function", lattice ? "     GFLOP/s" : "", "MBytes/sec",
             "Min (sec)", "Max", "Average", "Verified", "Flags");
     json_array_foreach(results, i, r)
     {
-        snprintf(kernel, sizeof(kernel), "%s", dash(str(r, "kernel")));
-        if (kernel[0] >= 'a' && kernel[0] <= 'z')
-            kernel[0] = (char)(kernel[0] - 'a' + 'A'); /* BabelStream's labels: Copy, Mul, ... */
-        fprintf(f, "%-10s", kernel);
-        if (lattice)
-            field(f, 12, 3, r, "gflops", "gflops", 1);
-        field(f, 14, 3, r, "bandwidth_bytes_per_s", "bandwidth", 1e-6);
-        field(f, 12, 5, r, "stats_s.min", "min_s", 1);
-        field(f, 12, 5, r, "stats_s.max", "max_s", 1);
-        field(f, 12, 5, r, "stats_s.mean", "mean_s", 1);
-        fprintf(f, "  %-8s  %s\n", verified(r), flags_text(r, fl, sizeof(fl))[0] ? fl : "-");
+        if (!has_flag(r, "superseded"))
+            job_result_row(f, r, lattice);
+    }
+    if (earlier)
+        fprintf(f, "Earlier runs (%zu result%s, superseded: they count nowhere):\n", earlier,
+                earlier == 1 ? "" : "s");
+    json_array_foreach(results, i, r)
+    {
+        long long a = json_integer_value(json_object_get(r, "attempt"));
+        if (!has_flag(r, "superseded"))
+            continue;
+        if (a != run) {
+            run = a;
+            fprintf(f, "Run %lld, superseded by run %lld:\n", a,
+                    (long long)json_integer_value(json_object_get(r, "superseded_by")));
+        }
+        job_result_row(f, r, lattice);
     }
     print_flag_legend(f, results);
 }

@@ -6,6 +6,7 @@
 #define PP_CLI_FORMAT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "lib/error.h"
@@ -22,8 +23,13 @@ int format_pp(FILE *f, json_t *doc, struct pp_error *err) PP_WUR;
  * efficiency it runs on each platform. */
 int format_policies(FILE *f, json_t *doc, struct pp_error *err) PP_WUR;
 
-/* One finished job as BabelStream prints a run: a few header lines, then one row per kernel. */
+/* One finished job as BabelStream prints a run: a few header lines, then one row per kernel of its current
+ * run, then the rows of its earlier runs (superseded) apart, each run labelled. */
 void format_job_results(FILE *f, json_t *job);
+
+/* Whether result r is superseded: a row of an earlier run of its job, replaced by a later run's, which counts
+ * nowhere (not even with --include-flagged). */
+bool format_superseded(json_t *r);
 
 /* "\rjob 42 running   [#######      ]  45%", redrawn in place (for a terminal). */
 void format_progress(FILE *f, long long id, const char *state, double progress);

@@ -5,7 +5,8 @@
  * runs behind it, and, for a bandwidth suite, its share of the platform's triad at the triad's largest size.
  * Flagged results (noisy, cache_resident, above_ceiling, excluded: any flag), the reference triad's too, are
  * left out with a line saying how many and which flags, as the Scaling page does; --include-flagged counts
- * them, and a row whose best result is flagged names its flags in the FLAGS column.
+ * them, and a row whose best result is flagged names its flags in the FLAGS column. A superseded row (an
+ * earlier run of its job, issue 25) counts nowhere, not even with --include-flagged, nor as left out.
  * Main thread.
  */
 #include "scaling.h"
@@ -124,7 +125,7 @@ static double triad_reference(json_t *results, const char *precision, bool inclu
     {
         long long n = json_integer_value(json_object_get(r, "size"));
         double bw = json_number_value(json_object_get(r, "bandwidth_bytes_per_s")) / 1e9;
-        if (!json_is_true(json_object_get(r, "verified")) ||
+        if (!json_is_true(json_object_get(r, "verified")) || format_superseded(r) ||
             (precision && strcmp(precision, json_string_value(json_object_get(r, "precision")) ?: "")) ||
             (!include_flagged && flagged(r, fl, sizeof(fl))))
             continue;
@@ -220,8 +221,8 @@ int scaling_main(struct cli *c, int argc, char **argv)
         double v = figure_of(s, res);
         size_t k;
 
-        if (!json_is_true(json_object_get(res, "verified")) || !kernel || !model || !prec ||
-            (precision && strcmp(precision, prec)))
+        if (!json_is_true(json_object_get(res, "verified")) || format_superseded(res) || !kernel || !model ||
+            !prec || (precision && strcmp(precision, prec)))
             continue;
         if (flagged(res, fl, sizeof(fl)) && !include_flagged) {
             hide(&hidden, res);

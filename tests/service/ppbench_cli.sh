@@ -265,3 +265,56 @@ expect "a crashing kernel process fails the job with its signal" 1 'SIGSEGV' -- 
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3
 expect "the worker serves on after the crash" 1 'SIGSEGV' -- \
     "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3
+
+# A job that ran again for noise (issue 25): `ppbench submit` prints the table of the job's current run, then the
+# earlier run's rows apart, labelled with their run and superseded, never mixed into one unlabelled table. The
+# job is followed to its end while a worker of the test's own (clihost/cpu0) reports a noisy run (its second
+# sample 3 times the first: past the 10 % limit), then a stable one.
+server_stop
+server_start "heartbeat_s = 1" "noise_repeats = 1"
+export PPBENCH_TOKEN=$ADMIN
+AS_WORKER_ID="" AS_WORKER_SECRET=""
+api POST /api/v1/workers/register '{"host":"clihost","pid":1,"version":"test","platform":{"id":"cpu0","kind":"cpu","name":"CliCPU","devices":[{"model":"openmp","index":0,"name":"CliCPU"}]}}' "$WORKER_TOKEN"
+as_worker "$BODY"
+report_run() { # RATIO: claim the job and report its triad at 50 GB/s, the second timed sample RATIO times the first
+    local id="" epoch body i
+    for i in $(seq 1 30); do
+        api POST "/api/v1/workers/$AS_WORKER_ID/claim?wait=1" "" "$WORKER_TOKEN"
+        id=$(printf '%s' "$BODY" | jq -r '.job.id // empty')
+        [ -n "$id" ] && break
+    done
+    epoch=$(printf '%s' "$BODY" | jq -r .job.epoch)
+    body=$(jq -nc --argjson e "${epoch:-0}" --argjson r "$1" '0.00048 as $t | ($r * $t) as $u | {epoch: $e,
+        outcome: "succeeded", error: null, report: {suite: "stream", variant: {work_group_size: 0},
+        platform: {llc_bytes: 33554432}, problem: {precision: "fp64", array_size: 1000000, size: 1000000, numtimes: 3,
+        key: "precision=fp64;size=1000000;numtimes=3"}, kernels: [{kernel: "triad", bytes: 24000000,
+        bytes_compulsory: 24000000, flops: 2000000, times_s: [0.5, $t, $u], stats_s: {count: 2, min: $t, max: $u,
+        mean: (($t + $u) / 2), median: (($t + $u) / 2), stddev: 0}, bandwidth_bytes_per_s: (24000000 / $t),
+        gflops: (2000000 / $t / 1e9), verified: true, error: null}]}}')
+    api POST "/api/v1/jobs/${id:-0}/result" "$body" "$WORKER_TOKEN"
+    printf '%s' "$BODY" | jq -r '.state // .error.message'
+}
+"$CLI" submit --suite stream --model openmp --platform clihost/cpu0 --kernels triad --arraysize 1000000 \
+    --numtimes 3 >"$TMP/runs.out" 2>"$TMP/runs.err" &
+sub=$!
+states="$(report_run 3)/$(report_run 1.01)"
+wait "$sub"
+rc=$?
+AS_WORKER_ID="" AS_WORKER_SECRET=""
+# the current run first, its row unflagged; then the earlier run apart, its row marked noisy and superseded
+if [ "$rc/$states" = 0/queued/succeeded ] &&
+    tr '\n' '|' <"$TMP/runs.out" | grep -Eq "\|Run 2, the job's current run \(its results are the ones that count\):\|Function [^|]*\|Triad +[0-9.]+ [^|]* yes +-\|Earlier runs \(1 result, superseded: they count nowhere\):\|Run 1, superseded by run 2:\|Triad +[0-9.]+ [^|]* yes +noisy,superseded\|" &&
+    [ "$(grep -c '^Triad' "$TMP/runs.out")" = 2 ] && grep -q '^  superseded: from an earlier run of its job' "$TMP/runs.out"; then
+    pass "ppbench submit: a job repeated for noise prints its current run, then the superseded run apart, labelled"
+else
+    fail "ppbench submit: a job repeated for noise prints its current run, then the superseded run apart, labelled" \
+        "rc $rc, reports $states: $(tr '\n' '|' <"$TMP/runs.out") stderr: $(tr '\n' '|' <"$TMP/runs.err" | tail -c 300)"
+fi
+# ppbench scaling takes only the current run's row (unflagged here, one run): the superseded noisy one is neither left out
+# with a line (without --include-flagged) nor counted as a flagged figure (with it).
+out=$("$CLI" scaling --platform clihost/cpu0 --suite stream 2>&1; echo "--"; "$CLI" scaling --platform clihost/cpu0 --suite stream --include-flagged 2>&1)
+if [ "$(grep -cE '^triad +openmp +fp64 +1000000 +50\.000 +1 +100\.0 % +[0-9]+ +- *$' <<<"$out")" = 2 ] && ! grep -qE 'superseded|noisy|^left out' <<<"$out"; then
+    pass "ppbench scaling: a superseded run's row counts nowhere, nor as left out, with or without --include-flagged"
+else
+    fail "ppbench scaling: a superseded run's row counts nowhere, nor as left out, with or without --include-flagged" "$(tr '\n' '|' <<<"$out")"
+fi
