@@ -16,14 +16,16 @@ ALTER TABLE results ADD COLUMN attempt integer CHECK (attempt >= 1);
 UPDATE jobs SET failures = greatest(attempts - repeats - (state = 'running')::int, 0)
 WHERE state IN ('queued', 'running');
 
--- The run of each stored result: the job's attempts at its last claim before the result was stored (the
--- claim's state event), else its rank among the job's rows of its kernel.
+-- The run of each stored result: 1 where its job ran once (most rows, at once); else the job's attempts at its
+-- last claim before the result was stored (the claim's state event), else its rank among the job's rows of its
+-- kernel.
+UPDATE results r SET attempt = 1 FROM jobs j WHERE j.id = r.job_id AND j.attempts <= 1;
 UPDATE results r SET attempt = coalesce(
     (SELECT (e.data->>'attempts')::int FROM job_events e
      WHERE e.job_id = r.job_id AND e.kind = 'state' AND e.data->>'state' = 'running' AND e.at <= r.created_at
      ORDER BY e.id DESC LIMIT 1),
     (SELECT count(*) FROM results o WHERE o.job_id = r.job_id AND o.kernel = r.kernel AND o.id <= r.id)::int)
-WHERE r.job_id IS NOT NULL;
+WHERE r.job_id IS NOT NULL AND r.attempt IS NULL;
 
 -- The flags' CHECK gets 'superseded' beside whatever flags the earlier migrations allow (as 011 added
 -- 'excluded').

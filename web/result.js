@@ -1,6 +1,7 @@
 // result: one result's whole provenance (GET /api/v1/results/{id}): what was measured (problem, variant),
 // the figures and the statistics of the timed samples, its noise (the statistic judged, in words, its value and
-// limit), cv and max/min, every attempt of its job when the job was repeated (`attempts`), its flags and an
+// limit), cv and max/min, the run of its job it came from (`attempt`; superseded by a later run's, or the job's
+// current run), every run's result of its kernel when the job was repeated (`attempts`), its flags and an
 // admin's note, the platform and host,
 // the job and its parameters, and everything the worker recorded (compiler, flags, driver and runtime versions,
 // clocks, environment). An admin may annotate it, exclude it from analysis (PATCH) or delete it (DELETE).
