@@ -12,8 +12,8 @@
 // them out, and the page says what (the answer's `note`, each application's `pp_note` and `hidden`), unless the
 // switch includes them (include_flagged=true, sent to GET /api/v1/pp and /pp/policies as is): then each figure of
 // the PP table that comes from a flagged result carries its badges (from GET /api/v1/results/{id}, whose noise
-// the badges' titles quote: the PP answer's efficiencies name the flags only), and so does each of the policies'
-// table (from their efficiencies' flags).
+// the badges' titles quote: the PP answer's efficiencies name the flags only, so only those are read), and so does
+// each of the policies' table (from their efficiencies' flags).
 // Runners' results (issue 27: a site's program run as a job, verified by that program, not by ppbench) are left
 // out as the API leaves them out, and the page says how many and of which runners (the answer's runners_hidden)
 // beside a switch that includes them (include_runners=true, sent to both questions): then each runner is an
@@ -249,12 +249,13 @@ function runnersLine(hidden, form) {
               include);
 }
 
-// The flagged results among the answer's figures, by id (their documents): none unless flagged ones count.
+// The flagged results among the answer's figures, by id (their documents, whose noise the badges' titles
+// quote): none unless flagged ones count. Only the figures whose efficiency names a flag are read.
 async function flaggedFigures(doc) {
     if (!doc.include_flagged)
         return new Map();
-    const ids = [...new Set(doc.applications.flatMap((a) => (a.efficiencies || []).map((e) => e.result_id)))]
-        .filter(Boolean);
+    const ids = [...new Set(doc.applications.flatMap((a) => (a.efficiencies || [])
+        .filter((e) => e.result_id && (e.flags || []).length).map((e) => e.result_id)))];
     const docs = await Promise.all(ids.map((id) => api(`/api/v1/results/${id}`)));
     return new Map(docs.filter((r) => (r.flags || []).length).map((r) => [r.id, r]));
 }

@@ -785,6 +785,9 @@ await check('portability: a platform whose results are all flagged (noisy) has i
     await page.check('[name="include_flagged"]');
     await page.waitForFunction(() => location.hash.includes('include_flagged=true'));
     await page.waitForSelector(`${row} .flag.noisy`, {timeout: 10000});
+    // the badge's title quotes the flagged result's own document (its cv), read for the flagged figures only
+    const title = await page.getAttribute(`${row} .flag.noisy`, 'title');
+    ensure(/^figure unstable: .*cv \d/.test(title), `the noisy badge's title: "${title}"`);
     const pp = Number(await page.textContent(`${row} td:nth-child(4)`));
     ensure(pp > 0, `openmp's PP with flagged results: ${pp}`);
     // the switch reaches the policies: noisyhost's figure counts there too, marked with its flag
