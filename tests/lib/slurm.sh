@@ -112,17 +112,26 @@ slurm_idle() { [ "$(sinfo -h -N -p ppb -o '%N %t' 2>/dev/null | awk '$2 == "idle
 slurm_gone() { ! kill -0 "$1" 2>/dev/null; }
 
 slurm_stop() {
-    local f pid
     [ -d "$SLURM_DIR" ] || return 0
     # only our own cluster's jobs: never a real cluster's, were SLURM_CONF not ours
     [ "${SLURM_CONF:-}" = "$SLURM_DIR/slurm.conf" ] && scancel --quiet -u root >/dev/null 2>&1
-    for f in "$SLURM_DIR"/slurmd.*.pid "$SLURM_DIR"/slurmctld.pid "$SLURM_DIR"/munge/munged.pid; do
-        [ -f "$f" ] || continue
-        pid=$(cat "$f")
-        kill -TERM "$pid" 2>/dev/null
-        wait_for 5 slurm_gone "$pid"
-        kill -KILL "$pid" 2>/dev/null
+    # the Slurm daemons told at once (each takes about 2 s to stop), one deadline for them all; munged last
+    slurm_kill "$SLURM_DIR"/slurmd.*.pid "$SLURM_DIR"/slurmctld.pid
+    slurm_kill "$SLURM_DIR"/munge/munged.pid
+}
+
+# slurm_kill PIDFILE...: SIGTERM to each daemon named, SIGKILL to those still there after 5 s.
+slurm_kill() {
+    local f pid pids=()
+    for f; do
+        pid=$(cat "$f" 2>/dev/null) && kill -TERM "$pid" 2>/dev/null && pids+=("$pid")
     done
+    [ ${#pids[@]} -gt 0 ] || return 0
+    wait_for 5 slurm_all_gone "${pids[@]}" || kill -KILL "${pids[@]}" 2>/dev/null
+}
+slurm_all_gone() {
+    local pid
+    for pid; do slurm_gone "$pid" || return 1; done
 }
 
 # slurm_wait_state JOBID REGEX SECONDS: until squeue shows the Slurm job in a state matching REGEX.
