@@ -176,12 +176,35 @@ expect_api() {
     fi
 }
 
-# wait_job ID STATES SECONDS: until the job's state is one of STATES ("succeeded|failed"); BODY is its document.
+# wait_job ID STATES SECONDS: until the job's state is one of STATES ("succeeded|failed"), for at most SECONDS;
+# BODY is its document. Between two looks it blocks on the job's event stream (GET /api/v1/jobs/{id}/events,
+# from the last event seen: a state event comes the moment it is recorded, and the stream ends after the
+# terminal one) instead of polling, so a waiting script takes no CPU from the job it waits for. A job that
+# ended in another state never gets there: non-zero at once. A stream that ends without the state (the server
+# restarting, say) is looked at again after 0.1 s, as wait_for does.
 job_in() {
     api GET "/api/v1/jobs/$1"
     [[ "$(printf '%s' "$BODY" | jq -r .state)" =~ ^($2)$ ]]
 }
-wait_job() { wait_for "$3" job_in "$1" "$2"; }
+wait_job() {
+    local id=$1 states=$2 end=$(($(now_us) + $(us "$3"))) last=0 event="" line left seen
+    until job_in "$id" "$states"; do
+        [[ "$(printf '%s' "$BODY" | jq -r .state)" =~ ^(succeeded|failed|cancelled)$ ]] && return 1
+        left=$((end - $(now_us)))
+        [ "$left" -gt 0 ] || return 1
+        seen=""
+        while IFS= read -r line; do
+            case $line in
+            id:*) last=${line#id: } ;;
+            event:*) event=${line#event: } ;;
+            data:*) [ "$event" = state ] && [[ $line =~ \"state\":\ ?\"($states)\" ]] && seen=1 && break ;;
+            esac
+        done < <(curl -sN -m "$((left / 1000000)).$(printf %06d $((left % 1000000)))" -H "Last-Event-ID: $last" \
+            "$URL/api/v1/jobs/$id/events" 2>/dev/null)
+        kill "$!" 2>/dev/null
+        [ -n "$seen" ] || sleep 0.1
+    done
+}
 
 # wait_cpu_worker: wait (up to 20 s) until a worker serves cpu0 and is idle; sets CPU to that platform's id
 # ("host/cpu0"), empty when none came.
