@@ -15,9 +15,10 @@ PKGS="build-essential pkg-config git jq libjansson-dev ocl-icd-opencl-dev opencl
 # libFuzzer (tests/fuzz), numpy (tests/ref/dslash.py, the lattice suites' second reference), jsonschema (the
 # OpenAPI check), wrk (bench/server.sh), lintian (tests/service/deb.sh), cmake, TBB and Kokkos (BabelStream's
 # OpenMP, TBB and Kokkos builds that tests/service/runners.sh runs as runners, from sources fetched into
-# .gpucarry/ext: bench/host/stream_refs.sh).
+# .gpucarry/ext: bench/host/stream_refs.sh), gojq (the tests' jq: it starts in a tenth of jq 1.6's time, and the
+# tests call it thousands of times: tests/lib/check.sh).
 TEST_PKGS="chromium nodejs clang libclang-rt-14-dev slurm-wlm munge prometheus python3-numpy python3-jsonschema wrk
-           lintian cmake libtbb-dev libtrilinos-kokkos-dev"
+           lintian cmake libtbb-dev libtrilinos-kokkos-dev gojq"
 case $purpose in
 run) ;;
 test) PKGS="$PKGS $TEST_PKGS" ;;

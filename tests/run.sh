@@ -75,16 +75,17 @@ declare -A running=() # pid -> "build file"
 
 # finish PID: print the file's lines after its seconds and counts, add them up, keep its seconds.
 finish() {
-    local pid=$1 build file rc secs lines p f s dead="" tag=""
+    local pid=$1 build file rc secs cpu lines p f s dead="" tag=""
     read -r build file <<<"${running[$pid]}"
     unset "running[$pid]"
-    read -r rc secs <"$RUN/$pid.rc"
+    read -r rc secs cpu <"$RUN/$pid.rc"
     [ "$nbuilds" -eq 1 ] || tag="[$build] "
     lines=$(grep -E '^(PASS|FAIL|SKIP) ' "$RUN/$pid.out" | sed -E "s/^(PASS|FAIL|SKIP) /\1 $tag/")
     p=$(grep -c '^PASS ' <<<"$lines") f=$(grep -c '^FAIL ' <<<"$lines") s=$(grep -c '^SKIP ' <<<"$lines")
     # a file that died without saying why is a failure too (a sanitizer report, a crash)
     [ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || { dead=1 f=1; }
-    printf '== %6.1f s  %s%s: %d passed, %d failed, %d skipped\n' "$secs" "$tag" "$file" "$p" "$f" "$s"
+    printf '== %6.1f s, cpu %6.1f s  %s%s: %d passed, %d failed, %d skipped\n' "$secs" "${cpu:-0}" "$tag" "$file" \
+        "$p" "$f" "$s"
     [ -z "$lines" ] || printf '%s\n' "$lines"
     if [ -n "$dead" ]; then
         echo "FAIL $tag$file: exited $rc"
@@ -125,7 +126,13 @@ start() {
         esac >"$RUN/$BASHPID.out" 2>&1 </dev/null
         rc=$?
         t1=${EPOCHREALTIME//[!0-9]/}
-        echo "$rc $(((t1 - t0) / 1000000)).$(((t1 - t0) / 100000 % 10))" >"$RUN/$BASHPID.rc"
+        # the CPU seconds (user and system) of the file's processes that ended, its servers and workers too,
+        # not the shared PostgreSQL cluster's: `times`' second line, taken in this shell
+        me=$BASHPID # (a command substitution has its own)
+        times >"$RUN/$me.times"
+        cpu=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] }
+                            printf "%.1f", s }' "$RUN/$me.times")
+        echo "$rc $(((t1 - t0) / 1000000)).$(((t1 - t0) / 100000 % 10)) $cpu" >"$RUN/$me.rc"
     ) &
     running[$!]="$1 $2"
 }

@@ -20,3 +20,15 @@ same "runner: every service script once per tree" "$(grep -c ' tests/service/' <
 list=$(tests/run.sh --list --make some-target "$TMP/b" "$TMP/a" "$TMP/b")
 same "runner: --make names its build first" "$(head -n 1 <<<"$list")" "make some-target, then the files of $TMP/b"
 same "runner: the tree --make builds has no files in the pool yet" "$(grep -c "^$TMP/b " <<<"$list")" 0
+
+# Each file's line names its CPU seconds beside its wall seconds (its own processes'): a unit test that spins
+# (about 0.7 s of CPU here).
+mkdir -p "$TMP/c/tests"
+printf '#!/bin/bash\nfor ((i = 0; i < 300000; i++)); do :; done\necho "PASS spun"\n' >"$TMP/c/tests/test_cron"
+chmod +x "$TMP/c/tests/test_cron"
+line=$(tests/run.sh --quick "$TMP/c" 2>&1 | grep "/tests/test_cron:")
+if [[ $line =~ cpu\ +([0-9]+)\.[0-9]\ s ]] && [ "${BASH_REMATCH[1]}" -ge 0 ] && [[ ! $line =~ cpu\ +0\.[0-2]\ s ]]; then
+    pass "runner: a file's line names its CPU seconds ($line)"
+else
+    fail "runner: a file's line names its CPU seconds" "$line"
+fi
