@@ -27,24 +27,10 @@ UPDATE results r SET attempt = coalesce(
     (SELECT count(*) FROM results o WHERE o.job_id = r.job_id AND o.kernel = r.kernel AND o.id <= r.id)::int)
 WHERE r.job_id IS NOT NULL AND r.attempt IS NULL;
 
--- The flags' CHECK gets 'superseded' beside whatever flags the earlier migrations allow (as 011 added
--- 'excluded').
-DO $$
-DECLARE
-    v_name text;
-    v_def text;
-BEGIN
-    SELECT c.conname, pg_get_constraintdef(c.oid) INTO v_name, v_def FROM pg_constraint c
-    WHERE c.conrelid = 'results'::regclass AND c.contype = 'c' AND pg_get_constraintdef(c.oid) LIKE '%flags <@%'
-    LIMIT 1;
-    IF v_name IS NULL THEN
-        RAISE EXCEPTION 'no CHECK constraint on results.flags';
-    END IF;
-    EXECUTE format('ALTER TABLE results DROP CONSTRAINT %I', v_name);
-    EXECUTE format('ALTER TABLE results ADD CONSTRAINT %I %s', v_name,
-                   replace(v_def, 'ARRAY[', 'ARRAY[''superseded''::text, '));
-END
-$$;
+-- The flags' CHECK (008_truth's, with 011_annotate's 'excluded') gets 'superseded'.
+ALTER TABLE results DROP CONSTRAINT results_flags_check,
+    ADD CONSTRAINT results_flags_check
+        CHECK (flags <@ ARRAY['superseded', 'excluded', 'above_ceiling', 'noisy', 'cache_resident']::text[]);
 
 -- @after-functions: what follows runs once the current functions exist (schema/functions/)
 -- Rows of earlier runs are superseded, through the triggers that keep PP's counts and the baselines' windows.
