@@ -170,8 +170,8 @@ export async function render(root, route, ctx) {
         const sb = flaggedSplit(db.results.filter((r) => r.verified), on);
         const A = bestByProblem(sa.shown, catalog), B = bestByProblem(sb.shown, catalog);
         const keys = [...new Set([...A.keys(), ...B.keys()])].sort();
-        const hidden = flaggedSplit([...da.results, ...db.results].filter((r) => r.verified), on).hidden;
-        body.replaceChildren(hiddenLine(hidden, filters) || '');
+        const both = flaggedSplit([...da.results, ...db.results].filter((r) => r.verified), on), hidden = both.hidden;
+        body.replaceChildren(hiddenLine(hidden, filters, both.superseded) || '');
         if (!keys.length) {
             body.append(empty(`no ${hidden ? 'unflagged ' : ''}verified results on either side`));
             return;

@@ -72,13 +72,16 @@ function byRun(results) {
     return {current, earlier: [...earlier.entries()].sort((a, b) => a[0] - b[0])};
 }
 
-// The earlier runs' rows, collapsed: each run labelled, "superseded by run N", its rows marked with their flags.
-function earlierRuns(earlier, current, platforms, timing) {
+// The earlier runs' rows, collapsed: each run labelled, "superseded by run N", its rows marked with their flags;
+// the summary names the runs that stored no result (a lost lease, a worker's goodbye) too.
+function earlierRuns(earlier, current, platforms, timing, runs) {
     const last = current.length ? current[0].attempt : null;
     const n = earlier.reduce((a, [, rows]) => a + rows.length, 0);
+    const none = runs - earlier.length - (current.length ? 1 : 0);
     return el('details', {id: 'job-earlier-runs'},
               el('summary', {}, `earlier runs: ${earlier.length} (${n} result${n === 1 ? '' : 's'}), ` +
-                                `superseded${last ? ` by run ${last}` : ''}: they count nowhere`),
+                                `superseded${last ? ` by run ${last}` : ''}: they count nowhere` +
+                                (none > 0 ? `; ${none} more run${none === 1 ? '' : 's'} stored no result` : '')),
               earlier.map(([run, rows]) => [
                   el('h3', {'data-run': String(run)}, `run ${run}`,
                      el('small', {class: 'muted'}, ` superseded by run ${rows[0].superseded_by ?? last ?? '?'}`)),
@@ -203,7 +206,7 @@ export async function render(root, route, ctx) {
             results.append(resultsTable(runs.current, platforms, timing));
         }
         if (runs.earlier.length)
-            results.append(earlierRuns(runs.earlier, runs.current, platforms, timing));
+            results.append(earlierRuns(runs.earlier, runs.current, platforms, timing, full.attempts));
         const all = pageHref('results', {suite: full.suite, platform: full.ran_on, model: full.model});
         results.append(el('p', {}, link(all, 'all results of this platform and model')));
     }

@@ -333,9 +333,10 @@ export async function render(root, route, ctx) {
             return;
         destroyCharts(body);
         body.replaceChildren();
-        const {shown: ok, hidden} = flaggedSplit(doc.results.filter((r) => r.verified), Boolean(f.include_flagged));
+        const {shown: ok, hidden, superseded: old} = flaggedSplit(doc.results.filter((r) => r.verified),
+                                                                  Boolean(f.include_flagged));
         const failed = doc.results.filter((r) => !r.verified).length;
-        body.append(hiddenLine(hidden, filters) || '');
+        body.append(hiddenLine(hidden, filters, old) || '');
         if (!ok.length) {
             body.append(empty(`no ${hidden ? 'unflagged ' : ''}verified ${f.suite}.${f.kernel} results on ${id} yet: `,
                               link(pageHref('submit', {platform: id}), 'submit a job here')));

@@ -124,7 +124,8 @@ export async function render(root, route, ctx) {
                    r.attempts ? fact('attempts', el('span', {id: 'result-attempts'},
                                                     r.attempts.map((a, i) => [i ? ', ' : '', resultLink({id: a}),
                                                                               a === r.id ? ' (this one)' : '']),
-                                                    ` (its job ran ${r.attempts.length} times: `,
+                                                    ` (the runs of its job that stored this kernel's result: ` +
+                                                    `${r.attempts.length}${r.job ? ` of its ${r.job.attempts}` : ''}; `,
                                                     r.job_id ? link(`#/job/${r.job_id}`, `job #${r.job_id}`) : '', ')'))
                               : null,
                    fact('verified', r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`)),

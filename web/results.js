@@ -172,11 +172,11 @@ export async function render(root, route, ctx) {
         if (ctx.left || seq !== loads)
             return;
         const on = Boolean(f.include_flagged);
-        const {shown: results, hidden} = flaggedSplit(doc.results, on);
+        const {shown: results, hidden, superseded: old} = flaggedSplit(doc.results, on);
         const csv = new URLSearchParams(params);
         csv.set('format', 'csv');
         destroyCharts(body);
-        let line = hiddenLine(hidden, filters), loaded = doc.results; // the line counts every page loaded
+        let line = hiddenLine(hidden, filters, old), loaded = doc.results; // the line counts every page loaded
         body.replaceChildren(line || '');
         if (!results.length) {
             const any = Object.entries(f).some(([k, v]) => v && k !== 'metric' && k !== 'include_flagged');
@@ -212,7 +212,8 @@ export async function render(root, route, ctx) {
                 all = all.concat(flaggedSplit(more.results, on).shown);
                 cursor = more.next_cursor;
                 loaded = loaded.concat(more.results);
-                const now = hiddenLine(flaggedSplit(loaded, on).hidden, filters);
+                const split = flaggedSplit(loaded, on);
+                const now = hiddenLine(split.hidden, filters, split.superseded);
                 if (now) {
                     line ? line.replaceWith(now) : body.prepend(now);
                     line = now;

@@ -134,15 +134,21 @@ export async function render(root, route, ctx) {
         destroyCharts(body);
         body.replaceChildren();
         const on = Boolean(f.include_flagged);
-        const {shown: ok, hidden} = flaggedSplit(doc.results.filter((r) => r.verified &&
-                                                                    (!f.precision || r.precision === f.precision)), on);
+        const verified = doc.results.filter((r) => r.verified && (!f.precision || r.precision === f.precision));
+        const {shown: ok, hidden, superseded: old} = flaggedSplit(verified, on);
         const sizes = new Set(ok.map((r) => r.size));
-        body.append(hiddenLine(hidden, filters) || '');
+        body.append(hiddenLine(hidden, filters, old) || '');
         if (sizes.size < 2) {
             const none = `no ${hidden ? 'unflagged ' : ''}verified results`;
-            body.append(empty(`${ok.length ? 'one size only' : none} of ${suite.name} on ${
-                f.platform}${f.precision ? ` in ${f.precision}` : ''}: `, link(pageHref('submit', {platform: f.platform}),
-                                                                                'submit jobs'), ' of several sizes, or a sweep'));
+            const what = `${ok.length ? 'one size only' : none} of ${suite.name} on ${f.platform}${
+                f.precision ? ` in ${f.precision}` : ''}: `;
+            // sizes that only flagged results have: the switch shows them, not another job
+            const more = new Set(flaggedSplit(verified, true).shown.map((r) => r.size).filter((n) => !sizes.has(n)));
+            body.append(more.size
+                ? empty(what, `${more.size} more size${more.size === 1 ? ' has' : 's have'} only flagged results, ` +
+                              'left out (the line above): include them to see the curve')
+                : empty(what, link(pageHref('submit', {platform: f.platform}), 'submit jobs'),
+                        ' of several sizes, or a sweep'));
             return;
         }
         // The reference: the triad at the largest size measured (the DRAM-bound one; a cache-resident triad is

@@ -412,24 +412,32 @@ export function superseded(r) {
 // The results the switch lets through (all when on, else the unflagged ones) and what it kept out, counted as
 // GET /api/v1/pp's `hidden` counts it ({"results": n, "flags": {"noisy": n, ...}}, or null when nothing). A
 // superseded row never passes nor counts as hidden, whichever the switch: only its job's current run counts (as
-// PP leaves them out of include_flagged too); the Job page shows them apart.
+// PP leaves them out of include_flagged too); the Job page shows them apart, and `superseded` counts them, for
+// hiddenLine to say so.
 export function flaggedSplit(all, on) {
     const results = all.filter((r) => !superseded(r));
+    const old = all.length - results.length;
     const flagged = results.filter((r) => (r.flags || []).length);
     if (on || !flagged.length)
-        return {shown: results, hidden: null};
+        return {shown: results, hidden: null, superseded: old};
     const flags = {};
     for (const r of flagged)
         for (const f of r.flags)
             flags[f] = (flags[f] || 0) + 1;
-    return {shown: results.filter((r) => !(r.flags || []).length), hidden: {results: flagged.length, flags}};
+    return {shown: results.filter((r) => !(r.flags || []).length), hidden: {results: flagged.length, flags},
+            superseded: old};
 }
 
 // "left out: 12 flagged results (noisy 12): include them", the action ticking the switch of form (whose change
-// listener reloads the page), or null when nothing was left out.
-export function hiddenLine(hidden, form) {
-    if (!hidden || !hidden.results)
+// listener reloads the page), and "; 6 rows of earlier runs (superseded ...)" for the superseded rows left out
+// (flaggedSplit's count; no switch shows them); null when nothing was left out.
+export function hiddenLine(hidden, form, old = 0) {
+    if (!(hidden && hidden.results) && !old)
         return null;
+    const earlier = old ? `${old} row${old === 1 ? '' : 's'} of earlier runs of their jobs (superseded: a later ` +
+                          'run replaced them; they count nowhere, and each job\'s page lists them)' : '';
+    if (!hidden || !hidden.results)
+        return el('p', {class: 'note flagged-hidden superseded-hidden'}, `left out: ${earlier}`);
     const flags = Object.entries(hidden.flags || {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
         .map(([f, n]) => `${f} ${n}`).join(', ');
     const include = el('button', {type: 'button', class: 'include-flagged'}, 'include them');
@@ -440,7 +448,8 @@ export function hiddenLine(hidden, form) {
     });
     const n = hidden.results;
     return el('p', {class: 'note flagged-hidden'},
-              `left out: ${n} flagged result${n === 1 ? '' : 's'}${flags ? ` (${flags})` : ''}: `, include);
+              `left out: ${n} flagged result${n === 1 ? '' : 's'}${flags ? ` (${flags})` : ''}: `, include,
+              earlier ? `; ${earlier}` : '');
 }
 
 // The spread of a result's figure over its timed samples: [low, high] (the figure at the slowest and at the

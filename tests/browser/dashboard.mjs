@@ -802,7 +802,9 @@ await check('portability: a platform whose results are all flagged (noisy) has i
 await check('results: a flagged result is hidden with a line saying so, and shown marked by the switch', async () => {
     await go(page, `#/results?platform=${NOISY}`);
     const hidden = await (await page.waitForSelector('.flagged-hidden', {timeout: 10000})).textContent();
-    ensure(/^left out: 1 flagged result \(noisy 1\): include them$/.test(hidden), `hidden line: "${hidden}"`);
+    // the superseded first run of the noisy job is left out too, and the line says so (no switch shows it)
+    ensure(/^left out: 1 flagged result \(noisy 1\): include them; 1 row of earlier runs of their jobs \(superseded/
+           .test(hidden), `hidden line: "${hidden}"`);
     ensure(!(await page.$('#results-table')), 'flagged rows listed without the switch');
     ensure(/no unflagged results/.test(await page.textContent('.page .empty')), 'no empty state');
     await page.click('.flagged-hidden button');
@@ -811,7 +813,9 @@ await check('results: a flagged result is hidden with a line saying so, and show
     const rows = await page.$$eval('#results-table tbody tr', (r) => r.map((x) => Boolean(x.querySelector('.flag.noisy'))));
     // the superseded first run is not listed even with the switch: only the job's current run counts
     ensure(rows.length === 1 && rows.every(Boolean), `rows marked noisy: ${rows}`);
-    ensure(!(await page.$('.flagged-hidden')), 'the hidden line stayed');
+    const still = await page.textContent('.flagged-hidden');
+    ensure(/^left out: 1 row of earlier runs of their jobs \(superseded/.test(still) &&
+           !(await page.$('.flagged-hidden button')), `the line with flagged results included: "${still}"`);
     // the chart's outline of a flagged bar has a legend entry saying what it means
     const legend = await page.evaluate(() => window.Chart.getChart(document.querySelector('.page canvas'))
         ?.legend.legendItems.map((i) => i.text));
@@ -892,6 +896,10 @@ await check('result page: the noise in words with value and limit, cv and max/mi
     ensure(/^cv 141\.2\d %, max\/min 1500 /.test(spread), `spread: "${spread}"`);
     const links = await page.$$eval('#result-attempts a.result-link', (a) => a.map((x) => x.getAttribute('href')));
     ensure(links.join() === `#/result/${first},#/result/${last}`, `attempts: ${links}`);
+    // the runs that stored the kernel's result, out of the job's runs (a run may store none: a lost lease)
+    const attemptsText = await page.textContent('#result-attempts');
+    ensure(/\(the runs of its job that stored this kernel's result: 2 of its 2; job #\d+\)$/.test(attemptsText),
+           `attempts line: "${attemptsText}"`);
     // the result names its own run, not the job's last (issue 25)
     const runLast = await page.textContent('#result-run');
     ensure(runLast === 'run 2 of its job: the job\'s current run', `run of the last: "${runLast}"`);
