@@ -55,8 +55,10 @@ static int read_token_file(struct cli *c, struct pp_error *err)
     f = fopen(path, "r");
     if (!f)
         return 0;
-    if (fgets(line, sizeof(line), f))
+    if (fgets(line, sizeof(line), f)) {
         rc = set_token(c, line, err);
+        c->token_from = "~/.config/ppbench/token (ppbench login)";
+    }
     fclose(f);
     if (rc)
         return pp_error_prefix(err, "%s", path);
@@ -70,8 +72,10 @@ int cli_init(struct cli *c, struct pp_error *err)
     memset(c, 0, sizeof(*c));
     if (set_server(c, server && *server ? server : DEFAULT_SERVER, err))
         return pp_error_prefix(err, "PPBENCH_SERVER");
-    if (token && *token)
+    if (token && *token) {
+        c->token_from = "PPBENCH_TOKEN";
         return set_token(c, token, err) ? pp_error_prefix(err, "PPBENCH_TOKEN") : 0;
+    }
     return read_token_file(c, err);
 }
 
@@ -84,6 +88,8 @@ int cli_getopt(struct cli *c, int argc, char **argv, const char *optstring, cons
     for (;;) {
         opt = getopt_long(argc, argv, optstring, longopts, NULL);
         if (opt == CLI_OPT_SERVER || opt == CLI_OPT_TOKEN) {
+            if (opt == CLI_OPT_TOKEN)
+                c->token_from = "--token";
             if ((opt == CLI_OPT_SERVER ? set_server(c, optarg, &err) : set_token(c, optarg, &err)) == 0)
                 continue;
             cli_usage_error("%s", err.msg);
@@ -129,6 +135,9 @@ int cli_fail(const struct cli *c, const struct http_reply *r, const struct pp_er
     if (r->status == 401 && !c->http.token[0])
         fprintf(stderr, "ppbench: no token given: use --token, PPBENCH_TOKEN or `ppbench login` "
                         "(~/.config/ppbench/token)\n");
+    else if (r->status == 401 && c->token_from)
+        fprintf(stderr, "ppbench: the token came from %s; `ppbench login TOKEN` checks and saves another\n",
+                c->token_from);
     return r->status >= 400 && r->status < 500 ? CLI_USAGE : CLI_UNREACHABLE;
 }
 

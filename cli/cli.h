@@ -24,6 +24,8 @@ enum {
 struct cli {
     struct http_client http;
     int json; /* --json: print the server's JSON instead of a table */
+    const char
+        *token_from; /* where the token came from (--token, PPBENCH_TOKEN, the token file), for a 401 */
 };
 
 /* getopt_long values of the global options; put CLI_GLOBAL_OPTIONS in every command's table. */

@@ -324,6 +324,8 @@ static void update(struct follow *f, json_t *o)
         snprintf(f->state, sizeof(f->state), "%s", state);
     if (json_is_number(p))
         f->progress = json_number_value(p);
+    else if (state && !strcmp(state, "queued"))
+        f->progress = 0; /* back in the queue (a repeat, a handback): its next run starts from nothing */
 }
 
 static int on_event(void *arg, const char *event, const char *data, const char *id)

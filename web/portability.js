@@ -335,10 +335,16 @@ export async function render(root, route, ctx) {
                            doc.applications.filter((a) => a.verified_by === 'program').map((a) => a.model).join(', '),
                            ", each an application of its own, verified by its program, not by ppbench"));
         if (out.length) {
-            const of = doc.problem_key ? `of problem key ${doc.problem_key}` : `of ${doc.problem} in ${doc.precision}`;
+            const of = doc.problem_key ? `of problem key ${doc.problem_key}`
+                : `of ${doc.problem} in ${doc.precision}${f.size ? ` at size ${f.size}` : ''}`;
             body.append(el('p', {class: 'note', id: 'pp-left-out'},
                            `left out: ${out.join(', ')} (${f.platforms ? 'not chosen' :
                                `no ${doc.include_flagged ? '' : 'unflagged '}verified result ${of}`})`));
+        }
+        if (!doc.applications.length && doc.hidden && doc.hidden.results) {
+            // the results are there, flagged: the line above says which and includes them, no new job is needed
+            body.append(empty('nothing to compare among unflagged results: the line above says what was left out'));
+            return;
         }
         if (!doc.applications.length) {
             const stream = f.problem.startsWith('stream.');

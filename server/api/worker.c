@@ -219,8 +219,10 @@ static const char result_sql[] =
     "      OR EXISTS (SELECT 1 FROM ins WHERE NOT verified) THEN 'failed' "
     "    WHEN EXISTS (SELECT 1 FROM ins WHERE 'noisy' = ANY (flags)) AND j.repeats < $7::int THEN 'queued' "
     "    ELSE 'succeeded' END AS state, "
-    "  (SELECT string_agg(format('%s %s %s %% > %s %%', kernel, noise_rule, round((100 * noise)::numeric, "
-    "1), "
+    "  (SELECT string_agg(format('%s %s %s %% > %s %%', kernel, noise_rule, "
+    /* one decimal, or three where one would print the limit itself ("1.0 % > 1.0 %") */
+    "    round((100 * noise)::numeric, CASE WHEN round((100 * noise)::numeric, 1) > "
+    "      round((100 * noise_limit)::numeric, 1) THEN 1 ELSE 3 END), "
     "    round((100 * noise_limit)::numeric, 1)), ', ' ORDER BY kernel) FROM ins WHERE 'noisy' = ANY "
     "(flags)) "
     "    AS noisy FROM j), "

@@ -752,6 +752,9 @@ await check('portability: a problem whose results are all flagged shows the serv
     ensure(/^left out: 1 flagged result \(above_ceiling 1\): include them$/.test(hidden), `hidden line: "${hidden}"`);
     const text = await page.textContent('.page');
     ensure(!/no verified/.test(text), `the page says "no verified" of verified results: ${oneLine(text).slice(0, 300)}`);
+    // no advice to run jobs: the results are there, flagged (the newcomer's walk, issue 25)
+    const none = await page.textContent('.page .empty');
+    ensure(/^nothing to compare among unflagged results/.test(none), `empty state: "${none}"`);
     ensure(!(await page.isChecked('[name="include_flagged"]')), 'the switch is on');
     await shot(page, '15-portability-flagged-before');
     await page.click('.flagged-hidden button');

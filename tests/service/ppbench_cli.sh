@@ -230,6 +230,11 @@ out=$(printf '%s \r\n' "$ADMIN" | env HOME="$home" "$CLI" login 2>&1) # as paste
     fail "ppbench login: an admin token from stdin is checked, saved (0600) and used" "$out; $(env -u PPBENCH_TOKEN HOME="$home" "$CLI" cancel 999999 2>&1)"
 expect "ppbench login --offline: saved unchecked, and said so" 0 'not checked \(--offline\)' -- \
     env HOME="$home" "$CLI" --server http://127.0.0.1:9 login --offline "$ADMIN"
+# a refused token says where it came from (the newcomer's walk: a wrong token saved --offline failed unexplained)
+env HOME="$home" "$CLI" login --offline ppb_1111111111111111111111111111111111111111 >/dev/null 2>&1
+expect "ppbench: a refused saved token names the file it came from and ppbench login" 2 \
+    'the token came from ~/.config/ppbench/token \(ppbench login\); .ppbench login TOKEN. checks and saves another' -- \
+    env -u PPBENCH_TOKEN HOME="$home" "$CLI" platforms
 
 # The largest numtimes of the suite with the most kernels (on small arrays: the report's size is what counts):
 # its report (about 14 MB) is taken, over
@@ -284,6 +289,7 @@ report_run() { # RATIO: claim the job and report its triad at 50 GB/s, the secon
         [ -n "$id" ] && break
     done
     epoch=$(printf '%s' "$BODY" | jq -r .job.epoch)
+    api POST "/api/v1/jobs/${id:-0}/progress" "{\"epoch\":${epoch:-0},\"progress\":1.0}" "$WORKER_TOKEN"
     body=$(jq -nc --argjson e "${epoch:-0}" --argjson r "$1" '0.00048 as $t | ($r * $t) as $u | {epoch: $e,
         outcome: "succeeded", error: null, report: {suite: "stream", variant: {work_group_size: 0},
         platform: {llc_bytes: 33554432}, problem: {precision: "fp64", array_size: 1000000, size: 1000000, numtimes: 3,
@@ -304,7 +310,8 @@ AS_WORKER_ID="" AS_WORKER_SECRET=""
 # the current run first, its row unflagged; then the earlier run apart, its row marked noisy and superseded
 if [ "$rc/$states" = 0/queued/succeeded ] &&
     tr '\n' '|' <"$TMP/runs.out" | grep -Eq "\|Run 2, the job's current run \(its results are the ones that count\):\|Function [^|]*\|Triad +[0-9.]+ [^|]* yes +-\|Earlier runs \(1 result, superseded: they count nowhere\):\|Run 1, superseded by run 2:\|Triad +[0-9.]+ [^|]* yes +noisy,superseded\|" &&
-    [ "$(grep -c '^Triad' "$TMP/runs.out")" = 2 ] && grep -q '^  superseded: from an earlier run of its job' "$TMP/runs.out"; then
+    [ "$(grep -c '^Triad' "$TMP/runs.out")" = 2 ] && grep -q '^  superseded: from an earlier run of its job' "$TMP/runs.out" &&
+    ! grep -q 'queued 100 %' "$TMP/runs.err"; then # back in the queue, its progress starts again
     pass "ppbench submit: a job repeated for noise prints its current run, then the superseded run apart, labelled"
 else
     fail "ppbench submit: a job repeated for noise prints its current run, then the superseded run apart, labelled" \

@@ -600,6 +600,16 @@ check "pp include_flagged, every result flagged: the key with the most (numtimes
     '.problem_key == "precision=fp64;size=777;numtimes=4"
      and .key_note == "the problem key with the most verified results: 3 of 5, all flagged"'
 
+# A noise just past its limit is written with the decimals that tell them apart: 10.010 % > 10.0 %, not
+# "10.0 % > 10.0 %" (the newcomer's walk, issue 25). The job is cancelled after: nothing below claims.
+s5=$(post_samples 90 true succeeded "1 1.1001")
+api GET /api/v1/jobs?state=queued
+job5=$(printf '%s' "$BODY" | jq -r '.jobs[0].id')
+api GET "/api/v1/jobs/$job5"
+check "noise: a value just past its limit is written apart from it (10.010 % > 10.0 %)" \
+    '.state == "queued" and (.note | test("triad best_tenth 10\\.010 % > 10\\.0 %"))'
+api POST "/api/v1/jobs/$job5/cancel" "" "$ADMIN"
+
 # --- the CSV parser's fuzz target: a few seconds of libFuzzer from the seed corpus ---
 FUZZ_DIR=tests/fuzz
 if clang -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE -o "$TMP/import_fuzz" "$FUZZ_DIR/import_fuzz.c" \
