@@ -11,10 +11,10 @@
  *   database holds (schema_functions.hash), every such object of schema public is dropped first, then the
  *   pending migrations run on bare tables, then the code is created, then the after parts run, in one
  *   transaction. So an installation at any earlier migration ends in the same catalogue as a fresh one
- *   (tests/service/schema.sh compares pg_dump --schema-only of both), and no file replays a function's
- * history. Tables never depend on the code (no function in a default, a CHECK or an index): the drop is
- * RESTRICT for functions and types, so such a dependency would stop the migration with PostgreSQL's message
- * rather than be dropped with them.
+ *   (tests/service/schema.sh compares pg_dump --schema-only of both), and no file replays a function's history.
+ * Tables never depend on the code (no function in a default, a CHECK or an index): the drop is RESTRICT for
+ * functions and types, so such a dependency would stop the migration with PostgreSQL's message rather than be
+ * dropped with them.
  */
 #include "server/migrate.h"
 

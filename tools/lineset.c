@@ -1,8 +1,8 @@
 /*
  * lineset: a build-time tool (the Makefile's line-set block, scripts/linesets.sh). It reads on stdin what
- * `cpp -dD` printed for one translation unit, run in a copy of the tree (ROOT) whose system #include lines
- * are blanked, and prints the fingerprint of every source line the preprocessor kept, of the unit's file and
- * of every file it included: a line whose output is not empty (code, #pragma, #define, with -dD) and the
+ * `cpp -dD` printed for one translation unit, run in a copy of the tree (ROOT) whose system #include lines are
+ * blanked, and prints the fingerprint of every source line the preprocessor kept, of the unit's file and of
+ * every file it included: a line whose output is not empty (code, #pragma, #define, with -dD) and the
  * backslash continuations of such a line. Blank lines, comments, the conditional directives and the lines of
  * inactive #if regions are not compiled and print nothing, as Code Base Investigator counts them. A
  * fingerprint is 16 hex digits of FNV-1a 64 over "path\nline\ntext", the path relative to ROOT, the text with

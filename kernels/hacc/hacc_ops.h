@@ -76,8 +76,7 @@ enum pp_hacc_out { PP_HACC_AX = 0, PP_HACC_AY, PP_HACC_AZ, PP_HACC_DU, PP_HACC_N
     X(ETA2, 0.01)                                                                                            \
     X(INV_PI, 0.31830988618379067)
 #define PP_HACC_DEFINE_CONSTANT(name, value) static const double PP_HACC_##name = value;
-/* on the device too where clang offloads the pair kernels (it requires declare target; GCC maps them itself)
- */
+/* on the device too where clang offloads the pair kernels (it requires declare target; GCC maps them itself) */
 #if defined(_OPENMP) && defined(__clang__) && !defined(__CUDACC__)
 #pragma omp declare target
 #endif
