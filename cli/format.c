@@ -139,8 +139,7 @@ static int number2(json_t *o, const char *a, const char *b, double *out)
     return number(o, a, out) == 0 || (b && number(o, b, out) == 0) ? 0 : -1;
 }
 
-/* A result's flags as "noisy,cache_resident" in buf ("" when it has none). */
-static const char *flags_text(json_t *r, char *buf, size_t size)
+const char *format_flags(json_t *r, char *buf, size_t size)
 {
     json_t *fl;
     size_t k, n = 0;
@@ -417,7 +416,7 @@ int format_results(FILE *f, json_t *results, struct pp_error *err)
         num_cell(&t, r, "bandwidth_bytes_per_s", "bandwidth", 1e-9, "%.3f");
         num_cell(&t, r, "gflops", NULL, 1, "%.3f");
         cell(&t, "%s", dash(str(r, "timing")));
-        cell(&t, "%s", flags_text(r, fl, sizeof(fl))[0] ? fl : "-");
+        cell(&t, "%s", format_flags(r, fl, sizeof(fl))[0] ? fl : "-");
         cell(&t, "%s", verified(r));
     }
     if (table_print(f, &t, err))
@@ -458,7 +457,7 @@ static const char *flags_suffix(json_t *e, char *buf, size_t size)
     char text[160];
 
     buf[0] = '\0';
-    if (flags_text(e, text, sizeof(text))[0])
+    if (format_flags(e, text, sizeof(text))[0])
         snprintf(buf, size, " [%s]", text);
     return buf;
 }
@@ -644,20 +643,6 @@ static void field(FILE *f, int width, int decimals, json_t *o, const char *a, co
         fprintf(f, "%*s", width, "-");
 }
 
-/* Whether result r carries flag name. */
-static bool has_flag(json_t *r, const char *name)
-{
-    json_t *fl;
-    size_t k;
-
-    json_array_foreach(json_object_get(r, "flags"), k, fl)
-    {
-        if (json_string_value(fl) && !strcmp(json_string_value(fl), name))
-            return true;
-    }
-    return false;
-}
-
 /* One row of a job's table, BabelStream's columns and the result's verification and flags. */
 static void job_result_row(FILE *f, json_t *r, bool lattice)
 {
@@ -673,12 +658,20 @@ static void job_result_row(FILE *f, json_t *r, bool lattice)
     field(f, 12, 5, r, "stats_s.min", "min_s", 1);
     field(f, 12, 5, r, "stats_s.max", "max_s", 1);
     field(f, 12, 5, r, "stats_s.mean", "mean_s", 1);
-    fprintf(f, "  %-8s  %s\n", verified(r), flags_text(r, fl, sizeof(fl))[0] ? fl : "-");
+    fprintf(f, "  %-8s  %s\n", verified(r), format_flags(r, fl, sizeof(fl))[0] ? fl : "-");
 }
 
 bool format_superseded(json_t *r)
 {
-    return has_flag(r, "superseded");
+    json_t *fl;
+    size_t k;
+
+    json_array_foreach(json_object_get(r, "flags"), k, fl)
+    {
+        if (json_string_value(fl) && !strcmp(json_string_value(fl), "superseded"))
+            return true;
+    }
+    return false;
 }
 
 /* The job's results: the table of its current run (the rows no later run superseded), then, when the job ran
@@ -715,7 +708,7 @@ void format_job_results(FILE *f, json_t *job)
      * sweep's tables differ here. */
     json_array_foreach(results, i, r)
     {
-        if (has_flag(r, "superseded"))
+        if (format_superseded(r))
             earlier++;
         else if (!current)
             current = r;
@@ -733,7 +726,7 @@ void format_job_results(FILE *f, json_t *job)
             "Min (sec)", "Max", "Average", "Verified", "Flags");
     json_array_foreach(results, i, r)
     {
-        if (!has_flag(r, "superseded"))
+        if (!format_superseded(r))
             job_result_row(f, r, lattice);
     }
     if (earlier)
@@ -742,7 +735,7 @@ void format_job_results(FILE *f, json_t *job)
     json_array_foreach(results, i, r)
     {
         long long a = json_integer_value(json_object_get(r, "attempt"));
-        if (!has_flag(r, "superseded"))
+        if (!format_superseded(r))
             continue;
         if (a != run) {
             run = a;

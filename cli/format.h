@@ -27,6 +27,9 @@ int format_policies(FILE *f, json_t *doc, struct pp_error *err) PP_WUR;
  * run, then the rows of its earlier runs (superseded) apart, each run labelled. */
 void format_job_results(FILE *f, json_t *job);
 
+/* A result's flags as "noisy,cache_resident" in buf ("" when it has none); returns buf. */
+const char *format_flags(json_t *r, char *buf, size_t size);
+
 /* Whether result r is superseded: a row of an earlier run of its job, replaced by a later run's, which counts
  * nowhere (not even with --include-flagged). */
 bool format_superseded(json_t *r);

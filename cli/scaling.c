@@ -45,16 +45,7 @@ struct point {
  */
 static bool flagged(json_t *r, char *buf, size_t size)
 {
-    json_t *f;
-    size_t k, n = 0;
-
-    buf[0] = '\0';
-    json_array_foreach(json_object_get(r, "flags"), k, f)
-    {
-        int w = snprintf(buf + n, size - n, "%s%s", n ? "," : "", json_string_value(f) ?: "?");
-        n = w < 0 || (size_t)w >= size - n ? size - 1 : n + (size_t)w;
-    }
-    return json_array_size(json_object_get(r, "flags")) > 0;
+    return format_flags(r, buf, size)[0] != '\0';
 }
 
 /* The flags that left results out, counted: "noisy 2, above_ceiling 1". */
