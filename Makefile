@@ -235,7 +235,7 @@ $(BUILD)/bin/ppbenchd: $(SERVER_OBJ)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(SERVER_LDLIBS)
 
-$(BUILD)/bin/ppbench: $(call obj,$(CLI_SRC) lib/error.c $(SUITE_TABLE_SRC))
+$(BUILD)/bin/ppbench: $(call obj,$(CLI_SRC) lib/error.c lib/sweep.c $(SUITE_TABLE_SRC))
 	@mkdir -p $(@D)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(CLI_LDLIBS)
 

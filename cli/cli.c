@@ -4,11 +4,12 @@
  */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "lib/sweep.h"
 
 #define DEFAULT_SERVER "http://127.0.0.1:8080"
 
@@ -152,11 +153,7 @@ void cli_print_body(const struct http_reply *r)
 
 int cli_parse_ll(const char *opt, const char *s, long long *out, struct pp_error *err)
 {
-    char *end;
-
-    errno = 0;
-    *out = strtoll(s, &end, 10);
-    if (!*s || *end || errno)
-        return pp_error_set(err, "invalid %s \"%s\": expected a whole number", opt, s);
+    if (sweep_integer(s, strlen(s), out))
+        return pp_error_set(err, "invalid %s \"%s\": expected a whole number or 2^k (0 <= k <= 62)", opt, s);
     return 0;
 }

@@ -60,7 +60,7 @@ int cli_fail(const struct cli *c, const struct http_reply *r, const struct pp_er
 /* Writes the server's body to stdout as it came (for --json and CSV), ending with a newline. */
 void cli_print_body(const struct http_reply *r);
 
-/* Parses a whole decimal number (any sign) for option opt. */
+/* Parses a whole decimal number (any sign) or 2^k for option opt (lib/sweep.h's sweep_integer). */
 int cli_parse_ll(const char *opt, const char *s, long long *out, struct pp_error *err) PP_WUR;
 
 #endif

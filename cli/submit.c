@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/format.h"
+#include "lib/sweep.h"
 
 #define FOLLOW_POLL_NS 500000000L /* polling period */
 #define FOLLOW_RETRIES 20         /* consecutive failed polls (10 s) before giving up */
@@ -34,11 +35,11 @@ const char submit_usage[] =
     "  --kind cpu|gpu     or any platform of this kind whose worker offers the model ...\n"
     "  --host H           ... on this host\n"
     "  --kernels LIST     comma-separated subset, e.g. copy,triad (default: every kernel of the suite)\n"
-    "  --arraysize N      --param arraysize=N (stream: elements per array)\n"
+    "  --arraysize N      --param arraysize=N (stream: elements per array; N or 2^k, e.g. 2^25)\n"
     "  --numtimes K       --param numtimes=K (stream, wilson: iterations, the first is warm-up)\n"
     "  --float | --double --param precision=fp32 or fp64 (default: the suite's)\n"
-    "  --param NAME=VALUE any parameter of the suite (GET /api/v1/suites lists them; digits go as a\n"
-    "                     number), e.g. --param lattice=8x8x8x16 --param layout=soa; repeat for more\n"
+    "  --param NAME=VALUE any parameter of the suite (GET /api/v1/suites lists them; digits or 2^k go\n"
+    "                     as a number), e.g. --param lattice=8x8x8x16 --param layout=soa; repeat for more\n"
     "  --sweep NAME=VALUES one job per value of a parameter (at most 64), tagged sweep:<uuid>, e.g.\n"
     "                     arraysize=2^20..2^28 (each power of two), n=20..100:20 (a step), n=20,40,80\n"
     "                     (a list); the Scaling page and `ppbench scaling` show the sweep\n"
@@ -76,19 +77,21 @@ static int put_number(json_t *o, const char *key, const char *opt, const char *s
     return put(o, key, json_integer(v), err);
 }
 
-/* "lattice=8x8x8x16" or "runs=5" into params: a value of digits (with an optional leading minus) is sent as
- * a number, anything else as a string; the server checks both against the suite's catalogue. */
+/* "lattice=8x8x8x16", "runs=5" or "arraysize=2^20" into params: a value of digits (with an optional leading
+ * minus) or 2^k is sent as a number, anything else as a string; the server checks both against the suite's
+ * catalogue. */
 static int put_param(json_t *params, const char *arg, struct pp_error *err)
 {
     const char *eq = strchr(arg, '=');
     const char *v = eq ? eq + 1 : NULL;
     char name[64];
+    long long n;
 
     if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name) || !*v)
         return pp_error_set(err, "invalid --param \"%s\": expected NAME=VALUE", arg);
     snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
-    if (v[strspn(v + (*v == '-'), "0123456789") + (*v == '-')] == '\0' && v[*v == '-'] != '\0')
-        return put_number(params, name, "--param", v, err);
+    if (!sweep_integer(v, strlen(v), &n))
+        return put(params, name, json_integer(n), err);
     return put(params, name, json_string(v), err);
 }
 

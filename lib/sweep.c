@@ -25,6 +25,19 @@ static int integer(const char *s, size_t len, long long *v)
     return errno ? -1 : 0;
 }
 
+int sweep_integer(const char *s, size_t len, long long *v)
+{
+    long long e;
+
+    if (len > 2 && s[0] == '2' && s[1] == '^') {
+        if (integer(s + 2, len - 2, &e) || e < 0 || e > 62)
+            return -1;
+        *v = 1LL << e;
+        return 0;
+    }
+    return integer(s, len, v);
+}
+
 static json_t *range(const char *spec, const char *dots, size_t max, struct pp_error *err)
 {
     const char *colon = strchr(dots + 2, ':'), *end = colon ? colon : dots + strlen(dots);
@@ -88,7 +101,8 @@ json_t *sweep_expand(const char *spec, size_t max, struct pp_error *err)
             pp_error_set(err, "\"%s\" names more than %zu values", spec, max);
             break;
         }
-        if (json_array_append_new(values, integer(p, len, &v) ? json_stringn(p, len) : json_integer(v))) {
+        if (json_array_append_new(values,
+                                  sweep_integer(p, len, &v) ? json_stringn(p, len) : json_integer(v))) {
             pp_error_set(err, "\"%s\": a value that is not UTF-8, or out of memory", spec);
             break;
         }

@@ -11,7 +11,7 @@
 // b_platform=h/gpu0&b_model=opencl&include_flagged=true. Results from GET /api/v1/results (filtered in the server).
 import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
         hiddenLine, includeFlagged, num, option, platformsById, plural, resultLink, setQuery, suites, wantsLog, figureLabel,
-        figureValue} from './ui.js';
+        figureValue, problemText} from './ui.js';
 
 const LIMIT = 1000;
 
@@ -188,7 +188,7 @@ export async function render(root, route, ctx) {
                 beyond++;
             if (v.text === 'noise unknown')
                 unknown++;
-            bars.push({unit: figureLabel(suite.figure), label: `${r.suite}.${r.kernel} ${r.precision} ${r.size}`,
+            bars.push({unit: figureLabel(suite.figure), label: `${r.suite}.${r.kernel} ${problemText(r)}`,
                        va: va ?? null, vb: vb ?? null});
             const cell = (x, val) => (x ? [num(val), ' ', el('small', {class: 'muted'},
                                                             x.cv === null || x.cv === undefined ? ''
@@ -197,6 +197,7 @@ export async function render(root, route, ctx) {
                                         : '-');
             return el('tr', {'data-key': k.replaceAll('\u0000', '/')},
                       el('td', {}, `${r.suite}.${r.kernel}`), el('td', {}, r.precision), el('td', {}, String(r.size)),
+                      el('td', {class: 'problem-others'}, problemText(r, true)),
                       el('td', {}, figureLabel(suite.figure)), el('td', {}, cell(a, va)), el('td', {}, cell(b, vb)),
                       el('td', {class: `change ${v.cls}`}, ratioText(v.ratio)),
                       el('td', {class: `verdict ${v.cls}`}, v.text));
@@ -207,7 +208,7 @@ export async function render(root, route, ctx) {
         compareCharts(ctx, body, bars);
         body.append(
                     el('table', {id: 'compare-table'},
-                       el('thead', {}, el('tr', {}, ['problem', 'precision', 'size', 'figure', 'A', 'B',
+                       el('thead', {}, el('tr', {}, ['problem', 'precision', 'size', 'parameters', 'figure', 'A', 'B',
                                                       'B / A', ''].map((h) => el('th', {}, h)))),
                        el('tbody', {}, rows)));
     }

@@ -1,6 +1,6 @@
 // health: the fleet as a grid of devices coloured by state (ok, regressed, outlier, verification failed,
-// stale worker, unavailable: a Slurm node down or drained, no baseline yet: never_measured, no result judged ok,
-// none stored or all flagged, which its reason counts; a Slurm node's state under it), each
+// stale worker, unavailable: a Slurm node down or drained, no baseline yet: never_measured, no baseline holding
+// the results judging needs, none stored or all flagged, which its reason says; a Slurm node's state under it), each
 // with its reason and a link to the evidence (the Platform page's history of the flagged result's problem with
 // its baseline band and the result ringed), the counts by state (each a link to the grid of that state:
 // #/health?state=regressed, as the Fleet page's counts link here), and the schedules (create, pause, resume,

@@ -11,7 +11,7 @@
 // nowhere, are listed apart, each run labelled, in a collapsed section. Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
 import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, link, num, pageHref, pct,
-        launchText, peakCell, peakFraction, platformsById, resultLink, runsText, sizeText, superseded, table, variantText,
+        launchText, peakCell, peakFraction, platformsById, resultLink, runsText, problemText, superseded, table, variantText,
         when, suites, figureLabel, figureValue, figureFlops} from './ui.js';
 
 // The statistic a job's rates come from: the job's "timing" parameter where its suite takes one (best: the
@@ -98,7 +98,7 @@ function historyItem(h) {
 function problemFacts(results) {
     const r = results[0];
     return el('dl', {class: 'facts'},
-              fact('problem', el('span', {id: 'job-problem'}, `${sizeText(r)}, ${r.precision}`)),
+              fact('problem', el('span', {id: 'job-problem'}, problemText(r))),
               fact('variant', el('span', {id: 'job-variant'}, variantText(r) || 'none')),
               launchText(r) ? fact('launch', el('span', {id: 'job-launch'}, launchText(r))) : '');
 }

@@ -11,7 +11,7 @@
 // median +- z_limit x scale, drawn behind the lines, with the median dashed) and the result ringed.
 import {color, ago, api, badge, chart, destroyCharts, el, empty, errorBox, errorBars, fact, figureSpread,
         flagBadges, flaggedSplit, flaggedSwitch, flaggedValue, gbs, hiddenLine, includeFlagged, link, num, option,
-        pageHref, problemKey, resultHref, resultLink, setQuery, sizeText, table, variantText, when, suites} from './ui.js';
+        pageHref, problemKey, resultHref, resultLink, setQuery, problemText, sizeText, table, variantText, when, suites} from './ui.js';
 
 const LIMIT = 1000;
 const BAND_FILL = 'rgba(46, 125, 50, 0.18)';
@@ -106,7 +106,7 @@ function provenance(r) {
     const p = r.provenance || {};
     const backend = p.backend || {};
     const threads = backend['openmp.threads'];
-    const lines = [`job #${r.job_id ?? 'import'}, result ${r.id}, ${r.precision}, ${sizeText(r)}`];
+    const lines = [`job #${r.job_id ?? 'import'}, result ${r.id}, ${problemText(r)}`];
     if (r.variant)
         lines.push(`variant ${variantText(r)}`);
     if (p['ppbench.version'])
@@ -196,7 +196,7 @@ function historyChart(ctx, parent, results, metric, evidence) {
     const keys = [...series.keys()].sort();
     for (const k of keys)
         series.get(k).sort((a, b) => new Date(a.created_at) - new Date(b.created_at));
-    const name = (r) => [r.model, r.precision, sizeText(r), variantText(r)].filter(Boolean).join(' · ');
+    const name = (r) => [r.model, problemText(r), variantText(r)].filter(Boolean).join(' · ');
     // Time ticks as fine as the runs' span needs; a margin so the first and last points are not on the edge.
     const times = results.map((r) => new Date(r.created_at).getTime());
     const first = Math.min(...times);
@@ -351,12 +351,12 @@ export async function render(root, route, ctx) {
         body.append(el('p', {class: 'muted', id: 'history-note', 'data-lines': lines},
                        `${note}; bars show the spread of the timed samples; hover a point for its provenance, ` +
                        'click it for the whole'),
-                    table(['result', 'time', 'job', 'model', 'precision', 'size', 'variant', 'GB/s', 'GFLOP/s',
+                    table(['result', 'time', 'job', 'model', 'precision', 'size', 'parameters', 'variant', 'GB/s', 'GFLOP/s',
                            'flags', 'ppbench', 'compiler'],
                           ok.slice(0, 50).map((r) => [
                               resultLink(r), when(r.created_at),
                               r.job_id ? link(`#/job/${r.job_id}`, `#${r.job_id}`) : 'import',
-                              r.model, r.precision, sizeText(r), el('small', {}, variantText(r)),
+                              r.model, r.precision, sizeText(r), problemText(r, true), el('small', {}, variantText(r)),
                               gbs(r.bandwidth_bytes_per_s), num(r.gflops), flagBadges(r),
                               (r.provenance || {})['ppbench.version'] || '', (r.provenance || {}).compiler || '',
                           ])));

@@ -7,7 +7,7 @@
 // clocks, environment). An admin may annotate it, exclude it from analysis (PATCH) or delete it (DELETE).
 // #/result/42. Every results table and chart point links here.
 import {api, badge, el, empty, errorBox, fact, flagBadges, gbs, launchText, link, noiseText, num, pageHref, resultLink,
-        sizeText, variantText, when, suites, figureLabel, figureValue} from './ui.js';
+        problemText, variantText, when, suites, figureLabel, figureValue} from './ui.js';
 
 // A value the worker sent as null is unknown to it: said in words, never as "null" ("peak unknown" for a peak).
 const unknownText = (key) => (/peak/.test(key) ? 'peak unknown' : 'unknown');
@@ -91,7 +91,7 @@ export async function render(root, route, ctx) {
     root.append(el('h1', {}, `Result #${r.id} `, r.verified ? badge('succeeded') : badge('failed'), ' ',
                    flagBadges(r)),
                 el('dl', {class: 'facts', id: 'result-facts'},
-                   fact('problem', `${r.suite}.${r.kernel}, ${r.precision}, ${sizeText(r)}`),
+                   fact('problem', `${r.suite}.${r.kernel}, ${problemText(r)}`),
                    fact('variant', el('span', {id: 'result-variant'}, variantText(r) || 'none')),
                    launchText(r) ? fact('launch', el('span', {id: 'result-launch'}, launchText(r))) : '',
                    fact('model', r.model),

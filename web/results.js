@@ -4,14 +4,15 @@
 // GET /api/v1/results (every filter applied in the server; "more" follows next_cursor), /suites and
 // /platforms. Flagged results (noisy, above_ceiling, ...) are left out of bars and rows, and a line says how
 // many, unless the switch includes them (&include_flagged=true: ui.js flaggedSplit); included, they carry their
-// badges. Bars: the best verified figure of each platform, model, suite, kernel, precision and size (its best
-// variant); bandwidth, GFLOP/s or % of the platform's peak bandwidth (only where the platform has a peak); a
+// badges. Bars: the best verified figure of each platform, model and problem (its key: two numtimes of one size
+// are two problems; its best variant), a bar's label naming every parameter of its key where the
+// problems of a chart differ (ui.js problemText), as the table's "parameters" column does beside precision and size; bandwidth, GFLOP/s or % of the platform's peak bandwidth (only where the platform has a peak); a
 // flagged bar has a border in the flags' colour, which the legend's last entry explains. Each row links to the
 // result's page. The kernel filter offers the kernels of the chosen suite (every suite's when none is). The
 // table's page is in the URL too (&page=3), so a reload or a way back from a result keeps it.
 import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
         gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, peakCell, peakFraction, platformsById, resultLink,
-        setQuery, sizeText, table, variantText, wantsLog, when, suites} from './ui.js';
+        setQuery, problemText, sizeText, table, variantText, wantsLog, when, suites} from './ui.js';
 
 const LIMIT = 1000;
 const PAGE = 50; // table rows per page
@@ -27,26 +28,27 @@ function select(name, label, options, value) {
               el('select', {name}, option('', 'all'), options.map((o) => option(o, o, o === value))));
 }
 
-// The best verified result of each series (platform, model, suite, kernel, precision, size), in a stable order,
-// of the results the switch let through.
+// The best verified result (its best variant) of each series (platform, model and problem: suite, kernel,
+// precision, size and problem key), in a stable order, of the results the switch let through.
 function best(results) {
     const groups = new Map();
     for (const r of results) {
         if (!r.verified)
             continue;
-        const key = [r.suite, r.kernel, r.platform, r.model, r.precision, r.size].join('\u0000');
+        const key = [r.suite, r.kernel, r.platform, r.model, r.precision, r.size, r.problem_key ?? ''].join('\u0000');
         const b = groups.get(key);
         if (!b || r.bandwidth_bytes_per_s > b.bandwidth_bytes_per_s)
             groups.set(key, r);
     }
     const order = (a, b) => a.suite.localeCompare(b.suite) || a.kernel.localeCompare(b.kernel) ||
                             a.platform.localeCompare(b.platform) || a.model.localeCompare(b.model) ||
-                            a.precision.localeCompare(b.precision) || a.size - b.size;
+                            a.precision.localeCompare(b.precision) || a.size - b.size ||
+                            (a.problem_key ?? '').localeCompare(b.problem_key ?? '');
     return [...groups.values()].sort(order);
 }
 
 // One chart per suite (its figures share a scale only within a suite), each with one bar per series: the rows
-// grouped by kernel and platform (and precision and size when they differ), one colour per model, the axis
+// grouped by kernel and platform (and problem when they differ), one colour per model, the axis
 // logarithmic where the figures ask for it (ui.js wantsLog: a CPU's 0.005 GB/s beside a GPU's 1349).
 function barsChart(ctx, parent, rows, platforms, metric) {
     const m = METRICS[metric] || METRICS.bw;
@@ -63,9 +65,9 @@ function barsChart(ctx, parent, rows, platforms, metric) {
 
 function suiteBars(ctx, parent, shown, platforms, m) {
     const log = wantsLog(shown.map((r) => m.value(r, peakFraction(r, platforms))));
-    const mixed = new Set(shown.map((r) => `${r.precision} ${r.size}`)).size > 1;
+    const mixed = new Set(shown.map((r) => problemText(r))).size > 1;
     const kernelOf = (r) => `${r.suite}.${r.kernel}`;
-    const labelOf = (r) => `${kernelOf(r)} · ${r.platform}${mixed ? ` · ${r.precision} ${r.size}` : ''}`;
+    const labelOf = (r) => `${kernelOf(r)} · ${r.platform}${mixed ? ` · ${problemText(r)}` : ''}`;
     const labels = [...new Set(shown.map(labelOf))];
     const models = [...new Set(shown.map((r) => r.model))];
     const row = (label, model) => shown.find((r) => labelOf(r) === label && r.model === model);
@@ -103,7 +105,7 @@ function suiteBars(ctx, parent, shown, platforms, m) {
                     const source = platforms.get(r.platform)?.peak_source;
                     const peak = f === null ? 'peak unknown' : `${pct(f)} of peak (${source})`;
                     return [`${gbs(r.bandwidth_bytes_per_s)} GB/s, ${num(r.gflops)} GFLOP/s`, peak,
-                            `${r.precision}, ${sizeText(r)}, job #${r.job_id}`, variantText(r),
+                            `${problemText(r)}, job #${r.job_id}`, variantText(r),
                             (r.flags || []).length ? `flagged: ${r.flags.join(', ')}` : ''];
                 }}},
             },
@@ -112,12 +114,12 @@ function suiteBars(ctx, parent, shown, platforms, m) {
 }
 
 function resultsTable(results, platforms) {
-    return table(['result', 'time', 'job', 'platform', 'model', 'suite', 'kernel', 'precision', 'size', 'variant',
+    return table(['result', 'time', 'job', 'platform', 'model', 'suite', 'kernel', 'precision', 'size', 'parameters', 'variant',
                   'GB/s', '% of peak', 'GFLOP/s', 'timing', 'flags', 'verified'],
                  results.map((r) => [
                      resultLink(r), when(r.created_at), r.job_id ? link(`#/job/${r.job_id}`, `#${r.job_id}`) : 'import',
                      link(pageHref('platform', {id: r.platform, suite: r.suite, kernel: r.kernel}), r.platform),
-                     r.model, r.suite, r.kernel, r.precision, sizeText(r), el('small', {}, variantText(r)),
+                     r.model, r.suite, r.kernel, r.precision, sizeText(r), problemText(r, true), el('small', {}, variantText(r)),
                      gbs(r.bandwidth_bytes_per_s),
                      peakCell(r, platforms), num(r.gflops), r.timing || '', flagBadges(r),
                      r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`),

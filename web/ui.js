@@ -258,6 +258,16 @@ export function sizeText(r) {
     return `${r.size} ${sizeUnit(r.suite)}`;
 }
 
+// A result's problem in words, every parameter of its problem key ("precision=fp64;size=33554432;numtimes=100":
+// "fp64, 33554432 elements, numtimes 100"; a lattice once, as sizeText says it), as the CLI's tables name it, so two
+// problems of one size and precision are told apart. others: only the parameters beyond the precision and the
+// size (a table's "problem" column beside its own precision and size columns), '' when there are none.
+export function problemText(r, others = false) {
+    const said = Array.isArray(r.problem && r.problem.lattice) ? /^(precision|size|lattice)=/ : /^(precision|size)=/;
+    const rest = (r.problem_key || '').split(';').filter((kv) => kv && !said.test(kv)).map((kv) => kv.replace('=', ' '));
+    return (others ? rest : [r.precision, sizeText(r), ...rest]).join(', ');
+}
+
 // A result's variant: the name of the code that ran ("temporal", "soa", "3lp-1/k", "default": the values of
 // its suite's variant parameters, suite_variant_name in kernels/suite.c), as the API, `ppbench results` and PP's
 // policies name it. Never the launch details (work-group sizes, threads, dot chains: they follow the size and

@@ -101,9 +101,10 @@ $$;
 -- The Health document. A platform on a Slurm node has no resident worker, so it is never a stale
 -- worker; it is 'unavailable' while Slurm says its node is down or drained (a judged attention comes first),
 -- and carries "slurm": {"node", "state", "reason", "ppbench_drain", "seen_at"}. A platform is 'ok' only when
--- some baseline of it holds a result (a figure was judged and passed): one whose results are all flagged
--- (noisy, above_ceiling, ... are not judged) is 'never_measured' as one without results is, its reason
--- counting the flagged ones (issue 22: it said "ok" for baselines with no results).
+-- some baseline of it holds the min_results results that judging against a baseline needs: one with fewer
+-- (its reason says how many its fullest holds), or whose results are all flagged (noisy, above_ceiling, ... are
+-- not judged; its reason counts them), is 'never_measured' as one without results is (issue 22: it said "ok"
+-- for baselines with no results; issue 25: "ok" after one result, which nothing had been judged against).
 CREATE FUNCTION health_doc(p_stale_s double precision) RETURNS jsonb LANGUAGE sql STABLE AS $$
     WITH pl AS (
         SELECT p.id, p.name, p.kind, h.name AS host, ph.state AS judged, ph.reason, ph.result_id, ph.problem,
@@ -113,8 +114,9 @@ CREATE FUNCTION health_doc(p_stale_s double precision) RETURNS jsonb LANGUAGE sq
                     WHEN sn.name IS NOT NULL AND slurm_unavailable(sn.state) THEN 'unavailable'
                     WHEN sn.name IS NULL AND p.host_id IS NOT NULL AND (w.id IS NULL OR w.state = 'gone'
                          OR w.last_heartbeat < now() - make_interval(secs => p_stale_s)) THEN 'stale_worker'
-                    WHEN ph.platform_id IS NULL OR NOT EXISTS (SELECT 1 FROM baselines b WHERE b.platform_id = p.id
-                                                               AND cardinality(b.window_ids) > 0) THEN 'never_measured'
+                    WHEN ph.platform_id IS NULL OR NOT EXISTS (
+                             SELECT 1 FROM baselines b, judge_settings s WHERE b.platform_id = p.id
+                             AND cardinality(b.window_ids) >= s.min_results) THEN 'never_measured'
                     ELSE 'ok' END AS state
         FROM platforms p
         LEFT JOIN hosts h ON h.id = p.host_id
@@ -137,6 +139,11 @@ CREATE FUNCTION health_doc(p_stale_s double precision) RETURNS jsonb LANGUAGE sq
                                    CASE WHEN count(*) > 1 THEN 's' ELSE '' END)
                      FROM results r WHERE r.platform_id = pl.id AND r.origin = 'import' HAVING count(*) > 0),
                     'no result yet') ELSE coalesce(
+                    (SELECT format('no baseline yet: its fullest holds %s of the %s results judging needs (%s)',
+                                   cardinality(b.window_ids), s.min_results,
+                                   judge_problem(b.suite, b.kernel, b.model, b.precision, b.size, b.variant))
+                     FROM baselines b, judge_settings s WHERE b.platform_id = pl.id AND cardinality(b.window_ids) > 0
+                     ORDER BY cardinality(b.window_ids) DESC, b.suite, b.kernel LIMIT 1),
                     (SELECT format('no baseline yet: %s flagged result%s (%s), and flagged results are not judged',
                                    x.n, CASE WHEN x.n > 1 THEN 's' ELSE '' END, x.flags)
                      FROM (SELECT count(*) AS n,

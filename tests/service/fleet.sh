@@ -230,6 +230,14 @@ same "its repeat's result confirms (and a repeat is not repeated)" \
 api GET /api/v1/health
 check "never measured and the counts" \
     '(.platforms[] | select(.id | test("node-a/cpu0")) | .state == "never_measured") and .counts.regressed == 3 and .counts.outlier == 1'
+# A baseline short of the min_results (5) that judging against it needs judges nothing: no baseline yet, not ok.
+mkplat sim-b "SimGPU"; history sim-b 2
+api GET /api/v1/health
+check "two results of a baseline: no baseline yet, its reason says how full the fullest is" \
+    '.platforms[] | select(.id == "sim-b") | .state == "never_measured" and .reason == "no baseline yet: its fullest holds 2 of the 5 results judging needs (stream.triad openmp fp64 size 1048576)"'
+history sim-b 3
+api GET /api/v1/health
+check "five results: ok" '.platforms[] | select(.id == "sim-b") | .state == "ok"'
 # ppbench health's exit status is the worst state of the platforms it keeps (NHC style, for a node's cron job).
 worst=$(printf '%s' "$BODY" | jq '[.platforms[].state | {ok: 0, never_measured: 5, stale_worker: 6, unavailable: 7,
                                    outlier: 8, regressed: 9, verification_failed: 10}[.] // 11] | max')

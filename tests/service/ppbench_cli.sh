@@ -78,6 +78,12 @@ expect "ppbench submit without a token" 2 'token' -- env PPBENCH_TOKEN= HOME="$T
 id=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3 --no-wait)
 [[ "$id" =~ ^[0-9]+$ ]] && pass "ppbench submit --no-wait prints the id" || fail "ppbench submit --no-wait prints the id" "$id"
 wait_job "$id" succeeded 30
+# A number is a number or 2^k, as in a sweep (lib/sweep.h): --arraysize 2^10, --param numtimes=2^1.
+pow=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 2^10 --param numtimes=2^1 --kernels copy --no-wait)
+api GET "/api/v1/jobs/$pow"
+printf '%s' "$BODY" | jq -e '.params.arraysize == 1024 and .params.numtimes == 2' >/dev/null &&
+    pass "ppbench submit --arraysize 2^10 --param numtimes=2^1: sent as the numbers 1024 and 2" ||
+    fail "ppbench submit --arraysize 2^10 --param numtimes=2^1: sent as the numbers 1024 and 2" "$pow: $(printf '%s' "$BODY" | jq -c .params)"
 # A job's child gets the CPU binding a standalone run gets (worker/cpubind.c, applied by `run`), and its
 # result's provenance says which variables were ppbench's defaults.
 api GET "/api/v1/results?job=$id&kernel=triad"

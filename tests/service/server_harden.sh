@@ -560,3 +560,29 @@ api GET "/api/v1/jobs?limit=1" "" "$SUBMIT"
 [ "$STATUS" = 200 ] && grep -q 'database: answering again' "$SERVER_LOG" &&
     pass "paused database: after SIGCONT ready again, the API answers, and the log says so" ||
     fail "paused database: after SIGCONT ready again" "$STATUS $(grep 'database:' "$SERVER_LOG" | tail -n 2 | tr '\n' ' ')"
+
+# `make run` with a configuration file (scripts/run-local.sh, issue 25): PPBENCH_CONFIG's settings apply (here
+# require_read_token, seen as a 401 to a reader without a token), PPBENCH_STATE and PPBENCH_LISTEN choose the
+# state directory (this one's, its PostgreSQL already made) and the address; a file that is not there is named.
+server_stop
+expect "make run: PPBENCH_CONFIG naming no file is refused, by name" 2 'PPBENCH_CONFIG=/nonexistent.conf: no such' -- \
+    env BUILD="$BUILD" PPBENCH_CONFIG=/nonexistent.conf scripts/run-local.sh
+printf 'require_read_token = true\nembedded_workers = false\n' >"$TMP/run.conf"
+RPORT=$(free_port)
+BUILD="$BUILD" PPBENCH_STATE="$STATE" PPBENCH_LISTEN="127.0.0.1:$RPORT" PPBENCH_CONFIG="$TMP/run.conf" \
+    setsid scripts/run-local.sh >"$TMP/run.out" 2>&1 &
+RUN_PID=$!
+trap 'kill -TERM -- -$RUN_PID 2>/dev/null; server_cleanup' EXIT
+run_up() { grep -q '^dashboard: ' "$TMP/run.out" || ! kill -0 "$RUN_PID" 2>/dev/null; }
+wait_for 30 run_up
+code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$RPORT/api/v1/results")
+if grep -q "^dashboard: http://127.0.0.1:$RPORT/" "$TMP/run.out" && [ "$code" = 401 ]; then
+    pass "make run: PPBENCH_CONFIG's settings apply (require_read_token: 401), at PPBENCH_LISTEN's address"
+else
+    fail "make run: PPBENCH_CONFIG's settings apply" "GET /api/v1/results $code; $(tail -n 3 "$TMP/run.out" | tr '\n' ' ')"
+fi
+kill -TERM "$RUN_PID"
+wait_for 20 pid_gone "$RUN_PID" || kill -KILL -- -"$RUN_PID" 2>/dev/null
+trap server_cleanup EXIT
+! grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$TMP/run.out" ||
+    fail "make run: ppbenchd sanitizer report" "$(grep -m1 -A6 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$TMP/run.out" | tr '\n' ' ' | head -c 600)"

@@ -34,6 +34,9 @@ static void test_forms(void)
     CHECK(!strcmp(expand("20,40,80", 64, &err), "[20,40,80]"), "list of numbers");
     CHECK(!strcmp(expand("aos,soa", 64, &err), "[\"aos\",\"soa\"]"), "list of words");
     CHECK(!strcmp(expand("8x8x8x8,16", 64, &err), "[\"8x8x8x8\",16]"), "mixed list");
+    CHECK(!strcmp(expand("2^20,2^24,3", 64, &err), "[1048576,16777216,3]"), "a list of powers: %s",
+          expand("2^20,2^24,3", 64, &err));
+    CHECK(!strcmp(expand("2^63,2^x", 64, &err), "[\"2^63\",\"2^x\"]"), "not powers: words");
     CHECK(!strcmp(expand("9223372036854775800..9223372036854775807:5", 64, &err),
                   "[9223372036854775800,9223372036854775805]"),
           "a range at the end of long long does not overflow: %s",
@@ -58,9 +61,25 @@ static void test_refused(void)
     CHECK(sweep_expand("1,2,3", 2, &err) == NULL && strstr(err.msg, "more than 2"), "a list past max: %s", err.msg);
 }
 
+/* The CLI's numbers (--arraysize 2^25, --param arraysize=2^25) take sweep_integer's forms. */
+static void test_integer(void)
+{
+    static const char *const bad[] = {"", "2^", "2^63", "2^-1", "2^x", "3^2", "1e6", "99999999999999999999", "-"};
+    long long v = 0;
+
+    CHECK(!sweep_integer("2^25", 4, &v) && v == 33554432, "2^25 is %lld", v);
+    CHECK(!sweep_integer("2^0", 3, &v) && v == 1, "2^0 is %lld", v);
+    CHECK(!sweep_integer("2^62", 4, &v) && v == 1LL << 62, "2^62");
+    CHECK(!sweep_integer("-7", 2, &v) && v == -7, "-7");
+    CHECK(!sweep_integer("2^25x", 4, &v) && v == 33554432, "only len characters are read");
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        CHECK(sweep_integer(bad[i], strlen(bad[i]), &v) == -1, "\"%s\" names no number", bad[i]);
+}
+
 int main(void)
 {
     RUN(test_forms);
+    RUN(test_integer);
     RUN(test_refused);
     return check_failures != 0;
 }
