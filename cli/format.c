@@ -702,7 +702,13 @@ void format_job_results(FILE *f, json_t *job)
         fprintf(f, "Lattice: %s\n", str(params, "lattice"));
     if (number(params, "arraysize", &n) == 0) {
         double bytes = n * (prec && strcmp(prec, "fp32") == 0 ? 4 : 8);
-        fprintf(f, "Array size: %.1f MB (=%.1f GB)\n", bytes * 1e-6, bytes * 1e-9);
+        /* BabelStream's line, in a unit that shows the size (not "0.0 MB (=0.0 GB)" for 1000 elements) */
+        if (bytes >= 1e8)
+            fprintf(f, "Array size: %.1f MB (=%.1f GB)\n", bytes * 1e-6, bytes * 1e-9);
+        else if (bytes >= 1e5)
+            fprintf(f, "Array size: %.1f MB\n", bytes * 1e-6);
+        else
+            fprintf(f, "Array size: %.1f KB\n", bytes * 1e-3);
     }
     /* The problem (every parameter of its key) and the code (the variant's name) of the table's rows: a
      * sweep's tables differ here. */

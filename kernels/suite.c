@@ -641,7 +641,9 @@ json_t *suite_variant_launch(const struct suite *s, json_t *variant)
         const struct suite_param *p = suite_param(s, key);
         if (p && p->variant)
             continue;
-        if (json_object_set(launch, key, v) || json_object_del(variant, key)) {
+        /* 0: a dimension this model's launch does not have (OpenMP's work-group size), left out */
+        if ((!(json_is_integer(v) && json_integer_value(v) == 0) && json_object_set(launch, key, v)) ||
+            json_object_del(variant, key)) {
             json_decref(launch);
             return NULL;
         }

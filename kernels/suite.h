@@ -213,7 +213,8 @@ int suite_variant_name(const struct suite *s, const json_t *variant, char *out, 
 
 /* Splits a run's variant document (variant, an object, changed in place) in two: what names the code (the
  * values of the suite's parameters marked variant) stays; the rest (work-group sizes, threads, a dot's groups
- * and chain: the launch, derived from the size and the device) moves to a new object, returned (new
+ * and chain: the launch, derived from the size and the device; a 0 there, a dimension the model's launch does
+ * not have such as OpenMP's work-group size, is left out) moves to a new object, returned (new
  * reference; an empty object when there is none; NULL when variant is not an object or memory ran out). The
  * report carries the launch in its provenance ("launch"), so a variant a user sees is a name of code. */
 json_t *suite_variant_launch(const struct suite *s, json_t *variant);

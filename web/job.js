@@ -10,7 +10,7 @@
 // are those of the job's current run (its last that reported); the rows of earlier runs, superseded and counted
 // nowhere, are listed apart, each run labelled, in a collapsed section. Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
-import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, link, num, pageHref, pct,
+import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, gflopsText, link, num, pageHref, pct,
         launchText, peakCell, peakFraction, platformsById, resultLink, runsText, problemText, superseded, table, variantText,
         when, suites, figureLabel, figureValue, figureFlops} from './ui.js';
 
@@ -26,7 +26,7 @@ function resultsTable(results, platforms, timing) {
                   'timed samples', 'flags', 'verified'],
                  results.map((r) => [
                      resultLink(r), r.kernel, gbs(r.bandwidth_bytes_per_s), peakCell(r, platforms),
-                     num(r.gflops), r.timing || timing, num(r.stats_s.min), num(r.stats_s.mean), num(r.stats_s.max),
+                     gflopsText(r), r.timing || timing, num(r.stats_s.min), num(r.stats_s.mean), num(r.stats_s.max),
                      String(r.stats_s.count), flagBadges(r),
                      r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`),
                  ]));
@@ -54,7 +54,7 @@ function resultsChart(ctx, parent, suite, results, platforms) {
                 tooltip: {callbacks: {afterLabel: (item) => {
                     const r = ok[item.dataIndex];
                     const f = peakFraction(r, platforms);
-                    return [`${gbs(r.bandwidth_bytes_per_s)} GB/s, ${num(r.gflops)} GFLOP/s`,
+                    return [`${gbs(r.bandwidth_bytes_per_s)} GB/s, ${gflopsText(r)} GFLOP/s`,
                             f === null ? 'peak unknown' : `${pct(f)} of peak bandwidth`];
                 }}},
             },

@@ -10,7 +10,7 @@
 // the verdict it got, the band of the baseline it was judged against (GET /api/v1/baselines?platform=&result=:
 // median +- z_limit x scale, drawn behind the lines, with the median dashed) and the result ringed.
 import {color, ago, api, badge, chart, destroyCharts, el, empty, errorBox, errorBars, fact, figureSpread,
-        flagBadges, flaggedSplit, flaggedSwitch, flaggedValue, gbs, hiddenLine, includeFlagged, link, num, option,
+        flagBadges, flaggedSplit, flaggedSwitch, flaggedValue, gbs, gflopsText, hiddenLine, includeFlagged, link, num, option,
         pageHref, problemKey, resultHref, resultLink, setQuery, problemText, sizeText, table, variantText, when, suites} from './ui.js';
 
 const LIMIT = 1000;
@@ -357,7 +357,7 @@ export async function render(root, route, ctx) {
                               resultLink(r), when(r.created_at),
                               r.job_id ? link(`#/job/${r.job_id}`, `#${r.job_id}`) : 'import',
                               r.model, r.precision, sizeText(r), problemText(r, true), el('small', {}, variantText(r)),
-                              gbs(r.bandwidth_bytes_per_s), num(r.gflops), flagBadges(r),
+                              gbs(r.bandwidth_bytes_per_s), gflopsText(r), flagBadges(r),
                               (r.provenance || {})['ppbench.version'] || '', (r.provenance || {}).compiler || '',
                           ])));
     }

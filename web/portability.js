@@ -358,8 +358,8 @@ export async function render(root, route, ctx) {
                        `${doc.problem}, ${doc.precision}, ${size}; ${EFFICIENCY[doc.efficiency] || doc.efficiency}`));
         if (doc.include_flagged)
             body.append(el('p', {class: 'note', id: 'pp-flagged'}, 'flagged results count here (the switch): ',
-                           flagged.size ? `${flagged.size} of the table's figures come from flagged results, marked ` +
-                                          'with their flags' : 'none of the figures is flagged'));
+                           flagged.size ? `${flagged.size} of the table's figures ${flagged.size === 1 ? 'comes' : 'come'} ` +
+                                          'from flagged results, marked with their flags' : 'none of the figures is flagged'));
         cascade(ctx, body, doc, names, doc.applications.map((a) => ({...a, application: appName(a)})), 'models', flagged);
         body.append(el('h2', {}, 'PP table'), ppTable(doc, flagged));
         // the switch reaches the policies too: the same results count there, the flagged ones marked

@@ -6,7 +6,7 @@
 // the job and its parameters, and everything the worker recorded (compiler, flags, driver and runtime versions,
 // clocks, environment). An admin may annotate it, exclude it from analysis (PATCH) or delete it (DELETE).
 // #/result/42. Every results table and chart point links here.
-import {api, badge, el, empty, errorBox, fact, flagBadges, gbs, launchText, link, noiseText, num, pageHref, resultLink,
+import {api, badge, el, empty, errorBox, fact, flagBadges, gbs, gflopsText, launchText, link, noiseText, num, pageHref, resultLink,
         problemText, variantText, when, suites, figureLabel, figureValue} from './ui.js';
 
 // A value the worker sent as null is unknown to it: said in words, never as "null" ("peak unknown" for a peak).
@@ -106,7 +106,7 @@ export async function render(root, route, ctx) {
                         el('small', {class: 'muted'}, ` from the ${r.timing || 'min'} time (the suite's timing rule)`)),
                    fact('bandwidth', `${gbs(r.bandwidth_bytes_per_s)} GB/s (paper's bytes), ` +
                         `${gbs(r.bandwidth_compulsory_bytes_per_s)} GB/s compulsory`),
-                   fact('GFLOP/s', num(r.gflops)),
+                   fact('GFLOP/s', gflopsText(r)),
                    fact('timed samples', el('span', {id: 'result-samples'}, samplesText(r, s))),
                    fact('noise', el('span', {id: 'result-noise'},
                                      r.noise ? noiseText(r.noise)

@@ -5,13 +5,14 @@
 // /platforms. Flagged results (noisy, above_ceiling, ...) are left out of bars and rows, and a line says how
 // many, unless the switch includes them (&include_flagged=true: ui.js flaggedSplit); included, they carry their
 // badges. Bars: the best verified figure of each platform, model and problem (its key: two numtimes of one size
-// are two problems; its best variant), a bar's label naming every parameter of its key where the
-// problems of a chart differ (ui.js problemText), as the table's "parameters" column does beside precision and size; bandwidth, GFLOP/s or % of the platform's peak bandwidth (only where the platform has a peak); a
-// flagged bar has a border in the flags' colour, which the legend's last entry explains. Each row links to the
+// are two problems; its best variant), a bar's label naming every parameter of its key where the problems of a
+// chart differ (ui.js problemText, as the table's "parameters" column does beside precision and size);
+// bandwidth, GFLOP/s ("no flops" for a kernel that does none) or % of the platform's peak bandwidth (only where
+// the platform has a peak); a flagged bar has a border in the flags' colour, which the legend's last entry explains. Each row links to the
 // result's page. The kernel filter offers the kernels of the chosen suite (every suite's when none is). The
 // table's page is in the URL too (&page=3), so a reload or a way back from a result keeps it.
 import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
-        gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, peakCell, peakFraction, platformsById, resultLink,
+        gbs, gflopsText, hiddenLine, includeFlagged, link, num, option, pageHref, pct, peakCell, peakFraction, platformsById, resultLink,
         setQuery, problemText, sizeText, table, variantText, wantsLog, when, suites} from './ui.js';
 
 const LIMIT = 1000;
@@ -104,7 +105,7 @@ function suiteBars(ctx, parent, shown, platforms, m) {
                     const f = peakFraction(r, platforms);
                     const source = platforms.get(r.platform)?.peak_source;
                     const peak = f === null ? 'peak unknown' : `${pct(f)} of peak (${source})`;
-                    return [`${gbs(r.bandwidth_bytes_per_s)} GB/s, ${num(r.gflops)} GFLOP/s`, peak,
+                    return [`${gbs(r.bandwidth_bytes_per_s)} GB/s, ${gflopsText(r)} GFLOP/s`, peak,
                             `${problemText(r)}, job #${r.job_id}`, variantText(r),
                             (r.flags || []).length ? `flagged: ${r.flags.join(', ')}` : ''];
                 }}},
@@ -121,7 +122,7 @@ function resultsTable(results, platforms) {
                      link(pageHref('platform', {id: r.platform, suite: r.suite, kernel: r.kernel}), r.platform),
                      r.model, r.suite, r.kernel, r.precision, sizeText(r), problemText(r, true), el('small', {}, variantText(r)),
                      gbs(r.bandwidth_bytes_per_s),
-                     peakCell(r, platforms), num(r.gflops), r.timing || '', flagBadges(r),
+                     peakCell(r, platforms), gflopsText(r), r.timing || '', flagBadges(r),
                      r.verified ? 'yes' : el('span', {class: 'reason'}, `no: ${r.error || ''}`),
                  ]));
 }

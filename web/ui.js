@@ -170,6 +170,12 @@ export function pct(fraction) {
     return fraction === null || fraction === undefined ? '' : `${(fraction * 100).toFixed(1)} %`;
 }
 
+// A result's GFLOP/s, or "no flops" for a kernel that does none (STREAM's copy: 0 by its flop model, not a
+// measured zero).
+export function gflopsText(r) {
+    return r.flops === 0 ? 'no flops' : num(r.gflops);
+}
+
 export function num(v, digits = 4) {
     if (v === null || v === undefined)
         return '';
@@ -276,11 +282,12 @@ export function variantText(r) {
     return r.variant || '';
 }
 
-// How the run was launched beyond its variant: "work_group_size 0, dot_groups 2, dot_chain 16777218" (the
+// How the run was launched beyond its variant: "work_group_size 256, dot_groups 2, dot_chain 16777218" (the
 // report's provenance.launch; a result stored before the worker split it out has it in its variant document,
 // beside the values that name the code), or '' when there is nothing more.
 export function launchText(r) {
-    const words = (o) => Object.entries(o).map(([k, x]) => `${k} ${x}`).join(', ');
+    // a 0 is a dimension the model's launch does not have (OpenMP's work-group size): left out
+    const words = (o) => Object.entries(o).filter(([, x]) => x !== 0).map(([k, x]) => `${k} ${x}`).join(', ');
     const l = r.provenance && r.provenance.launch;
     if (l && typeof l === 'object')
         return words(l);

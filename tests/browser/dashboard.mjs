@@ -167,6 +167,13 @@ await check('job page shows the results table and draws the bandwidth chart', as
     const n = await pixels(page, '#job-results canvas', BLUE);
     ensure(n > 500, `the chart has ${n} bar pixels`);
     ensure(/%/.test(await page.textContent('#job-results table')), 'no % of peak (a peak is set for cpu0)');
+    // copy does no flops (its flop model's 0): said, not a measured "0" GFLOP/s; triad's is a number
+    const flops = await page.$$eval('#job-results table', ([t]) => {
+        const col = [...t.querySelectorAll('thead th')].findIndex((h) => h.textContent === 'GFLOP/s');
+        return Object.fromEntries([...t.querySelectorAll('tbody tr')].map((r) => [r.children[1].textContent,
+                                                                                   r.children[col].textContent]));
+    });
+    ensure(flops.copy === 'no flops' && Number(flops.triad) > 0, `GFLOP/s cells: ${JSON.stringify(flops)}`);
     await shot(page, '03-job');
     return {note: `${n} bar pixels`};
 });
@@ -763,7 +770,7 @@ await check('portability: a problem whose results are all flagged shows the serv
     ensure(await page.isChecked('[name="include_flagged"]'), 'the switch is off after "include them"');
     const cell = await page.textContent(`.page table:first-of-type tbody tr:has(td:text-is("kokkos")) [data-result]`);
     ensure(/^1(\.00)? ?above_ceiling$/.test(cell.trim()), `kokkos's cell: "${cell}"`);
-    ensure(/1 of the table's figures come from flagged results/.test(await page.textContent('#pp-flagged')),
+    ensure(/1 of the table's figures comes from flagged results/.test(await page.textContent('#pp-flagged')),
            `flagged line: "${await page.textContent('#pp-flagged')}"`);
     ensure(!(await page.$('.flagged-hidden')), 'the hidden line stayed with flagged results included');
     await shot(page, '16-portability-flagged-after');
@@ -1177,6 +1184,9 @@ await check('rendering: no literal null or [object Object], a timing per row, "p
     await page.waitForSelector('#result-provenance');
     const prov = await page.textContent('#result-provenance');
     ensure(!/object Object/.test(prov) && /platform\.devices\[0\]\./.test(prov), `provenance: ${prov.slice(0, 300)}`);
+    // an OpenMP launch has no work-group size: no "work_group_size 0" (a 0 is a dimension it does not have)
+    const launch = await page.$eval('#result-launch', (n) => n.textContent).catch(() => '');
+    ensure(!/ 0(,|$)/.test(launch), `launch: "${launch}"`);
     // An import: its samples say what an import keeps; its platform has no peak, which the table says.
     const imp = await fetch(`${URL_}/api/v1/import/babelstream?platform=render-imp&model=kokkos`, {
         method: 'POST', headers: {Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'text/csv'},

@@ -42,10 +42,11 @@ expect "ppbench submit waits and prints the verified results" 0 '^Triad +[0-9.]+
 # (issue 25: the README's examples were flagged on a VM with a big L3, and submit showed them unmarked).
 "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 5000 --numtimes 4 >"$TMP/sub.out" 2>&1
 if grep -q '^Problem: fp64, size 5000 elements, numtimes 4$' "$TMP/sub.out" && grep -Eq '^Variant: [a-z]+$' "$TMP/sub.out" &&
+    grep -q '^Array size: 40.0 KB$' "$TMP/sub.out" &&
     grep -Eq '^Function .* Verified +Flags$' "$TMP/sub.out" &&
     [ "$(grep -Ec '^(Copy|Mul|Add|Triad|Dot) .* yes +([a-z_]+,)?cache_resident(,[a-z_]+)?$' "$TMP/sub.out")" = 5 ] &&
     grep -q '^  cache_resident: the working set fits the last-level cache' "$TMP/sub.out"; then
-    pass "ppbench submit: the table names the problem and variant, and marks flagged figures"
+    pass "ppbench submit: the table names the problem and variant (the array's size in KB, not 0.0 MB), and marks flagged figures"
 else
     fail "ppbench submit: the table names the problem and variant, and marks flagged figures" "$(tr '\n' '|' <"$TMP/sub.out" | tail -c 500)"
 fi
