@@ -18,11 +18,14 @@
 // out as the API leaves them out, and the page says how many and of which runners (the answer's runners_hidden)
 // beside a switch that includes them (include_runners=true, sent to both questions): then each runner is an
 // application named by its runner name and marked "runner" (its verified_by "program") in the table and the plots.
-// A size in the link (&size=N) asks both questions at that size (the default key of that size).
+// The problem key (size, numtimes, lattice, ...: results of two keys are never compared) is the API's default,
+// the key with the most results, until the user picks another in its list (the answer's `keys`, each with its
+// results); a size in the link (&size=N) asks both questions at that size (the default key of that size), a key
+// (&key=K) at that key.
 // #/portability?problem=wilson.dslash&platforms=a,b&efficiency=app&precision=fp32&include_flagged=true&include_runners=true
 import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSwitch, flaggedValue, gbs,
-        hiddenLine, includeFlagged, link, num, option, pageHref, plural, queryString, setQuery, sizeUnit, table, tick,
-        suites} from './ui.js';
+        hiddenLine, includeFlagged, link, num, option, pageHref, plural, problemText, queryString, setQuery, sizeText,
+        sizeUnit, table, tick, suites} from './ui.js';
 
 const EFFICIENCY = {app: 'application efficiency (of the best achieved on the platform)',
                     arch: 'architectural efficiency (of the platform peak bandwidth)'};
@@ -219,8 +222,24 @@ function peaks(doc) {
 // The page's filters as the API's query (GET /api/v1/pp and /pp/policies alike) and the page's link.
 function filterValues(f) {
     return {problem: f.problem, platforms: f.platforms ? f.platforms.join(',') : '', efficiency: f.efficiency,
-            precision: f.precision, size: f.size, include_flagged: flaggedValue(f.flagged),
+            precision: f.precision, size: f.size, key: f.key, include_flagged: flaggedValue(f.flagged),
             include_runners: f.runners ? 'true' : ''};
+}
+
+// The problem key's choices: the default (the key with the most results, named), then every key of the problem
+// and precision by size, each in words with its results ("33554432 elements, numtimes 100: 11 results, 2 more
+// flagged"); the one asked is selected.
+function keyOptions(doc, asked) {
+    const suite = doc.problem.split('.')[0];
+    const words = (k) => [sizeText({suite, size: k.size}), problemText({problem_key: k.key}, true)].filter(Boolean)
+        .join(', ');
+    const count = (k) => `${plural(k.results, 'result')}` +
+                         (k.results_all > k.results ? `, ${k.results_all - k.results} more flagged` : '');
+    const keys = doc.keys || [];
+    const chosen = keys.find((k) => k.key === doc.problem_key);
+    const unknown = asked && !keys.some((k) => k.key === asked) ? [option(asked, `${asked}: no verified result`, true)] : [];
+    return [option('', `the one with the most results${!asked && chosen ? `: ${words(chosen)}` : ''}`, !asked),
+            ...keys.map((k) => option(k.key, `${words(k)}: ${count(k)}`, asked === k.key)), ...unknown];
 }
 
 // An application's name as the page shows it: a runner's is marked (its figures are its program's verdict).
@@ -272,15 +291,18 @@ export async function render(root, route, ctx) {
                efficiency: q.get('efficiency') === 'arch' ? 'arch' : 'app',
                precision: ['fp32', 'fp64'].includes(q.get('precision')) ? q.get('precision') : '',
                flagged: includeFlagged(q), runners: q.get('include_runners') === 'true',
-               size: /^[1-9][0-9]*$/.test(q.get('size') || '') ? q.get('size') : ''};
+               size: /^[1-9][0-9]*$/.test(q.get('size') || '') ? q.get('size') : '', key: q.get('key') || ''};
     root.append(el('h1', {}, 'Performance portability'));
     if (!all.length) {
         root.append(empty('no platforms yet: start workers (see ', link('#/fleet', 'Fleet'), ') and run jobs on them'));
         return;
     }
+    // the answer's keys fill it (keyOptions); until then only the key asked or the default
+    const keySelect = el('select', {name: 'key', id: 'pp-key'}, option(f.key, f.key || 'the one with the most results', true));
     const form = el('form', {class: 'filters'},
                     el('label', {class: 'filter'}, 'problem',
                        el('select', {name: 'problem'}, problems.map((p) => option(p, p, p === f.problem)))),
+                    el('label', {class: 'filter'}, 'problem key', keySelect),
                     el('label', {class: 'filter'}, 'precision',
                        el('select', {name: 'precision'}, option('', "the suite's default", !f.precision),
                           ['fp64', 'fp32'].map((p) => option(p, p, p === f.precision)))),
@@ -320,6 +342,7 @@ export async function render(root, route, ctx) {
             return;
         destroyCharts(body);
         body.replaceChildren();
+        keySelect.replaceChildren(...keyOptions(doc, f.key));
         // The set the answer is over: the boxes show it, and the page says what it left out and why.
         const inSet = new Set(doc.platforms.map((p) => p.id));
         for (const box of form.querySelectorAll('[name="platform"]'))
@@ -395,6 +418,11 @@ export async function render(root, route, ctx) {
         f.problem = form.querySelector('[name="problem"]').value;
         f.efficiency = form.querySelector('[name="efficiency"]:checked').value;
         f.precision = form.querySelector('[name="precision"]').value;
+        // a key (or a size) is one problem's and precision's: another problem or precision asks for its default
+        if (ev.target.name === 'problem' || ev.target.name === 'precision')
+            f.key = f.size = '';
+        else if (ev.target.name === 'key')
+            [f.key, f.size] = [ev.target.value, ''];
         // The boxes show the answer's set: ticking one makes the set the user's; another filter keeps the API's
         // default set (null), which for another problem, or with flagged results, may be another set.
         if (ev.target.name === 'platform')

@@ -294,15 +294,8 @@ BEGIN
         RETURN jsonb_build_object('error', jsonb_build_object('code', 'unknown_platform', 'field', 'platforms',
             'message', format('unknown platform "%s"', v_unknown)));
     END IF;
-    IF v_key IS NULL THEN
-        SELECT k.problem_key, k.size, k.key_note, k.size_note INTO v_key, v_size, v_key_note, v_size_note
-            FROM pp_default_key(p_suite, p_kernel, p_precision, p_size, p_flagged, p_runners) k;
-        v_size := coalesce(v_size, p_size);
-    ELSE
-        SELECT c.size INTO v_size FROM pp_problem_keys c
-            WHERE c.suite = p_suite AND c.kernel = p_kernel AND c.precision = p_precision AND c.problem_key = v_key;
-        v_size := coalesce(v_size, p_size);
-    END IF;
+    SELECT k.problem_key, coalesce(k.size, p_size), k.key_note, k.size_note INTO v_key, v_size, v_key_note, v_size_note
+        FROM pp_key(p_suite, p_kernel, p_precision, p_size, p_key, p_flagged, p_runners) k;
 
     WITH t AS (SELECT * FROM pp_best_key(p_suite, p_kernel, p_precision, v_key, p_platforms, p_variant, p_flagged,
                                          p_runners)),
@@ -347,6 +340,15 @@ BEGIN
     SELECT jsonb_build_object(
         'problem', p_suite || '.' || p_kernel, 'precision', p_precision, 'size', v_size,
         'size_note', v_size_note, 'problem_key', v_key, 'key_note', v_key_note,
+        -- every key of the problem and precision with its verified results (unflagged; all), a page's choices
+        'keys', (SELECT coalesce(jsonb_agg(jsonb_build_object(
+                     'key', c.problem_key, 'size', c.size,
+                     'results', c.verified - CASE WHEN p_runners THEN 0 ELSE c.runner END,
+                     'results_all', c.verified_all - CASE WHEN p_runners THEN 0 ELSE c.runner_all END)
+                     ORDER BY c.size, c.problem_key), '[]')
+                 FROM pp_problem_keys c
+                 WHERE c.suite = p_suite AND c.kernel = p_kernel AND c.precision = p_precision
+                   AND c.verified_all - CASE WHEN p_runners THEN 0 ELSE c.runner_all END > 0),
         'include_flagged', p_flagged, 'include_runners', p_runners, 'efficiency', p_efficiency,
         'hidden', CASE WHEN NOT p_flagged THEN pp_hidden(p_suite, p_kernel, p_precision, v_key, NULL, p_runners) END,
         'runners_hidden', CASE WHEN NOT p_runners
@@ -461,8 +463,9 @@ CREATE TRIGGER jobs_unsupported AFTER UPDATE OF state ON jobs FOR EACH ROW
           AND NEW.error ~ '(^|: )unsupported: ' AND NEW.params ? 'variant' AND NEW.params ? 'precision')
     EXECUTE FUNCTION pp_unsupported_record();
 
-CREATE FUNCTION pp_policies(p_suite text, p_kernel text, p_precision text, p_size bigint, p_platforms text[],
-                            p_efficiency text, p_subsets jsonb, p_flagged boolean, p_runners boolean)
+CREATE FUNCTION pp_policies(p_suite text, p_kernel text, p_precision text, p_size bigint, p_key text,
+                            p_platforms text[], p_efficiency text, p_subsets jsonb, p_flagged boolean,
+                            p_runners boolean)
     RETURNS jsonb LANGUAGE plpgsql STABLE
     SET jit = off SET max_parallel_workers_per_gather = 0 AS $$
 DECLARE
@@ -480,9 +483,8 @@ BEGIN
         RETURN jsonb_build_object('error', jsonb_build_object('code', 'unknown_platform', 'field', 'platforms',
             'message', format('unknown platform "%s"', v_unknown)));
     END IF;
-    SELECT k.problem_key, k.size, k.key_note, k.size_note INTO v_key, v_size, v_key_note, v_size_note
-        FROM pp_default_key(p_suite, p_kernel, p_precision, p_size, p_flagged, p_runners) k;
-    v_size := coalesce(v_size, p_size);
+    SELECT k.problem_key, coalesce(k.size, p_size), k.key_note, k.size_note INTO v_key, v_size, v_key_note, v_size_note
+        FROM pp_key(p_suite, p_kernel, p_precision, p_size, p_key, p_flagged, p_runners) k;
     -- p_flagged (include_flagged, as GET /api/v1/pp takes it): flagged results count too, each efficiency
     -- carrying its result's flags; else they are left out and 'hidden' counts them
     v_h := coalesce(p_platforms, ARRAY(SELECT DISTINCT f.platform_id FROM pp_fom_all f
@@ -623,6 +625,21 @@ CREATE FUNCTION pp_default_key(p_suite text, p_kernel text, p_precision text, p_
           WHERE c.suite = p_suite AND c.kernel = p_kernel AND c.precision = p_precision
             AND (p_size IS NULL OR c.size = p_size) AND x.n > 0) s
     ORDER BY s.u DESC, CASE WHEN s.u = 0 THEN s.n ELSE 0 END DESC, s.size DESC, s.problem_key LIMIT 1
+$$;
+
+-- The problem key a question of GET /api/v1/pp and /pp/policies is about, with its size and notes: p_key as given
+-- (its size from pp_problem_keys, NULL when no result has it; no notes), else pp_default_key's. One row, its
+-- problem_key NULL when no key has a verified result.
+CREATE FUNCTION pp_key(p_suite text, p_kernel text, p_precision text, p_size bigint, p_key text, p_flagged boolean,
+                       p_runners boolean)
+    RETURNS TABLE (problem_key text, size bigint, key_note text, size_note text) LANGUAGE sql STABLE AS $$
+    SELECT p_key, (SELECT c.size FROM pp_problem_keys c WHERE c.suite = p_suite AND c.kernel = p_kernel
+                   AND c.precision = p_precision AND c.problem_key = p_key), NULL::text, NULL::text
+    WHERE p_key IS NOT NULL
+    UNION ALL
+    SELECT k.problem_key, k.size, k.key_note, k.size_note FROM (SELECT 1) one
+    LEFT JOIN pp_default_key(p_suite, p_kernel, p_precision, p_size, p_flagged, p_runners) k ON true
+    WHERE p_key IS NULL
 $$;
 
 -- Custom plans only: after five calls on one connection PL/pgSQL's plan cache took a generic plan for the query

@@ -33,7 +33,7 @@ static const char pp_sql[] = "SELECT d->'error'->>'code', d->'error'->>'field', 
 static const char policies_sql[] =
     "SELECT d->'error'->>'code', d->'error'->>'field', d->'error'->>'message', "
     "CASE WHEN d ? 'error' THEN NULL ELSE d::text END "
-    "FROM pp_policies($1, $2, $3, $4::bigint, string_to_array($5, ','), $6, $7::jsonb, $8::boolean, "
+    "FROM pp_policies($1, $2, $3, $4::bigint, $10, string_to_array($5, ','), $6, $7::jsonb, $8::boolean, "
     "$9::boolean) d";
 
 static const char platform_sql[] = "SELECT host_id IS NOT NULL FROM platforms WHERE id = $1";
@@ -103,6 +103,15 @@ static int parse_problem(struct request *r, const char *problem, char *suite, ch
     return 0;
 }
 
+/* The query's key= (NULL: none given): a problem key as results carry it (problem_key). */
+static int check_key(struct request *r, const char *key)
+{
+    if (key && (!*key || !parse_text(key, SUITE_KEY_MAX - 1, false)))
+        return req_fail(r, ERR_INVALID_PARAMETER, "key",
+                        "key must be a problem key (a result's problem_key)");
+    return 0;
+}
+
 int pp_get(struct request *r)
 {
     const char *platforms = or_default(req_query(r, "platforms"), NULL),
@@ -145,9 +154,8 @@ int pp_get(struct request *r)
         return req_fail(r, ERR_INVALID_PARAMETER, "platforms",
                         "platforms must be a comma-separated list of ids");
 
-    if (key && (!*key || !parse_text(key, SUITE_KEY_MAX - 1, false)))
-        return req_fail(r, ERR_INVALID_PARAMETER, "key",
-                        "key must be a problem key (a result's problem_key)");
+    if ((st = check_key(r, key)))
+        return st;
     if (strcmp(flagged, "true") && strcmp(flagged, "false"))
         return req_fail(r, ERR_INVALID_PARAMETER, "include_flagged", "include_flagged must be true or false");
 
@@ -286,7 +294,7 @@ int pp_policies_get(struct request *r)
     const char *platforms = or_default(req_query(r, "platforms"), NULL),
                *efficiency = or_default(req_query(r, "efficiency"), "app"),
                *precision = req_query(r, "precision"), *size_s = req_query(r, "size"),
-               *subsets_s = req_query(r, "subsets"), *why = NULL, *runners = NULL,
+               *subsets_s = req_query(r, "subsets"), *why = NULL, *runners = NULL, *key = req_query(r, "key"),
                *flagged = or_default(req_query(r, "include_flagged"), "false");
     const struct suite *s = NULL;
     char suite[64], kernel[64], size[24], *subsets = NULL;
@@ -297,7 +305,7 @@ int pp_policies_get(struct request *r)
     int st;
 
     if ((st = req_check_query(
-             r, "problem,platforms,efficiency,precision,size,subsets,include_flagged,include_runners")) ||
+             r, "problem,platforms,efficiency,precision,size,key,subsets,include_flagged,include_runners")) ||
         (st = parse_problem(r, req_query(r, "problem"), suite, kernel, sizeof(suite), &s)) ||
         (st = pp_include_runners(r, &runners)))
         return st;
@@ -313,6 +321,8 @@ int pp_policies_get(struct request *r)
         return req_fail(r, ERR_INVALID_PARAMETER, "size",
                         "size must be a positive number of elements or lattice sites");
     snprintf(size, sizeof(size), "%lld", size_s && *size_s ? parse_id(size_s) : 0);
+    if ((st = check_key(r, key)))
+        return st;
     if (platforms && !parse_platform_list(platforms))
         return req_fail(r, ERR_INVALID_PARAMETER, "platforms",
                         "platforms must be a comma-separated list of ids");
@@ -324,10 +334,10 @@ int pp_policies_get(struct request *r)
         goto out;
     }
 
-    const char *params[9] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
-                             platforms, efficiency, subsets,   flagged,
-                             runners};
-    if (!(res = db_query(policies_sql, 9, params, &dberr))) {
+    const char *params[10] = {suite,     kernel,     precision, size_s && *size_s ? size : NULL,
+                              platforms, efficiency, subsets,   flagged,
+                              runners,   key};
+    if (!(res = db_query(policies_sql, 10, params, &dberr))) {
         st = api_db_fail(r, &dberr);
         goto out;
     }

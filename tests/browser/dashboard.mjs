@@ -471,6 +471,28 @@ await check('platform history: a line never mixes problems (two sizes are two li
     return {note: `${lines.length} lines`};
 });
 
+await check('portability: the problem key chosen from the answer\'s keys (each in words with its results), in the link',
+            async () => {
+    if (state.ppStatus === 501)
+        return {skip: 'GET /api/v1/pp answers 501 (not implemented yet)'};
+    await go(page, '#/portability?problem=stream.triad');
+    await page.waitForSelector('#pp-key option:nth-child(2)', {state: 'attached', timeout: 10000});
+    const doc = (await apiCall('GET', '/api/v1/pp?problem=stream.triad')).doc;
+    const opts = await page.$$eval('#pp-key option', (o) => o.map((x) => [x.value, x.textContent]));
+    const bad = opts.slice(1).filter(([v, t], i) => v !== doc.keys[i]?.key ||
+        !t.startsWith(`${doc.keys[i].size} elements`) || !t.includes(`: ${doc.keys[i].results} result`));
+    ensure(opts.length === doc.keys.length + 1 && opts[0][0] === '' && !bad.length,
+           `options ${JSON.stringify(opts)} for keys ${JSON.stringify(doc.keys)}`);
+    const other = doc.keys.find((k) => k.key !== doc.problem_key && k.results > 0);
+    ensure(other, `one key only: ${JSON.stringify(doc.keys)}`);
+    await page.selectOption('#pp-key', other.key);
+    await page.waitForFunction((k) => decodeURIComponent(location.hash).includes(`key=${k}`), other.key);
+    await page.waitForFunction((line) => document.querySelector('.page').innerText.includes(line),
+                               `stream.triad, fp64, ${other.size} elements`, {timeout: 10000});
+    ensure(await page.inputValue('#pp-key') === other.key, 'the key chosen is not the one shown');
+    return {note: `${doc.keys.length} keys; chose ${other.key}`};
+});
+
 await check('jobs page lists every job, filters by state and tag in the link; Fleet queue depth links to it',
             async () => {
     await go(page, '#/fleet');

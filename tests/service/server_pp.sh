@@ -355,6 +355,19 @@ api GET "$PP&key=precision%3Dfp64%3Bsize%3D1048576%3Bnumtimes%3D100&platforms=im
 check "pp key given: that problem, its size, no key note" \
     '.problem_key == "precision=fp64;size=1048576;numtimes=100" and .size == 1048576 and .key_note == null and
      (.applications | length == 1) and .applications[0].model == "kokkos"'
+# Every key of the problem and precision is listed with its results, by size (a page's choices for key=), and
+# /pp/policies answers about the key asked too.
+check "pp keys: every key of stream.triad fp64 by size, each with its results, the default's the most" \
+    '(.keys | length >= 2) and (.keys | map(.size) == (map(.size) | sort)) and (.keys | all(.results_all >= .results and .results_all > 0))
+     and any(.keys[]; .key == "precision=fp64;size=1048576;numtimes=100" and .size == 1048576 and .results >= 1)'
+api GET "$PP"
+default_key=$(printf '%s' "$BODY" | jq -r .problem_key)
+check "pp keys: the default key is the one with the most unflagged results" \
+    '.problem_key == (.keys | max_by(.results) | .key) and (.keys | map(.results) | max) == ([.keys[] | select(.key == "'"$default_key"'")][0].results)'
+api GET "/api/v1/pp/policies?problem=stream.triad&key=precision%3Dfp64%3Bsize%3D1048576%3Bnumtimes%3D100&platforms=imp-cpu"
+check "pp/policies key given: that problem, its size, no key note" \
+    '.problem_key == "precision=fp64;size=1048576;numtimes=100" and .size == 1048576 and .key_note == null'
+expect_api "pp/policies key empty" 400 invalid_parameter GET "/api/v1/pp/policies?problem=stream.triad&key="
 api GET "$PP&key=precision%3Dfp64%3Bsize%3D1048576%3Bnumtimes%3D7"
 check "pp key with no results: empty, and a note naming the key" \
     '.applications == [] and (.note | test("with problem key precision=fp64;size=1048576;numtimes=7"))'
