@@ -435,6 +435,80 @@ static void eff_cell(struct table *t, json_t *v, int has_result)
         cell(t, "%s", has_result ? "n/a" : "-");
 }
 
+/* The server's words (a note, a reason) with the API's parameter names as this CLI's options:
+ * "include_flagged counts them" reads "--include-flagged counts them", include_runners(=true)
+ * "--include-runners". */
+static void server_words(FILE *f, const char *s)
+{
+    static const struct {
+        const char *api, *cli;
+    } words[] = {{"include_flagged", "--include-flagged"},
+                 {"include_runners=true", "--include-runners"},
+                 {"include_runners", "--include-runners"}};
+
+    while (*s) {
+        const char *at = NULL;
+        size_t w = 0;
+        for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+            const char *x = strstr(s, words[i].api);
+            if (x && (!at || x < at))
+                at = x, w = i;
+        }
+        if (!at) {
+            fputs(s, f);
+            return;
+        }
+        fprintf(f, "%.*s%s", (int)(at - s), s, words[w].cli);
+        s = at + strlen(words[w].api);
+    }
+}
+
+/* What include_runners=false left out (the answer's runners_hidden): how many results of which runners, why.
+ */
+static void print_runners_hidden(FILE *f, json_t *doc)
+{
+    json_t *h = json_object_get(doc, "runners_hidden"), *m;
+    size_t i;
+
+    if (!json_is_object(h) || json_integer_value(json_object_get(h, "results")) <= 0)
+        return;
+    fprintf(f, "left out: %lld result(s) of runners (",
+            (long long)json_integer_value(json_object_get(h, "results")));
+    json_array_foreach(json_object_get(h, "models"), i, m)
+        fprintf(f, "%s%s", i ? ", " : "", json_string_value(m));
+    fputs("): ", f);
+    server_words(f, dash(str(h, "reason")));
+    fputc('\n', f);
+}
+
+/* The problem's keys other than the table's (the answer's keys), each as --key takes it with its results, at
+ * most ten; all of them when the answer has no key (no unflagged result: the keys say what there is). */
+static void print_keys(FILE *f, json_t *doc)
+{
+    const char *key = str(doc, "problem_key");
+    json_t *k;
+    size_t i, shown = 0, others = 0;
+
+    json_array_foreach(json_object_get(doc, "keys"), i, k) others +=
+        !key || !str(k, "key") || strcmp(str(k, "key"), key);
+    if (!others)
+        return;
+    fprintf(f, "%s (--key K):\n", key ? "other problem keys" : "problem keys");
+    json_array_foreach(json_object_get(doc, "keys"), i, k)
+    {
+        long long n = json_integer_value(json_object_get(k, "results")),
+                  all = json_integer_value(json_object_get(k, "results_all"));
+        if ((key && str(k, "key") && !strcmp(str(k, "key"), key)) || shown++ == 10)
+            continue;
+        fprintf(f, "  %s: %lld result%s", dash(str(k, "key")), n, n == 1 ? "" : "s");
+        if (all > n)
+            fprintf(f, ", %lld more flagged", all - n);
+        fputc('\n', f);
+    }
+    if (shown > 10)
+        fprintf(f, "  and %zu more (--json lists them)\n", shown - 10);
+}
+
 /* What the flags left out of a PP answer (its "hidden"), and how to count it; nothing when none was. */
 static void print_hidden(FILE *f, json_t *doc)
 {
@@ -485,10 +559,19 @@ static void pp_header(FILE *f, json_t *doc, const char *what)
     fprintf(f, "; %s efficiency, %s%s\n", eff && !strcmp(eff, "arch") ? "architectural" : "application", what,
             json_is_true(json_object_get(doc, "include_flagged")) ? ", flagged results counted" : "");
     if (str(doc, "problem_key"))
-        fprintf(f, "problem key %s%s%s%s\n", str(doc, "problem_key"), str(doc, "key_note") ? " (" : "",
-                str(doc, "key_note") ? str(doc, "key_note") : "", str(doc, "key_note") ? ")" : "");
-    if (str(doc, "note"))
-        fprintf(f, "%s\n", str(doc, "note"));
+        if (str(doc, "problem_key")) {
+            fprintf(f, "problem key %s", str(doc, "problem_key"));
+            if (str(doc, "key_note")) {
+                fputs(" (", f);
+                server_words(f, str(doc, "key_note"));
+                fputc(')', f);
+            }
+            fputc('\n', f);
+        }
+    if (str(doc, "note")) {
+        server_words(f, str(doc, "note"));
+        fputc('\n', f);
+    }
 }
 
 int format_pp(FILE *f, json_t *doc, struct pp_error *err)
@@ -543,12 +626,17 @@ int format_pp(FILE *f, json_t *doc, struct pp_error *err)
     }
     json_array_foreach(apps, i, a)
     {
-        if (str(a, "pp_note"))
-            fprintf(f, "  %s: %s\n", dash(str(a, "application")), str(a, "pp_note"));
+        if (str(a, "pp_note")) {
+            fprintf(f, "  %s: ", dash(str(a, "application")));
+            server_words(f, str(a, "pp_note"));
+            fputc('\n', f);
+        }
     }
     if (json_is_true(json_object_get(doc, "include_flagged")))
         fprintf(f, "flagged results counted (--include-flagged): a figure from one is marked [its flags]\n");
     print_hidden(f, doc);
+    print_runners_hidden(f, doc);
+    print_keys(f, doc);
     rc = 0;
 out:
     for (i = 0; i < t.n; i++)
@@ -614,14 +702,19 @@ int format_policies(FILE *f, json_t *doc, struct pp_error *err)
     }
     json_array_foreach(pols, i, a)
     {
-        if (str(a, "pp_note"))
-            fprintf(f, "  %s: %s\n", dash(str(a, "policy")), str(a, "pp_note"));
+        if (str(a, "pp_note")) {
+            fprintf(f, "  %s: ", dash(str(a, "policy")));
+            server_words(f, str(a, "pp_note"));
+            fputc('\n', f);
+        }
         if (str(a, "divergence_note"))
             fprintf(f, "  %s: divergence %s\n", dash(str(a, "policy")), str(a, "divergence_note"));
     }
     if (json_is_true(json_object_get(doc, "include_flagged")))
         fprintf(f, "flagged results counted (--include-flagged): a figure from one is marked [its flags]\n");
     print_hidden(f, doc);
+    print_runners_hidden(f, doc);
+    print_keys(f, doc);
     rc = 0;
 out:
     for (i = 0; i < t.n; i++)

@@ -39,7 +39,8 @@ const char query_results_usage[] =
 
 const char query_pp_usage[] =
     "usage: ppbench pp --problem SUITE.KERNEL [--platforms ID,ID,...] [--efficiency app|arch]\n"
-    "                  [--precision fp64|fp32] [--size N] [--variant V] [--include-flagged] [--json]\n"
+    "                  [--precision fp64|fp32] [--size N | --key K] [--variant V] [--include-flagged]\n"
+    "                  [--include-runners] [--json]\n"
     "       ppbench pp --policies --problem SUITE.KERNEL [--platforms ...] [--subsets LIST] [...]\n"
     "  performance portability (PP) of each application (a model, best variant per platform) over a set of\n"
     "  platforms, with its efficiency on each (docs/METHODOLOGY.md, \"Performance portability\")\n"
@@ -48,9 +49,14 @@ const char query_pp_usage[] =
     "  --efficiency E     app: of the best on each platform (default); arch: of the platform's peak\n"
     "  --precision P      fp64 or fp32 (default: the suite's, below)\n"
     "  --size N           in the suite's unit, below (default: the size with the most verified results)\n"
+    "  --key K            the problem key (a result's problem_key, e.g. precision=fp64;size=1048576;\n"
+    "                     numtimes=100; default: the key with the most verified results); the answer lists\n"
+    "                     the problem's other keys under the table\n"
     "  --variant V        one fixed variant instead of the best per platform\n"
     "  --include-flagged  count flagged results too (noisy, cache_resident, above_ceiling: left out and\n"
     "                     counted under the table otherwise)\n"
+    "  --include-runners  count runners' results too (a site's programs, verified by themselves: left out\n"
+    "                     and counted under the table otherwise)\n"
     "  --policies         every variant policy (per model: the best variant per platform, each variant\n"
     "                     everywhere; and --subsets) with its PP and code divergence (paper 003 Sec. 6)\n"
     "  --subsets LIST     with --policies: more policies, each a set of model:variant members, e.g.\n"
@@ -226,21 +232,24 @@ int query_pp_main(struct cli *c, int argc, char **argv)
         {"size", required_argument, NULL, 5},
         {"variant", required_argument, NULL, 6},
         {"subsets", required_argument, NULL, 7},
+        {"key", required_argument, NULL, 8},
         CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     char path[2048] = "/api/v1/pp";
     struct http_reply r = {0};
     struct pp_error err;
-    int status, policies = 0, flagged = 0, n = 0;
+    int status, policies = 0, flagged = 0, runners = 0, n = 0;
     char *args[argc + 1];
 
-    for (int i = 0; i < argc;
-         i++) /* --policies chooses the endpoint; --include-flagged, a flag, a parameter */
+    /* --policies chooses the endpoint; --include-flagged and --include-runners, flags, parameters */
+    for (int i = 0; i < argc; i++)
         if (strcmp(argv[i], "--policies") == 0)
             policies = 1;
         else if (strcmp(argv[i], "--include-flagged") == 0)
             flagged = 1;
+        else if (strcmp(argv[i], "--include-runners") == 0)
+            runners = 1;
         else
             args[n++] = argv[i];
     args[n] = NULL;
@@ -258,7 +267,8 @@ int query_pp_main(struct cli *c, int argc, char **argv)
         return cli_usage_error("--variant and --policies do not go together: --policies lists every variant");
     if (!policies && (strstr(path, "?subsets=") || strstr(path, "&subsets=")))
         return cli_usage_error("--subsets needs --policies");
-    if (flagged && http_query_add(path, sizeof(path), "include_flagged", "true", &err))
+    if ((flagged && http_query_add(path, sizeof(path), "include_flagged", "true", &err)) ||
+        (runners && http_query_add(path, sizeof(path), "include_runners", "true", &err)))
         return cli_usage_error("%s", err.msg);
     if (policies) {
         if (http_request(&c->http, "GET", path, NULL, &r, &err))

@@ -24,7 +24,7 @@
 // (&key=K) at that key.
 // #/portability?problem=wilson.dslash&platforms=a,b&efficiency=app&precision=fp32&include_flagged=true&include_runners=true
 import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSwitch, flaggedValue, gbs,
-        hiddenLine, includeFlagged, link, num, option, pageHref, plural, problemText, queryString, setQuery, sizeText,
+        hiddenLine, includeFlagged, link, num, option, pageHref, plural, problemText, queryString, serverWords, setQuery, sizeText,
         sizeUnit, table, tick, suites} from './ui.js';
 
 const EFFICIENCY = {app: 'application efficiency (of the best achieved on the platform)',
@@ -122,7 +122,7 @@ function cascade(ctx, parent, doc, names, apps, label, flagged = new Map()) {
         options: {
             scales: {y: {min: 0, max, title: {display: true, text: 'PP (harmonic mean of the efficiencies)'}}},
             plugins: {legend: {display: false},
-                      tooltip: {callbacks: {afterLabel: (item) => apps[item.dataIndex].pp_note || ''}}},
+                      tooltip: {callbacks: {afterLabel: (item) => serverWords(apps[item.dataIndex].pp_note)}}},
         },
     });
 }
@@ -155,7 +155,7 @@ function navigation(ctx, parent, doc) {
                 y: {min: 0, max: 1, title: {display: true, text: 'PP'}},
             },
             plugins: {legend: {position: 'right', labels: {usePointStyle: true}},
-                      tooltip: {callbacks: {afterLabel: (item) => pols[item.datasetIndex].pp_note || ''}}},
+                      tooltip: {callbacks: {afterLabel: (item) => serverWords(pols[item.datasetIndex].pp_note)}}},
         },
     });
     return pols.length;
@@ -180,8 +180,8 @@ function policyTable(doc) {
                                            `${num(e.efficiency, 3)} ${e.model} ${e.variant}`,
                                            on && (e.flags || []).length ? [' ', flagBadges(e)] : '');
                              }),
-                             [p.pp_note, p.divergence_note && `divergence ${p.divergence_note}`].filter(Boolean)
-                                 .join('; ')];
+                             serverWords([p.pp_note, p.divergence_note && `divergence ${p.divergence_note}`]
+                                 .filter(Boolean).join('; '))];
                  }));
 }
 
@@ -208,7 +208,7 @@ function ppTable(doc, flagged) {
                                  const title = `${gbs(e.fom)} GB/s${e.variant ? `, variant ${e.variant}` : ''}`;
                                  return el('span', {title, 'data-result': e.result_id}, num(e.efficiency, 3), marks);
                              }),
-                             el('span', {class: 'pp-note'}, a.pp_note || '')];
+                             el('span', {class: 'pp-note'}, serverWords(a.pp_note))];
                  }));
 }
 
@@ -264,7 +264,7 @@ function runnersLine(hidden, form) {
     });
     const n = hidden.results;
     return el('p', {class: 'note', id: 'pp-runners-hidden'},
-              `left out: ${n} result${n === 1 ? '' : 's'} of runners (${hidden.models.join(', ')}): ${hidden.reason}: `,
+              `left out: ${n} result${n === 1 ? '' : 's'} of runners (${hidden.models.join(', ')}): ${serverWords(hidden.reason)}: `,
               include);
 }
 
@@ -351,7 +351,7 @@ export async function render(root, route, ctx) {
         // The server's words for what is missing (never the page's own): the answer's note, then what the flags
         // kept out with the switch as its action.
         if (doc.note)
-            body.append(el('p', {class: 'note', id: 'pp-note'}, doc.note));
+            body.append(el('p', {class: 'note', id: 'pp-note'}, serverWords(doc.note)));
         body.append(hiddenLine(doc.hidden, form) || '', runnersLine(doc.runners_hidden, form));
         if (doc.include_runners && doc.applications.some((a) => a.verified_by === 'program'))
             body.append(el('p', {class: 'note', id: 'pp-runners'}, 'runners count here (the switch): ',
@@ -410,7 +410,7 @@ export async function render(root, route, ctx) {
             body.append(el('p', {class: 'note', id: 'navigation-note'}, `${pols.policies.length - drawn} of ${pols.policies.length} `,
                            'policies have no point: ',
                            [...new Set(pols.policies.filter((p) => p.code_convergence === null || p.pp === null)
-                               .map((p) => p.divergence_note || p.pp_note || 'undefined'))].join('; ')));
+                               .map((p) => serverWords(p.divergence_note || p.pp_note) || 'undefined'))].join('; ')));
         body.append(policyTable(pols), el('h2', {}, 'Platforms'), peaks(doc));
     }
 

@@ -416,6 +416,13 @@ export function flaggedValue(on) {
     return on ? 'true' : '';
 }
 
+// The server's words (a note, a reason) with the API's parameter names as the page's switches: "include_flagged
+// counts them" reads 'the switch "include flagged results" counts them'.
+export function serverWords(text) {
+    return (text || '').replace(/include_runners(=true)?/g, 'the switch "include runners"')
+        .replace(/include_flagged/g, 'the switch "include flagged results"');
+}
+
 export function flaggedSwitch(on) {
     return el('fieldset', {class: 'filter flagged-switch'},
               tick('checkbox', FLAGGED, 'true', on, 'include flagged results'));

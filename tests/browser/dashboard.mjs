@@ -804,7 +804,7 @@ await check('portability: a platform whose results are all flagged (noisy) has i
     await go(page, `#/portability?problem=stream.triad&platforms=${CPU},${NOISY}&efficiency=app`);
     const row = `.page table:first-of-type tbody tr:has(td:text-is("openmp"))`;
     const note = await (await page.waitForSelector(`${row} .pp-note`, {timeout: 10000})).textContent();
-    ensure(/no figure on noisyhost\/cpu0: 1 verified result, all flagged \(noisy 1\): include_flagged counts them/.test(note),
+    ensure(/no figure on noisyhost\/cpu0: 1 verified result, all flagged \(noisy 1\): the switch "include flagged results" counts them/.test(note),
            `openmp's note: "${note}"`);
     const hidden = await page.textContent('.flagged-hidden');
     ensure(/^left out: 1 flagged result \(noisy 1\)/.test(hidden), `hidden line: "${hidden}"`);

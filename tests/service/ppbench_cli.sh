@@ -152,12 +152,28 @@ psql_q "DELETE FROM results r WHERE r.job_id IN ($pp_list) AND r.id > (SELECT mi
 head1=$(head -n 2 "$TMP/pp.out" | tr '\n' '|')
 head2=$(head -n 2 "$TMP/ppf.out" | tr '\n' '|')
 if [[ "$head1" == "stream.triad: fp64, size 1048576 elements, numtimes 3; application efficiency, best variant per platform|problem key precision=fp64;size=1048576;numtimes=3 ("* ]] &&
-    [[ "$head2" == "stream.triad: fp64, size 1048576 elements, numtimes 3; application efficiency, best variant per platform, flagged results counted|problem key precision=fp64;size=1048576;numtimes=3 (the problem key with the most unflagged verified results: 1 of 1 (as without include_flagged))|" ]] &&
+    [[ "$head2" == "stream.triad: fp64, size 1048576 elements, numtimes 3; application efficiency, best variant per platform, flagged results counted|problem key precision=fp64;size=1048576;numtimes=3 (the problem key with the most unflagged verified results: 1 of 1 (as without --include-flagged))|" ]] &&
     grep -Eq '^openmp +1\.000 +1\.000 \[noisy\]$' "$TMP/ppf.out" && grep -Eq '^openmp +1\.000 +1\.000$' "$TMP/pp.out"; then
     pass "ppbench pp --include-flagged: the same problem, named whole, its flagged figure marked"
 else
     fail "ppbench pp --include-flagged: the same problem, named whole, its flagged figure marked" "$head1 / $(tr '\n' '|' <"$TMP/ppf.out" | head -c 500)"
 fi
+# The problem's other keys are listed as --key takes them, with their results; --key asks about one; the
+# server's notes name this CLI's options, not the API's parameters (issue 25).
+if grep -q '^other problem keys (--key K):$' "$TMP/pp.out" &&
+    grep -q '^  precision=fp64;size=1048576;numtimes=4: 0 results, 3 more flagged$' "$TMP/pp.out" &&
+    ! grep -q 'include_flagged\|include_runners' "$TMP/pp.out" "$TMP/ppf.out"; then
+    pass "ppbench pp: the problem's other keys under the table, as --key takes them; notes in the CLI's words"
+else
+    fail "ppbench pp: the problem's other keys under the table, as --key takes them" "$(tr '\n' '|' <"$TMP/pp.out" | tail -c 400)"
+fi
+expect "ppbench pp --key: that problem key (numtimes 4, all flagged: counted with --include-flagged)" 0 \
+    '^stream.triad: fp64, size 1048576 elements, numtimes 4; application efficiency, best variant per platform, flagged results counted$' -- \
+    "$CLI" pp --problem stream.triad --key 'precision=fp64;size=1048576;numtimes=4' --include-flagged
+[ "$("$CLI" pp --problem stream.triad --include-runners --policies --json | jq -r .include_runners)/$("$CLI" pp \
+    --problem stream.triad --include-runners --json | jq -r .include_runners)" = true/true ] &&
+    pass "ppbench pp --include-runners asks for runners' results (both questions)" ||
+    fail "ppbench pp --include-runners asks for runners' results" "$("$CLI" pp --problem stream.triad --include-runners --json | head -c 200)"
 ids=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --numtimes 3 --kernels triad --no-wait \
     --sweep arraysize=1000..3000:1000 2>"$TMP/ids.err")
 [ "$(printf '%s\n' "$ids" | grep -c '^[0-9][0-9]*$')" = 3 ] &&
