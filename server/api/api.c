@@ -28,8 +28,10 @@ const struct api_settings *api_settings(void)
 
 int api_db_fail(struct request *r, const struct db_error *err)
 {
-    if (err->abandoned) /* the client left (said once by server/http/http.c), or the server stops */
+    if (err->abandoned) { /* the client left (said once by server/http/http.c), or the server stops */
+        r->cut_short = true;
         return req_fail(r, ERR_DATABASE_UNAVAILABLE, NULL, "the server is stopping, try again");
+    }
     if (err->unavailable) {
         log_warn("request=%s database unavailable: %s", r->id, err->e.msg);
         return req_fail(r, ERR_DATABASE_UNAVAILABLE, NULL, "the database is unavailable, try again");

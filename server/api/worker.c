@@ -645,8 +645,13 @@ int workers_deregister(struct request *r)
     if (PQntuples(res) == 0 || !strcmp(PQgetvalue(res, 0, 0), "0"))
         st = req_fail(r, ERR_NOT_FOUND, NULL, "no registered worker %s", r->args[0]);
     else {
-        log_info("worker=%s platform=%s deregistered, %s job(s) re-queued, %s failed (attempts spent)",
-                 r->args[0], PQgetvalue(res, 0, 3), PQgetvalue(res, 0, 1), PQgetvalue(res, 0, 2));
+        /* a goodbye is not a failure: its running job goes back to the queue on the same budget */
+        log_info(
+            "worker=%s platform=%s deregistered: %s running job(s) back in the queue (not a failure)%s%s%s",
+            r->args[0], PQgetvalue(res, 0, 3), PQgetvalue(res, 0, 1),
+            strcmp(PQgetvalue(res, 0, 2), "0") ? ", " : "",
+            strcmp(PQgetvalue(res, 0, 2), "0") ? PQgetvalue(res, 0, 2) : "",
+            strcmp(PQgetvalue(res, 0, 2), "0") ? " failed (their failures had reached max_attempts)" : "");
         r->reply = json_pack("{s:i}", "requeued", atoi(PQgetvalue(res, 0, 1)));
         st = 200;
     }

@@ -316,7 +316,10 @@ static enum MHD_Result send_reply(struct request *r, int status)
     r->status = status;
     if (status >= 400) {
         text = error_body(r);
-        if (status >= 500)
+        /* a request the stop cut short is part of a normal stop: said at info, not as a warning */
+        if (status >= 500 && (r->cut_short || atomic_load(&g_stopping)))
+            log_info("request=%s %s %s -> %d %s", r->id, r->method, r->path, status, r->err.message);
+        else if (status >= 500)
             log_warn("request=%s %s %s -> %d %s", r->id, r->method, r->path, status, r->err.message);
     } else if (r->reply_text) {
         text = r->reply_text;

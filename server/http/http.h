@@ -97,6 +97,7 @@ struct request {
     char location[192];
     struct http_error err;
     int retry_after;
+    bool cut_short; /* its 5xx is the server's stop (a worker's claim waiting for a job): logged at info */
 
     /* suspended handlers and streams */
     void *state;

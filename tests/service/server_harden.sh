@@ -567,7 +567,7 @@ api GET "/api/v1/jobs?limit=1" "" "$SUBMIT"
 server_stop
 expect "make run: PPBENCH_CONFIG naming no file is refused, by name" 2 'PPBENCH_CONFIG=/nonexistent.conf: no such' -- \
     env BUILD="$BUILD" PPBENCH_CONFIG=/nonexistent.conf scripts/run-local.sh
-printf 'require_read_token = true\nembedded_workers = false\n' >"$TMP/run.conf"
+printf 'require_read_token = true\nheartbeat_s = 1\n' >"$TMP/run.conf"
 RPORT=$(free_port)
 BUILD="$BUILD" PPBENCH_STATE="$STATE" PPBENCH_LISTEN="127.0.0.1:$RPORT" PPBENCH_CONFIG="$TMP/run.conf" \
     setsid scripts/run-local.sh >"$TMP/run.out" 2>&1 &
@@ -581,8 +581,24 @@ if grep -q "^dashboard: http://127.0.0.1:$RPORT/" "$TMP/run.out" && [ "$code" = 
 else
     fail "make run: PPBENCH_CONFIG's settings apply" "GET /api/v1/results $code; $(tail -n 3 "$TMP/run.out" | tr '\n' ' ')"
 fi
+# Ctrl-C with the worker idle, its claim waiting for a job: a normal stop, no warning (issue 25: every stop
+# logged "claim -> 503" as one), and the goodbye's line spends no attempt.
+# this run's worker idle past its registration: a heartbeat came from beside its waiting claim
+run_idle() {
+    local wid
+    wid=$(sed -n 's/.*serve: worker=\([0-9]*\) platform=.* registered.*/\1/p' "$TMP/run.out")
+    [ -n "$wid" ] && [ "$(psql_q "SELECT state = 'idle' AND last_heartbeat > started_at FROM workers WHERE id = $wid")" = t ]
+}
+wait_for 30 run_idle
 kill -TERM "$RUN_PID"
-wait_for 20 pid_gone "$RUN_PID" || kill -KILL -- -"$RUN_PID" 2>/dev/null
+wait_for 40 pid_gone "$RUN_PID" || kill -KILL -- -"$RUN_PID" 2>/dev/null
 trap server_cleanup EXIT
+if ! grep -q 'deregistered: 0 running job(s) back in the queue (not a failure)$' "$TMP/run.out" ||
+    grep -qE '^<[0-4]>' "$TMP/run.out"; then
+    fail "make run stopped with an idle worker: no warning, the goodbye spends nothing" \
+        "$(grep -E '^<[0-4]>|deregistered' "$TMP/run.out" | head -n 4 | tr '\n' ' ') [log: $(tail -n 6 "$TMP/run.out" | tr '\n' ' ')]"
+else
+    pass "make run stopped with an idle worker: no warning, the goodbye spends nothing"
+fi
 ! grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$TMP/run.out" ||
     fail "make run: ppbenchd sanitizer report" "$(grep -m1 -A6 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$TMP/run.out" | tr '\n' ' ' | head -c 600)"

@@ -166,6 +166,14 @@ note=$(psql_q "SELECT data->>'note' FROM job_events WHERE job_id = $id AND kind 
     [ "$state" != failed ] && [ "$(psql_q "SELECT failures FROM jobs WHERE id = $id")" = 0 ] &&
     pass "SIGTERM to ppbenchd mid-job: the job is re-queued, its event saying the worker stopped ($stopped_s s)" ||
     fail "SIGTERM to ppbenchd mid-job: the job is re-queued, its event saying the worker stopped" "state $state, note '$note'; $(grep -E 'supervise|deregister' "$OLD_LOG" | tail -n 3 | tr '\n' ' ')"
+# A normal stop is no warning: the requests it cut short (the worker's claim waiting for a job) are said at info,
+# and the goodbye's line does not call a job handed back a spent attempt (issue 25).
+if ! grep -E '^<[0-4]>.* -> 5[0-9][0-9] ' "$OLD_LOG" >/dev/null && grep -q 'back in the queue (not a failure)' "$OLD_LOG" &&
+    ! grep -q 'attempts spent' "$OLD_LOG"; then
+    pass "SIGTERM to ppbenchd: no warning for the requests the stop cut short; the goodbye hands the job back, no attempt spent"
+else
+    fail "SIGTERM to ppbenchd: no warning for the requests the stop cut short" "$(grep -E '^<[0-4]>.* -> 5[0-9][0-9] |deregistered' "$OLD_LOG" | head -n 3 | tr '\n' ' ')"
+fi
 # lease_s = 30: a registration the old worker left would hold the platform for 30 s
 if wait_for 10 job_in "$id" running && ! grep -q 'already served by worker' "$SERVER_LOG"; then
     pass "after the restart the worker registers at once and runs the re-queued job"
