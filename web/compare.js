@@ -10,7 +10,7 @@
 // #/compare?a_job=12&b_job=13, #/compare?suite=stream&a_platform=h/cpu0&a_model=openmp&
 // b_platform=h/gpu0&b_model=opencl&include_flagged=true. Results from GET /api/v1/results (filtered in the server).
 import {COLORS, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
-        hiddenLine, includeFlagged, num, option, platformsById, plural, resultLink, setQuery, suites, wantsLog, figureLabel,
+        flagLegend, hiddenLine, includeFlagged, num, option, platformsById, plural, resultLink, setQuery, suites, wantsLog, figureLabel,
         figureValue, problemText} from './ui.js';
 
 const LIMIT = 1000;
@@ -210,7 +210,8 @@ export async function render(root, route, ctx) {
                     el('table', {id: 'compare-table'},
                        el('thead', {}, el('tr', {}, ['problem', 'precision', 'size', 'parameters', 'figure', 'A', 'B',
                                                       'B / A', ''].map((h) => el('th', {}, h)))),
-                       el('tbody', {}, rows)));
+                       el('tbody', {}, rows)),
+                    flagLegend([...A.values(), ...B.values()]));
     }
 
     const go = () => {

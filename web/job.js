@@ -10,7 +10,7 @@
 // are those of the job's current run (its last that reported); the rows of earlier runs, superseded and counted
 // nowhere, are listed apart, each run labelled, in a collapsed section. Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
-import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, gflopsText, link, num, pageHref, pct,
+import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, flagLegend, gflopsText, link, num, pageHref, pct,
         launchText, peakCell, peakFraction, platformsById, resultLink, runsText, problemText, superseded, table, variantText,
         when, suites, figureLabel, figureValue, figureFlops} from './ui.js';
 
@@ -203,7 +203,7 @@ export async function render(root, route, ctx) {
         if (runs.current.length) {
             results.append(problemFacts(runs.current));
             resultsChart(ctx, results, suite, runs.current, platforms);
-            results.append(resultsTable(runs.current, platforms, timing));
+            results.append(resultsTable(runs.current, platforms, timing), flagLegend(runs.current));
         }
         if (runs.earlier.length)
             results.append(earlierRuns(runs.earlier, runs.current, platforms, timing, full.attempts));

@@ -10,7 +10,7 @@
 // the verdict it got, the band of the baseline it was judged against (GET /api/v1/baselines?platform=&result=:
 // median +- z_limit x scale, drawn behind the lines, with the median dashed) and the result ringed.
 import {color, ago, api, badge, chart, destroyCharts, el, empty, errorBox, errorBars, fact, figureSpread,
-        flagBadges, flaggedSplit, flaggedSwitch, flaggedValue, gbs, gflopsText, hiddenLine, includeFlagged, link, num, option,
+        flagBadges, flaggedSplit, flaggedSwitch, flaggedValue, flagLegend, gbs, gflopsText, hiddenLine, includeFlagged, link, num, option,
         pageHref, problemKey, resultHref, resultLink, setQuery, problemText, sizeText, table, variantText, when, suites} from './ui.js';
 
 const LIMIT = 1000;
@@ -359,7 +359,8 @@ export async function render(root, route, ctx) {
                               r.model, r.precision, sizeText(r), problemText(r, true), el('small', {}, variantText(r)),
                               gbs(r.bandwidth_bytes_per_s), gflopsText(r), flagBadges(r),
                               (r.provenance || {})['ppbench.version'] || '', (r.provenance || {}).compiler || '',
-                          ])));
+                          ])),
+                    flagLegend(ok.slice(0, 50)));
     }
 
     filters.addEventListener('change', (ev) => {

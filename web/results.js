@@ -12,7 +12,7 @@
 // result's page. The kernel filter offers the kernels of the chosen suite (every suite's when none is). The
 // table's page is in the URL too (&page=3), so a reload or a way back from a result keeps it.
 import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
-        gbs, gflopsText, hiddenLine, includeFlagged, link, num, option, pageHref, pct, peakCell, peakFraction, platformsById, resultLink,
+        gbs, flagLegend, gflopsText, hiddenLine, includeFlagged, link, num, option, pageHref, pct, peakCell, peakFraction, platformsById, resultLink,
         setQuery, problemText, sizeText, table, variantText, wantsLog, when, suites} from './ui.js';
 
 const LIMIT = 1000;
@@ -204,7 +204,7 @@ export async function render(root, route, ctx) {
         function showPage() {
             const t = resultsTable(all.slice(at, at + PAGE), platforms);
             t.id = 'results-table';
-            tableBox.replaceChildren(t);
+            tableBox.replaceChildren(t, flagLegend(all.slice(at, at + PAGE)));
             pos.textContent = `rows ${at + 1}–${Math.min(at + PAGE, all.length)} of ${all.length}${cursor ? '+' : ''}`;
             prev.disabled = at === 0;
             next.disabled = at + PAGE >= all.length && !cursor;

@@ -8,7 +8,7 @@
 // Without a suite in the link, the page opens on the suite with the most results on the platform (its newest
 // LIMIT), else stream: a first view with something in it (defaultSuite).
 import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
-        gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, setQuery, sizeUnit, suites, table,
+        flagLegend, gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, setQuery, sizeUnit, suites, table,
         figureLabel, figureValue} from './ui.js';
 
 const LIMIT = 2000;
@@ -172,7 +172,8 @@ export async function render(root, route, ctx) {
                        (triad ? `reference: the best verified STREAM triad on ${f.platform} at its largest size (${
                                     triad.size} elements), flagged ones ${on ? 'counted' : 'left out'}` :
                                 `no ${on ? '' : 'unflagged '}verified STREAM triad on this platform for a reference line`)),
-                    table(['kernel · model · precision', 'size', unit, 'runs', 'of triad', 'job', 'flags'], rows));
+                    table(['kernel · model · precision', 'size', unit, 'runs', 'of triad', 'job', 'flags'], rows),
+                    flagLegend([...series.values()].flatMap((at) => [...at.values()].map((p) => p.r))));
     }
 
     filters.addEventListener('change', (ev) => {

@@ -393,6 +393,27 @@ export function flagText(f, r) {
     return f;
 }
 
+// What each flag means, in general (a badge's title says it of its own result: flagText).
+const FLAG_MEANING = {
+    noisy: 'its figure stayed unstable after the repeats (docs/METHODOLOGY.md, "Noise"; the badge\'s title has its figures)',
+    above_ceiling: 'above the platform\'s peak bandwidth: measured wrongly',
+    cache_resident: 'its working set fits the last-level cache: not a memory figure',
+    excluded: 'excluded from analysis by an admin',
+    superseded: 'an earlier run of its job: counts nowhere',
+};
+
+// A line under a table saying what the flags among its rows mean ("flags: noisy: ...; cache_resident: ..."),
+// and that flagged figures stay out of PP, baselines and charts unless included; '' when no row has one.
+export function flagLegend(rows) {
+    const flags = [...new Set(rows.flatMap((r) => r.flags || []))].sort();
+    if (!flags.length)
+        return '';
+    return el('p', {class: 'note flag-legend'}, 'flags: ',
+              flags.map((f, i) => [i ? '; ' : '', el('span', {class: `flag ${f}`}, f), `: ${FLAG_MEANING[f] || f}`]),
+              flags.some((f) => f !== 'superseded') ? '. Flagged figures are left out of PP, baselines and ' +
+                                                      'charts unless flagged results are included' : '');
+}
+
 // A result's noise (docs/METHODOLOGY.md, "Noise") in words: its rule, its value and its limit as percentages.
 export function noiseText(noise) {
     const what = {best_tenth: `the best tenth of the samples lies ${pct(noise.value)} above the best one`,

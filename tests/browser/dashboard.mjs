@@ -852,6 +852,11 @@ await check('results: a flagged result is hidden with a line saying so, and show
     const legend = await page.evaluate(() => window.Chart.getChart(document.querySelector('.page canvas'))
         ?.legend.legendItems.map((i) => i.text));
     ensure((legend || []).includes('outlined: flagged (noisy)'), `the chart's legend: ${JSON.stringify(legend)}`);
+    // and the table's flags are said in words under it (issue 25: a badge alone, its meaning only on hover)
+    const flagWords = await page.textContent('.flag-legend');
+    ensure(/^flags: noisy: its figure stayed unstable after the repeats/.test(flagWords) &&
+           /left out of PP, baselines and charts unless flagged results are included$/.test(flagWords),
+           `the flags' legend: "${flagWords}"`);
     // The worker's own results, unflagged, are not affected by the switch.
     await go(page, `#/results?platform=${CPU}&suite=stream&kernel=triad`);
     await page.waitForSelector('#results-table tbody tr', {timeout: 10000});
@@ -905,7 +910,11 @@ await check('platform, scaling and compare: the same switch, the same line for w
     ensure(await page.$$eval('.page table .flag.noisy', (n) => n.length) === 1, 'platform: rows not marked');
     await go(page, `#/scaling?platform=${NOISY}&suite=stream`);
     ensure(/^left out: 1 flagged result \(noisy 1\)/.test(await line()), 'scaling: no hidden line');
-    ensure(/no unflagged verified results of stream/.test(await page.textContent('#scaling-body .empty')), 'scaling: empty');
+    // its one size has only a flagged result: said, with the switch as the way to it, not "submit jobs"
+    const scalingEmpty = await page.textContent('#scaling-body .empty');
+    ensure(/no unflagged verified results of stream/.test(scalingEmpty) &&
+           /1 more size has only flagged results, left out \(the line above\): include them to see the curve/.test(scalingEmpty) &&
+           !/submit jobs/.test(scalingEmpty), `scaling: empty: "${scalingEmpty}"`);
     await on('#scaling-body .empty');
     ensure(/one size only/.test(await page.textContent('#scaling-body .empty')), 'scaling: the flagged size not counted');
     await go(page, `#/compare?suite=stream&a_platform=${CPU}&a_model=openmp&b_platform=${NOISY}&b_model=openmp`);
@@ -965,6 +974,16 @@ await check('result page: the noise in words with value and limit, cv and max/mi
     const earlier = await page.$$eval('#job-earlier-runs table tbody tr', (r) => r.map((x) => x.querySelector('a')?.textContent));
     ensure(earlier.join() === `#${first}` && /^run 1 superseded by run 2$/.test(
         await page.textContent('#job-earlier-runs h3[data-run="1"]')), `earlier run's rows: ${earlier}`);
+    // a run that stored no result (a lost lease, a goodbye) is named too: one more run on record, none of its rows
+    const psql = (sql) => execFileSync('psql', ['-qAtX', '-v', 'ON_ERROR_STOP=1', process.env.PPBENCH_DB, '-c', sql]);
+    psql(`UPDATE jobs SET attempts = attempts + 1 WHERE id = ${noisy.job}`);
+    try {
+        await page.reload();
+        const more = await (await page.waitForSelector('#job-earlier-runs summary', {timeout: 10000})).textContent();
+        ensure(more.endsWith('; 1 more run stored no result'), `summary with a run without results: "${more}"`);
+    } finally {
+        psql(`UPDATE jobs SET attempts = attempts - 1 WHERE id = ${noisy.job}`);
+    }
     await shot(page, '22-job-noisy');
     return {note: oneLine(note).slice(0, 80)};
 });
