@@ -41,6 +41,7 @@ static const struct setting {
     {"queue_timeout_s", T_LONG, S(queue_timeout_s), "86400", true, 1, 31 * 86400},
     {"db_timeout_s", T_LONG, S(db_timeout_s), "10", true, 1, 3600},
     {"heartbeat_s", T_LONG, S(heartbeat_s), "5", true, 1, 600},
+    {"job_grace_s", T_LONG, S(job_grace_s), "10", false, 0, 3600},
     {"max_wait_s", T_LONG, S(max_wait_s), "60", true, 0, 600},
     {"noise_best_percent", T_LONG, S(noise_best_percent), "10", true, 1, 100000},
     {"noise_mean_percent", T_LONG, S(noise_mean_percent), "10", true, 1, 100000},

@@ -35,7 +35,8 @@ struct config {
     long queue_timeout_s;        /* a job queued this long (no worker took it) fails */
     long db_timeout_s;           /* statement_timeout; no answer 2 s past it: stuck */
     long heartbeat_s;
-    long max_wait_s; /* longest claim long-poll */
+    long job_grace_s; /* the embedded workers' --grace: a running job's time to end at a stop */
+    long max_wait_s;  /* longest claim long-poll */
     /* the noise rule (docs/METHODOLOGY.md, "Noise"): a job whose figure is less stable than this many percent
      * (best-of rules: how far the best tenth of the samples lies above the best; mean-of rules: the
      * half-width of the mean's 95 % confidence interval) runs again, up to noise_repeats times; a result that

@@ -434,7 +434,7 @@ int main(int argc, char **argv)
             printf("ppbench is ready: %s/\nadmin token: in %s\n", url, admin_path);
         if (o.cfg.embedded_workers) {
             if (supervise_default_worker_bin(worker_bin, sizeof(worker_bin), &err) ||
-                supervise_start(worker_bin, url, worker_token, &sup, &err)) {
+                supervise_start(worker_bin, url, worker_token, o.cfg.job_grace_s, &sup, &err)) {
                 log_err("startup: workers: %s", err.msg);
                 goto out;
             }

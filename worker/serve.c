@@ -12,7 +12,8 @@
  *
  * Signals. SIGTERM, SIGINT and SIGCHLD are blocked and read from two signalfds in the loops below; the HTTP
  * client cuts a transfer or a backoff short when the SIGTERM/SIGINT one becomes readable. On a stop request
- * the worker claims no more, gives a running job SERVE_GRACE_S to end (its result is posted), else kills it,
+ * the worker claims no more, gives a running job its grace (--grace, SERVE_GRACE_S by default) to end (its
+ * result is posted), else kills it,
  * then deregisters (the server re-queues a job it still holds) and exits 0.
  *
  * Ownership: struct serve owns the client, the signalfds and the registration; struct job owns the claimed
@@ -50,7 +51,8 @@
 #define SERVE_CLAIM_WAIT_S     25
 #define SERVE_CALL_TIMEOUT_S   10  /* heartbeat, progress, register, deregister */
 #define SERVE_RESULT_TIMEOUT_S 120 /* a report with many iterations is megabytes */
-#define SERVE_GRACE_S          10  /* a running job may end this long after a stop request */
+#define SERVE_GRACE_S          10  /* a running job may end this long after a stop request (--grace) */
+#define SERVE_DELIVER_S        10  /* then its result may take this long more to be posted */
 #define SERVE_KILL_AFTER_S     2   /* SIGTERM, then SIGKILL */
 #define SERVE_PROGRESS_EVERY_S 2.0
 #define SERVE_DISCOVERY_S      300 /* `list --json` (drivers can be slow to start) */
@@ -65,6 +67,7 @@ struct serve {
     json_t *registration; /* the register request, kept for registering again */
     long long worker_id;
     double heartbeat_s, lease_s;
+    double grace_s; /* --grace: a running job's time to end after a stop request */
     bool stopping;
     double stop_at;
     bool once;          /* --once: one claim (of only_job when set), then deregister and exit */
@@ -304,7 +307,7 @@ static void job_watch(struct serve *s, struct job *j)
         if (j->end == END_NONE) {
             wake = min_d(wake, start + (double)j->timeout_s);
             if (s->stopping)
-                wake = min_d(wake, s->stop_at + SERVE_GRACE_S);
+                wake = min_d(wake, s->stop_at + s->grace_s);
             if (progressed)
                 wake = min_d(wake, j->progress_at + SERVE_PROGRESS_EVERY_S);
         }
@@ -318,7 +321,7 @@ static void job_watch(struct serve *s, struct job *j)
         now = clock_now();
         if (j->end == END_NONE && now >= start + (double)j->timeout_s)
             job_stop(j, END_TIMEOUT);
-        if (j->end == END_NONE && s->stopping && now >= s->stop_at + SERVE_GRACE_S)
+        if (j->end == END_NONE && s->stopping && now >= s->stop_at + s->grace_s)
             job_stop(j, END_SHUTDOWN);
         if (j->term_at > 0 && j->kill_at == 0 && now >= j->term_at + SERVE_KILL_AFTER_S) {
             child_signal(&j->child, SIGKILL);
@@ -412,7 +415,7 @@ static void job_result(struct serve *s, struct job *j, const char *outcome, cons
             next_try = clock_now() + wait;
             wait = min_d(wait * 2, 30);
         }
-        if (s->stopping && now >= s->stop_at + 2 * SERVE_GRACE_S) {
+        if (s->stopping && now >= s->stop_at + s->grace_s + SERVE_DELIVER_S) {
             slog(3, "%s stopping: the result was not delivered (the server re-queues the job)", j->ctx);
             goto out;
         }
@@ -642,6 +645,8 @@ static const char serve_usage[] =
     "                   what a Slurm batch job runs (docs/ARCHITECTURE.md, \"Slurm\")\n"
     "  --job ID         with --once: claim only this job (the ppbench job the Slurm job was submitted for),\n"
     "                   waiting while another job of the host keeps it queued (exclusive_<kind>)\n"
+    "  --grace S        seconds a running job may go on after a stop request (SIGTERM) before it is killed\n"
+    "                   and handed back to the queue (default 10; ppbenchd's job_grace_s for its workers)\n"
     "  --runners FILE   the site's external programs offered as models (default $PPBENCH_RUNNERS, else\n"
     "                   " RUNNERS_DEFAULT " if it exists): the platform's runners are registered beside its\n"
     "                   models, and a job that names one runs its program (worker/runners.h)\n"
@@ -651,19 +656,15 @@ static const char serve_usage[] =
 int serve_main(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"server", required_argument, NULL, 's'},
-        {"token", required_argument, NULL, 't'},
-        {"platform", required_argument, NULL, 'p'},
-        {"host", required_argument, NULL, 'H'},
-        {"once", no_argument, NULL, 'o'},
-        {"job", required_argument, NULL, 'j'},
-        {"runners", required_argument, NULL, 'R'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"server", required_argument, NULL, 's'},   {"token", required_argument, NULL, 't'},
+        {"platform", required_argument, NULL, 'p'}, {"host", required_argument, NULL, 'H'},
+        {"once", no_argument, NULL, 'o'},           {"job", required_argument, NULL, 'j'},
+        {"runners", required_argument, NULL, 'R'},  {"grace", required_argument, NULL, 'g'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
 
     log_set_prefix("serve: ");
-    struct serve s = {.sig_fd = -1, .chld_fd = -1};
+    struct serve s = {.sig_fd = -1, .chld_fd = -1, .grace_s = SERVE_GRACE_S};
     const char *server = getenv("PPBENCH_SERVER"), *token = getenv("PPBENCH_WORKER_TOKEN"), *want = NULL;
     const char *host_opt = getenv("SLURMD_NODENAME"), *runners_path = NULL;
     static struct runners runners;
@@ -689,7 +690,15 @@ int serve_main(int argc, char **argv)
             s.once = true;
         else if (c == 'R')
             runners_path = optarg;
-        else if (c == 'j') {
+        else if (c == 'g') {
+            long g = strtol(optarg, &end, 10);
+            if (*end || !*optarg || g < 0 || g > 3600) {
+                fprintf(stderr, "ppbench-worker: --grace needs whole seconds from 0 to 3600, got \"%s\"\n",
+                        optarg);
+                return RUN_USAGE;
+            }
+            s.grace_s = (double)g;
+        } else if (c == 'j') {
             s.only_job = strtoll(optarg, &end, 10);
             if (*end || s.only_job < 1) {
                 fprintf(stderr, "ppbench-worker: --job needs a job id, got \"%s\"\n", optarg);

@@ -12,10 +12,10 @@
  * a condition variable wakes the thread. supervise_stop tells the thread to stop the workers and joins it.
  *
  * Each worker leads its own process group: SIGTERM goes to the worker alone (it gives a running job its own
- * grace, SERVE_GRACE_S = 10 s, kills it, and deregisters: the server re-queues the job), while SIGKILL at the
- * end of SUP_GRACE_S, longer than the worker's whole stop so that it can say goodbye itself, and the clean-up
- * after any worker exits, go to the whole group, so that a job's runner child cannot go on loading a device
- * after its worker is gone.
+ * grace, job_grace_s = 10 s by default, kills it, and deregisters: the server re-queues the job), while
+ * SIGKILL at the end of that grace and SUP_STOP_EXTRA_S, longer than the worker's whole stop so that it can
+ * say goodbye itself, and the clean-up after any worker exits, go to the whole group, so that a job's runner
+ * child cannot go on loading a device after its worker is gone.
  *
  * A goodbye is never lost (issue 25: a Ctrl-C of `make run` left the job `running` and the restarted worker
  * refused for a lease, "platform already served by worker 1"): every worker is started with --host, so the
@@ -51,10 +51,11 @@
 
 #define SUP_BACKOFF_MAX_S 60u
 #define SUP_RESET_AFTER_S 60.0
-#define SUP_GRACE_S       15.0 /* the worker's job grace (10 s), its kill (2 s) and its deregistration */
-#define SUP_POLL_S        1.0
-#define SUP_LIST_TIMEOUT  60.0
-#define SUP_LIST_MAX      (16u << 20)
+#define SUP_STOP_EXTRA_S                                                                                     \
+    5.0 /* past the workers' job grace: their job's kill (2 s) and their deregistration */
+#define SUP_POLL_S       1.0
+#define SUP_LIST_TIMEOUT 60.0
+#define SUP_LIST_MAX     (16u << 20)
 
 extern char **environ;
 
@@ -74,6 +75,8 @@ struct supervisor {
     int stopping;
     char host[256]; /* what every worker registers as its host (--host) */
     char *bin, *url;
+    char grace[24]; /* the workers' job grace (--grace), in seconds */
+    double grace_s;
     char **envp; /* owned copies */
     struct worker *workers;
     size_t n;
@@ -263,7 +266,8 @@ out:
 /* Supervisor thread, lock held. A failed fork is retried like an exit. */
 static void spawn_locked(struct supervisor *s, struct worker *w)
 {
-    char *argv[] = {s->bin, "serve", "--server", s->url, "--platform", w->platform, "--host", s->host, NULL};
+    char *argv[] = {s->bin,   "serve", "--server", s->url,   "--platform", w->platform,
+                    "--host", s->host, "--grace",  s->grace, NULL};
     pid_t parent = getpid(), pid = fork();
     int e = errno;
 
@@ -369,10 +373,11 @@ static void wait_until_locked(struct supervisor *s, double when)
     pthread_cond_timedwait(&s->wake, &s->lock, &ts);
 }
 
-/* SIGTERM each worker, give them SUP_GRACE_S to exit, then SIGKILL their groups (lock held). */
+/* SIGTERM each worker, give them their job grace and SUP_STOP_EXTRA_S to exit, then SIGKILL their groups
+ * (lock held). */
 static void terminate_locked(struct supervisor *s)
 {
-    double deadline = clock_now() + SUP_GRACE_S;
+    double deadline = clock_now() + s->grace_s + SUP_STOP_EXTRA_S;
     int alive;
 
     for (size_t i = 0; i < s->n; i++)
@@ -392,7 +397,7 @@ static void terminate_locked(struct supervisor *s)
         if (w->pid <= 0)
             continue;
         slog(4, "worker platform=%s pid=%d did not stop in %.0f s; killing it", w->platform, (int)w->pid,
-             SUP_GRACE_S);
+             s->grace_s + SUP_STOP_EXTRA_S);
         kill(-w->pid, SIGKILL);
         kill(w->pid, SIGKILL);
         while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
@@ -457,7 +462,7 @@ int supervise_default_worker_bin(char *buf, size_t size, struct pp_error *err)
     return 0;
 }
 
-int supervise_start(const char *worker_bin, const char *server_url, const char *token,
+int supervise_start(const char *worker_bin, const char *server_url, const char *token, long grace_s,
                     struct supervisor **out, struct pp_error *err)
 {
     struct supervisor *s = calloc(1, sizeof(*s));
@@ -483,6 +488,8 @@ int supervise_start(const char *worker_bin, const char *server_url, const char *
         snprintf(s->host, sizeof(s->host), "%s", getenv("SLURMD_NODENAME"));
     else if (gethostname(s->host, sizeof(s->host) - 1) != 0)
         snprintf(s->host, sizeof(s->host), "localhost");
+    s->grace_s = (double)grace_s;
+    snprintf(s->grace, sizeof(s->grace), "%ld", grace_s);
     if (!(s->bin = strdup(worker_bin)) || !(s->url = strdup(server_url)) || !(s->envp = worker_env(token))) {
         pp_error_set(err, "out of memory");
         goto out;

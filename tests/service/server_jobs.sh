@@ -124,6 +124,8 @@ else
 fi
 
 # A second worker for a platform that is served is refused, naming the one that serves it (exit 4).
+expect "serve --grace takes whole seconds from 0 to 3600" 2 'grace needs whole seconds from 0 to 3600, got "1.5"' -- \
+    "$BUILD/bin/ppbench-worker" serve --server "$URL" --platform cpu0 --grace 1.5
 expect "a second worker for a served platform is refused" 4 "already served by worker" -- \
     env PPBENCH_WORKER_TOKEN="$(cat "$STATE/worker.token")" timeout 20 "$BUILD/bin/ppbench-worker" serve \
     --server "$URL" --platform cpu0
@@ -147,7 +149,10 @@ check_epoch_header
 # SIGTERM to ppbenchd mid-job (Ctrl-C of `make run`): the supervisor's worker gives the job its grace, kills it
 # and deregisters before the supervisor's own grace ends, so the job goes back to the queue with a note saying
 # why (it stayed `running` before, and the restarted worker was refused for a lease as "already served"). The
-# goodbye hands the job back: no failure, so a job of max_attempts 1 is re-queued, not failed (issue 25).
+# goodbye hands the job back: no failure, so a job of max_attempts 1 is re-queued, not failed (issue 25). The
+# grace is job_grace_s (2 s here, 10 by default): the stop takes that, the kill and the goodbye, not 10 s more.
+server_stop
+server_start "lease_s = 3" "heartbeat_s = 1" "job_grace_s = 2"
 api POST $J "{\"suite\":\"stream\",\"model\":\"openmp\",\"platform\":\"$CPU\",\"max_attempts\":1,\"params\":{\"arraysize\":2000000,\"numtimes\":100000}}" "$ADMIN"
 id=$(printf '%s' "$BODY" | jq -r .id)
 wait_job "$id" running 30
@@ -163,9 +168,9 @@ state=$(psql_q "SELECT state FROM jobs WHERE id = $id")
 note=$(psql_q "SELECT data->>'note' FROM job_events WHERE job_id = $id AND kind = 'state' AND data->>'state' = 'queued'
     AND data->>'note' IS NOT NULL ORDER BY id DESC LIMIT 1")
 [[ "$note" =~ ^re-queued:\ worker\ [0-9]+\ \(.*/cpu0\)\ stopped\ while\ running\ it\ on\ run\ 1\ \(not\ a\ failure\;\ failures\ 0\ of\ 1\)$ ]] &&
-    [ "$state" != failed ] && [ "$(psql_q "SELECT failures FROM jobs WHERE id = $id")" = 0 ] &&
-    pass "SIGTERM to ppbenchd mid-job: the job is re-queued, its event saying the worker stopped ($stopped_s s)" ||
-    fail "SIGTERM to ppbenchd mid-job: the job is re-queued, its event saying the worker stopped" "state $state, note '$note'; $(grep -E 'supervise|deregister' "$OLD_LOG" | tail -n 3 | tr '\n' ' ')"
+    [ "$state" != failed ] && [ "$(psql_q "SELECT failures FROM jobs WHERE id = $id")" = 0 ] && [ "$stopped_s" -lt 8 ] &&
+    pass "SIGTERM to ppbenchd mid-job: the job is re-queued after job_grace_s, its event saying the worker stopped ($stopped_s s)" ||
+    fail "SIGTERM to ppbenchd mid-job: the job is re-queued after job_grace_s, its event saying the worker stopped" "stopped in $stopped_s s, state $state, note '$note'; $(grep -E 'supervise|deregister' "$OLD_LOG" | tail -n 3 | tr '\n' ' ')"
 # A normal stop is no warning: the requests it cut short (the worker's claim waiting for a job) are said at info,
 # and the goodbye's line does not call a job handed back a spent attempt (issue 25).
 if ! grep -E '^<[0-4]>.* -> 5[0-9][0-9] ' "$OLD_LOG" >/dev/null && grep -q 'back in the queue (not a failure)' "$OLD_LOG" &&
