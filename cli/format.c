@@ -392,6 +392,7 @@ int format_results(FILE *f, json_t *results, struct pp_error *err)
     struct table t = {.ncols = 15, .head = head, .align = "rlrllllrllrrlll"};
     char when[32], fl[128], key[256];
     size_t i;
+    double v;
     json_t *r;
 
     json_array_foreach(results, i, r)
@@ -414,7 +415,10 @@ int format_results(FILE *f, json_t *results, struct pp_error *err)
         cell(&t, "%s", key_words(str(r, "problem_key"), NULL, true, key, sizeof(key)));
         variant_cell(&t, r);
         num_cell(&t, r, "bandwidth_bytes_per_s", "bandwidth", 1e-9, "%.3f");
-        num_cell(&t, r, "gflops", NULL, 1, "%.3f");
+        if (number2(r, "flops", NULL, &v) == 0 && v == 0)
+            cell(&t, "-"); /* a kernel without flops (copy): none, not a measured 0.000 */
+        else
+            num_cell(&t, r, "gflops", NULL, 1, "%.3f");
         cell(&t, "%s", dash(str(r, "timing")));
         cell(&t, "%s", format_flags(r, fl, sizeof(fl))[0] ? fl : "-");
         cell(&t, "%s", verified(r));
@@ -730,8 +734,12 @@ static void field(FILE *f, int width, int decimals, json_t *o, const char *a, co
 {
     double v;
 
-    if (number2(o, a, b, &v) == 0)
-        fprintf(f, "%*.*f", width, decimals, v * scale);
+    /* decimals < 0: seconds, BabelStream's -decimals places, or 3 significant digits below a millisecond
+     * (1024 elements' 0.00000 said nothing) */
+    if (number2(o, a, b, &v) == 0 && decimals < 0 && v * scale > 0 && v * scale < 1e-3)
+        fprintf(f, "%*.2e", width, v * scale);
+    else if (number2(o, a, b, &v) == 0)
+        fprintf(f, "%*.*f", width, decimals < 0 ? -decimals : decimals, v * scale);
     else
         fprintf(f, "%*s", width, "-");
 }
@@ -748,9 +756,9 @@ static void job_result_row(FILE *f, json_t *r, bool lattice)
     if (lattice)
         field(f, 12, 3, r, "gflops", "gflops", 1);
     field(f, 14, 3, r, "bandwidth_bytes_per_s", "bandwidth", 1e-6);
-    field(f, 12, 5, r, "stats_s.min", "min_s", 1);
-    field(f, 12, 5, r, "stats_s.max", "max_s", 1);
-    field(f, 12, 5, r, "stats_s.mean", "mean_s", 1);
+    field(f, 12, -5, r, "stats_s.min", "min_s", 1);
+    field(f, 12, -5, r, "stats_s.max", "max_s", 1);
+    field(f, 12, -5, r, "stats_s.mean", "mean_s", 1);
     fprintf(f, "  %-8s  %s\n", verified(r), format_flags(r, fl, sizeof(fl))[0] ? fl : "-");
 }
 

@@ -202,9 +202,14 @@ export async function render(root, route, ctx) {
                       el('td', {class: `change ${v.cls}`}, ratioText(v.ratio)),
                       el('td', {class: `verdict ${v.cls}`}, v.text));
         });
+        // what was compared at all: a problem is its whole key, so two numtimes of one size are two problems, each
+        // "only in" one side (issue 25: "12 problems, 0 changed" read as like for like when nothing was paired)
+        const paired = keys.filter((k) => A.has(k) && B.has(k)).length;
         body.append(el('p', {id: 'compare-summary'},
-                       `${plural(keys.length, 'problem')}, ${beyond} changed beyond the noise` +
-                       (unknown ? `, ${unknown} whose noise is unknown` : '')));
+                       paired ? `${plural(keys.length, 'problem')}, ${paired} in both A and B: ${beyond} changed beyond ` +
+                                `the noise` + (unknown ? `, ${unknown} whose noise is unknown` : '')
+                              : `${plural(keys.length, 'problem')}, none in both A and B: nothing to compare (a ` +
+                                'problem is every parameter of its key, numtimes too: see the parameters column)'));
         compareCharts(ctx, body, bars);
         body.append(
                     el('table', {id: 'compare-table'},

@@ -11,7 +11,7 @@
 // median +- z_limit x scale, drawn behind the lines, with the median dashed) and the result ringed.
 import {color, ago, api, badge, chart, destroyCharts, el, empty, errorBox, errorBars, fact, figureSpread,
         flagBadges, flaggedSplit, flaggedSwitch, flaggedValue, flagLegend, gbs, gflopsText, hiddenLine, includeFlagged, link, num, option,
-        pageHref, problemKey, resultHref, resultLink, setQuery, problemText, sizeText, table, variantText, when, suites} from './ui.js';
+        pageHref, plural, problemKey, resultHref, resultLink, setQuery, problemText, sizeText, table, variantText, when, suites} from './ui.js';
 
 const LIMIT = 1000;
 const BAND_FILL = 'rgba(46, 125, 50, 0.18)';
@@ -345,8 +345,8 @@ export async function render(root, route, ctx) {
         historyChart(ctx, body, ok, f.metric, evidence);
         const lines = new Set(ok.map((r) => `${r.model}\u0000${problemKey(r)}`)).size;
         const flagged = ok.filter((r) => (r.flags || []).length).length;
-        const note = `${ok.length} verified runs in ${lines} lines (one per model and problem: precision, size, ` +
-                     `variant)${failed ? `, ${failed} failed (not drawn)` : ''}` +
+        const note = `${plural(ok.length, 'verified run')} in ${plural(lines, 'line')} (one per model and problem: ` +
+                     `every parameter of its key, numtimes too, and its variant)${failed ? `, ${failed} failed (not drawn)` : ''}` +
                      `${flagged ? `, ${flagged} flagged (triangles)` : ''}`;
         body.append(el('p', {class: 'muted', id: 'history-note', 'data-lines': lines},
                        `${note}; bars show the spread of the timed samples; hover a point for its provenance, ` +

@@ -357,14 +357,15 @@ export async function render(root, route, ctx) {
             body.append(el('p', {class: 'note', id: 'pp-runners'}, 'runners count here (the switch): ',
                            doc.applications.filter((a) => a.verified_by === 'program').map((a) => a.model).join(', '),
                            ", each an application of its own, verified by its program, not by ppbench"));
-        if (out.length) {
+        const allFlagged = !doc.applications.length && doc.hidden && doc.hidden.results;
+        if (out.length && !allFlagged) { // all flagged: the note and the line above say it, once
             const of = doc.problem_key ? `of problem key ${doc.problem_key}`
                 : `of ${doc.problem} in ${doc.precision}${f.size ? ` at size ${f.size}` : ''}`;
             body.append(el('p', {class: 'note', id: 'pp-left-out'},
                            `left out: ${out.join(', ')} (${f.platforms ? 'not chosen' :
                                `no ${doc.include_flagged ? '' : 'unflagged '}verified result ${of}`})`));
         }
-        if (!doc.applications.length && doc.hidden && doc.hidden.results) {
+        if (allFlagged) {
             // the results are there, flagged: the line above says which and includes them, no new job is needed
             body.append(empty('nothing to compare among unflagged results: the line above says what was left out'));
             return;
@@ -376,9 +377,14 @@ export async function render(root, route, ctx) {
                               stream ? el('code', {}, 'POST /api/v1/import/babelstream') : ''));
             return;
         }
-        const size = `${doc.size} ${sizeUnit(doc.problem.split('.')[0])}${doc.size_note ? ` (${doc.size_note})` : ''}`;
-        body.append(el('p', {class: 'muted'},
-                       `${doc.problem}, ${doc.precision}, ${size}; ${EFFICIENCY[doc.efficiency] || doc.efficiency}`));
+        // the problem in words, every parameter of its key (two numtimes of one size are two problems)
+        const words = doc.problem_key
+            ? problemText({suite: doc.problem.split('.')[0], precision: doc.precision, size: doc.size,
+                           problem_key: doc.problem_key})
+            : `${doc.precision}, ${doc.size} ${sizeUnit(doc.problem.split('.')[0])}`;
+        body.append(el('p', {class: 'muted', id: 'pp-problem'},
+                       `${doc.problem}, ${words}${doc.size_note ? ` (${doc.size_note})` : ''}; ` +
+                       `${EFFICIENCY[doc.efficiency] || doc.efficiency}`));
         if (doc.include_flagged)
             body.append(el('p', {class: 'note', id: 'pp-flagged'}, 'flagged results count here (the switch): ',
                            flagged.size ? `${flagged.size} of the table's figures ${flagged.size === 1 ? 'comes' : 'come'} ` +

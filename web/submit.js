@@ -55,7 +55,8 @@ export function paramValue(p, input) {
 }
 
 // Integers are typed in text boxes: a number box would hand over "" for "12x", and the API would then use the
-// default without a word. The text goes to the API as typed unless it is an integer, so the API names the fault.
+// default without a word. The text goes to the API as typed unless it is an integer or a power of two "2^k" (as
+// the CLI and the sweep field take it, lib/sweep.h), so the API names the fault.
 function integerInput(name, value) {
     return el('input', {name, type: 'text', inputmode: 'numeric', value});
 }
@@ -64,6 +65,9 @@ function numberValue(input) {
     const raw = input.value.trim();
     if (raw === '')
         return undefined;
+    const pow = /^2\^(\d+)$/.exec(raw);
+    if (pow && Number(pow[1]) <= 53) // exact as a JavaScript number
+        return 2 ** Number(pow[1]);
     return /^-?\d+$/.test(raw) ? Number(raw) : raw;
 }
 
@@ -138,12 +142,26 @@ export async function render(root, route, ctx) {
             modelSel.value = want;
     }
 
+    // The suite's kernels and parameters for the model chosen. Another model or platform of the same suite keeps
+    // what was typed and ticked where the new form has it (issue 25: a model change reset arraysize and
+    // numtimes to their defaults without a word, and the job ran at the default size).
+    let shownSuite = null;
     function fillSuite() {
         const s = suite();
         const runner = runners().find((r) => r.name === modelSel.value);
+        const typed = s.name === shownSuite
+            ? [...paramsBox.querySelectorAll('input, select')].map((i) => [i.name, i.value]) : [];
+        const unticked = s.name === shownSuite
+            ? new Set([...kernelsBox.querySelectorAll('input:not(:checked)')].map((i) => i.value)) : new Set();
         kernelsBox.replaceChildren(...s.kernels.filter((k) => !runner || runner.kernels.includes(k))
-            .map((k) => tick('checkbox', 'kernel', k, true, k)));
+            .map((k) => tick('checkbox', 'kernel', k, !unticked.has(k), k)));
         paramsBox.replaceChildren(...s.params.map((p) => paramInput(p, modelSel.value)));
+        for (const [name, value] of typed) {
+            const input = paramsBox.querySelector(`[name="${name}"]`);
+            if (input && (input.tagName !== 'SELECT' || [...input.options].some((o) => o.value === value)))
+                input.value = value;
+        }
+        shownSuite = s.name;
         const was = sweepParam.value;
         sweepParam.replaceChildren(option('', 'no sweep', true),
                                    ...s.params.map((p) => option(p.name, p.name, p.name === was)));

@@ -102,8 +102,8 @@ $$;
 -- worker; it is 'unavailable' while Slurm says its node is down or drained (a judged attention comes first),
 -- and carries "slurm": {"node", "state", "reason", "ppbench_drain", "seen_at"}. A platform is 'ok' only when
 -- some baseline of it holds the min_results results that judging against a baseline needs: one with fewer
--- (its reason says how many its fullest holds), or whose results are all flagged (noisy, above_ceiling, ... are
--- not judged; its reason counts them), is 'never_measured' as one without results is (issue 22: it said "ok"
+-- (its reason says how many its fullest holds, and counts its flagged results, which are not judged), or whose
+-- results are all flagged (noisy, above_ceiling, ...), is 'never_measured' as one without results is (issue 22: it said "ok"
 -- for baselines with no results; issue 25: "ok" after one result, which nothing had been judged against).
 CREATE FUNCTION health_doc(p_stale_s double precision) RETURNS jsonb LANGUAGE sql STABLE AS $$
     WITH pl AS (
@@ -138,20 +138,20 @@ CREATE FUNCTION health_doc(p_stale_s double precision) RETURNS jsonb LANGUAGE sq
                     (SELECT format('no baseline yet: %s imported result%s, and imports are not judged', count(*),
                                    CASE WHEN count(*) > 1 THEN 's' ELSE '' END)
                      FROM results r WHERE r.platform_id = pl.id AND r.origin = 'import' HAVING count(*) > 0),
-                    'no result yet') ELSE coalesce(
-                    (SELECT format('no baseline yet: its fullest holds %s of the %s results judging needs (%s)',
+                    'no result yet') ELSE coalesce('no baseline yet: ' || nullif(concat_ws('; ',
+                    (SELECT format('its fullest holds %s of the %s results judging needs (%s)',
                                    cardinality(b.window_ids), s.min_results,
                                    judge_problem(b.suite, b.kernel, b.model, b.precision, b.size, b.variant))
                      FROM baselines b, judge_settings s WHERE b.platform_id = pl.id AND cardinality(b.window_ids) > 0
                      ORDER BY cardinality(b.window_ids) DESC, b.suite, b.kernel LIMIT 1),
-                    (SELECT format('no baseline yet: %s flagged result%s (%s), and flagged results are not judged',
+                    (SELECT format('%s flagged result%s (%s), and flagged results are not judged',
                                    x.n, CASE WHEN x.n > 1 THEN 's' ELSE '' END, x.flags)
                      FROM (SELECT count(*) AS n,
                                   (SELECT string_agg(y.f || ' ' || y.c, ', ' ORDER BY y.c DESC, y.f)
                                    FROM (SELECT f, count(*) AS c FROM results r2, unnest(r2.flags) f
                                          WHERE r2.platform_id = pl.id GROUP BY f) y) AS flags
                            FROM results r WHERE r.platform_id = pl.id AND r.flags <> '{}') x
-                     WHERE x.n > 0),
+                     WHERE x.n > 0)), ''),
                     'no baseline yet: no result of it has passed judging') END
                 ELSE pl.reason END,
             'problem', pl.problem, 'result_id', pl.result_id, 'since', pl.since,

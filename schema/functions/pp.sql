@@ -355,16 +355,22 @@ BEGIN
                                THEN pp_runners_hidden(p_suite, p_kernel, p_precision, v_key,
                                                       CASE WHEN v_key IS NULL THEN p_size END, p_flagged) END,
         'variant_policy', CASE WHEN p_variant IS NULL THEN 'best' ELSE 'fixed' END, 'variant', p_variant,
-        'note', CASE WHEN v_key IS NULL AND NOT p_flagged AND EXISTS (SELECT 1 FROM pp_problem_keys c
+        -- all flagged: with no key (none has an unflagged result), or at the key asked (issue 25: "no verified
+        -- results ... with problem key" was said of a key whose three results are flagged)
+        'note', CASE WHEN NOT p_flagged AND ((v_key IS NULL AND EXISTS (SELECT 1 FROM pp_problem_keys c
                          WHERE c.suite = p_suite AND c.kernel = p_kernel AND c.precision = p_precision
                            AND (p_size IS NULL OR c.size = p_size)
-                           AND c.verified_all - CASE WHEN p_runners THEN 0 ELSE c.runner_all END > 0)
+                           AND c.verified_all - CASE WHEN p_runners THEN 0 ELSE c.runner_all END > 0))
+                      OR (v_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM t)
+                          AND pp_hidden(p_suite, p_kernel, p_precision, v_key, NULL, p_runners) IS NOT NULL))
                      THEN format('no unflagged verified results for %s.%s in %s%s: %s verified, all flagged (%s); '
                                  'include_flagged counts them', p_suite, p_kernel, p_precision,
-                                 ' at size ' || p_size,
-                                 (pp_hidden(p_suite, p_kernel, p_precision, NULL, p_size, p_runners))->>'results',
+                                 coalesce(' with problem key ' || v_key, ' at size ' || p_size),
+                                 (pp_hidden(p_suite, p_kernel, p_precision, v_key,
+                                            CASE WHEN v_key IS NULL THEN p_size END, p_runners))->>'results',
                                  (SELECT string_agg(x.key || ' ' || x.value, ', ' ORDER BY x.value::bigint DESC, x.key)
-                                  FROM jsonb_each_text(pp_hidden(p_suite, p_kernel, p_precision, NULL, p_size,
+                                  FROM jsonb_each_text(pp_hidden(p_suite, p_kernel, p_precision, v_key,
+                                                                 CASE WHEN v_key IS NULL THEN p_size END,
                                                                  p_runners)->'flags') x))
                      WHEN v_key IS NULL AND NOT p_runners AND EXISTS (SELECT 1 FROM pp_problem_keys c
                          WHERE c.suite = p_suite AND c.kernel = p_kernel AND c.precision = p_precision

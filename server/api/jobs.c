@@ -44,8 +44,10 @@ static const char runner_sql[] =
     "WHERE x->>'name' = $1 AND ($2::text IS NULL OR p.kind = $2) AND ($3::text IS NULL OR h.name LIKE $3) "
     "ORDER BY p.last_seen DESC LIMIT 1";
 
+/* The platform named, or else one whose id ends in it ("cpu0" for "node7/cpu0": a hint, never taken). */
 static const char platform_sql[] =
-    "SELECT $2 = ANY (models), array_to_string(models, ', ') FROM platforms WHERE id = $1";
+    "SELECT $2 = ANY (models), array_to_string(models, ', '), id = $1, id FROM platforms "
+    "WHERE id = $1 OR right(id, length($1) + 1) = '/' || $1 ORDER BY id = $1 DESC, id LIMIT 1";
 
 static const char selector_sql[] =
     "SELECT count(*) FROM platforms p LEFT JOIN hosts h ON h.id = p.host_id "
@@ -319,6 +321,9 @@ static int platform_error(struct request *r, const char *platform, const char *m
         return api_db_fail(r, &dberr);
     if (PQntuples(res) == 0)
         st = req_fail(r, ERR_UNKNOWN_PLATFORM, "platform", "unknown platform \"%s\"", platform);
+    else if (strcmp(PQgetvalue(res, 0, 2), "t") != 0)
+        st = req_fail(r, ERR_UNKNOWN_PLATFORM, "platform", "unknown platform \"%s\": did you mean %s?",
+                      platform, PQgetvalue(res, 0, 3));
     else if (strcmp(PQgetvalue(res, 0, 0), "t") != 0)
         st = req_fail(r, ERR_MODEL_NOT_SUPPORTED, "model", "platform %s cannot run model %s (it runs: %s)",
                       platform, model, PQgetvalue(res, 0, 1));

@@ -236,9 +236,12 @@ static const char result_sql[] =
     "      $7::int, o.noisy) "
     "    WHEN o.state = 'succeeded' AND o.noisy IS NOT NULL THEN format('flagged noisy after %s repeat%s: "
     "%s', jobs.repeats, CASE WHEN jobs.repeats = 1 THEN '' ELSE 's' END, o.noisy) "
-    "    WHEN o.state = 'succeeded' AND jobs.repeats > 0 THEN format('stable at repeat %s of %s; the run "
-    "before: %s', "
-    "      jobs.repeats, $7::int, jobs.note) "
+    /* "stable on repeat 2 of 2 (run 3); run 2 was unstable: ..." (issue 25: "stable at repeat 2 of 2; the
+     * run before: unstable, repeat 2 of 2: ..." named two runs by one number) */
+    "    WHEN o.state = 'succeeded' AND jobs.repeats > 0 "
+    "      THEN format('stable on repeat %s of %s (run %s); run %s was unstable: %s', "
+    "      jobs.repeats, $7::int, jobs.attempts, jobs.attempts - 1, "
+    "      regexp_replace(jobs.note, '^unstable, repeat [0-9]+ of [0-9]+: ', '')) "
     "    ELSE jobs.note END, "
     "  progress = CASE WHEN o.state = 'queued' THEN 0 ELSE 1 END, "
     "  finished_at = CASE WHEN o.state = 'queued' THEN NULL ELSE now() END, lease_expires = NULL, "

@@ -187,6 +187,37 @@ await check(`second model (${second || 'none'}) from the form, for the cascade`,
     return {note: `job ${id}`};
 });
 
+await check('submit form: what was typed survives a model change, and 2^k goes as a number (the request, not sent)',
+            async () => {
+    if (!second)
+        return {skip: `${CPU} runs no model besides openmp here`};
+    await go(page, `#/submit?platform=${CPU}&model=openmp`);
+    await page.waitForSelector('#submit-job');
+    await page.fill('[name="params.arraysize"]', '2^10');
+    await page.fill('[name="params.numtimes"]', '7');
+    await page.uncheck('[name="kernel"][value="dot"]');
+    await page.selectOption('[name="model"]', second);
+    const kept = [await page.inputValue('[name="params.arraysize"]'), await page.inputValue('[name="params.numtimes"]'),
+                  await page.isChecked('[name="kernel"][value="dot"]')];
+    ensure(kept[0] === '2^10' && kept[1] === '7' && kept[2] === false, `after the model change: ${JSON.stringify(kept)}`);
+    // the request the form sends, caught and answered here: no job is made
+    let sent = null;
+    await page.route('**/api/v1/jobs', (route) => {
+        sent = route.request().postDataJSON();
+        return route.fulfill({status: 422, contentType: 'application/json',
+                              body: JSON.stringify({error: {code: 'invalid_value', field: 'params.numtimes', message: 'caught by the test'}})});
+    });
+    try {
+        await page.click('#submit-job');
+        await page.waitForSelector('[data-field="params.numtimes"] .field-error:not(:empty)', {timeout: 10000});
+    } finally {
+        await page.unroute('**/api/v1/jobs');
+    }
+    ensure(sent && sent.model === second && sent.params.arraysize === 1024 && sent.params.numtimes === 7 &&
+           !sent.kernels.includes('dot'), `the form sent ${JSON.stringify(sent)}`);
+    return {note: JSON.stringify(sent.params)};
+});
+
 await check('results page draws bars of bandwidth, filters from the link', async () => {
     const t0 = Date.now();
     await go(page, '#/results?suite=stream&kernel=triad');
@@ -488,7 +519,8 @@ await check('portability: the problem key chosen from the answer\'s keys (each i
     await page.selectOption('#pp-key', other.key);
     await page.waitForFunction((k) => decodeURIComponent(location.hash).includes(`key=${k}`), other.key);
     await page.waitForFunction((line) => document.querySelector('.page').innerText.includes(line),
-                               `stream.triad, fp64, ${other.size} elements`, {timeout: 10000});
+                               `stream.triad, fp64, ${other.size} elements, numtimes ${other.key.match(/numtimes=(\d+)/)[1]};`,
+                               {timeout: 10000});
     ensure(await page.inputValue('#pp-key') === other.key, 'the key chosen is not the one shown');
     return {note: `${doc.keys.length} keys; chose ${other.key}`};
 });
@@ -556,7 +588,17 @@ await check('compare page: two runs kernel by kernel, % change and whether beyon
         ?.options.scales.x.type);
     ensure(axis === 'logarithmic', `the chart's axis: ${axis}`);
     await shot(page, '12-compare-imports');
-    for (const id of ['cmp-slow', 'cmp-fast'])
+    // another numtimes is another problem: nothing paired, and the summary says so (not "0 changed")
+    const nt = await fetch(`${URL_}/api/v1/import/babelstream?platform=cmp-nt&model=kokkos`, {
+        method: 'POST', headers: {Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'text/csv'},
+        body: csv(2013.26592, 0.4).replace('Triad,100,', 'Triad,50,')});
+    ensure(nt.status === 201, `import cmp-nt: ${nt.status}`);
+    await go(page, '#/compare?suite=stream&a_platform=cmp-slow&a_model=kokkos&b_platform=cmp-nt&b_model=kokkos');
+    const unpaired = await (await page.waitForSelector('#compare-summary', {timeout: 10000})).textContent();
+    const params = await page.$$eval('#compare-table .problem-others', (c) => c.map((x) => x.textContent));
+    ensure(/^2 problems, none in both A and B: nothing to compare/.test(unpaired) &&
+           params.sort().join() === 'numtimes 100,numtimes 50', `summary "${unpaired}", parameters ${params}`);
+    for (const id of ['cmp-slow', 'cmp-fast', 'cmp-nt'])
         await apiCall('DELETE', `/api/v1/platforms/${id}`);
     return {note: await page.textContent('#compare-summary')};
 });

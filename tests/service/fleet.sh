@@ -235,7 +235,11 @@ mkplat sim-b "SimGPU"; history sim-b 2
 api GET /api/v1/health
 check "two results of a baseline: no baseline yet, its reason says how full the fullest is" \
     '.platforms[] | select(.id == "sim-b") | .state == "never_measured" and .reason == "no baseline yet: its fullest holds 2 of the 5 results judging needs (stream.triad openmp fp64 size 1048576)"'
-history sim-b 3
+psql_q "UPDATE results SET flags = ARRAY['noisy'] WHERE id = (SELECT max(id) FROM results WHERE platform_id = 'sim-b')" >/dev/null
+api GET /api/v1/health
+check "a flagged one leaves the window, and the reason counts it (not judged)" \
+    '.platforms[] | select(.id == "sim-b") | .reason == "no baseline yet: its fullest holds 1 of the 5 results judging needs (stream.triad openmp fp64 size 1048576); 1 flagged result (noisy 1), and flagged results are not judged"'
+history sim-b 4
 api GET /api/v1/health
 check "five results: ok" '.platforms[] | select(.id == "sim-b") | .state == "ok"'
 # ppbench health's exit status is the worst state of the platforms it keeps (NHC style, for a node's cron job).

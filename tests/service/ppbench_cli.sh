@@ -42,11 +42,11 @@ expect "ppbench submit waits and prints the verified results" 0 '^Triad +[0-9.]+
 # (issue 25: the README's examples were flagged on a VM with a big L3, and submit showed them unmarked).
 "$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 5000 --numtimes 4 >"$TMP/sub.out" 2>&1
 if grep -q '^Problem: fp64, size 5000 elements, numtimes 4$' "$TMP/sub.out" && grep -Eq '^Variant: [a-z]+$' "$TMP/sub.out" &&
-    grep -q '^Array size: 40.0 KB$' "$TMP/sub.out" &&
+    grep -q '^Array size: 40.0 KB$' "$TMP/sub.out" && grep -Eq '^Copy +[0-9.]+ +[0-9]\.[0-9]{2}e-[0-9]{2} ' "$TMP/sub.out" &&
     grep -Eq '^Function .* Verified +Flags$' "$TMP/sub.out" &&
     [ "$(grep -Ec '^(Copy|Mul|Add|Triad|Dot) .* yes +([a-z_]+,)?cache_resident(,[a-z_]+)?$' "$TMP/sub.out")" = 5 ] &&
     grep -q '^  cache_resident: the working set fits the last-level cache' "$TMP/sub.out"; then
-    pass "ppbench submit: the table names the problem and variant (the array's size in KB, not 0.0 MB), and marks flagged figures"
+    pass "ppbench submit: the table names the problem and variant (the array's size in KB, not 0.0 MB; times below a millisecond in digits, not 0.00000), and marks flagged figures"
 else
     fail "ppbench submit: the table names the problem and variant, and marks flagged figures" "$(tr '\n' '|' <"$TMP/sub.out" | tail -c 500)"
 fi
@@ -74,6 +74,8 @@ expect "ppbench submit --param: the server names a bad value" 2 'params.lattice'
 expect "ppbench submit --param without a value" 2 'invalid --param "lattice": expected NAME=VALUE' -- \
     "$CLI" submit --suite wilson --model openmp --platform "$CPU" --param lattice
 expect "ppbench submit: usage error" 2 'platform|kind' -- "$CLI" submit --suite stream --model openmp
+expect "ppbench submit --platform cpu0: unknown, with the platform it may mean" 2 "unknown platform \"cpu0\": did you mean $CPU\\?" -- \
+    "$CLI" submit --suite stream --model openmp --platform cpu0 --no-wait
 expect "ppbench submit without a token" 2 'token' -- env PPBENCH_TOKEN= HOME="$TMP" "$CLI" submit --suite stream \
     --model openmp --platform "$CPU" --no-wait
 id=$("$CLI" submit --suite stream --model openmp --platform "$CPU" --arraysize 1000 --numtimes 3 --no-wait)
@@ -100,6 +102,9 @@ expect "ppbench results --format csv: identity columns" 0 '^result_id,date,platf
 expect "ppbench results --format csv: a row names platform, model, variant, date, job and timing" 0 \
     "^[0-9]+,20[0-9-]+T[0-9:]+Z,\"$CPU\",\"openmp\",stream,nstream,fp64,1000,\"temporal\",$id,true,[a-z_ ]*,min," -- \
     "$CLI" results --format csv --job "$id"
+expect "ppbench results: copy's GFLOP/s is none (-), not a measured 0.000" 0 \
+    "^ *[0-9]+ +20[0-9-]+ [0-9:]+ +$id +$CPU +openmp +stream.copy +fp64 +1000 +numtimes 3 +temporal +[0-9.]+ +- +min " -- \
+    "$CLI" results --job "$id" --kernel copy --suite stream
 expect "ppbench results: the table has the problem, the variant, the job, the timing rule and the flags" 0 \
     "^ *[0-9]+ +20[0-9-]+ [0-9:]+ +$id +$CPU +openmp +stream.triad +fp64 +1000 +numtimes 3 +temporal +[0-9.]+ +[0-9.]+ +min +([a-z_]+,)?cache_resident(,[a-z_]+)? +yes$" -- \
     "$CLI" results --job "$id" --kernel triad --suite stream

@@ -368,6 +368,12 @@ api GET "/api/v1/pp/policies?problem=stream.triad&key=precision%3Dfp64%3Bsize%3D
 check "pp/policies key given: that problem, its size, no key note" \
     '.problem_key == "precision=fp64;size=1048576;numtimes=100" and .size == 1048576 and .key_note == null'
 expect_api "pp/policies key empty" 400 invalid_parameter GET "/api/v1/pp/policies?problem=stream.triad&key="
+# A key whose results are all flagged is said so, never "no verified results" (issue 25): kokkos at 4096
+# elements on a 1 GB/s peak, at 40 GB/s, is above its ceiling.
+bs5 4096 8 40000 >"$TMP/k.csv"; import "pp key all flagged: an import above its peak" 201 - "platform=keyflag-cpu&model=kokkos&variant=v1&kind=cpu&peak_gbs=1" "$TMP/k.csv"
+api GET "$PP&key=precision%3Dfp64%3Bsize%3D4096%3Bnumtimes%3D100"
+check "pp key given, all its results flagged: the note says so, not 'no verified results'" \
+    '.applications == [] and .note == "no unflagged verified results for stream.triad in fp64 with problem key precision=fp64;size=4096;numtimes=100: 1 verified, all flagged (above_ceiling 1); include_flagged counts them" and .hidden.results == 1'
 api GET "$PP&key=precision%3Dfp64%3Bsize%3D1048576%3Bnumtimes%3D7"
 check "pp key with no results: empty, and a note naming the key" \
     '.applications == [] and (.note | test("with problem key precision=fp64;size=1048576;numtimes=7"))'
@@ -555,7 +561,7 @@ s7b=$(AGAIN=1 post_samples 90 true succeeded "1 1.01")
 api GET "/api/v1/jobs/$job7"
 check "noise: stable at its repeat, the note says so and names the run before as such" \
     '.state == "succeeded" and .repeats == 1
-     and (.note | test("^stable at repeat 1 of 2; the run before: unstable, repeat 1 of 2: triad best_tenth"))'
+     and (.note | test("^stable on repeat 1 of 2 \\(run 2\\); run 1 was unstable: triad best_tenth"))'
 [ "$s7/$s7b" = queued/succeeded ] || fail "noise: the states of the stable repeat's two attempts" "$s7/$s7b"
 
 # Only failures spend max_attempts (issue 25): a job with max_attempts 1 is repeated for noise (run 1), handed
