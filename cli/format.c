@@ -513,11 +513,12 @@ static void print_keys(FILE *f, json_t *doc)
         fprintf(f, "  and %zu more (--json lists them)\n", shown - 10);
 }
 
-/* What the flags left out of a PP answer (its "hidden"), and how to count it; nothing when none was. */
+/* What the flags left out of a PP answer (its "hidden"), and how to count it unless the answer's note said
+ * that already (all flagged); nothing when none was. */
 static void print_hidden(FILE *f, json_t *doc)
 {
     json_t *hidden = json_object_get(doc, "hidden"), *n;
-    const char *flag;
+    const char *flag, *note = str(doc, "note");
     size_t i = 0;
 
     if (!json_is_object(hidden))
@@ -526,7 +527,8 @@ static void print_hidden(FILE *f, json_t *doc)
             (long long)json_integer_value(json_object_get(hidden, "results")));
     json_object_foreach(json_object_get(hidden, "flags"), flag, n)
         fprintf(f, "%s%s %lld", i++ ? ", " : "", flag, (long long)json_integer_value(n));
-    fprintf(f, "); --include-flagged counts them\n");
+    fprintf(f, ")%s\n",
+            note && strstr(note, "include_flagged counts them") ? "" : "; --include-flagged counts them");
 }
 
 /* " [noisy,above_ceiling]" for an efficiency whose result is flagged, "" otherwise; in buf. */

@@ -47,19 +47,21 @@ static const char results_sql[] =
                                                                 "CASE WHEN count(*) = $12 THEN "
                                                                 "min(x.id)::text END)::text " RESULTS_PAGE;
 
-/* The default CSV: one row per result with its identity (platform, model, variant, date, job) and the timing
- * rule behind its figures. Every text cell goes through csv_text or csv_cell (schema/functions/results.sql:
- * quoted, and a formula's first character neutralised); numbers are written as they are. */
+/* The default CSV: one row per result with its identity (platform, model, variant, date, job), the timing
+ * rule behind its figures and its problem key last (two numtimes of one size are two problems, issue 25).
+ * Every text cell goes through csv_text or csv_cell (schema/functions/results.sql: quoted, and a formula's
+ * first character neutralised); numbers are written as they are. */
 #define CSV_TIMING TIMING("x", "$13")
 static const char results_csv_sql[] =
     "SELECT 'result_id,date,platform,model,suite,kernel,precision,size,variant,job,verified,flags,timing,"
-    "bandwidth_bytes_per_s,gflops,min_s,mean_s,max_s,samples' || chr(10) || "
+    "bandwidth_bytes_per_s,gflops,min_s,mean_s,max_s,samples,problem_key' || chr(10) || "
     "coalesce(string_agg(concat_ws(',', x.id, to_char(x.created_at AT TIME ZONE 'UTC', "
     "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), csv_text(x.platform_id), csv_text(x.model), csv_cell(x.suite), "
     "csv_cell(x.kernel), csv_cell(x.precision), x.size, csv_text(x.variant), "
     "coalesce(x.job_id::text, 'import'), x.verified::text, csv_cell(array_to_string(x.flags, ' ')), "
     "csv_cell(" CSV_TIMING "), x.bandwidth, x.gflops, x.min_s, x.mean_s, x.max_s, "
-    "coalesce(x.stats_count, cardinality(x.times_s) - 1, 0)), chr(10) ORDER BY x.id DESC) "
+    "coalesce(x.stats_count, cardinality(x.times_s) - 1, 0), csv_text(x.problem_key)), chr(10) ORDER BY x.id "
+    "DESC) "
     "|| chr(10), '') " RESULTS_PAGE;
 
 /* BabelStream's CSV columns, one row per stored kernel result (its bandwidth from the minimum time). */

@@ -175,6 +175,11 @@ fi
 expect "ppbench pp --key: that problem key (numtimes 4, all flagged: counted with --include-flagged)" 0 \
     '^stream.triad: fp64, size 1048576 elements, numtimes 4; application efficiency, best variant per platform, flagged results counted$' -- \
     "$CLI" pp --problem stream.triad --key 'precision=fp64;size=1048576;numtimes=4' --include-flagged
+"$CLI" pp --problem stream.triad --key 'precision=fp64;size=1048576;numtimes=4' >"$TMP/ppk.out" 2>&1
+[ "$(grep -c -- '--include-flagged counts them' "$TMP/ppk.out")" = 1 ] &&
+    grep -q '^no unflagged verified results for stream.triad in fp64 with problem key precision=fp64;size=1048576;numtimes=4: 3 verified, all flagged (noisy 3); --include-flagged counts them$' "$TMP/ppk.out" &&
+    pass "ppbench pp --key, all its results flagged: said once, in the CLI's words" ||
+    fail "ppbench pp --key, all its results flagged: said once" "$(tr '\n' '|' <"$TMP/ppk.out")"
 [ "$("$CLI" pp --problem stream.triad --include-runners --policies --json | jq -r .include_runners)/$("$CLI" pp \
     --problem stream.triad --include-runners --json | jq -r .include_runners)" = true/true ] &&
     pass "ppbench pp --include-runners asks for runners' results (both questions)" ||

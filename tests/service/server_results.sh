@@ -63,10 +63,11 @@ expect_api "results: p3 takes no row filters" 400 invalid_parameter GET "$R?form
 api GET "$R?job=$j1&format=csv"
 head=$(printf '%s\n' "$BODY" | head -n 1)
 row=$(printf '%s\n' "$BODY" | sed -n 2p)
-[ "$head" = "result_id,date,platform,model,suite,kernel,precision,size,variant,job,verified,flags,timing,bandwidth_bytes_per_s,gflops,min_s,mean_s,max_s,samples" ] &&
+[ "$head" = "result_id,date,platform,model,suite,kernel,precision,size,variant,job,verified,flags,timing,bandwidth_bytes_per_s,gflops,min_s,mean_s,max_s,samples,problem_key" ] &&
     printf '%s' "$row" | grep -Eq "^[0-9]+,20[0-9-]+T[0-9:]+Z,\"$CPU\",\"openmp\",stream,(copy|triad),fp64,4000,\".*\",$j1,true,(noisy)?,min," &&
-    pass "the default CSV carries platform, model, variant, date, job and timing rule" ||
-    fail "the default CSV carries platform, model, variant, date, job and timing rule" "$head / $row"
+    printf '%s' "$row" | grep -Eq ',"precision=fp64;size=4000;numtimes=[0-9]+"$' &&
+    pass "the default CSV carries platform, model, variant, date, job, timing rule and problem key" ||
+    fail "the default CSV carries platform, model, variant, date, job, timing rule and problem key" "$head / $row"
 api GET "$R?job=$j1&format=babelstream"
 printf '%s\n' "$BODY" | head -n 1 | grep -qx 'function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime' &&
     printf '%s\n' "$BODY" | grep -Eq '^(Copy|Triad),4,4000,8,' && pass "BabelStream's CSV is one format of its own" ||
