@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,24 +43,29 @@ static int set_token(struct cli *c, const char *token, struct pp_error *err)
     return 0;
 }
 
-/* The token file: its first line, when the file exists and can be read. */
-static int read_token_file(struct cli *c, struct pp_error *err)
+/* The token file (ppbench login): its first line the token, when the file exists and can be read (unless
+ * use_token is false: $PPBENCH_TOKEN's comes first); its line "server URL", the server the token was checked
+ * against, into saved ("" when none). */
+static int read_token_file(struct cli *c, bool use_token, char *saved, size_t size, struct pp_error *err)
 {
     const char *home = getenv("HOME");
-    char path[1024], line[sizeof(c->http.token) + 2];
+    char path[1024], line[sizeof(c->http.server) + 16];
     FILE *f;
     int rc = 0;
 
+    saved[0] = '\0';
     if (!home || !*home)
         return 0;
     snprintf(path, sizeof(path), "%s/.config/ppbench/token", home);
     f = fopen(path, "r");
     if (!f)
         return 0;
-    if (fgets(line, sizeof(line), f)) {
+    if (fgets(line, sizeof(line), f) && use_token) {
         rc = set_token(c, line, err);
         c->token_from = "~/.config/ppbench/token (ppbench login)";
     }
+    if (!rc && fgets(line, sizeof(line), f) && !strncmp(line, "server ", 7))
+        snprintf(saved, size, "%.*s", (int)strcspn(line + 7, "\r\n"), line + 7);
     fclose(f);
     if (rc)
         return pp_error_prefix(err, "%s", path);
@@ -69,15 +75,20 @@ static int read_token_file(struct cli *c, struct pp_error *err)
 int cli_init(struct cli *c, struct pp_error *err)
 {
     const char *server = getenv("PPBENCH_SERVER"), *token = getenv("PPBENCH_TOKEN");
+    bool env_token = token && *token;
+    char saved[sizeof(c->http.server)];
 
     memset(c, 0, sizeof(*c));
-    if (set_server(c, server && *server ? server : DEFAULT_SERVER, err))
-        return pp_error_prefix(err, "PPBENCH_SERVER");
-    if (token && *token) {
+    if (read_token_file(c, !env_token, saved, sizeof(saved), err))
+        return -1;
+    if (server && *server ? set_server(c, server, err) : set_server(c, *saved ? saved : DEFAULT_SERVER, err))
+        return pp_error_prefix(err,
+                               server && *server ? "PPBENCH_SERVER" : "~/.config/ppbench/token's server");
+    if (env_token) {
         c->token_from = "PPBENCH_TOKEN";
         return set_token(c, token, err) ? pp_error_prefix(err, "PPBENCH_TOKEN") : 0;
     }
-    return read_token_file(c, err);
+    return 0;
 }
 
 int cli_getopt(struct cli *c, int argc, char **argv, const char *optstring, const struct option *longopts)

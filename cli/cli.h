@@ -37,8 +37,9 @@ enum { CLI_OPT_SERVER = 0x100, CLI_OPT_TOKEN, CLI_OPT_JSON };
         "help", no_argument, NULL, 'h'                                                                       \
     }
 
-/* Defaults: $PPBENCH_SERVER or http://127.0.0.1:8080; $PPBENCH_TOKEN or the first line of
- * ~/.config/ppbench/token when that file exists. */
+/* Defaults: $PPBENCH_SERVER, else the server ppbench login saved beside the token (the file's line "server
+ * URL"), else http://127.0.0.1:8080; $PPBENCH_TOKEN or the first line of ~/.config/ppbench/token when that
+ * file exists. */
 int cli_init(struct cli *c, struct pp_error *err) PP_WUR;
 
 /*

@@ -5,7 +5,8 @@
  * requests the API answers from the headers before any body is read (docs/API.md): GET /api/v1/suites with
  * the token (401: unknown or revoked) and POST /api/v1/jobs with an empty body (403: the token may not
  * submit; any 4xx about the body: it may, and nothing is created). --offline saves it unchecked, for a server
- * that cannot be reached from here. Main thread.
+ * that cannot be reached from here. The server it was checked against is saved beside it (a line "server
+ * URL"): later commands talk to it unless --server or PPBENCH_SERVER says otherwise. Main thread.
  */
 #include "login.h"
 
@@ -21,7 +22,8 @@ const char login_usage[] =
     "usage: ppbench login [TOKEN] [--offline]\n"
     "  checks an API token against the server (--server, PPBENCH_SERVER) and saves it in\n"
     "  ~/.config/ppbench/token (mode 0600), which every command then uses when neither --token nor\n"
-    "  PPBENCH_TOKEN is given; TOKEN absent: its first line is read from standard input\n"
+    "  PPBENCH_TOKEN is given, with the server, which every command then talks to when neither\n"
+    "  --server nor PPBENCH_SERVER is given; TOKEN absent: its first line is read from standard input\n"
     "  (`ppbenchd token create --role submit` prints one). A token the server does not know is not saved.\n"
     "  --offline          save it without checking (the server cannot be reached from here)\n";
 
@@ -31,8 +33,9 @@ static int token_shape(const char *t)
     return strncmp(t, "ppb_", 4) == 0 && strspn(t + 4, "0123456789abcdef") >= 40;
 }
 
-/* Writes the token to HOME/.config/ppbench/token through a temporary file (mode 0600); path gets its name. */
-static int save(const char *token, char *path, size_t size, struct pp_error *err)
+/* Writes the token and the server it belongs to ("server URL", the default server of every later command) to
+ * HOME/.config/ppbench/token through a temporary file (mode 0600); path gets its name. */
+static int save(const char *token, const char *server, char *path, size_t size, struct pp_error *err)
 {
     const char *home = getenv("HOME");
     char dir[1024], tmp[1100];
@@ -58,7 +61,7 @@ static int save(const char *token, char *path, size_t size, struct pp_error *err
         unlink(tmp);
         return pp_error_set(err, "cannot write %s: %s", tmp, strerror(errno));
     }
-    fprintf(f, "%s\n", token);
+    fprintf(f, "%s\nserver %s\n", token, server);
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         pp_error_set(err, "cannot write %s: %s", path, strerror(errno));
         unlink(tmp);
@@ -150,7 +153,7 @@ int login_main(struct cli *c, int argc, char **argv)
     snprintf(c->http.token, sizeof(c->http.token), "%.*s", (int)len, token);
     if (!offline && (status = check(c, &may_submit)) != CLI_OK)
         return status;
-    if (save(c->http.token, path, sizeof(path), &err)) {
+    if (save(c->http.token, c->http.server, path, sizeof(path), &err)) {
         fprintf(stderr, "ppbench: token not saved: %s\n", err.msg);
         return CLI_USAGE;
     }

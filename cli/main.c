@@ -58,7 +58,8 @@ static void usage(FILE *f)
     fprintf(f,
             "\n"
             "global options (before or after the command):\n"
-            "  --server URL   ppbenchd's address (default $PPBENCH_SERVER, else http://127.0.0.1:8080)\n"
+            "  --server URL   ppbenchd's address (default $PPBENCH_SERVER, else the one ppbench login saved,\n"
+            "                 else http://127.0.0.1:8080)\n"
             "  --token T      API token (default $PPBENCH_TOKEN, else the file ~/.config/ppbench/token that\n"
             "                 `ppbench login` checks and saves)\n"
             "  --json         print the server's JSON instead of a table, where it applies\n"

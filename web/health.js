@@ -7,7 +7,7 @@
 // run now, last outcome; each with its job's parameters).
 // Refreshed every 10 s. Calls GET /api/v1/health and /api/v1/schedules; POST /api/v1/schedules[/{id}/...]
 // and /api/v1/health/clear with the saved (admin) token. Styles are inline: this page owns no CSS.
-import {ago, api, badge, el, empty, errorBox, option, pageHref, plural, suites, table, tick, when} from './ui.js';
+import {ago, api, badge, el, empty, errorBox, option, pageHref, paramsText, plural, suites, table, tick, when} from './ui.js';
 import {paramInput, paramValue} from './submit.js';
 
 const REFRESH_MS = 10000;
@@ -55,11 +55,6 @@ function tile(p, onClear) {
                                    'evidence') : null,
                  p.since && attention ? el('span', {style: 'color:var(--muted)'}, `since ${ago(p.since)}`) : null,
                  attention ? el('button', {type: 'button', onclick: () => onClear(p.id)}, 'clear') : null));
-}
-
-// A schedule's job parameters as it stores them ("arraysize=1000 numtimes=3"), or that the suite's defaults apply.
-function paramsText(params) {
-    return Object.entries(params || {}).map(([k, v]) => `${k}=${v}`).join(' ') || "the suite's defaults";
 }
 
 function scheduleRows(list, act) {

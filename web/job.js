@@ -10,7 +10,7 @@
 // are those of the job's current run (its last that reported); the rows of earlier runs, superseded and counted
 // nowhere, are listed apart, each run labelled, in a collapsed section. Cancel posts
 // /api/v1/jobs/{id}/cancel with the saved token.
-import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, flagLegend, gflopsText, link, num, pageHref, pct,
+import {COLORS, TERMINAL, api, badge, chart, el, empty, errorBox, fact, flagBadges, gbs, flagLegend, gflopsText, link, num, pageHref, paramsText, pct,
         launchText, peakCell, peakFraction, platformsById, resultLink, runsText, problemText, superseded, table, variantText,
         when, suites, figureLabel, figureValue, figureFlops} from './ui.js';
 
@@ -149,7 +149,7 @@ export async function render(root, route, ctx) {
                    el('dt', {}, 'suite'), el('dd', {}, `${job.suite}: ${job.kernels.join(', ')}`),
                    el('dt', {}, 'model'), el('dd', {}, job.model),
                    el('dt', {}, 'platform'), el('dd', {}, where, ranOn),
-                   el('dt', {}, 'params'), el('dd', {}, el('code', {}, JSON.stringify(job.params))),
+                   el('dt', {}, 'params'), el('dd', {}, el('code', {id: 'job-params'}, paramsText(job.params))),
                    el('dt', {}, 'runs'), el('dd', {id: 'job-attempts', title: 'its runs, and the failed ones: only ' +
                                                    'failures spend max_attempts (a repeat for noise or a worker\'s ' +
                                                    'goodbye does not)'}, runsText(job)),

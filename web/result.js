@@ -6,7 +6,7 @@
 // the job and its parameters, and everything the worker recorded (compiler, flags, driver and runtime versions,
 // clocks, environment). An admin may annotate it, exclude it from analysis (PATCH) or delete it (DELETE).
 // #/result/42. Every results table and chart point links here.
-import {api, badge, el, empty, errorBox, fact, flagBadges, gbs, gflopsText, launchText, link, noiseText, num, pageHref, resultLink,
+import {api, badge, el, empty, errorBox, fact, flagBadges, gbs, gflopsText, launchText, link, noiseText, num, pageHref, paramsText, resultLink,
         problemText, variantText, when, suites, figureLabel, figureValue} from './ui.js';
 
 // A value the worker sent as null is unknown to it: said in words, never as "null" ("peak unknown" for a peak).
@@ -138,7 +138,7 @@ export async function render(root, route, ctx) {
                             : 'unknown')));
     if (r.job) {
         root.append(el('h2', {}, 'Job parameters'),
-                    el('p', {id: 'result-job'}, el('code', {}, JSON.stringify(r.job.params)),
+                    el('p', {id: 'result-job'}, el('code', {}, paramsText(r.job.params)),
                        ` (${r.job.state}; this result from run ${r.attempt ?? '?'} of ${r.job.attempts}, ` +
                        `started ${when(r.job.started_at)})`));
     }

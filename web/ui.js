@@ -393,13 +393,21 @@ export function flagText(f, r) {
     return f;
 }
 
-// What each flag means, in general (a badge's title says it of its own result: flagText).
+// A job's parameters as `ppbench submit --param` takes them ("arraysize=1000 numtimes=3"), or that the suite's
+// defaults apply (a schedule's, a job's, a result's job).
+export function paramsText(params) {
+    return Object.entries(params || {}).map(([k, v]) => `${k}=${v}`).join(' ') || "the suite's defaults";
+}
+
+// What each flag means, in general (a badge's title says it of its own result: flagText), in the words of the
+// CLI's line under its tables (cli/format.c, flag_words).
 const FLAG_MEANING = {
-    noisy: 'its figure stayed unstable after the repeats (docs/METHODOLOGY.md, "Noise"; the badge\'s title has its figures)',
-    above_ceiling: 'above the platform\'s peak bandwidth: measured wrongly',
-    cache_resident: 'its working set fits the last-level cache: not a memory figure',
-    excluded: 'excluded from analysis by an admin',
-    superseded: 'an earlier run of its job: counts nowhere',
+    cache_resident: 'the working set fits the last-level cache: a cache figure, not memory bandwidth',
+    noisy: 'its samples were not stable, after the job\'s repeats (docs/METHODOLOGY.md, "Noise"; the badge\'s ' +
+           'title has its figures)',
+    above_ceiling: 'above the platform\'s peak bandwidth: the measurement is wrong',
+    excluded: 'excluded by an admin',
+    superseded: 'from an earlier run of its job, replaced by a later run\'s: it counts nowhere',
 };
 
 // A line under a table saying what the flags among its rows mean ("flags: noisy: ...; cache_resident: ..."),

@@ -167,6 +167,9 @@ await check('job page shows the results table and draws the bandwidth chart', as
     const n = await pixels(page, '#job-results canvas', BLUE);
     ensure(n > 500, `the chart has ${n} bar pixels`);
     ensure(/%/.test(await page.textContent('#job-results table')), 'no % of peak (a peak is set for cpu0)');
+    // the job's parameters as --param takes them, not a JSON document
+    const jp = await page.textContent('#job-params');
+    ensure(/(^| )arraysize=1000000( |$)/.test(jp) && /(^| )numtimes=40( |$)/.test(jp) && !/[{"]/.test(jp), `params: "${jp}"`);
     // copy does no flops (its flop model's 0): said, not a measured "0" GFLOP/s; triad's is a number
     const flops = await page.$$eval('#job-results table', ([t]) => {
         const col = [...t.querySelectorAll('thead th')].findIndex((h) => h.textContent === 'GFLOP/s');
@@ -896,7 +899,7 @@ await check('results: a flagged result is hidden with a line saying so, and show
     ensure((legend || []).includes('outlined: flagged (noisy)'), `the chart's legend: ${JSON.stringify(legend)}`);
     // and the table's flags are said in words under it (issue 25: a badge alone, its meaning only on hover)
     const flagWords = await page.textContent('.flag-legend');
-    ensure(/^flags: noisy: its figure stayed unstable after the repeats/.test(flagWords) &&
+    ensure(/^flags: noisy: its samples were not stable, after the job's repeats/.test(flagWords) &&
            /left out of PP, baselines and charts unless flagged results are included$/.test(flagWords),
            `the flags' legend: "${flagWords}"`);
     // The worker's own results, unflagged, are not affected by the switch.

@@ -256,11 +256,14 @@ read_token=$("$SERVER" token create --role read 2>/dev/null)
 expect "ppbench login: a read token is saved, and said to be unable to submit" 0 'may read but not submit jobs' -- \
     env HOME="$home" "$CLI" login "$read_token"
 out=$(printf '%s \r\n' "$ADMIN" | env HOME="$home" "$CLI" login 2>&1) # as pasted: a blank and CR after it
-[[ "$out" == *"knows it, and it may submit jobs" ]] && [ "$(cat "$home/.config/ppbench/token")" = "$ADMIN" ] &&
+# saved with the server it was checked against, which later commands talk to without --server (the walk: on a
+# port of its own, every command needed --server)
+[[ "$out" == *"knows it, and it may submit jobs" ]] && [ "$(head -n 1 "$home/.config/ppbench/token")" = "$ADMIN" ] &&
+    [ "$(sed -n 2p "$home/.config/ppbench/token")" = "server $URL" ] &&
     [ "$(stat -c %a "$home/.config/ppbench/token")" = 600 ] &&
-    [[ "$(env -u PPBENCH_TOKEN HOME="$home" "$CLI" cancel 999999 2>&1)" == *"no job 999999"* ]] &&
-    pass "ppbench login: an admin token from stdin is checked, saved (0600) and used" ||
-    fail "ppbench login: an admin token from stdin is checked, saved (0600) and used" "$out; $(env -u PPBENCH_TOKEN HOME="$home" "$CLI" cancel 999999 2>&1)"
+    [[ "$(env -u PPBENCH_TOKEN -u PPBENCH_SERVER HOME="$home" "$CLI" cancel 999999 2>&1)" == *"no job 999999"* ]] &&
+    pass "ppbench login: an admin token from stdin is checked, saved (0600) with its server, and both used" ||
+    fail "ppbench login: an admin token from stdin is checked, saved (0600) with its server, and both used" "$out; $(cat "$home/.config/ppbench/token" | sed 's/ppb_[0-9a-f]*/ppb_.../'); $(env -u PPBENCH_TOKEN -u PPBENCH_SERVER HOME="$home" "$CLI" cancel 999999 2>&1)"
 expect "ppbench login --offline: saved unchecked, and said so" 0 'not checked \(--offline\)' -- \
     env HOME="$home" "$CLI" --server http://127.0.0.1:9 login --offline "$ADMIN"
 # a refused token says where it came from (the newcomer's walk: a wrong token saved --offline failed unexplained)
