@@ -18,6 +18,19 @@ function figureOf(suite, r) {
     return figureValue(suite.figure, r);
 }
 
+// The table under the chart: a row per line and size (its best figure, runs, share of the triad, job, flags),
+// and the line saying what its flags mean.
+function sizeTable(suite, series, triad) {
+    const rows = [];
+    for (const [key, at] of series)
+        for (const [size, p] of [...at.entries()].sort((a, b) => a[0] - b[0]))
+            rows.push([key, `${size} ${sizeUnit(suite.name)}`, num(p.best), String(p.n),
+                       triad && suite.figure_of.from === 'bandwidth_bytes_per_s' ? pct(p.best * 1e9 / triad.bandwidth_bytes_per_s) : '',
+                       p.r.job_id ? link(`#/job/${p.r.job_id}`, `#${p.r.job_id}`) : 'import', flagBadges(p.r)]);
+    return [table(['kernel · model · precision', 'size', figureLabel(suite.figure), 'runs', 'of triad', 'job', 'flags'], rows),
+            flagLegend([...series.values()].flatMap((at) => [...at.values()].map((p) => p.r)))];
+}
+
 // Lines: key "kernel model precision" -> Map(size -> {best, n}).
 function lines(suite, results) {
     const out = new Map();
@@ -138,6 +151,14 @@ export async function render(root, route, ctx) {
         const {shown: ok, hidden, superseded: old} = flaggedSplit(verified, on);
         const sizes = new Set(ok.map((r) => r.size));
         body.append(hiddenLine(hidden, filters, old) || '');
+        // The reference: the triad at the largest size measured (the DRAM-bound one; a cache-resident triad is
+        // faster and no ceiling for a large problem), the best of its runs.
+        const okTriads = flaggedSplit(triads.results.filter((r) => r.verified &&
+                                                            (!f.precision || r.precision === f.precision)), on).shown;
+        const largest = Math.max(...okTriads.map((r) => r.size));
+        const triad = okTriads.filter((r) => r.size === largest)
+                          .sort((a, b) => b.bandwidth_bytes_per_s - a.bandwidth_bytes_per_s)[0];
+        const series = lines(suite, ok);
         if (sizes.size < 2) {
             const none = `no ${hidden ? 'unflagged ' : ''}verified results`;
             const what = `${ok.length ? 'one size only' : none} of ${suite.name} on ${f.platform}${
@@ -148,32 +169,17 @@ export async function render(root, route, ctx) {
                 ? empty(what, `${more.size} more size${more.size === 1 ? ' has' : 's have'} only flagged results, ` +
                               'left out (the line above): include them to see the curve')
                 : empty(what, link(pageHref('submit', {platform: f.platform}), 'submit jobs'),
-                        ' of several sizes, or a sweep'));
+                        ' of several sizes, or a sweep'),
+                ...(ok.length ? sizeTable(suite, series, triad) : [])); // no curve, but the size's figures
             return;
         }
-        // The reference: the triad at the largest size measured (the DRAM-bound one; a cache-resident triad is
-        // faster and no ceiling for a large problem), the best of its runs.
-        const okTriads = flaggedSplit(triads.results.filter((r) => r.verified &&
-                                                            (!f.precision || r.precision === f.precision)), on).shown;
-        const largest = Math.max(...okTriads.map((r) => r.size));
-        const triad = okTriads.filter((r) => r.size === largest)
-                          .sort((a, b) => b.bandwidth_bytes_per_s - a.bandwidth_bytes_per_s)[0];
-        const series = lines(suite, ok);
         scalingChart(ctx, body, suite, series, triad);
-        const unit = figureLabel(suite.figure);
-        const rows = [];
-        for (const [key, at] of series)
-            for (const [size, p] of [...at.entries()].sort((a, b) => a[0] - b[0]))
-                rows.push([key, `${size} ${sizeUnit(suite.name)}`, num(p.best), String(p.n),
-                           triad && suite.figure_of.from === 'bandwidth_bytes_per_s' ? pct(p.best * 1e9 / triad.bandwidth_bytes_per_s) : '',
-                           p.r.job_id ? link(`#/job/${p.r.job_id}`, `#${p.r.job_id}`) : 'import', flagBadges(p.r)]);
         body.append(el('p', {class: 'muted', id: 'scaling-note'},
                        `${series.size} line${series.size === 1 ? '' : 's'} over ${sizes.size} sizes; ` +
                        (triad ? `reference: the best verified STREAM triad on ${f.platform} at its largest size (${
                                     triad.size} elements), flagged ones ${on ? 'counted' : 'left out'}` :
                                 `no ${on ? '' : 'unflagged '}verified STREAM triad on this platform for a reference line`)),
-                    table(['kernel · model · precision', 'size', unit, 'runs', 'of triad', 'job', 'flags'], rows),
-                    flagLegend([...series.values()].flatMap((at) => [...at.values()].map((p) => p.r))));
+                    ...sizeTable(suite, series, triad));
     }
 
     filters.addEventListener('change', (ev) => {

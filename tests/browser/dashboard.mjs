@@ -962,6 +962,9 @@ await check('platform, scaling and compare: the same switch, the same line for w
            !/submit jobs/.test(scalingEmpty), `scaling: empty: "${scalingEmpty}"`);
     await on('#scaling-body .empty');
     ensure(/one size only/.test(await page.textContent('#scaling-body .empty')), 'scaling: the flagged size not counted');
+    // one size is no curve, but its figures are shown: the table's row, marked (the walk: nothing was shown)
+    const oneRow = await page.$$eval('#scaling-body table tbody tr', (r) => r.map((x) => x.textContent));
+    ensure(oneRow.length === 1 && /noisy/.test(oneRow[0]), `scaling's one size: ${JSON.stringify(oneRow)}`);
     await go(page, `#/compare?suite=stream&a_platform=${CPU}&a_model=openmp&b_platform=${NOISY}&b_model=openmp`);
     ensure(/^left out: 1 flagged result \(noisy 1\)/.test(await line()), 'compare: no hidden line');
     const triad = '#compare-table tbody tr[data-key^="stream/triad/fp64/1000000/"]';
