@@ -27,15 +27,34 @@ function sizeTable(suite, series, triad) {
             rows.push([key, `${size} ${sizeUnit(suite.name)}`, num(p.best), String(p.n),
                        triad && suite.figure_of.from === 'bandwidth_bytes_per_s' ? pct(p.best * 1e9 / triad.bandwidth_bytes_per_s) : '',
                        p.r.job_id ? link(`#/job/${p.r.job_id}`, `#${p.r.job_id}`) : 'import', flagBadges(p.r)]);
-    return [table(['kernel · model · precision', 'size', figureLabel(suite.figure), 'runs', 'of triad', 'job', 'flags'], rows),
+    return [table(['kernel · model · precision · parameters', 'size', figureLabel(suite.figure), 'runs', 'of triad', 'job', 'flags'], rows),
             flagLegend([...series.values()].flatMap((at) => [...at.values()].map((p) => p.r)))];
 }
 
-// Lines: key "kernel model precision" -> Map(size -> {best, n}).
+// A result's problem-key parameters beyond precision and size, as [name, value] pairs ("numtimes", "20").
+function keyParams(r) {
+    return (r.problem_key || '').split(';').map((kv) => kv.split('='))
+        .filter(([k, v]) => v !== undefined && k !== 'precision' && k !== 'size');
+}
+
+// Lines: key "kernel · model · precision[ · other parameters]" -> Map(size -> {best, n}). A line is one problem
+// but for its size: the parameters of its key that follow the size one to one among these results (cg's n, a
+// lattice) are the size itself; any other (numtimes, iterations) makes another line (issue 25: two numtimes at
+// one size were one point).
 function lines(suite, results) {
+    const sizesOf = new Map(), valuesAt = new Map();
+    for (const r of results)
+        for (const [k, v] of keyParams(r)) {
+            (sizesOf.get(`${k}=${v}`) || sizesOf.set(`${k}=${v}`, new Set()).get(`${k}=${v}`)).add(r.size);
+            (valuesAt.get(`${k}@${r.size}`) || valuesAt.set(`${k}@${r.size}`, new Set()).get(`${k}@${r.size}`)).add(v);
+        }
+    const sizeLike = (k) => [...valuesAt.entries()].every(([at, vs]) => !at.startsWith(`${k}@`) || vs.size === 1) &&
+        [...sizesOf.entries()].every(([kv, ss]) => !kv.startsWith(`${k}=`) || ss.size === 1) &&
+        [...sizesOf.keys()].filter((kv) => kv.startsWith(`${k}=`)).length > 1;
     const out = new Map();
     for (const r of results) {
-        const key = `${r.kernel} · ${r.model} · ${r.precision}`;
+        const others = keyParams(r).filter(([k]) => !sizeLike(k)).map(([k, v]) => `${k} ${v}`).join(', ');
+        const key = `${r.kernel} · ${r.model} · ${r.precision}${others ? ` · ${others}` : ''}`;
         if (!out.has(key))
             out.set(key, new Map());
         const at = out.get(key);

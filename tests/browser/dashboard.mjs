@@ -1420,6 +1420,29 @@ await check('compare: runner models by name (marked) in the model lists; a runne
     return {note: `${marked} rows with the runner's figures`};
 });
 
+await check('scaling: two numtimes at one size are two lines, the size\'s own parameters not (imports)', async () => {
+    const csv = (nt, n, t) => 'function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime\n' +
+                              `Triad,${nt},${n},8,${24 * n / t / 1e6},${t},${t * 1.01},${t * 1.005}\n`;
+    for (const [nt, n, t] of [[100, 1048576, 0.002], [100, 4194304, 0.008], [50, 1048576, 0.0021]]) {
+        const r = await fetch(`${URL_}/api/v1/import/babelstream?platform=scl-nt&model=kokkos&peak_gbs=100000`, {
+            method: 'POST', headers: {Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'text/csv'}, body: csv(nt, n, t)});
+        ensure(r.status === 201, `import numtimes ${nt} at ${n}: ${r.status}`);
+    }
+    try {
+        await go(page, '#/scaling?platform=scl-nt&suite=stream&include_flagged=true');
+        await page.waitForSelector('#scaling-body table tbody tr', {timeout: 10000});
+        const rows = await page.$$eval('#scaling-body table tbody tr', (r) => r.map((x) => [x.children[0].textContent,
+                                                                                          x.children[1].textContent]));
+        const want = [['triad · kokkos · fp64 · numtimes 100', '1048576 elements'],
+                      ['triad · kokkos · fp64 · numtimes 100', '4194304 elements'],
+                      ['triad · kokkos · fp64 · numtimes 50', '1048576 elements']];
+        ensure(JSON.stringify(rows.sort()) === JSON.stringify(want), `rows: ${JSON.stringify(rows)}`);
+        ensure(/^2 lines over 2 sizes/.test(await page.textContent('#scaling-note')), 'the note');
+    } finally {
+        await apiCall('DELETE', '/api/v1/platforms/scl-nt');
+    }
+});
+
 await check('no console errors', async () => {
     // Expected: the deliberate 422 of the form, the API page's deliberate 401 (no token), and the 501 of an API that does not compute PP yet.
     const unexpected = consoleErrors.filter((e) => !(/Failed to load resource.*status of 422/.test(e.text) && e.url.endsWith('/api/v1/jobs')) &&
