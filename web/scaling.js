@@ -8,7 +8,7 @@
 // Without a suite in the link, the page opens on the suite with the most results on the platform (its newest
 // LIMIT), else stream: a first view with something in it (defaultSuite).
 import {color, api, chart, destroyCharts, el, empty, errorBox, flagBadges, flaggedSplit, flaggedSwitch, flaggedValue,
-        flagLegend, gbs, hiddenLine, includeFlagged, link, num, option, pageHref, pct, setQuery, sizeUnit, suites, table,
+        flagLegend, gbs, hiddenLine, includeFlagged, keyParams, link, num, option, pageHref, pct, setQuery, sizeUnit, suites, table,
         figureLabel, figureValue} from './ui.js';
 
 const LIMIT = 2000;
@@ -31,29 +31,26 @@ function sizeTable(suite, series, triad) {
             flagLegend([...series.values()].flatMap((at) => [...at.values()].map((p) => p.r)))];
 }
 
-// A result's problem-key parameters beyond precision and size, as [name, value] pairs ("numtimes", "20").
-function keyParams(r) {
-    return (r.problem_key || '').split(';').map((kv) => kv.split('='))
-        .filter(([k, v]) => v !== undefined && k !== 'precision' && k !== 'size');
-}
-
 // Lines: key "kernel · model · precision[ · other parameters]" -> Map(size -> {best, n}). A line is one problem
 // but for its size: the parameters of its key that follow the size one to one among these results (cg's n, a
 // lattice) are the size itself; any other (numtimes, iterations) makes another line (issue 25: two numtimes at
 // one size were one point).
 function lines(suite, results) {
-    const sizesOf = new Map(), valuesAt = new Map();
+    // a parameter is the size when its (size, value) pairs are as many as its sizes and as its values (one to
+    // one), and it takes more than one value
+    const pairs = new Map(); // name -> {pairs, sizes, values}, each a Set
     for (const r of results)
         for (const [k, v] of keyParams(r)) {
-            (sizesOf.get(`${k}=${v}`) || sizesOf.set(`${k}=${v}`, new Set()).get(`${k}=${v}`)).add(r.size);
-            (valuesAt.get(`${k}@${r.size}`) || valuesAt.set(`${k}@${r.size}`, new Set()).get(`${k}@${r.size}`)).add(v);
+            const p = pairs.get(k) || pairs.set(k, {pairs: new Set(), sizes: new Set(), values: new Set()}).get(k);
+            p.pairs.add(`${r.size}\u0000${v}`);
+            p.sizes.add(r.size);
+            p.values.add(v);
         }
-    const sizeLike = (k) => [...valuesAt.entries()].every(([at, vs]) => !at.startsWith(`${k}@`) || vs.size === 1) &&
-        [...sizesOf.entries()].every(([kv, ss]) => !kv.startsWith(`${k}=`) || ss.size === 1) &&
-        [...sizesOf.keys()].filter((kv) => kv.startsWith(`${k}=`)).length > 1;
+    const sizeLike = new Set([...pairs].filter(([, p]) => p.values.size > 1 && p.pairs.size === p.sizes.size &&
+                                                          p.pairs.size === p.values.size).map(([k]) => k));
     const out = new Map();
     for (const r of results) {
-        const others = keyParams(r).filter(([k]) => !sizeLike(k)).map(([k, v]) => `${k} ${v}`).join(', ');
+        const others = keyParams(r).filter(([k]) => !sizeLike.has(k)).map(([k, v]) => `${k} ${v}`).join(', ');
         const key = `${r.kernel} · ${r.model} · ${r.precision}${others ? ` · ${others}` : ''}`;
         if (!out.has(key))
             out.set(key, new Map());

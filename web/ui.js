@@ -269,9 +269,15 @@ export function sizeText(r) {
 // problems of one size and precision are told apart. others: only the parameters beyond the precision and the
 // size (a table's "problem" column beside its own precision and size columns), '' when there are none.
 export function problemText(r, others = false) {
-    const said = Array.isArray(r.problem && r.problem.lattice) ? /^(precision|size|lattice)=/ : /^(precision|size)=/;
-    const rest = (r.problem_key || '').split(';').filter((kv) => kv && !said.test(kv)).map((kv) => kv.replace('=', ' '));
+    const lattice = Array.isArray(r.problem && r.problem.lattice);
+    const rest = keyParams(r).filter(([k]) => !lattice || k !== 'lattice').map(([k, v]) => `${k} ${v}`);
     return (others ? rest : [r.precision, sizeText(r), ...rest]).join(', ');
+}
+
+// A result's problem-key parameters beyond its precision and size, as [name, value] pairs ("numtimes", "20").
+export function keyParams(r) {
+    return (r.problem_key || '').split(';').map((kv) => kv.split('='))
+        .filter(([k, v]) => v !== undefined && k !== 'precision' && k !== 'size');
 }
 
 // A result's variant: the name of the code that ran ("temporal", "soa", "3lp-1/k", "default": the values of
