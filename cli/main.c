@@ -55,18 +55,18 @@ static void usage(FILE *f)
     fprintf(f, "usage: ppbench [--server URL] [--token T] [--json] <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-11s%s\n", commands[i].name, commands[i].summary);
-    fprintf(f,
-            "\n"
-            "global options (before or after the command):\n"
-            "  --server URL   ppbenchd's address (default $PPBENCH_SERVER, else the one ppbench login saved,\n"
-            "                 else http://127.0.0.1:8080)\n"
-            "  --token T      API token (default $PPBENCH_TOKEN, else the file ~/.config/ppbench/token that\n"
-            "                 `ppbench login` checks and saves)\n"
-            "  --json         print the server's JSON instead of a table, where it applies\n"
-            "\n"
-            "`ppbench COMMAND --help` describes a command.\n"
-            "exit status: 0 done (job succeeded), 1 job failed, 2 bad usage or refused by the server (4xx),\n"
-            "3 job cancelled, 4 server unreachable or failing (5xx)\n");
+    fprintf(
+        f, "\n"
+           "global options (before or after the command):\n"
+           "  --server URL   ppbenchd's address (default $PPBENCH_SERVER, else the one ppbench login saved,\n"
+           "                 else http://127.0.0.1:8080)\n"
+           "  --token T      API token (default $PPBENCH_TOKEN, else the file ~/.config/ppbench/token that\n"
+           "                 `ppbench login` checks and saves)\n"
+           "  --json         print the server's JSON instead of a table, where it applies\n"
+           "\n"
+           "`ppbench COMMAND --help` describes a command.\n"
+           "exit status: 0 done (job succeeded), 1 job failed, 2 bad usage or refused by the server (4xx),\n"
+           "3 job cancelled, 4 server unreachable or failing (5xx)\n");
 }
 
 static const struct command *find(const char *name)

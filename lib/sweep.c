@@ -61,7 +61,8 @@ static json_t *range(const char *spec, const char *dots, size_t max, struct pp_e
     }
     if (integer(spec, (size_t)(dots - spec), &a) || integer(dots + 2, (size_t)(end - dots - 2), &b) ||
         (colon && integer(colon + 1, strlen(colon + 1), &step)) || b < a || step < 1) {
-        pp_error_set(err, "\"%s\": a range is a..b or a..b:step (integers, a <= b, step >= 1), or 2^a..2^b", spec);
+        pp_error_set(err, "\"%s\": a range is a..b or a..b:step (integers, a <= b, step >= 1), or 2^a..2^b",
+                     spec);
         return NULL;
     }
     if ((unsigned long long)(b - a) / (unsigned long long)step >= max) {

@@ -25,9 +25,11 @@ static void test_forms(void)
 {
     struct pp_error err = {""};
 
-    CHECK(!strcmp(expand("2^10..2^12", 64, &err), "[1024,2048,4096]"), "powers: %s", expand("2^10..2^12", 64, &err));
+    CHECK(!strcmp(expand("2^10..2^12", 64, &err), "[1024,2048,4096]"), "powers: %s",
+          expand("2^10..2^12", 64, &err));
     CHECK(!strcmp(expand("2^0..2^0", 64, &err), "[1]"), "one power");
-    CHECK(!strcmp(expand("20..100:20", 64, &err), "[20,40,60,80,100]"), "step: %s", expand("20..100:20", 64, &err));
+    CHECK(!strcmp(expand("20..100:20", 64, &err), "[20,40,60,80,100]"), "step: %s",
+          expand("20..100:20", 64, &err));
     CHECK(!strcmp(expand("20..99:20", 64, &err), "[20,40,60,80]"), "step short of b");
     CHECK(!strcmp(expand("3..5", 64, &err), "[3,4,5]"), "step 1");
     CHECK(!strcmp(expand("-2..1", 64, &err), "[-2,-1,0,1]"), "negative start");
@@ -45,9 +47,22 @@ static void test_forms(void)
 
 static void test_refused(void)
 {
-    static const char *const bad[] = {"10..5",  "1..10:0", "a..b",  "1..2:x", "2^3..2^2", "2^..2^4", "2^1..2^63",
-                                      "1..",    "..5",     "1,,2",  ",1",     "1,",       "1..65",   "2^0..2^64",
-                                      "1..1000000000000", "99999999999999999999..1"};
+    static const char *const bad[] = {"10..5",
+                                      "1..10:0",
+                                      "a..b",
+                                      "1..2:x",
+                                      "2^3..2^2",
+                                      "2^..2^4",
+                                      "2^1..2^63",
+                                      "1..",
+                                      "..5",
+                                      "1,,2",
+                                      ",1",
+                                      "1,",
+                                      "1..65",
+                                      "2^0..2^64",
+                                      "1..1000000000000",
+                                      "99999999999999999999..1"};
     struct pp_error err;
 
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -55,16 +70,19 @@ static void test_refused(void)
         CHECK(sweep_expand(bad[i], 64, &err) == NULL && err.msg[0], "\"%s\" refused", bad[i]);
         CHECK(strstr(err.msg, bad[i]) != NULL, "\"%s\": the reason names it: %s", bad[i], err.msg);
     }
-    CHECK(!strcmp(expand("1..64", 64, &err), expand("1..64", 64, &err)) && strlen(expand("1..64", 64, &err)) > 0,
+    CHECK(!strcmp(expand("1..64", 64, &err), expand("1..64", 64, &err)) &&
+              strlen(expand("1..64", 64, &err)) > 0,
           "64 values are the bound, not past it");
     err.msg[0] = '\0';
-    CHECK(sweep_expand("1,2,3", 2, &err) == NULL && strstr(err.msg, "more than 2"), "a list past max: %s", err.msg);
+    CHECK(sweep_expand("1,2,3", 2, &err) == NULL && strstr(err.msg, "more than 2"), "a list past max: %s",
+          err.msg);
 }
 
 /* The CLI's numbers (--arraysize 2^25, --param arraysize=2^25) take sweep_integer's forms. */
 static void test_integer(void)
 {
-    static const char *const bad[] = {"", "2^", "2^63", "2^-1", "2^x", "3^2", "1e6", "99999999999999999999", "-"};
+    static const char *const bad[] = {"", "2^", "2^63", "2^-1", "2^x", "3^2", "1e6", "99999999999999999999",
+                                      "-"};
     long long v = 0;
 
     CHECK(!sweep_integer("2^25", 4, &v) && v == 33554432, "2^25 is %lld", v);
